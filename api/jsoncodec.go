@@ -1,0 +1,311 @@
+package api
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// fieldKind is how the table-driven decoder writes one struct field.
+type fieldKind uint8
+
+const (
+	kString fieldKind = iota + 1
+	kStringN
+	kFloat
+	kFloatN
+	kInt64
+	kIntN
+	kInt
+	kUint8
+	kDate
+	kTime
+)
+
+// fieldDesc is one JSON key of a struct: where its value goes and how.
+type fieldDesc struct {
+	name string
+	off  uintptr
+	off2 uintptr // a second place for the value, when has2
+	has2 bool
+	kind fieldKind
+}
+
+// structDesc is the decoding table of one struct type, built once by
+// reflection from its json tags (embedded structs flattened), so the tags
+// stay the single source of truth for JSON names.
+type structDesc struct {
+	fields []fieldDesc
+	byName map[string]int
+	merge  bool // building a union: keys two variants share go to both
+}
+
+// mask returns the seen-bits of the named keys.
+func (d *structDesc) mask(names ...string) uint64 {
+	var m uint64
+	for _, n := range names {
+		if i, ok := d.byName[n]; ok && i < 64 {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+var (
+	descMu    sync.Mutex
+	descCache = map[reflect.Type]*structDesc{}
+)
+
+// descOf returns the table of T, building it on first use.
+func descOf[T any]() *structDesc {
+	t := reflect.TypeFor[T]()
+	descMu.Lock()
+	defer descMu.Unlock()
+	if d, ok := descCache[t]; ok {
+		return d
+	}
+	d := &structDesc{byName: map[string]int{}}
+	d.add(t, 0)
+	descCache[t] = d
+	return d
+}
+
+var (
+	typeDate  = reflect.TypeFor[Date]()
+	typeTime  = reflect.TypeFor[TimeOfDay]()
+	typeFloat = reflect.TypeFor[Float]()
+	typeInt   = reflect.TypeFor[Int]()
+)
+
+func (d *structDesc) add(t reflect.Type, base uintptr) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			d.add(f.Type, base+f.Offset)
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		k := kindOf(f.Type)
+		if k == 0 {
+			if f.Type.Kind() == reflect.Slice {
+				continue // nested arrays are read by the caller's hook
+			}
+			panic("api: no JSON decoder for field " + t.Name() + "." + f.Name)
+		}
+		if j, dup := d.byName[name]; dup {
+			// A union's second variant shares the key: write both.
+			if d.merge && d.fields[j].kind == k {
+				d.fields[j].off2, d.fields[j].has2 = base+f.Offset, true
+			}
+			continue // otherwise the first field wins, as in encoding/json
+		}
+		d.byName[name] = len(d.fields)
+		d.fields = append(d.fields, fieldDesc{name: name, off: base + f.Offset, kind: k})
+	}
+}
+
+func kindOf(t reflect.Type) fieldKind {
+	switch t {
+	case typeDate:
+		return kDate
+	case typeTime:
+		return kTime
+	case typeFloat:
+		return kFloatN
+	case typeInt:
+		return kIntN
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return kString
+	case reflect.Float64:
+		return kFloat
+	case reflect.Int64:
+		return kInt64
+	case reflect.Int:
+		return kInt
+	case reflect.Uint8:
+		return kUint8
+	case reflect.Struct:
+		// Null of a string type (String, Null[Indicator]) shares String's layout.
+		if v, ok := t.FieldByName("V"); ok && v.Type.Kind() == reflect.String && t.NumField() == 2 {
+			return kStringN
+		}
+	}
+	return 0
+}
+
+// lookup finds the field for a key: first the field after the previous one
+// (objects of one array nearly always list keys in the same order), then by
+// exact name, then case-insensitively as encoding/json does.
+func (d *structDesc) lookup(key []byte, hint int) int {
+	if hint >= 0 && hint < len(d.fields) && d.fields[hint].name == string(key) {
+		return hint
+	}
+	if i, ok := d.byName[string(key)]; ok {
+		return i
+	}
+	for i := range d.fields {
+		if strings.EqualFold(d.fields[i].name, string(key)) {
+			return i
+		}
+	}
+	return -1
+}
+
+// object decodes one JSON object into the struct at base. Unknown keys are
+// skipped; hook, when not nil, may consume the value of a key the table does
+// not hold (a nested array). It returns a bit per table field seen (the
+// first 64), which tagged unions use to tell their kind.
+func (s *jsonScanner) object(base unsafe.Pointer, d *structDesc, hook func(key []byte) bool) uint64 {
+	var seen uint64
+	if !s.expect('{') {
+		return 0
+	}
+	hint := 0
+	for first := true; s.more('}', &first); {
+		key, ok := s.str()
+		if !ok || !s.expect(':') {
+			return seen
+		}
+		i := d.lookup(key, hint)
+		if i < 0 {
+			if hook == nil || !hook(key) {
+				s.skip()
+			}
+			continue
+		}
+		hint = i + 1
+		if i < 64 {
+			seen |= 1 << i
+		}
+		f := &d.fields[i]
+		s.field(unsafe.Add(base, f.off), f)
+		if f.has2 {
+			copyField(f.kind, unsafe.Add(base, f.off2), unsafe.Add(base, f.off))
+		}
+	}
+	return seen
+}
+
+// field decodes one value into p by kind. A null leaves a plain field as it
+// was and makes a Null field null, as encoding/json would.
+func (s *jsonScanner) field(p unsafe.Pointer, f *fieldDesc) {
+	if s.null() {
+		switch f.kind {
+		case kFloatN:
+			*(*Float)(p) = Float{}
+		case kIntN:
+			*(*Int)(p) = Int{}
+		case kStringN:
+			*(*String)(p) = String{}
+		case kDate:
+			*(*Date)(p) = 0
+		case kTime:
+			*(*TimeOfDay)(p) = 0
+		}
+		return
+	}
+	switch f.kind {
+	case kFloatN:
+		if v, ok := s.float(); ok {
+			*(*Float)(p) = Float{V: v, Valid: true}
+		}
+	case kFloat:
+		if v, ok := s.float(); ok {
+			*(*float64)(p) = v
+		}
+	case kIntN:
+		if v, ok := s.int(math.MinInt64, math.MaxInt64); ok {
+			*(*Int)(p) = Int{V: v, Valid: true}
+		}
+	case kInt64:
+		if v, ok := s.int(math.MinInt64, math.MaxInt64); ok {
+			*(*int64)(p) = v
+		}
+	case kInt:
+		if v, ok := s.int(math.MinInt, math.MaxInt); ok {
+			*(*int)(p) = int(v)
+		}
+	case kUint8:
+		if v, ok := s.int(0, 255); ok {
+			*(*uint8)(p) = uint8(v)
+		}
+	case kString:
+		if b, ok := s.str(); ok {
+			*(*string)(p) = s.strs.get(b)
+		}
+	case kStringN:
+		if b, ok := s.str(); ok {
+			*(*String)(p) = String{V: s.strs.get(b), Valid: true}
+		}
+	case kDate:
+		if b, ok := s.str(); ok {
+			if v, ok := parseDateLenient(b); ok {
+				*(*Date)(p) = v
+			} else {
+				s.fail("field %s: %q is not a date", f.name, truncate(string(b), 40))
+			}
+		}
+	case kTime:
+		if b, ok := s.str(); ok {
+			if v, ok := parseTimeLenient(b); ok {
+				*(*TimeOfDay)(p) = v
+			} else {
+				s.fail("field %s: %q is not a time of day", f.name, truncate(string(b), 40))
+			}
+		}
+	}
+}
+
+// array decodes a JSON array of T objects. sizeHint pre-sizes the slice.
+func array[T any](s *jsonScanner, d *structDesc, sizeHint int, each func(p *T, seen uint64)) []T {
+	if s.null() {
+		return nil
+	}
+	if !s.expect('[') {
+		return nil
+	}
+	out := make([]T, 0, max(sizeHint, 0))
+	for first := true; s.more(']', &first); {
+		var zero T
+		out = append(out, zero)
+		p := &out[len(out)-1]
+		seen := s.object(unsafe.Pointer(p), d, nil)
+		if each != nil {
+			each(p, seen)
+		}
+	}
+	return out
+}
+
+// copyField copies a decoded value to a union's second variant.
+func copyField(k fieldKind, dst, src unsafe.Pointer) {
+	switch k {
+	case kString:
+		*(*string)(dst) = *(*string)(src)
+	case kStringN:
+		*(*String)(dst) = *(*String)(src)
+	case kFloat:
+		*(*float64)(dst) = *(*float64)(src)
+	case kFloatN:
+		*(*Float)(dst) = *(*Float)(src)
+	case kInt64:
+		*(*int64)(dst) = *(*int64)(src)
+	case kIntN:
+		*(*Int)(dst) = *(*Int)(src)
+	case kInt:
+		*(*int)(dst) = *(*int)(src)
+	case kUint8:
+		*(*uint8)(dst) = *(*uint8)(src)
+	case kDate:
+		*(*Date)(dst) = *(*Date)(src)
+	case kTime:
+		*(*TimeOfDay)(dst) = *(*TimeOfDay)(src)
+	}
+}

@@ -1,0 +1,161 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+)
+
+// call is one logical request: what to send and how it is priced.
+type call struct {
+	method     string
+	path       string // after /v1/{mode}/
+	query      url.Values
+	body       []byte
+	mode       Mode
+	endpoint   Endpoint
+	historical bool
+}
+
+// do sends a call, retrying as the RetryPolicy allows, and returns the body
+// of a 200. A 204 returns ErrNoData with the Response (it was charged).
+//
+// On a 401 the token is dropped and the request sent once more with a fresh
+// one: an access token can be revoked or expire early, and the user should
+// not see an error for what a new token fixes. That extra try does not count
+// against MaxAttempts.
+func (c *Client) do(ctx context.Context, cl call) ([]byte, *Response, error) {
+	resp := &Response{Endpoint: cl.endpoint, Mode: cl.mode, Historical: cl.historical}
+	target := c.endpointURL(cl.mode, cl.path, cl.query)
+	retried401 := false
+	for attempt := 0; ; {
+		if err := ctx.Err(); err != nil {
+			return nil, resp, err
+		}
+		var secret string
+		req, err := http.NewRequestWithContext(ctx, cl.method, target, bytes.NewReader(cl.body))
+		if err != nil {
+			return nil, resp, fmt.Errorf("api: %s: %w", cl.path, err)
+		}
+		req.Header.Set("Accept", c.format.contentType())
+		req.Header.Set("User-Agent", c.userAgent)
+		if cl.body != nil {
+			req.Header.Set("Content-Type", c.format.contentType())
+		}
+		if c.tokens != nil {
+			tok, err := c.tokens.Token(ctx)
+			if err != nil {
+				return nil, resp, err
+			}
+			secret = tok.AccessToken
+			req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+		}
+		resp.Attempts++
+		attempt++
+		hr, err := c.http.Do(req)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, resp, ctx.Err()
+			}
+			err = fmt.Errorf("api: %s %s: %s", cl.method, cl.path, redact(err.Error(), secret))
+			if cl.method == http.MethodGet && attempt < c.retry.MaxAttempts {
+				if werr := c.sleep(ctx, c.retry.backoff(attempt-1, c.jitter())); werr != nil {
+					return nil, resp, werr
+				}
+				continue
+			}
+			return nil, resp, err
+		}
+		resp.StatusCode, resp.Header = hr.StatusCode, hr.Header
+		resp.readPoints(hr.Header)
+
+		switch hr.StatusCode {
+		case http.StatusOK:
+			body, err := c.readBody(hr)
+			resp.Cost = Cost(cl.endpoint, cl.mode, cl.historical)
+			if err != nil {
+				return nil, resp, fmt.Errorf("api: %s %s: reading the response: %s", cl.method, cl.path, redact(err.Error(), secret))
+			}
+			return body, resp, nil
+		case http.StatusNoContent:
+			drain(hr)
+			resp.Cost = Cost(cl.endpoint, cl.mode, cl.historical)
+			return nil, resp, ErrNoData
+		}
+
+		msg := redact(errorMessage(hr.StatusCode, readLimited(hr, errBodyLimit)), secret)
+		apiErr := APIError{Method: cl.method, Endpoint: cl.path, StatusCode: hr.StatusCode, Message: msg}
+		switch hr.StatusCode {
+		case http.StatusUnauthorized:
+			if c.tokens != nil && !retried401 {
+				retried401 = true
+				attempt-- // a fresh token is not a retry of the same thing
+				c.tokens.Invalidate()
+				continue
+			}
+			return nil, resp, &apiErr
+		case http.StatusTooManyRequests:
+			rl := &RateLimitError{APIError: apiErr, RetryAfter: parseRetryAfter(hr.Header.Get("Retry-After"), c.now())}
+			if attempt >= c.retry.MaxAttempts || rl.RetryAfter > c.retry.MaxRetryAfter {
+				return nil, resp, rl
+			}
+			wait := rl.RetryAfter
+			if wait == 0 {
+				wait = c.retry.backoff(attempt-1, c.jitter())
+			}
+			if err := c.sleep(ctx, wait); err != nil {
+				return nil, resp, err
+			}
+			continue
+		case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			if cl.method == http.MethodGet && attempt < c.retry.MaxAttempts {
+				wait := parseRetryAfter(hr.Header.Get("Retry-After"), c.now())
+				if wait == 0 || wait > c.retry.MaxRetryAfter {
+					wait = c.retry.backoff(attempt-1, c.jitter())
+				}
+				if err := c.sleep(ctx, wait); err != nil {
+					return nil, resp, err
+				}
+				continue
+			}
+		}
+		return nil, resp, &apiErr
+	}
+}
+
+// readBody reads a success body up to the client's bound.
+func (c *Client) readBody(hr *http.Response) ([]byte, error) {
+	defer hr.Body.Close()
+	var buf bytes.Buffer
+	if hr.ContentLength > 0 && hr.ContentLength <= c.maxBody {
+		buf.Grow(int(hr.ContentLength))
+	}
+	n, err := buf.ReadFrom(io.LimitReader(hr.Body, c.maxBody+1))
+	if err != nil {
+		return nil, err
+	}
+	if n > c.maxBody {
+		return nil, fmt.Errorf("body larger than %d bytes", c.maxBody)
+	}
+	if hr.ContentLength > 0 && n != hr.ContentLength {
+		return nil, errors.New("body shorter than its Content-Length")
+	}
+	return buf.Bytes(), nil
+}
+
+// readLimited reads at most n bytes of an error body and closes it.
+func readLimited(hr *http.Response, n int64) []byte {
+	defer hr.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(hr.Body, n))
+	_, _ = io.Copy(io.Discard, io.LimitReader(hr.Body, 64<<10)) // let the connection be reused
+	return b
+}
+
+func drain(hr *http.Response) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(hr.Body, 64<<10))
+	hr.Body.Close()
+}
