@@ -3,8 +3,79 @@ package api
 import (
 	"math"
 	"net/url"
+	"strings"
 	"testing"
 )
+
+// Rule-case generators shared by the params tests: each returns the cases
+// of one kind of rule for the parameter set assigns.
+
+// Cases every struct shares: the symbol rule and the path mode.
+func symbolCases[P any](param string, set func(*P, string)) []paramCase[P] {
+	return []paramCase[P]{
+		{param + " missing", func(p *P) { set(p, "") }, param, "is required"},
+		{param + " with space", func(p *P) { set(p, "SP X") }, param, `"SP X" has a character a symbol cannot hold`},
+		{param + " with comma", func(p *P) { set(p, "SPY,QQQ") }, param, "cannot hold"},
+		{param + " with control char", func(p *P) { set(p, "SPY\n") }, param, "cannot hold"},
+		{param + " non-ASCII", func(p *P) { set(p, "SPÿ") }, param, "cannot hold"},
+		{param + " 33 chars", func(p *P) { set(p, strings.Repeat("A", 33)) }, param, "longer than 32"},
+		{param + " 32 chars", func(p *P) { set(p, strings.Repeat("A", 32)) }, "", ""},
+		{param + " punctuation", func(p *P) { set(p, "^BRK.B/W-I_X") }, "", ""},
+	}
+}
+
+func modeCases[P any](set func(*P, Mode)) []paramCase[P] {
+	return []paramCase[P]{
+		{"mode default", func(p *P) { set(p, "") }, "", ""},
+		{"mode live", func(p *P) { set(p, Live) }, "", ""},
+		{"mode delayed", func(p *P) { set(p, Delayed) }, "", ""},
+		{"mode upper case", func(p *P) { set(p, "LIVE") }, "mode", `must be "live" or "delayed"`},
+		{"mode historical", func(p *P) { set(p, "historical") }, "mode", "live"},
+	}
+}
+
+// dateCases covers a date parameter's format; required adds the missing case.
+func dateCases[P any](param string, required bool, set func(*P, string)) []paramCase[P] {
+	bad := "must be a date of the form yyyy-MM-dd"
+	cs := []paramCase[P]{
+		{param + " one-digit month", func(p *P) { set(p, "2024-1-05") }, param, bad},
+		{param + " no dashes", func(p *P) { set(p, "20240105") }, param, bad},
+		{param + " slashes", func(p *P) { set(p, "2024/01/05") }, param, bad},
+		{param + " no such day", func(p *P) { set(p, "2023-02-29") }, param, bad},
+		{param + " month 13", func(p *P) { set(p, "2024-13-01") }, param, bad},
+		{param + " trailing space", func(p *P) { set(p, "2024-01-05 ") }, param, bad},
+		{param + " with time", func(p *P) { set(p, "2024-01-05T00:00:00") }, param, bad},
+		{param + " leap day", func(p *P) { set(p, "2024-02-29") }, "", ""},
+	}
+	if required {
+		cs = append(cs, paramCase[P]{param + " missing", func(p *P) { set(p, "") }, param, "is required"})
+	} else {
+		cs = append(cs, paramCase[P]{param + " absent", func(p *P) { set(p, "") }, "", ""})
+	}
+	return cs
+}
+
+// floatMinCases covers an optional decimal with a lower bound.
+func floatMinCases[P any](param string, lo, below float64, set func(*P, *float64)) []paramCase[P] {
+	return []paramCase[P]{
+		{param + " absent", func(p *P) { set(p, nil) }, "", ""},
+		{param + " at minimum", func(p *P) { set(p, Ptr(lo)) }, "", ""},
+		{param + " below minimum", func(p *P) { set(p, Ptr(below)) }, param, "must be >= " + formatFloat(lo)},
+		{param + " negative", func(p *P) { set(p, Ptr(-1.0)) }, param, ">="},
+		{param + " NaN", func(p *P) { set(p, Ptr(math.NaN())) }, param, "finite"},
+		{param + " +Inf", func(p *P) { set(p, Ptr(math.Inf(1))) }, param, "finite"},
+		{param + " -Inf", func(p *P) { set(p, Ptr(math.Inf(-1))) }, param, "finite"},
+		{param + " max double", func(p *P) { set(p, Ptr(math.MaxFloat64)) }, "", ""},
+	}
+}
+
+func concat[P any](lists ...[]paramCase[P]) []paramCase[P] {
+	var out []paramCase[P]
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
 
 // timeCases covers one end of a min_time/max_time window; set assigns it and
 // clears the other end, so that order does not interfere.
