@@ -49,7 +49,21 @@ func (d Date) Valid() bool {
 	if y < 1 || y > 9999 || m < 1 || m > 12 || day < 1 {
 		return false
 	}
-	return DateOf(d.Time(time.UTC)) == d
+	return day <= daysIn(m, y)
+}
+
+// daysIn returns the number of days of month m in year y (Gregorian).
+func daysIn(m time.Month, y int) int {
+	switch m {
+	case time.February:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case time.April, time.June, time.September, time.November:
+		return 30
+	}
+	return 31
 }
 
 // Time returns midnight of d in loc.

@@ -158,6 +158,23 @@ func (d *structDesc) lookup(key []byte, hint int) int {
 	return -1
 }
 
+// expectedKey consumes the key if it is, byte for byte, the name of field
+// hint (the one after the previous key), and returns hint; else it consumes
+// nothing and returns -1. Field names hold no escapes, so a raw match is an
+// exact match; this skips decoding the key in the common case.
+func (s *jsonScanner) expectedKey(d *structDesc, hint int) int {
+	if hint >= len(d.fields) || s.peek() != '"' {
+		return -1
+	}
+	n := d.fields[hint].name
+	j := s.i + 1
+	if j+len(n) < len(s.b) && s.b[j+len(n)] == '"' && string(s.b[j:j+len(n)]) == n {
+		s.i = j + len(n) + 1
+		return hint
+	}
+	return -1
+}
+
 // object decodes one JSON object into the struct at base. Unknown keys are
 // skipped; hook, when not nil, may consume the value of a key the table does
 // not hold (a nested array). It returns a bit per table field seen (the
@@ -169,16 +186,25 @@ func (s *jsonScanner) object(base unsafe.Pointer, d *structDesc, hook func(key [
 	}
 	hint := 0
 	for first := true; s.more('}', &first); {
-		key, ok := s.str()
-		if !ok || !s.expect(':') {
-			return seen
-		}
-		i := d.lookup(key, hint)
+		i := s.expectedKey(d, hint)
 		if i < 0 {
-			if hook == nil || !hook(key) {
-				s.skip()
+			key, ok := s.str()
+			if !ok {
+				return seen
 			}
-			continue
+			i = d.lookup(key, hint)
+			if i < 0 {
+				if !s.expect(':') {
+					return seen
+				}
+				if hook == nil || !hook(key) {
+					s.skip()
+				}
+				continue
+			}
+		}
+		if !s.expect(':') {
+			return seen
 		}
 		hint = i + 1
 		if i < 64 {

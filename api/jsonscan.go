@@ -94,21 +94,37 @@ func (s *jsonScanner) str() ([]byte, bool) {
 		return nil, false
 	}
 	start := s.i
-	for s.i < len(s.b) {
-		c := s.b[s.i]
-		if c == '"' {
-			out := s.b[start:s.i]
-			s.i++
-			return out, true
-		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+	for i := s.i; i < len(s.b); i++ {
+		switch strClass[s.b[i]] {
+		case 0:
+			continue
+		case 1: // closing quote
+			s.i = i + 1
+			return s.b[start:i], true
+		default: // escape, control or non-ASCII byte
+			s.i = i
 			return s.strSlow(start)
 		}
-		s.i++
 	}
+	s.i = len(s.b)
 	s.fail("unterminated string")
 	return nil, false
 }
+
+// strClass sorts string bytes: 0 plain ASCII, 1 the closing quote, 2 a
+// byte that needs strSlow. One table load per byte keeps the common case
+// (short ASCII keys and symbols) to a single branch.
+var strClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c == '"':
+			t[c] = 1
+		case c == '\\' || c < 0x20 || c >= utf8.RuneSelf:
+			t[c] = 2
+		}
+	}
+	return t
+}()
 
 // strSlow handles escapes, control characters and non-ASCII bytes the way
 // encoding/json does: invalid UTF-8 becomes U+FFFD.
@@ -263,46 +279,60 @@ func (s *jsonScanner) number() ([]byte, bool) {
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// float reads a number. Prices and greeks have at most 15 significant digits
-// and no exponent, so the exact fast path (an integer below 2^53 divided by
-// an exact power of ten rounds once, correctly) covers nearly all of them;
-// anything else goes to strconv.
+// float reads a number in one pass. Prices and greeks have at most 15
+// significant digits and no exponent, so the exact fast path (an integer
+// below 2^53 divided by an exact power of ten rounds once, correctly, as
+// strconv would) covers nearly all of them; anything else, and anything
+// off the JSON grammar, goes through number() and strconv.
 func (s *jsonScanner) float() (float64, bool) {
-	num, ok := s.number()
-	if !ok {
-		return 0, false
-	}
-	neg := num[0] == '-'
-	j := 0
+	s.ws()
+	b, i := s.b, s.i
+	neg := i < len(b) && b[i] == '-'
 	if neg {
-		j = 1
+		i++
 	}
 	var mant uint64
-	digits, frac, dot := 0, 0, false
-	for ; j < len(num); j++ {
-		c := num[j]
-		if c == '.' {
-			dot = true
+	digits, frac := 0, -1
+	first := i
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c >= '0' && c <= '9' {
+			mant = mant*10 + uint64(c-'0')
+			if mant != 0 {
+				digits++
+			}
+			if frac >= 0 {
+				frac++
+			}
 			continue
 		}
-		if c < '0' || c > '9' {
-			digits = 99 // exponent: slow path
-			break
+		if c == '.' && frac < 0 {
+			frac = 0
+			continue
 		}
-		mant = mant*10 + uint64(c-'0')
-		if mant != 0 {
-			digits++
-		}
-		if dot {
-			frac++
-		}
+		break
 	}
-	if digits <= 15 && frac <= 22 {
-		f := float64(mant) / pow10[frac]
+	intDigits := i - first
+	if frac >= 0 {
+		intDigits -= frac + 1
+	}
+	fast := digits <= 15 && frac != 0 && frac <= 22 && intDigits >= 1 &&
+		(b[first] != '0' || intDigits == 1) &&
+		(i == len(b) || (b[i] != 'e' && b[i] != 'E'))
+	if fast {
+		s.i = i
+		f := float64(mant)
+		if frac > 0 {
+			f /= pow10[frac]
+		}
 		if neg {
 			f = -f
 		}
 		return f, true
+	}
+	num, ok := s.number()
+	if !ok {
+		return 0, false
 	}
 	f, err := strconv.ParseFloat(unsafe.String(&num[0], len(num)), 64)
 	if err != nil || math.IsInf(f, 0) {
