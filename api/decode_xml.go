@@ -132,7 +132,7 @@ func xmlEvents(b []byte) ([]CalendarEvent, error) {
 				return err
 			}
 		default:
-			return fmt.Errorf("event has unknown i:type %q", truncate(t, 40))
+			return d.Skip() // an event type this client does not know
 		}
 		out = append(out, e)
 		return nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 )
 
 // The data paths after /v1/{mode}/, as the spec gives them.
@@ -125,7 +126,10 @@ func (c *Client) Calendar(ctx context.Context, p CalendarParams) ([]CalendarEven
 			return xmlEvents(b)
 		}
 		var ev []CalendarEvent
-		return ev, jsonUnmarshal(b, &ev)
+		if err := jsonUnmarshal(b, &ev); err != nil {
+			return nil, err
+		}
+		return slices.DeleteFunc(ev, func(e CalendarEvent) bool { return e.Kind == 0 }), nil
 	})
 }
 

@@ -94,6 +94,7 @@ func (e CalendarEvent) Date() Date {
 }
 
 // UnmarshalJSON tells the kind by the keys present, then decodes the event.
+// Something that is not an object is an error.
 func (e *CalendarEvent) UnmarshalJSON(b []byte) error {
 	var keys map[string]json.RawMessage
 	if err := json.Unmarshal(b, &keys); err != nil {
@@ -108,7 +109,10 @@ func (e *CalendarEvent) UnmarshalJSON(b []byte) error {
 		e.Kind = KindEarnings
 		return json.Unmarshal(b, &e.Earnings)
 	}
-	return fmt.Errorf("calendar event is neither earnings nor dividend")
+	// Neither kind: left as Kind 0, and Calendar drops it, so that a new
+	// event type the service adds does not break the calendar.
+	e.Kind = 0
+	return nil
 }
 
 // MarshalJSON writes the event as its kind's flat object.
