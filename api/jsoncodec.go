@@ -301,6 +301,9 @@ func array[T any](s *jsonScanner, d *structDesc, sizeHint int, each func(p *T, s
 	for first := true; s.more(']', &first); {
 		var zero T
 		out = append(out, zero)
+		if s.null() {
+			continue // a null element is a zero element, as in encoding/json
+		}
 		p := &out[len(out)-1]
 		seen := s.object(unsafe.Pointer(p), d, nil)
 		if each != nil {
