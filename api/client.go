@@ -66,10 +66,11 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 // backoff returns the wait before retry number n (0-based): exponential,
 // capped, with "equal jitter" (half fixed, half random).
 func (p RetryPolicy) backoff(n int, jitter float64) time.Duration {
-	d := p.BaseDelay << min(n, 30)
-	if d <= 0 || d > p.MaxDelay {
-		d = p.MaxDelay
+	d := p.BaseDelay
+	for i := 0; i < n && d < p.MaxDelay; i++ {
+		d *= 2 // stops at MaxDelay, so it cannot overflow
 	}
+	d = min(d, p.MaxDelay)
 	return d/2 + time.Duration(jitter*float64(d/2))
 }
 

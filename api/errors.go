@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -95,20 +96,27 @@ func errorMessage(status int, body []byte) string {
 	return s
 }
 
+// maxRetryAfter caps a Retry-After: longer than a month is no different to
+// a caller, and the cap keeps huge values from overflowing a Duration.
+const maxRetryAfter = 31 * 24 * time.Hour
+
 // parseRetryAfter reads Retry-After as seconds or as an HTTP date.
 func parseRetryAfter(v string, now time.Time) time.Duration {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0
 	}
-	if n, err := strconv.ParseFloat(v, 64); err == nil {
-		if n <= 0 {
+	if n, err := strconv.ParseFloat(v, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		switch {
+		case math.IsNaN(n) || n <= 0:
 			return 0
+		case n >= maxRetryAfter.Seconds(): // also +Inf: beyond any wait worth holding
+			return maxRetryAfter
 		}
 		return time.Duration(n * float64(time.Second))
 	}
 	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
+		return min(t.Sub(now), maxRetryAfter)
 	}
 	return 0
 }

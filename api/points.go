@@ -1,6 +1,7 @@
 package api
 
 import (
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -104,12 +105,13 @@ func headerInt(h http.Header, name string) Int {
 	if v == "" {
 		return Int{}
 	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		if f, ferr := strconv.ParseFloat(v, 64); ferr == nil {
-			return Some(int64(f))
-		}
-		return Int{}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return Some(n)
 	}
-	return Some(n)
+	// A service that writes 1234.0 is still understood; NaN, infinities and
+	// values past int64 are garbage, so unknown.
+	if f, err := strconv.ParseFloat(v, 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<62 {
+		return Some(int64(f))
+	}
+	return Int{}
 }

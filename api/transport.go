@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"unicode/utf8"
 )
 
 // call is one logical request: what to send and how it is priced.
@@ -87,7 +88,10 @@ func (c *Client) do(ctx context.Context, cl call) ([]byte, *Response, error) {
 			return nil, resp, ErrNoData
 		}
 
-		msg := redact(errorMessage(hr.StatusCode, readLimited(hr, errBodyLimit)), secret)
+		// Read a token's length past the limit, redact, then cut: a token
+		// the server echoed across the limit is not left half visible.
+		msg := redact(errorMessage(hr.StatusCode, readLimited(hr, errBodyLimit+int64(len(secret)))), secret)
+		msg = cutUTF8(msg, errBodyLimit)
 		apiErr := APIError{Method: cl.method, Endpoint: cl.path, StatusCode: hr.StatusCode, Message: msg}
 		switch hr.StatusCode {
 		case http.StatusUnauthorized:
@@ -158,4 +162,15 @@ func readLimited(hr *http.Response, n int64) []byte {
 func drain(hr *http.Response) {
 	_, _ = io.Copy(io.Discard, io.LimitReader(hr.Body, 64<<10))
 	hr.Body.Close()
+}
+
+// cutUTF8 shortens s to at most n bytes without splitting a character.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
