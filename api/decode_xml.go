@@ -20,11 +20,14 @@ func typeOf[T any](*T) reflect.Type { return reflect.TypeFor[T]() }
 // not break the client.
 func xmlItems(b []byte, fn func(d *xml.Decoder, start xml.StartElement) error) error {
 	d := xml.NewDecoder(bytes.NewReader(b))
-	depth := 0
+	depth, sawRoot := 0, false
 	for {
 		tok, err := d.Token()
 		if errors.Is(err, io.EOF) {
-			if depth != 0 {
+			switch {
+			case !sawRoot:
+				return errors.New("xml: no root element")
+			case depth != 0:
 				return errors.New("xml: unexpected end of input")
 			}
 			return nil
@@ -35,7 +38,10 @@ func xmlItems(b []byte, fn func(d *xml.Decoder, start xml.StartElement) error) e
 		switch t := tok.(type) {
 		case xml.StartElement:
 			if depth == 0 {
-				depth = 1
+				if sawRoot {
+					return errors.New("xml: more than one root element")
+				}
+				depth, sawRoot = 1, true
 				if isNil(t) {
 					return nil
 				}

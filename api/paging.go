@@ -108,6 +108,17 @@ func pages[T any](max, size int, start int64, onPage func(*Response),
 				yield(zero, err)
 				return
 			}
+			// A page must start at or after what was asked and rise; one that
+			// does not would repeat records and never end, so it is refused
+			// before any of it is yielded.
+			if len(batch) > 0 {
+				first, last := seq(batch[0]), seq(batch[len(batch)-1])
+				if first < next || last < first {
+					yield(zero, fmt.Errorf("api: sequence numbers went back (asked from %d, page ran %d to %d); paging stopped", next, first, last))
+					return
+				}
+				next = last + 1
+			}
 			for _, t := range batch {
 				if got >= max || !yield(t, nil) {
 					return
@@ -117,12 +128,6 @@ func pages[T any](max, size int, start int64, onPage func(*Response),
 			if len(batch) < limit {
 				return
 			}
-			last := seq(batch[len(batch)-1])
-			if last < next {
-				yield(zero, fmt.Errorf("api: sequence numbers went back (asked from %d, page ended at %d); paging stopped", next, last))
-				return
-			}
-			next = last + 1
 		}
 	}
 }
