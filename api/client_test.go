@@ -271,7 +271,7 @@ func TestClientBasePathPrefixAndMode(t *testing.T) {
 		"/prefix/sub/v1/live/reference/exchanges",
 		"/prefix/sub/v1/delayed/reference/exchanges",
 		"/prefix/sub/v1/delayed/reference/message-conditions",
-		"/prefix/sub/v1/delayed/market/symbols/AAPL%2CMSFT/calendar",
+		"/prefix/sub/v1/delayed/market/symbols/AAPL,MSFT/calendar",
 	}
 	got := srv.requests()
 	if len(got) != len(want) {

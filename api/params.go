@@ -154,9 +154,16 @@ func (p CalendarParams) query() url.Values {
 	return q
 }
 
-// pathSymbols is the {symbols} path segment. The commas are escaped too, as
-// url.PathEscape does, which servers decode like any other escape.
-func (p CalendarParams) pathSymbols() string { return url.PathEscape(strings.Join(p.Symbols, ",")) }
+// pathSymbols is the {symbols} path segment: each symbol escaped (BRK/B
+// holds a slash), joined by plain commas as the spec writes the list, since
+// a strict server or proxy may not take %2C for a separator.
+func (p CalendarParams) pathSymbols() string {
+	esc := make([]string, len(p.Symbols))
+	for i, sym := range p.Symbols {
+		esc[i] = url.PathEscape(sym)
+	}
+	return strings.Join(esc, ",") // a literal comma, as the spec writes the list
+}
 
 // date is 0: the calendar costs the same in every mode and has no snapshot day.
 func (p CalendarParams) date() Date { return 0 }

@@ -255,7 +255,7 @@ func TestCalendarParamsQueryAndPath(t *testing.T) {
 	p := CalendarParams{Symbols: []string{"AAPL", "BRK/B"}, EventType: EventsEarnings, StartDate: "2024-01-01", EndDate: "2024-12-31", Mode: Live}
 	checkQuery(t, p.query(), url.Values{"event_type": {"earnings"}, "start_date": {"2024-01-01"}, "end_date": {"2024-12-31"}})
 	checkQuery(t, CalendarParams{Symbols: []string{"AAPL"}}.query(), url.Values{})
-	if got, want := p.pathSymbols(), "AAPL%2CBRK%2FB"; got != want {
+	if got, want := p.pathSymbols(), "AAPL,BRK%2FB"; got != want {
 		t.Errorf("pathSymbols() = %q, want %q", got, want)
 	}
 	if got := (CalendarParams{Symbols: []string{AllOptionableSymbols}}).pathSymbols(); got != "all_optionable_symbols" {
