@@ -1,10 +1,14 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -184,4 +188,52 @@ type ptrChain struct {
 	} `json:"options"`
 	Symbol string   `json:"symbol"`
 	IV30   *float64 `json:"iv30"`
+}
+
+// BenchmarkOptionAndUnderlyingQuotesLoopback is the whole path the TUI takes
+// for an SPX chain: request over loopback HTTP, read, decode.
+func BenchmarkOptionAndUnderlyingQuotesLoopback(b *testing.B) {
+	payload := genChainJSON(b, 20000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(len(payload)))
+		_, _ = w.Write(payload)
+	}))
+	defer srv.Close()
+	c, err := NewClient(WithBaseURL(srv.URL))
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := OptionQuotesParams{Symbol: "SPX", Date: c.Today().String()}
+	b.SetBytes(int64(len(payload)))
+	b.ReportAllocs()
+	for b.Loop() {
+		chain, _, err := c.OptionAndUnderlyingQuotes(context.Background(), p)
+		if err != nil || len(chain.Options) != 20000 {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeOptionTrades decodes a full page of 10,000 option trades.
+func BenchmarkDecodeOptionTrades(b *testing.B) {
+	trades := make([]OptionTrade, 10000)
+	for i := range trades {
+		trades[i] = OptionTrade{Security: Some("SPXW261218C05925000"), Root: "SPXW", Expiry: NewDate(2026, 12, 18),
+			Strike: 5925, OptionType: Call, Ask: Some(12.6), AskSize: Some[int64](52), Bid: Some(12.1), BidSize: Some[int64](37),
+			Price: Some(12.4), Size: int64(1 + i%50), TradeAt: MidMarket, UnderlyingBid: Some(5921.2), UnderlyingAsk: Some(5921.6),
+			ConditionID: 18, ExchangeID: uint8(i % 17), ExchangeSeqNo: int64(i * 3), Timestamp: NewTimeOfDay(10, 0, i%60, i%1000), SeqNo: int64(1000 + i)}
+	}
+	payload, err := json.Marshal(trades)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(payload)))
+	b.ReportAllocs()
+	for b.Loop() {
+		got, err := decodeOptionTrades(payload, JSON)
+		if err != nil || len(got) != len(trades) {
+			b.Fatal(err)
+		}
+	}
 }

@@ -131,24 +131,32 @@ func (c *Client) do(ctx context.Context, cl call) ([]byte, *Response, error) {
 	}
 }
 
-// readBody reads a success body up to the client's bound.
+// readBody reads a success body up to the client's bound. With a known
+// Content-Length (the usual case for a chain) it reads into one buffer of
+// exactly that size: growing a buffer would copy an SPX chain (~11 MB) again.
 func (c *Client) readBody(hr *http.Response) ([]byte, error) {
 	defer hr.Body.Close()
-	var buf bytes.Buffer
-	if hr.ContentLength > 0 && hr.ContentLength <= c.maxBody {
-		buf.Grow(int(hr.ContentLength))
+	if n := hr.ContentLength; n >= 0 {
+		if n > c.maxBody {
+			return nil, fmt.Errorf("body of %d bytes is larger than the limit of %d", n, c.maxBody)
+		}
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(hr.Body, buf); err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+				return nil, errors.New("body shorter than its Content-Length")
+			}
+			return nil, err
+		}
+		return buf, nil
 	}
-	n, err := buf.ReadFrom(io.LimitReader(hr.Body, c.maxBody+1))
+	b, err := io.ReadAll(io.LimitReader(hr.Body, c.maxBody+1))
 	if err != nil {
 		return nil, err
 	}
-	if n > c.maxBody {
-		return nil, fmt.Errorf("body larger than %d bytes", c.maxBody)
+	if int64(len(b)) > c.maxBody {
+		return nil, fmt.Errorf("body larger than the limit of %d bytes", c.maxBody)
 	}
-	if hr.ContentLength > 0 && n != hr.ContentLength {
-		return nil, errors.New("body shorter than its Content-Length")
-	}
-	return buf.Bytes(), nil
+	return b, nil
 }
 
 // readLimited reads at most n bytes of an error body and closes it.
