@@ -3,8 +3,6 @@ package api
 import (
 	"encoding/xml"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 	_ "time/tzdata" // Eastern time must resolve on machines without a zoneinfo database.
 )
@@ -137,16 +135,11 @@ func (d Date) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads "yyyy-MM-dd" (a time part, if the service sends one, is ignored) or null.
 func (d *Date) UnmarshalJSON(b []byte) error {
-	s := strings.TrimSpace(string(b))
-	if s == "null" {
-		*d = 0
-		return nil
-	}
-	uq, err := strconv.Unquote(s)
+	s, err := jsonText(b, "date")
 	if err != nil {
-		return fmt.Errorf("date: %s is not a string", truncate(s, 40))
+		return err
 	}
-	return d.setText(uq)
+	return d.setText(s)
 }
 
 func (d *Date) setText(s string) error {
@@ -185,12 +178,8 @@ func trimSpace(b []byte) []byte {
 
 // UnmarshalXML reads a date element (i:nil or empty gives the zero Date).
 func (d *Date) UnmarshalXML(dec *xml.Decoder, start xml.StartElement) error {
-	*d = 0
-	if isNil(start) {
-		return dec.Skip()
-	}
-	var s string
-	if err := dec.DecodeElement(&s, &start); err != nil {
+	s, err := xmlText(dec, start)
+	if err != nil {
 		return err
 	}
 	return d.setText(s)
@@ -308,16 +297,11 @@ func (t TimeOfDay) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads "HH:mm:ss.fff" (leniently) or null (as midnight).
 func (t *TimeOfDay) UnmarshalJSON(b []byte) error {
-	s := strings.TrimSpace(string(b))
-	if s == "null" {
-		*t = 0
-		return nil
-	}
-	uq, err := strconv.Unquote(s)
+	s, err := jsonText(b, "time")
 	if err != nil {
-		return fmt.Errorf("time: %s is not a string", truncate(s, 40))
+		return err
 	}
-	return t.setText(uq)
+	return t.setText(s)
 }
 
 func (t *TimeOfDay) setText(s string) error {
@@ -331,12 +315,8 @@ func (t *TimeOfDay) setText(s string) error {
 
 // UnmarshalXML reads a time element.
 func (t *TimeOfDay) UnmarshalXML(dec *xml.Decoder, start xml.StartElement) error {
-	*t = 0
-	if isNil(start) {
-		return dec.Skip()
-	}
-	var s string
-	if err := dec.DecodeElement(&s, &start); err != nil {
+	s, err := xmlText(dec, start)
+	if err != nil {
 		return err
 	}
 	return t.setText(s)

@@ -103,20 +103,40 @@ func isNil(start xml.StartElement) bool {
 	return false
 }
 
+// jsonText returns the text of a JSON string value, or "" for null; what
+// names the value in the error for anything else.
+func jsonText(b []byte, what string) (string, error) {
+	var s *string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return "", fmt.Errorf("%s: %s is not a string", what, truncate(string(bytes.TrimSpace(b)), 40))
+	}
+	if s == nil {
+		return "", nil
+	}
+	return *s, nil
+}
+
+// xmlText returns an element's character data, or "" when it carries
+// i:nil="true".
+func xmlText(d *xml.Decoder, start xml.StartElement) (string, error) {
+	if isNil(start) {
+		return "", d.Skip()
+	}
+	var s string
+	err := d.DecodeElement(&s, &start)
+	return s, err
+}
+
 // UnmarshalXML reads an element that is either i:nil="true", empty (taken as
 // null, for tolerance) or holds the value as text.
 func (n *Null[T]) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
 	var zero T
 	n.V, n.Valid = zero, false
-	if isNil(start) {
-		return d.Skip()
-	}
-	var s string
-	if err := d.DecodeElement(&s, &start); err != nil {
+	s, err := xmlText(d, start)
+	if err != nil {
 		return err
 	}
-	s = strings.TrimSpace(s)
-	if s == "" {
+	if s = strings.TrimSpace(s); s == "" {
 		return nil
 	}
 	if err := parseText(s, &n.V); err != nil {
