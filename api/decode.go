@@ -17,6 +17,9 @@ import (
 // scanner in JSON; everything else, and all XML, through the standard
 // library into the same types.
 
+// minContractBytes is the least a realistic contract takes in JSON.
+const minContractBytes = 256
+
 // decodeChain reads an option-and-underlying-quotes body.
 func decodeChain(b []byte, f Format) (*SymbolWithOptions, error) {
 	out := &SymbolWithOptions{}
@@ -29,8 +32,12 @@ func decodeChain(b []byte, f Format) (*SymbolWithOptions, error) {
 	}
 	// Each contract is one object: counting '{' (a vectorised byte count,
 	// about a millisecond for SPX) sizes the slice once instead of growing
-	// it fifteen times; a brace inside a string only over-sizes it a little.
-	hint := bytes.Count(b, []byte{'{'}) - 1
+	// it fifteen times. Braces inside strings would over-count, so the hint
+	// is capped by the bytes a contract takes on the wire (about 600 with
+	// its keys; 256 is a safe floor): hostile input cannot make it reserve
+	// more than about 1.5 times its own size. Fewer, smaller contracts just
+	// grow the slice as usual.
+	hint := min(bytes.Count(b, []byte{'{'})-1, len(b)/minContractBytes)
 	od := descOf[OptionData]()
 	s.object(unsafe.Pointer(out), descOf[SymbolWithOptions](), func(key []byte) bool {
 		if !strings.EqualFold(string(key), "options") {

@@ -94,7 +94,8 @@ func (e CalendarEvent) Date() Date {
 }
 
 // UnmarshalJSON tells the kind by the keys present, then decodes the event.
-// Something that is not an object is an error.
+// null, or an object of neither kind, leaves Kind 0 (Calendar drops such
+// events); any other value is an error.
 func (e *CalendarEvent) UnmarshalJSON(b []byte) error {
 	var keys map[string]json.RawMessage
 	if err := json.Unmarshal(b, &keys); err != nil {
