@@ -17,8 +17,21 @@ import (
 // scanner in JSON; everything else, and all XML, through the standard
 // library into the same types.
 
-// minContractBytes is the least a realistic contract takes in JSON.
-const minContractBytes = 256
+// The least a realistic record takes in JSON, keys included; see objectsHint.
+const (
+	minContractBytes = 256
+	minRecordBytes   = 128
+)
+
+// objectsHint estimates how many objects b holds, to size a slice once
+// instead of growing it (and copying it) a dozen times. Counting '{' is a
+// vectorised byte count, about a millisecond for an SPX chain. Braces inside
+// strings would over-count, so the estimate is capped by the bytes a real
+// record takes: hostile input cannot make the decoder reserve much more than
+// its own size, and a body of smaller records just grows the slice as usual.
+func objectsHint(b []byte, minBytes int) int {
+	return min(bytes.Count(b, []byte{'{'}), len(b)/minBytes)
+}
 
 // decodeChain reads an option-and-underlying-quotes body.
 func decodeChain(b []byte, f Format) (*SymbolWithOptions, error) {
@@ -30,14 +43,8 @@ func decodeChain(b []byte, f Format) (*SymbolWithOptions, error) {
 	if s.null() { // as encoding/json: null leaves the value empty
 		return out, s.finish()
 	}
-	// Each contract is one object: counting '{' (a vectorised byte count,
-	// about a millisecond for SPX) sizes the slice once instead of growing
-	// it fifteen times. Braces inside strings would over-count, so the hint
-	// is capped by the bytes a contract takes on the wire (about 600 with
-	// its keys; 256 is a safe floor): hostile input cannot make it reserve
-	// more than about 1.5 times its own size. Fewer, smaller contracts just
-	// grow the slice as usual.
-	hint := min(bytes.Count(b, []byte{'{'})-1, len(b)/minContractBytes)
+	// Each contract is one object, and so is the chain around them.
+	hint := objectsHint(b, minContractBytes) - 1
 	od := descOf[OptionData]()
 	s.object(unsafe.Pointer(out), descOf[SymbolWithOptions](), func(key []byte) bool {
 		if !strings.EqualFold(string(key), "options") {
@@ -70,7 +77,7 @@ func decodeList[T any](b []byte, f Format) ([]T, error) {
 		return xmlList[T](b)
 	}
 	s := newScanner(b)
-	out := array[T](s, descOf[T](), 0, nil)
+	out := array[T](s, descOf[T](), objectsHint(b, minRecordBytes), nil)
 	return out, s.finish()
 }
 
@@ -92,7 +99,7 @@ func decodeTAQ(b []byte, f Format) ([]TAQRecord, error) {
 	}
 	d, masks := taqTable()
 	s := newScanner(b)
-	out := array[TAQRecord](s, d, 0, func(r *TAQRecord, seen uint64) {
+	out := array[TAQRecord](s, d, objectsHint(b, minRecordBytes), func(r *TAQRecord, seen uint64) {
 		switch {
 		case seen&masks[0] != 0:
 			r.Kind, r.Quote = KindTrade, OptionQuote{}
