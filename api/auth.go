@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
@@ -33,7 +34,7 @@ type AuthConfig struct {
 	ClientSecret string       // empty for a public (native) client, which must use PKCE
 	Scopes       []string     // default DefaultScopes
 	RedirectURL  string       // authorization code flow only
-	HTTPClient   *http.Client // optional; http.DefaultClient when nil
+	HTTPClient   *http.Client // optional; a client with a 30 s timeout when nil
 }
 
 // Scope values understood by the service.
@@ -109,13 +110,19 @@ func (c AuthConfig) oauth2Config(redirectURL string) *oauth2.Config {
 	}
 }
 
+// defaultAuthHTTP is used when AuthConfig.HTTPClient is nil: unlike
+// http.DefaultClient it has a timeout, so a token server that hangs cannot
+// hang a login or a data request whose ctx has no deadline.
+var defaultAuthHTTP = &http.Client{Timeout: 30 * time.Second}
+
 // withClient makes the oauth2 library use c.HTTPClient (its timeouts, proxy
-// and test transport) instead of http.DefaultClient.
+// and test transport), or defaultAuthHTTP.
 func (c AuthConfig) withClient(ctx context.Context) context.Context {
-	if c.HTTPClient != nil {
-		return context.WithValue(ctx, oauth2.HTTPClient, c.HTTPClient)
+	h := c.HTTPClient
+	if h == nil {
+		h = defaultAuthHTTP
 	}
-	return ctx
+	return context.WithValue(ctx, oauth2.HTTPClient, h)
 }
 
 // AuthError is an OAuth error answer (RFC 6749 section 5.2) from the server.

@@ -253,7 +253,7 @@ func (c AuthConfig) Revoke(ctx context.Context, token string, hint string) error
 	}
 	hc := c.HTTPClient
 	if hc == nil {
-		hc = http.DefaultClient
+		hc = defaultAuthHTTP
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
