@@ -142,7 +142,7 @@ func TestValidateReportsEveryRule(t *testing.T) {
 	for _, e := range validationErrors(p.Validate()) {
 		got[e.Param] = true
 	}
-	for _, want := range []string{"mode", "symbol", "date", "root", "option_type", "min_strike"} {
+	for _, want := range []string{"{mode}", "symbol", "date", "root", "option_type", "min_strike"} {
 		if !got[want] {
 			t.Errorf("no error for %s; got %v", want, got)
 		}

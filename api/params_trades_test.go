@@ -29,8 +29,8 @@ func modeCases[P any](set func(*P, Mode)) []paramCase[P] {
 		{"mode default", func(p *P) { set(p, "") }, "", ""},
 		{"mode live", func(p *P) { set(p, Live) }, "", ""},
 		{"mode delayed", func(p *P) { set(p, Delayed) }, "", ""},
-		{"mode upper case", func(p *P) { set(p, "LIVE") }, "mode", `must be "live" or "delayed"`},
-		{"mode historical", func(p *P) { set(p, "historical") }, "mode", "live"},
+		{"mode upper case", func(p *P) { set(p, "LIVE") }, "{mode}", `must be "live" or "delayed"`},
+		{"mode historical", func(p *P) { set(p, "historical") }, "{mode}", "live"},
 	}
 }
 

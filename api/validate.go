@@ -53,7 +53,7 @@ func (r *rules) err() error { return errors.Join(r.errs...) }
 // mode checks the path mode; empty means the client's default.
 func (r *rules) mode(m Mode) {
 	if m != "" && !m.Valid() {
-		r.add("mode", "must be %q or %q, not %q", Live, Delayed, truncate(string(m), 40))
+		r.add("{mode}", "must be %q or %q (the path segment), not %q", Live, Delayed, truncate(string(m), 40))
 	}
 }
 
