@@ -332,3 +332,20 @@ func TestErrorBodyTokenAcrossLimit(t *testing.T) {
 		t.Fatalf("message (%d bytes) keeps part of the token or exceeds the limit: ...%s", len(apiErr.Message), apiErr.Message[max(0, len(apiErr.Message)-40):])
 	}
 }
+
+// TestErrorBodyControlCharacters: an error body is shown in a terminal, so
+// escape sequences and newlines from the server become plain spaces.
+func TestErrorBodyControlCharacters(t *testing.T) {
+	srv := startCountingServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		http.Error(w, "min_strike\x1b[2J must be\r\n<= max_strike\x07", http.StatusBadRequest)
+	})
+	c, _ := newRetryTestClient(t, srv.URL)
+	_, _, err := c.Exchanges(context.Background(), ReferenceParams{})
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("error %v, want *APIError", err)
+	}
+	if want := "min_strike [2J must be <= max_strike"; apiErr.Message != want {
+		t.Fatalf("message %q, want %q", apiErr.Message, want)
+	}
+}

@@ -56,7 +56,10 @@ const maxServerText = 300
 // say) safe to print in a terminal: control characters, including escape
 // sequences that could rewrite the screen, become spaces, and the text is
 // cut to a readable length. Secrets are removed separately with redact.
-func cleanServerText(s string) string {
+func cleanServerText(s string) string { return cleanText(s, maxServerText) }
+
+// cleanText is cleanServerText with a bound of max bytes, "…" included.
+func cleanText(s string, max int) string {
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || r == unicode.ReplacementChar {
 			return ' '
@@ -64,12 +67,13 @@ func cleanServerText(s string) string {
 		return r
 	}, s)
 	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > maxServerText {
-		cut := maxServerText
+	if len(s) > max {
+		const ellipsis = "…"
+		cut := max - len(ellipsis)
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
 			cut--
 		}
-		s = s[:cut] + "…"
+		s = s[:cut] + ellipsis
 	}
 	return s
 }

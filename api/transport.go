@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"unicode/utf8"
 )
 
 // call is one logical request: what to send and how it is priced.
@@ -90,8 +89,10 @@ func (c *Client) do(ctx context.Context, cl call) ([]byte, *Response, error) {
 
 		// Read a token's length past the limit, redact, then cut: a token
 		// the server echoed across the limit is not left half visible.
+		// Control characters become spaces: the message will be shown in a
+		// terminal, and a hostile body must not rewrite the screen.
 		msg := redact(errorMessage(hr.StatusCode, readLimited(hr, errBodyLimit+int64(len(secret)))), secret)
-		msg = cutUTF8(msg, errBodyLimit)
+		msg = cleanText(msg, errBodyLimit)
 		apiErr := APIError{Method: cl.method, Endpoint: cl.path, StatusCode: hr.StatusCode, Message: msg}
 		switch hr.StatusCode {
 		case http.StatusUnauthorized:
@@ -170,15 +171,4 @@ func readLimited(hr *http.Response, n int64) []byte {
 func drain(hr *http.Response) {
 	_, _ = io.Copy(io.Discard, io.LimitReader(hr.Body, 64<<10))
 	hr.Body.Close()
-}
-
-// cutUTF8 shortens s to at most n bytes without splitting a character.
-func cutUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
