@@ -53,10 +53,10 @@ func genChain(n int, seed uint64) *SymbolWithOptions {
 				out.Options = append(out.Options, OptionData{
 					Root: root, Expiry: exp, Strike: strike, OptionType: typ,
 					Timestamp: NewTimeOfDay(15, 59, rng.IntN(60), rng.IntN(1000)), Option: osi,
-					Mid: maybe(bid + 0.25), Bid: maybe(bid), Ask: maybe(bid + 0.5),
+					Mid: maybe(round(bid+0.25, 3)), Bid: maybe(bid), Ask: maybe(round(bid+0.5, 2)),
 					BidSize: maybeI(rng.Int64N(500)), AskSize: maybeI(rng.Int64N(500)), TradeCount: maybeI(rng.Int64N(5000)),
 					Open: maybe(round(bid*0.9, 2)), High: maybe(round(bid*1.2, 2)), Low: maybe(round(bid*0.8, 2)),
-					Close: Float{}, PrevDayClose: maybe(round(bid*1.05, 2)), LastTradePrice: maybe(bid + 0.2),
+					Close: Float{}, PrevDayClose: maybe(round(bid*1.05, 2)), LastTradePrice: maybe(round(bid+0.2, 2)),
 					IV: maybe(round(0.1+rng.Float64()*0.3, 5)), OpenInterest: maybeI(rng.Int64N(90000)),
 					Volume: maybeI(rng.Int64N(20000)), Delta: maybe(round(rng.Float64(), 5)),
 					Gamma: maybe(round(rng.Float64()/100, 6)), Vega: maybe(round(rng.Float64()*10, 4)),
