@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -10,12 +9,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"golang.org/x/oauth2"
 )
 
 // The shared helpers of the endpoint and paging tests, after go-github: a
@@ -34,38 +30,13 @@ const (
 // so 2026-11-20 is live and 2026-11-19 historical.
 var testNow = time.Date(2026, 11, 20, 14, 0, 0, 0, Eastern)
 
-// staticTokens is a TokenSource that always returns testToken and counts
-// Invalidate calls.
-type staticTokens struct {
-	invalidated atomic.Int32
-}
-
-func (s *staticTokens) Token(context.Context) (*oauth2.Token, error) {
-	return &oauth2.Token{AccessToken: testToken, TokenType: "Bearer"}, nil
-}
-
-func (s *staticTokens) Invalidate() { s.invalidated.Add(1) }
-
-// sleepRecorder replaces Client.sleep: it records the waits and returns at once.
-type sleepRecorder struct {
-	mu     sync.Mutex
-	sleeps []time.Duration
-}
-
-func (r *sleepRecorder) sleep(ctx context.Context, d time.Duration) error {
-	r.mu.Lock()
-	r.sleeps = append(r.sleeps, d)
-	r.mu.Unlock()
-	return ctx.Err()
-}
-
 // testEnv is everything setupEnv builds.
 type testEnv struct {
 	client    *Client
 	mux       *http.ServeMux
 	serverURL string
-	tokens    *staticTokens
-	sleeps    *sleepRecorder
+	tokens    *seqTokenSource // always testToken; counts Invalidate
+	sleeps    *sleepLog
 }
 
 // setup returns a client, the mux its requests reach (paths relative to the
@@ -91,7 +62,7 @@ func setupEnv(t *testing.T, opts ...Option) *testEnv {
 	server := httptest.NewServer(outer)
 	t.Cleanup(server.Close)
 
-	env := &testEnv{mux: mux, serverURL: server.URL, tokens: &staticTokens{}, sleeps: &sleepRecorder{}}
+	env := &testEnv{mux: mux, serverURL: server.URL, tokens: &seqTokenSource{toks: []string{testToken}}, sleeps: &sleepLog{}}
 	all := append([]Option{
 		WithBaseURL(server.URL + apiPrefix),
 		WithHTTPClient(server.Client()),
@@ -280,13 +251,11 @@ func TestEndpointSetupHelpers(t *testing.T) {
 	if err != nil || len(ex) != 3 || resp.Attempts != 3 {
 		t.Fatalf("exchanges %v after %d attempts, error %v", ex, resp.Attempts, err)
 	}
-	if n := env.tokens.invalidated.Load(); n != 1 {
+	if _, n := env.tokens.counts(); n != 1 {
 		t.Errorf("%d invalidations, want 1", n)
 	}
-	env.sleeps.mu.Lock()
-	defer env.sleeps.mu.Unlock()
-	if want := []time.Duration{2 * time.Second}; !reflect.DeepEqual(env.sleeps.sleeps, want) {
-		t.Errorf("sleeps %v, want %v", env.sleeps.sleeps, want)
+	if got, want := env.sleeps.recorded(), []time.Duration{2 * time.Second}; !reflect.DeepEqual(got, want) {
+		t.Errorf("sleeps %v, want %v", got, want)
 	}
 	if !strings.HasPrefix(env.serverURL, "http://127.0.0.1:") || env.client.BaseURL() != env.serverURL+apiPrefix {
 		t.Errorf("server %s, base URL %s", env.serverURL, env.client.BaseURL())
