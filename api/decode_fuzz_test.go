@@ -479,3 +479,20 @@ func TestDecodeChainHintBounded(t *testing.T) {
 		t.Fatalf("decoding %d bytes allocated %d bytes", len(b), allocated)
 	}
 }
+
+// TestDecodeDeepNestingIsAnError: an unknown key holding deeply nested
+// arrays is refused past encoding/json's depth limit instead of recursing
+// until the stack overflows, which would kill the program.
+func TestDecodeDeepNestingIsAnError(t *testing.T) {
+	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+	if _, err := decodeChain([]byte(`{"x":`+deep+`}`), JSON); err == nil || !strings.Contains(err.Error(), "nested deeper") {
+		t.Fatalf("chain: error %v, want a nesting error", err)
+	}
+	if _, err := decodeOptionTrades([]byte(`[{"x":`+deep+`}]`), JSON); err == nil || !strings.Contains(err.Error(), "nested deeper") {
+		t.Fatalf("trades: error %v, want a nesting error", err)
+	}
+	shallow := strings.Repeat("[", 100) + strings.Repeat("]", 100)
+	if _, err := decodeChain([]byte(`{"x":`+shallow+`,"symbol":"SPX"}`), JSON); err != nil {
+		t.Fatalf("a nesting of 100 is fine: %v", err)
+	}
+}

@@ -23,6 +23,7 @@ type jsonScanner struct {
 	err     error
 	scratch []byte   // unescaped string bytes, reused
 	strs    *strPool // where decoded strings live
+	depth   int      // nesting of skipped values
 }
 
 // syntaxError records the first error with its byte offset.
@@ -383,24 +384,23 @@ func (s *jsonScanner) int(lo, hi int64) (int64, bool) {
 	return v, true
 }
 
-// skip consumes any value, nested to any depth the input has.
+// maxDepth bounds the nesting skip follows, as encoding/json does: a body
+// of a million '[' must be an error, not a stack overflow that kills the
+// program.
+const maxDepth = 10000
+
+// skip consumes any value (an unknown key's), nested up to maxDepth.
 func (s *jsonScanner) skip() {
 	switch s.peek() {
 	case '"':
 		s.str()
-	case '{':
-		s.i++
-		for first := true; s.more('}', &first); {
-			s.str()
-			if s.expect(':') {
-				s.skip()
-			}
+	case '{', '[':
+		if s.depth++; s.depth > maxDepth {
+			s.fail("value nested deeper than %d levels", maxDepth)
+			return
 		}
-	case '[':
-		s.i++
-		for first := true; s.more(']', &first); {
-			s.skip()
-		}
+		s.skipNested()
+		s.depth--
 	case 't':
 		if !s.literal("true") {
 			s.fail("invalid literal")
@@ -415,6 +415,24 @@ func (s *jsonScanner) skip() {
 		}
 	default:
 		s.number()
+	}
+}
+
+// skipNested consumes an object or array whose opening byte is next.
+func (s *jsonScanner) skipNested() {
+	if s.b[s.i] == '{' {
+		s.i++
+		for first := true; s.more('}', &first); {
+			s.str()
+			if s.expect(':') {
+				s.skip()
+			}
+		}
+		return
+	}
+	s.i++
+	for first := true; s.more(']', &first); {
+		s.skip()
 	}
 }
 
