@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -71,7 +72,7 @@ func decodeTradesWithGreeks(b []byte, f Format) ([]OptionTradeWithGreeks, error)
 	return decodeList[OptionTradeWithGreeks](b, f)
 }
 
-// decodeList reads an array of T with the fast scanner, or an XML list.
+// decodeList reads an array of T with the table-driven scanner, or an XML list.
 func decodeList[T any](b []byte, f Format) ([]T, error) {
 	if f == XML {
 		return xmlList[T](b)
@@ -87,8 +88,8 @@ func decodeList[T any](b []byte, f Format) ([]T, error) {
 var taqTable = sync.OnceValues(func() (*structDesc, [2]uint64) {
 	d := &structDesc{byName: map[string]int{}, merge: true}
 	var r TAQRecord
-	d.add(typeOf(&r.Trade), uintptr(unsafe.Offsetof(r.Trade)))
-	d.add(typeOf(&r.Quote), uintptr(unsafe.Offsetof(r.Quote)))
+	d.add(reflect.TypeFor[Trade](), unsafe.Offsetof(r.Trade))
+	d.add(reflect.TypeFor[OptionQuote](), unsafe.Offsetof(r.Quote))
 	return d, [2]uint64{d.mask("price", "size"), d.mask("underlying_bid", "underlying_ask")}
 })
 
@@ -138,8 +139,8 @@ func xmlUnmarshal(b []byte, v any) error {
 	return nil
 }
 
-// decodeJSONOrXML decodes a small response in either format; XML lists
-// take their items by any element name.
+// decodeJSONOrXML decodes a small response in either format with the
+// standard library.
 func decodeJSONOrXML(b []byte, f Format, v any) error {
 	if f == XML {
 		return xmlUnmarshal(b, v)

@@ -6,13 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
 	"strconv"
 	"strings"
 )
-
-// typeOf returns the reflect.Type of *p.
-func typeOf[T any](*T) reflect.Type { return reflect.TypeFor[T]() }
 
 // xmlItems walks the children of the root element and hands each to fn.
 // The service names list items (symbol, option_trade, trade_with_greeks,

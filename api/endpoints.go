@@ -136,22 +136,13 @@ func (c *Client) Calendar(ctx context.Context, p CalendarParams) ([]CalendarEven
 // Exchanges returns the exchange table that maps exchange_id (free).
 func (c *Client) Exchanges(ctx context.Context, p ReferenceParams) ([]Exchange, *Response, error) {
 	body, resp, err := c.get(ctx, p, p.Mode, EndpointExchanges, pathExchanges)
-	return decoded(body, resp, err, c.format, listDecoder[Exchange])
+	return decoded(body, resp, err, c.format, decodeList[Exchange])
 }
 
 // MessageConditions returns the condition table that maps condition_id (free).
 func (c *Client) MessageConditions(ctx context.Context, p ReferenceParams) ([]MessageCondition, *Response, error) {
 	body, resp, err := c.get(ctx, p, p.Mode, EndpointMessageConditions, pathMessageConditions)
-	return decoded(body, resp, err, c.format, listDecoder[MessageCondition])
-}
-
-// listDecoder reads a small JSON array or XML list with the standard library.
-func listDecoder[T any](b []byte, f Format) ([]T, error) {
-	if f == XML {
-		return xmlList[T](b)
-	}
-	var out []T
-	return out, jsonUnmarshal(b, &out)
+	return decoded(body, resp, err, c.format, decodeList[MessageCondition])
 }
 
 // IsNoData reports whether err is the 204 of a request that matched nothing.

@@ -56,34 +56,44 @@ func (c *Client) do(ctx context.Context, cl call) ([]byte, *Response, error) {
 		}
 		resp.Attempts++
 		attempt++
+		// pause waits before the next try: the server's Retry-After when it
+		// gave a usable one, else the jittered backoff.
+		pause := func(h http.Header) error {
+			wait := parseRetryAfter(h.Get("Retry-After"), c.now())
+			if wait == 0 || wait > c.retry.MaxRetryAfter {
+				wait = c.retry.backoff(attempt-1, c.jitter())
+			}
+			return c.sleep(ctx, wait)
+		}
 		hr, err := c.http.Do(req)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, resp, ctx.Err()
 			}
 			err = fmt.Errorf("api: %s %s: %s", cl.method, cl.path, redact(err.Error(), secret))
-			if cl.method == http.MethodGet && attempt < c.retry.MaxAttempts {
-				if werr := c.sleep(ctx, c.retry.backoff(attempt-1, c.jitter())); werr != nil {
-					return nil, resp, werr
-				}
-				continue
+			if cl.method != http.MethodGet || attempt >= c.retry.MaxAttempts {
+				return nil, resp, err
 			}
-			return nil, resp, err
+			if err := pause(nil); err != nil {
+				return nil, resp, err
+			}
+			continue
 		}
 		resp.StatusCode, resp.Header = hr.StatusCode, hr.Header
 		resp.readPoints(hr.Header)
+		if hr.StatusCode == http.StatusOK || hr.StatusCode == http.StatusNoContent {
+			resp.Cost = Cost(cl.endpoint, cl.mode, cl.historical) // both are charged
+		}
 
 		switch hr.StatusCode {
 		case http.StatusOK:
 			body, err := c.readBody(hr)
-			resp.Cost = Cost(cl.endpoint, cl.mode, cl.historical)
 			if err != nil {
 				return nil, resp, fmt.Errorf("api: %s %s: reading the response: %s", cl.method, cl.path, redact(err.Error(), secret))
 			}
 			return body, resp, nil
 		case http.StatusNoContent:
 			drain(hr)
-			resp.Cost = Cost(cl.endpoint, cl.mode, cl.historical)
 			return nil, resp, ErrNoData
 		}
 
@@ -108,21 +118,13 @@ func (c *Client) do(ctx context.Context, cl call) ([]byte, *Response, error) {
 			if attempt >= c.retry.MaxAttempts || rl.RetryAfter > c.retry.MaxRetryAfter {
 				return nil, resp, rl
 			}
-			wait := rl.RetryAfter
-			if wait == 0 {
-				wait = c.retry.backoff(attempt-1, c.jitter())
-			}
-			if err := c.sleep(ctx, wait); err != nil {
+			if err := pause(hr.Header); err != nil {
 				return nil, resp, err
 			}
 			continue
 		case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 			if cl.method == http.MethodGet && attempt < c.retry.MaxAttempts {
-				wait := parseRetryAfter(hr.Header.Get("Retry-After"), c.now())
-				if wait == 0 || wait > c.retry.MaxRetryAfter {
-					wait = c.retry.backoff(attempt-1, c.jitter())
-				}
-				if err := c.sleep(ctx, wait); err != nil {
+				if err := pause(hr.Header); err != nil {
 					return nil, resp, err
 				}
 				continue

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -68,8 +67,7 @@ type ScanRow struct {
 // UnmarshalJSON reads a flat output object.
 func (r *ScanRow) UnmarshalJSON(b []byte) error {
 	var m map[string]any
-	d := json.NewDecoder(bytes.NewReader(b))
-	if err := d.Decode(&m); err != nil {
+	if err := json.Unmarshal(b, &m); err != nil {
 		return err
 	}
 	if m == nil {
