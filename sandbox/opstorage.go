@@ -1,0 +1,161 @@
+package sandbox
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"errors"
+	"slices"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/zitadel/oidc/v3/pkg/oidc"
+	"github.com/zitadel/oidc/v3/pkg/op"
+)
+
+// The rest of op.Storage: clients, users, keys, userinfo.
+
+var errUnknownClient = errors.New("unknown client")
+
+func (s *store) GetClientByClientID(_ context.Context, id string) (op.Client, error) {
+	c, ok := s.clients[id] // registered at start, never changed
+	if !ok {
+		return nil, oidc.ErrInvalidClient().WithParent(errUnknownClient)
+	}
+	return c, nil
+}
+
+func (s *store) AuthorizeClientIDSecret(_ context.Context, id, secret string) error {
+	c, ok := s.clients[id]
+	if !ok || !c.checkSecret(secret) {
+		return oidc.ErrInvalidClient().WithDescription("client authentication failed")
+	}
+	return nil
+}
+
+// ClientCredentials authenticates a client-credentials request.
+func (s *store) ClientCredentials(_ context.Context, id, secret string) (op.Client, error) {
+	c, ok := s.clients[id]
+	if !ok || !c.checkSecret(secret) {
+		return nil, oidc.ErrInvalidClient().WithDescription("client authentication failed")
+	}
+	return c, nil
+}
+
+// ClientCredentialsTokenRequest checks the requested scopes. No scope means
+// api.allaccess; offline_access is dropped, since this grant never gets a
+// refresh token (RFC 6749 section 4.4.3); an unknown scope is refused.
+func (s *store) ClientCredentialsTokenRequest(_ context.Context, id string, scopes []string) (op.TokenRequest, error) {
+	var granted []string
+	for _, sc := range scopes {
+		switch {
+		case sc == oidc.ScopeOfflineAccess:
+		case slices.Contains(apiScopes, sc):
+			if !slices.Contains(granted, sc) {
+				granted = append(granted, sc)
+			}
+		default:
+			return nil, oidc.ErrInvalidScope().WithDescription("unknown scope %.40q", sc)
+		}
+	}
+	if len(granted) == 0 {
+		granted = []string{defaultScope}
+	}
+	return &ccRequest{clientID: id, scopes: granted}, nil
+}
+
+func (s *store) SetUserinfoFromScopes(context.Context, *oidc.UserInfo, string, string, []string) error {
+	return nil // deprecated by the library in favour of SetUserinfoFromRequest
+}
+
+// SetUserinfoFromRequest fills the ID token's user claims.
+func (s *store) SetUserinfoFromRequest(_ context.Context, info *oidc.UserInfo, req op.IDTokenRequest, scopes []string) error {
+	setUser(info, req.GetSubject(), slices.Contains(scopes, oidc.ScopeProfile))
+	return nil
+}
+
+// SetUserinfoFromToken answers /connect/userinfo. It checks the token's
+// record, not just its signature, so a revoked or expired token is refused.
+func (s *store) SetUserinfoFromToken(_ context.Context, info *oidc.UserInfo, tokenID, _, _ string) error {
+	t, ok := s.liveAccess(tokenID)
+	if !ok {
+		return oidc.ErrAccessDenied().WithDescription("token expired or revoked")
+	}
+	setUser(info, t.subject, t.subject != t.clientID)
+	return nil
+}
+
+func setUser(info *oidc.UserInfo, subject string, profile bool) {
+	info.Subject = subject
+	if profile && subject == DemoUser {
+		info.PreferredUsername = DemoUser
+		info.Name = "Demo Trader"
+	}
+}
+
+func (s *store) SetIntrospectionFromToken(_ context.Context, resp *oidc.IntrospectionResponse, tokenID, _, clientID string) error {
+	t, ok := s.liveAccess(tokenID)
+	if !ok {
+		return nil // inactive
+	}
+	resp.Active = true
+	resp.Scope = t.scopes
+	resp.ClientID = t.clientID
+	resp.Subject = t.subject
+	resp.Expiration = oidc.FromTime(t.expiry)
+	resp.Audience = []string{t.clientID}
+	_ = clientID
+	return nil
+}
+
+func (s *store) GetPrivateClaimsFromScopes(context.Context, string, string, []string) (map[string]any, error) {
+	return nil, nil
+}
+
+func (s *store) GetKeyByIDAndClientID(context.Context, string, string) (*jose.JSONWebKey, error) {
+	return nil, errNotSupported // no JWT-profile clients are registered
+}
+
+func (s *store) ValidateJWTProfileScopes(context.Context, string, []string) ([]string, error) {
+	return nil, errNotSupported
+}
+
+func (s *store) Health(context.Context) error { return nil }
+
+// signingKey is the ES256 key that signs access and ID tokens, new on every
+// start (an ECDSA key is generated in microseconds, an RSA one in tens of
+// milliseconds, which every test that starts a sandbox would pay).
+type signingKey struct {
+	id  string
+	key *ecdsa.PrivateKey
+}
+
+func newSigningKey() *signingKey {
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		panic("sandbox: crypto/rand failed: " + err.Error()) // cannot happen: rand.Reader does not fail
+	}
+	return &signingKey{id: newID(), key: k}
+}
+
+func (k *signingKey) SignatureAlgorithm() jose.SignatureAlgorithm { return jose.ES256 }
+func (k *signingKey) Key() any                                    { return k.key }
+func (k *signingKey) ID() string                                  { return k.id }
+
+// publicKey is the JWKS entry for signingKey.
+type publicKey struct{ k *signingKey }
+
+func (p publicKey) ID() string                         { return p.k.id }
+func (p publicKey) Algorithm() jose.SignatureAlgorithm { return jose.ES256 }
+func (p publicKey) Use() string                        { return "sig" }
+func (p publicKey) Key() any                           { return &p.k.key.PublicKey }
+
+func (s *store) SigningKey(context.Context) (op.SigningKey, error) { return s.key, nil }
+
+func (s *store) SignatureAlgorithms(context.Context) ([]jose.SignatureAlgorithm, error) {
+	return []jose.SignatureAlgorithm{jose.ES256}, nil
+}
+
+func (s *store) KeySet(context.Context) ([]op.Key, error) {
+	return []op.Key{publicKey{s.key}}, nil
+}

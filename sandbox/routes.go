@@ -1,0 +1,84 @@
+package sandbox
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/zitadel/oidc/v3/pkg/oidc"
+)
+
+// authPrefix is where the token service lives under the server: {auth_url}
+// is {base_url}/auth, a different base address than the data endpoints, as
+// the spec says of a sandbox deployment.
+const authPrefix = "/auth"
+
+// routes is the whole URL space. The data endpoints (/v1/...) are filled
+// in by the market issue; until then every data path is authenticated and
+// then answered 404, so a client already sees the service's 401 rules.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle(authPrefix+"/login", s.tokens.loginHandler())
+	mux.Handle(authPrefix+oidc.DiscoveryEndpoint, s.tokens.discoveryHandler())
+	mux.Handle(authPrefix+"/", http.StripPrefix(authPrefix, s.tokens.router))
+	mux.Handle("/v1/", s.RequireToken(http.HandlerFunc(notFound)))
+	mux.HandleFunc("/", notFound)
+	return s.accessLog(withLogger(s.log, mux))
+}
+
+// notFound answers an unknown path as the conventions say: 404, plain text.
+func notFound(w http.ResponseWriter, r *http.Request) {
+	plainError(w, http.StatusNotFound, "unknown path "+r.URL.Path)
+}
+
+// plainError writes the service's one-line text/plain error body.
+func plainError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(msg + "\n"))
+}
+
+// statusRecorder remembers the status and size written, for the access log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (w *statusRecorder) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusRecorder) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(p)
+	w.bytes += n
+	return n, err
+}
+
+func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// accessLog logs one line per request. It logs the path only: queries carry
+// codes, states and sometimes tokens, and a log is no place for them.
+func (s *Server) accessLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		if rec.status == 0 {
+			rec.status = http.StatusOK
+		}
+		s.log.Info("request",
+			"method", r.Method,
+			"path", r.URL.Path,
+			"status", rec.status,
+			"bytes", rec.bytes,
+			"duration", time.Since(start).Round(time.Microsecond),
+		)
+	})
+}

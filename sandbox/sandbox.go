@@ -1,0 +1,187 @@
+// Package sandbox is a local deployment of the market-data service: the
+// token service (OAuth 2.0 / OpenID Connect, on github.com/zitadel/oidc/v3)
+// and the data endpoints under one HTTP server. `chainwatch sandbox` runs it
+// standalone; the TUI and the tests start it in process on 127.0.0.1:0 and
+// talk to it over real loopback HTTP, exactly as they would to production.
+package sandbox
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Defaults from ../shared/spec/service-conventions.md, "Token service".
+const (
+	DefaultAccessTokenTTL  = 3600 * time.Second
+	DefaultRefreshTokenTTL = 30 * 24 * time.Hour // ours: the spec gives none
+	CodeTTL                = 60 * time.Second
+	// LoginTTL is how long the login page of one authorize request stays
+	// usable: long enough to type a password, short enough that the request
+	// table cannot fill up with abandoned logins.
+	LoginTTL = 10 * time.Minute
+)
+
+// Client IDs registered in every sandbox. The demo client is confidential
+// (its secret is random per start); the native client is public and must
+// use PKCE. chainwatch login uses the native one by default.
+const (
+	DemoClientID   = "chainwatch-demo"
+	NativeClientID = "chainwatch"
+)
+
+// The sandbox's one user, shown on its login page.
+const (
+	DemoUser     = "demo"
+	DemoPassword = "demo"
+)
+
+// Config configures Start. The zero value is a sandbox on 127.0.0.1 at a
+// free port with the production token lifetimes.
+type Config struct {
+	// Addr is the listen address; default "127.0.0.1:0". Ignored when
+	// Listener is set.
+	Addr     string
+	Listener net.Listener
+
+	// Logger receives request logs and the token service's error reports.
+	// Neither ever holds a secret, token, code or state. Default: discard.
+	Logger *slog.Logger
+
+	AccessTokenTTL  time.Duration // default DefaultAccessTokenTTL
+	RefreshTokenTTL time.Duration // default DefaultRefreshTokenTTL
+
+	// Now is the clock for expiry decisions (codes, tokens, logins), so
+	// tests can move time instead of sleeping. Default time.Now.
+	Now func() time.Time
+}
+
+// Server is a running sandbox.
+type Server struct {
+	// BaseURL is {base_url} and AuthURL is {auth_url} of the spec.
+	BaseURL string
+	AuthURL string
+	// DemoSecret is the demo client's secret, new on every start. It is
+	// printed once by `chainwatch sandbox` and nowhere else.
+	DemoSecret string
+
+	log      *slog.Logger
+	store    *store
+	tokens   *tokenService
+	http     *http.Server
+	listener net.Listener
+	done     chan struct{}
+	serveErr error
+}
+
+// Start listens and serves in the background until Close.
+func Start(cfg Config) (*Server, error) {
+	ln := cfg.Listener
+	if ln == nil {
+		addr := cfg.Addr
+		if addr == "" {
+			addr = "127.0.0.1:0"
+		}
+		var err error
+		if ln, err = net.Listen("tcp", addr); err != nil {
+			return nil, fmt.Errorf("sandbox: listen on %s: %w", addr, err)
+		}
+	}
+	s, err := newServer(cfg, ln)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	go func() {
+		defer close(s.done)
+		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.serveErr = err
+			s.log.Error("sandbox stopped serving", "error", err)
+		}
+	}()
+	s.log.Info("sandbox listening", "base_url", s.BaseURL, "auth_url", s.AuthURL)
+	return s, nil
+}
+
+func newServer(cfg Config, ln net.Listener) (*Server, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.AccessTokenTTL <= 0 {
+		cfg.AccessTokenTTL = DefaultAccessTokenTTL
+	}
+	if cfg.RefreshTokenTTL <= 0 {
+		cfg.RefreshTokenTTL = DefaultRefreshTokenTTL
+	}
+	base := "http://" + advertisedHost(ln.Addr())
+	s := &Server{
+		BaseURL:    base,
+		AuthURL:    base + authPrefix,
+		DemoSecret: rand.Text(), // base32: URL-safe, so Basic form-encoding leaves it unchanged
+		log:        cfg.Logger,
+		listener:   ln,
+		done:       make(chan struct{}),
+	}
+	s.store = newStore(cfg, s.DemoSecret)
+	tokens, err := newTokenService(s.AuthURL, s.store)
+	if err != nil {
+		return nil, err
+	}
+	s.tokens = tokens
+	s.http = &http.Server{
+		Handler:           s.routes(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
+	}
+	return s, nil
+}
+
+// advertisedHost is the host:port clients should use. A wildcard listen
+// address is not something a client can dial, so it becomes loopback.
+func advertisedHost(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok {
+		return a.String()
+	}
+	ip := tcp.IP
+	if ip == nil || ip.IsUnspecified() {
+		ip = net.IPv4(127, 0, 0, 1)
+	}
+	return net.JoinHostPort(ip.String(), strconv.Itoa(tcp.Port))
+}
+
+// Close stops the server, letting requests in flight finish for up to five
+// seconds.
+func (s *Server) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return s.Shutdown(ctx)
+}
+
+// Shutdown stops the server gracefully within ctx.
+func (s *Server) Shutdown(ctx context.Context) error {
+	err := s.http.Shutdown(ctx)
+	if err != nil {
+		s.http.Close()
+	}
+	<-s.done
+	if err == nil {
+		err = s.serveErr
+	}
+	return err
+}
+
+// Done is closed when the server has stopped serving.
+func (s *Server) Done() <-chan struct{} { return s.done }
