@@ -24,10 +24,21 @@ const maxTokenFile = 1 << 20
 // library adds fields, and so that expires_in (relative to a moment that has
 // passed) is not written.
 type storedToken struct {
-	AccessToken  string    `json:"access_token"`
-	TokenType    string    `json:"token_type,omitempty"`
-	RefreshToken string    `json:"refresh_token,omitempty"`
-	Expiry       time.Time `json:"expiry,omitzero"`
+	AccessToken  string        `json:"access_token"`
+	TokenType    string        `json:"token_type,omitempty"`
+	RefreshToken string        `json:"refresh_token,omitempty"`
+	Expiry       time.Time     `json:"expiry,omitzero"`
+	Service      *LoginService `json:"service,omitempty"`
+}
+
+// LoginService records which service and client a stored login belongs to,
+// so that later runs (the TUI, a refresh, logout) go back to the same token
+// service with the same client ID. None of it is secret.
+type LoginService struct {
+	AuthURL  string   `json:"auth_url"`
+	BaseURL  string   `json:"base_url,omitempty"`
+	ClientID string   `json:"client_id"`
+	Scopes   []string `json:"scopes,omitempty"`
 }
 
 // FileTokenStore keeps the token in a JSON file readable by the owner only.
@@ -54,6 +65,27 @@ func DefaultTokenPath() (string, error) {
 // continuing. The check uses the opened file, so it applies to exactly what
 // is read. (Windows has no such permission bits; the check is skipped there.)
 func (s FileTokenStore) Load() (*oauth2.Token, error) {
+	tok, _, err := s.LoadLogin()
+	return tok, err
+}
+
+// LoadLogin is Load plus the service the login belongs to; svc is nil for a
+// file written before logins recorded it, or by Save alone.
+func (s FileTokenStore) LoadLogin() (tok *oauth2.Token, svc *LoginService, err error) {
+	st, err := s.load()
+	if st == nil || err != nil {
+		return nil, nil, err
+	}
+	return &oauth2.Token{
+		AccessToken:  st.AccessToken,
+		TokenType:    st.TokenType,
+		RefreshToken: st.RefreshToken,
+		Expiry:       st.Expiry,
+	}, st.Service, nil
+}
+
+// load reads and checks the file; (nil, nil) when there is none.
+func (s FileTokenStore) load() (*storedToken, error) {
 	if s.Path == "" {
 		return nil, errors.New("token file path is empty")
 	}
@@ -94,12 +126,7 @@ func (s FileTokenStore) Load() (*oauth2.Token, error) {
 	if st.AccessToken == "" && st.RefreshToken == "" {
 		return nil, fmt.Errorf("token file %s is corrupt (it holds no token); run `chainwatch login` again", s.Path)
 	}
-	return &oauth2.Token{
-		AccessToken:  st.AccessToken,
-		TokenType:    st.TokenType,
-		RefreshToken: st.RefreshToken,
-		Expiry:       st.Expiry,
-	}, nil
+	return &st, nil
 }
 
 // Save replaces the stored token atomically: it writes a new file (mode 0600
@@ -108,7 +135,19 @@ func (s FileTokenStore) Load() (*oauth2.Token, error) {
 // crash or full disk therefore leaves either the old file or the new one,
 // never a truncated one; with rotating refresh tokens a lost write means a
 // lost login. The directory is created 0700 if missing.
-func (s FileTokenStore) Save(tok *oauth2.Token) (err error) {
+//
+// Save keeps the LoginService already in the file: a refresh changes the
+// token, not the service it came from.
+func (s FileTokenStore) Save(tok *oauth2.Token) error {
+	var svc *LoginService
+	if old, err := s.load(); err == nil && old != nil {
+		svc = old.Service
+	}
+	return s.SaveLogin(tok, svc)
+}
+
+// SaveLogin saves tok together with the service it belongs to, as Save does.
+func (s FileTokenStore) SaveLogin(tok *oauth2.Token, svc *LoginService) (err error) {
 	if s.Path == "" {
 		return errors.New("token file path is empty")
 	}
@@ -120,6 +159,7 @@ func (s FileTokenStore) Save(tok *oauth2.Token) (err error) {
 		TokenType:    tok.TokenType,
 		RefreshToken: tok.RefreshToken,
 		Expiry:       tok.Expiry,
+		Service:      svc,
 	}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("cannot encode token: %w", err)
