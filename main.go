@@ -18,14 +18,31 @@ import (
 )
 
 func main() {
-	if err := newRootCmd(os.Stdout, os.Stderr).Execute(); err != nil {
+	deps := cliDeps{
+		in: os.Stdin, out: os.Stdout, errOut: os.Stderr,
+		getenv: os.Getenv, openBrowser: openBrowser, stdinIsTerminal: stdinIsTerminal(),
+	}
+	if err := newRootCmd(deps).Execute(); err != nil {
 		os.Exit(1)
 	}
 }
 
-// newRootCmd builds the command tree; out and errOut are injected so tests
-// run it in process.
-func newRootCmd(out, errOut io.Writer) *cobra.Command {
+// cliDeps is everything the commands take from the process, injected so
+// tests run the commands in process with their own input, environment and
+// "browser".
+type cliDeps struct {
+	in          io.Reader
+	out, errOut io.Writer
+	getenv      func(string) string
+	// openBrowser shows a URL to the user; see browser.go.
+	openBrowser func(url string) error
+	// stdinIsTerminal lets login also accept a pasted address when a
+	// browser was opened: a user may still have signed in elsewhere.
+	stdinIsTerminal bool
+}
+
+// newRootCmd builds the command tree.
+func newRootCmd(deps cliDeps) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "chainwatch",
 		Short: "Watch option chains, greeks, IV and time and sales in the terminal",
@@ -37,8 +54,9 @@ scanner, spending the account's points wisely.`,
 		SilenceErrors: false,
 		Version:       version(),
 	}
-	root.SetOut(out)
-	root.SetErr(errOut)
+	root.SetIn(deps.in)
+	root.SetOut(deps.out)
+	root.SetErr(deps.errOut)
 	root.SetVersionTemplate("chainwatch {{.Version}}\n")
 	root.AddCommand(&cobra.Command{
 		Use:   "version",
@@ -49,6 +67,7 @@ scanner, spending the account's points wisely.`,
 			return err
 		},
 	})
+	root.AddCommand(newSandboxCmd(), newLoginCmd(deps), newLogoutCmd(deps), newStatusCmd(deps))
 	return root
 }
 

@@ -1,18 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 )
 
+// runCLI runs chainwatch in process with an empty environment, no input
+// and no browser.
 func runCLI(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	cmd := newRootCmd(&out, &errOut)
-	cmd.SetArgs(args)
-	err := cmd.Execute()
-	return out.String(), errOut.String(), err
+	return cli{}.run(t, args...)
 }
 
 func TestVersionCommand(t *testing.T) {
