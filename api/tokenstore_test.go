@@ -167,3 +167,33 @@ func TestMemoryTokenStore(t *testing.T) {
 		t.Error("Delete kept the token")
 	}
 }
+
+// A refresh saves only the token; the service the login belongs to must
+// survive it, or the next run would not know where to refresh.
+func TestFileTokenStoreKeepsLoginServiceAcrossSave(t *testing.T) {
+	s := FileTokenStore{Path: filepath.Join(t.TempDir(), "token.json")}
+	svc := &LoginService{AuthURL: "https://auth.example/", BaseURL: "https://api.example/", ClientID: "app", Scopes: []string{"api.market"}}
+	if err := s.SaveLogin(sampleToken(), svc); err != nil {
+		t.Fatal(err)
+	}
+	renewed := sampleToken()
+	renewed.AccessToken, renewed.RefreshToken = "access-file-0002", "refresh-file-0002"
+	if err := s.Save(renewed); err != nil {
+		t.Fatal(err)
+	}
+	tok, got, err := s.LoadLogin()
+	if err != nil || tok.RefreshToken != "refresh-file-0002" {
+		t.Fatalf("token after Save: %v, %v", tok, err)
+	}
+	if got == nil || got.AuthURL != svc.AuthURL || got.BaseURL != svc.BaseURL || got.ClientID != "app" || len(got.Scopes) != 1 {
+		t.Fatalf("service after Save: %+v", got)
+	}
+	// A file from before logins recorded their service still loads.
+	plain := FileTokenStore{Path: filepath.Join(t.TempDir(), "old.json")}
+	if err := plain.Save(sampleToken()); err != nil {
+		t.Fatal(err)
+	}
+	if tok, svc, err := plain.LoadLogin(); err != nil || tok == nil || svc != nil {
+		t.Fatalf("old file: %v %v %v", tok, svc, err)
+	}
+}
