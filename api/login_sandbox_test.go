@@ -65,7 +65,7 @@ func awaitURL(t *testing.T, out *lockedBuffer) string {
 
 type loginResult struct {
 	err error
-	ok     bool
+	ok  bool
 }
 
 func runLogin(cfg api.AuthConfig, opts api.LoginOptions) <-chan loginResult {
