@@ -81,7 +81,7 @@ func (s *store) SetUserinfoFromToken(_ context.Context, info *oidc.UserInfo, tok
 	if !ok {
 		return oidc.ErrAccessDenied().WithDescription("token expired or revoked")
 	}
-	setUser(info, t.subject, t.subject != t.clientID)
+	setUser(info, t.subject, slices.Contains(t.scopes, oidc.ScopeProfile))
 	return nil
 }
 

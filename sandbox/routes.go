@@ -20,6 +20,8 @@ func (s *Server) routes() http.Handler {
 	mux.Handle(authPrefix+"/login", s.tokens.loginHandler())
 	mux.Handle(authPrefix+oidc.DiscoveryEndpoint, s.tokens.discoveryHandler())
 	mux.Handle(authPrefix+"/", http.StripPrefix(authPrefix, s.tokens.router))
+	mux.Handle(authPrefix+"/connect/token", s.exactExpiresIn(http.StripPrefix(authPrefix, s.tokens.router)))
+	mux.Handle(authPrefix+"/connect/userinfo", s.userinfoAuth(http.StripPrefix(authPrefix, s.tokens.router)))
 	mux.Handle("/v1/", s.RequireToken(http.HandlerFunc(notFound)))
 	mux.HandleFunc("/", notFound)
 	return s.accessLog(withLogger(s.log, mux))

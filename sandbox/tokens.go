@@ -1,12 +1,15 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zitadel/oidc/v3/pkg/oidc"
@@ -33,6 +36,16 @@ func newTokenService(issuer string, st *store) (*tokenService, error) {
 		GrantTypeRefreshToken: true,
 		SupportedScopes:       append([]string{oidc.ScopeOpenID, oidc.ScopeProfile, oidc.ScopeOfflineAccess}, apiScopes...),
 	}
+	// op.NewProvider starts every provider on the one package-level
+	// op.DefaultEndpoints, and the WithCustom*Endpoint options below write
+	// through that pointer (zitadel/oidc pull request 927, open): two
+	// sandboxes starting at once race, and so does one starting while
+	// another serves. So each provider is built on a copy of its own, one
+	// provider at a time.
+	newProviderMu.Lock()
+	defer newProviderMu.Unlock()
+	endpoints := *op.DefaultEndpoints
+	op.DefaultEndpoints = &endpoints
 	p, err := op.NewProvider(cfg, st, op.StaticIssuer(issuer),
 		op.WithAllowInsecure(), // plain http, but only ever advertised on the address it listens on
 		op.WithCustomAuthEndpoint(op.NewEndpoint("connect/authorize")),
@@ -53,6 +66,9 @@ func newTokenService(issuer string, st *store) (*tokenService, error) {
 	ts.router = op.CreateRouter(validator{p, st})
 	return ts, nil
 }
+
+// newProviderMu serialises op.NewProvider; see newTokenService.
+var newProviderMu sync.Mutex
 
 const jose256 = "ES256"
 
@@ -78,7 +94,7 @@ func (v validator) ValidateAuthRequest(ctx context.Context, req *oidc.AuthReques
 		return "", oidc.ErrInvalidRequestRedirectURI().WithDescription("redirect_uri is not registered for this client")
 	}
 	if req.ResponseType != oidc.ResponseTypeCode {
-		return "", oidc.ErrUnauthorizedClient().WithDescription("response_type must be code")
+		return "", &oidc.Error{ErrorType: "unsupported_response_type", Description: "response_type must be code"}
 	}
 	if req.State == "" {
 		return "", oidc.ErrInvalidRequest().WithDescription("state is required")
@@ -190,4 +206,71 @@ func (ts *tokenService) discoveryHandler() http.Handler {
 		d.IntrospectionEndpointAuthSigningAlgValuesSupported = nil
 		op.Discover(w, d)
 	})
+}
+
+// userinfoAuth checks a userinfo request's bearer header as RequireToken
+// does. The library answers an expired or revoked token 403 access_denied,
+// but RFC 6750 section 3.1, which OpenID Connect Core 5.3.3 follows, and the
+// conventions want 401 with WWW-Authenticate. Requests without the header
+// (CORS preflight, a token in the form body) stay the library's.
+func (s *Server) userinfoAuth(next http.Handler) http.Handler {
+	checked := s.RequireToken(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := r.Header["Authorization"]; ok {
+			checked.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// exactExpiresIn sets expires_in of a token response to the access-token
+// lifetime. The library computes it as the token's expiry, which is on the
+// sandbox clock, minus the real time, truncated to whole seconds: 3599
+// instead of the service's 3600, and off by however far a test has moved
+// the sandbox clock. Every access token lives exactly AccessTokenTTL from
+// its issue on the sandbox clock, so that is the value.
+func (s *Server) exactExpiresIn(next http.Handler) http.Handler {
+	ttl, _ := json.Marshal(int64(s.store.accessTTL / time.Second))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		buf := &bufferedResponse{header: w.Header()}
+		next.ServeHTTP(buf, r)
+		if buf.status == 0 {
+			buf.status = http.StatusOK
+		}
+		body := buf.body.Bytes()
+		var fields map[string]json.RawMessage
+		if buf.status == http.StatusOK && json.Unmarshal(body, &fields) == nil && fields["expires_in"] != nil {
+			fields["expires_in"] = ttl
+			if fixed, err := json.Marshal(fields); err == nil {
+				body = fixed
+				w.Header().Del("Content-Length")
+			}
+		}
+		w.WriteHeader(buf.status)
+		_, _ = w.Write(body)
+	})
+}
+
+// bufferedResponse holds a response until it has been looked at. The
+// header map is the real one.
+type bufferedResponse struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (b *bufferedResponse) Header() http.Header { return b.header }
+
+func (b *bufferedResponse) WriteHeader(code int) {
+	if b.status == 0 {
+		b.status = code
+	}
+}
+
+func (b *bufferedResponse) Write(p []byte) (int, error) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	return b.body.Write(p)
 }
