@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"chainwatch/api"
 	"chainwatch/sandbox"
 )
 
@@ -46,7 +47,7 @@ It stops on Ctrl+C or SIGTERM.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
-			if host, _, err := net.SplitHostPort(listen); err == nil && !isLoopbackHost(host) {
+			if host, _, err := net.SplitHostPort(listen); err == nil && !api.IsLoopbackHost(host) {
 				log.Warn("listening beyond loopback: the sandbox speaks plain http, and chainwatch refuses plain http to any host but loopback", "listen", listen)
 			}
 			s, err := sandbox.Start(sandbox.Config{Addr: listen, Logger: log, AccessTokenTTL: tokenTTL})
@@ -70,13 +71,4 @@ It stops on Ctrl+C or SIGTERM.`,
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
 	cmd.Flags().DurationVar(&tokenTTL, "token-ttl", sandbox.DefaultAccessTokenTTL, "lifetime of access tokens; shorten it to watch clients renew them")
 	return cmd
-}
-
-// isLoopbackHost reports whether host names this machine only.
-func isLoopbackHost(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -56,7 +56,7 @@ func checkRedirectURL(raw string) error {
 	if err != nil || u.Host == "" || u.User != nil || u.Fragment != "" {
 		return errors.New("auth: redirect URL must be an absolute URL with a host and no user name or fragment")
 	}
-	if u.Scheme != "https" && !(u.Scheme == "http" && isLoopbackHost(u.Hostname())) {
+	if u.Scheme != "https" && !(u.Scheme == "http" && IsLoopbackHost(u.Hostname())) {
 		return fmt.Errorf("auth: redirect URL %s must use https unless the host is loopback", safeURLText(u))
 	}
 	return nil

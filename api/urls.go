@@ -56,7 +56,7 @@ func checkServiceURL(raw, what string) (*url.URL, error) {
 	switch u.Scheme {
 	case "https":
 	case "http":
-		if !isLoopbackHost(host) {
+		if !IsLoopbackHost(host) {
 			return nil, fmt.Errorf("%s %s must use https unless the host is loopback", what, safeURLText(u))
 		}
 	default:
@@ -82,14 +82,14 @@ func safeURLText(u *url.URL) string {
 	return v.String()
 }
 
-// isLoopbackHost reports whether host (a host name or IP literal, without a
+// IsLoopbackHost reports whether host (a host name or IP literal, without a
 // port; brackets around an IPv6 literal are accepted) names this machine:
 // "localhost", any address in 127.0.0.0/8, or ::1 (including the IPv4-mapped
 // form of a 127.x address). Only these are trusted with plain http, because
 // traffic to them never reaches a network where it could be read.
 // Other names that merely resolve to a loopback address are not trusted:
 // resolution could change between the check and the request.
-func isLoopbackHost(host string) bool {
+func IsLoopbackHost(host string) bool {
 	h := strings.ToLower(strings.TrimSpace(host))
 	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
 	h = strings.TrimSuffix(h, ".") // "localhost." is the same fully-qualified name

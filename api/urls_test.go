@@ -60,8 +60,8 @@ func TestURLLoopbackHost(t *testing.T) {
 		"::1": true, "[::1]": true, "::ffff:127.0.0.1": true,
 		"128.0.0.1": false, "example.com": false, "localhost.example.com": false, "::": false, "": false, "0.0.0.0": false,
 	} {
-		if got := isLoopbackHost(host); got != want {
-			t.Errorf("isLoopbackHost(%q) = %v", host, got)
+		if got := IsLoopbackHost(host); got != want {
+			t.Errorf("IsLoopbackHost(%q) = %v", host, got)
 		}
 	}
 }

@@ -2,13 +2,14 @@ package sandbox
 
 import (
 	"crypto/subtle"
-	"net"
 	"net/url"
 	"slices"
 	"time"
 
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
+
+	"chainwatch/api"
 )
 
 // API scopes of the conventions; offline_access is handled by the library.
@@ -72,7 +73,7 @@ func (c *client) redirectAllowed(uri string) bool {
 		return true
 	}
 	u, err := url.Parse(uri)
-	if err != nil || u.Scheme != "http" || u.User != nil || u.Fragment != "" || !isLoopback(u.Hostname()) {
+	if err != nil || u.Scheme != "http" || u.User != nil || u.Fragment != "" || !api.IsLoopbackHost(u.Hostname()) {
 		return false
 	}
 	for _, r := range c.redirects {
@@ -85,14 +86,6 @@ func (c *client) redirectAllowed(uri string) bool {
 		}
 	}
 	return false
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // op.Client.
