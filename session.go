@@ -37,7 +37,6 @@ type session struct {
 	baseURL string
 	auth    api.AuthConfig
 	tokens  api.TokenSource
-	user    string // who the tokens speak for, when known up front
 	store   string // token file of a stored login
 	close   func() error
 }
@@ -132,8 +131,7 @@ func startEmbedded() (*session, error) {
 		sb.Close()
 		return nil, err
 	}
-	return &session{source: fromEmbeddedSandbox, baseURL: sb.BaseURL, auth: cfg, tokens: ts,
-		user: sandbox.DemoClientID, close: sb.Close}, nil
+	return &session{source: fromEmbeddedSandbox, baseURL: sb.BaseURL, auth: cfg, tokens: ts, close: sb.Close}, nil
 }
 
 // check proves the session works by asking the token service who it is.

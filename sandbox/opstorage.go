@@ -93,7 +93,7 @@ func setUser(info *oidc.UserInfo, subject string, profile bool) {
 	}
 }
 
-func (s *store) SetIntrospectionFromToken(_ context.Context, resp *oidc.IntrospectionResponse, tokenID, _, clientID string) error {
+func (s *store) SetIntrospectionFromToken(_ context.Context, resp *oidc.IntrospectionResponse, tokenID, _, _ string) error {
 	t, ok := s.liveAccess(tokenID)
 	if !ok {
 		return nil // inactive
@@ -104,7 +104,6 @@ func (s *store) SetIntrospectionFromToken(_ context.Context, resp *oidc.Introspe
 	resp.Subject = t.subject
 	resp.Expiration = oidc.FromTime(t.expiry)
 	resp.Audience = []string{t.clientID}
-	_ = clientID
 	return nil
 }
 

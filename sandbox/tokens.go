@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-jose/go-jose/v4"
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 )
@@ -55,7 +56,7 @@ func newTokenService(issuer string, st *store) (*tokenService, error) {
 		op.WithCustomIntrospectionEndpoint(op.NewEndpoint("connect/introspect")),
 		op.WithCustomEndSessionEndpoint(op.NewEndpoint("connect/endsession")),
 		op.WithCustomKeysEndpoint(op.NewEndpoint(".well-known/openid-configuration/jwks")),
-		op.WithAccessTokenVerifierOpts(op.WithSupportedAccessTokenSigningAlgorithms(string(jose256))),
+		op.WithAccessTokenVerifierOpts(op.WithSupportedAccessTokenSigningAlgorithms(string(jose.ES256))), // no algorithm confusion
 	)
 	if err != nil {
 		return nil, err
@@ -69,8 +70,6 @@ func newTokenService(issuer string, st *store) (*tokenService, error) {
 
 // newProviderMu serialises op.NewProvider; see newTokenService.
 var newProviderMu sync.Mutex
-
-const jose256 = "ES256"
 
 // validator replaces the library's authorize-request checks with the
 // sandbox's rules; everything else is the library's.
@@ -119,7 +118,8 @@ func (v validator) ValidateAuthRequest(ctx context.Context, req *oidc.AuthReques
 		scopes = append(scopes, defaultScope)
 	}
 	req.Scopes = scopes
-	if _, err := op.ValidateAuthReqPrompt(req.Prompt, req.MaxAge); err != nil {
+	var err error
+	if req.MaxAge, err = op.ValidateAuthReqPrompt(req.Prompt, req.MaxAge); err != nil {
 		return "", err
 	}
 	return op.ValidateAuthReqIDTokenHint(ctx, req.IDTokenHint, verifier)
