@@ -111,3 +111,27 @@ func TestSandboxCommandBusyPort(t *testing.T) {
 		t.Fatalf("a busy port gave %v, want advice about --listen", err)
 	}
 }
+
+// --token-ttl shortens access tokens, so a user can watch chainwatch renew.
+func TestSandboxCommandTokenTTL(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	out := &syncBuffer{}
+	go func() { _, _, _ = cli{ctx: ctx, out: out}.run(t, "sandbox", "--listen", "127.0.0.1:0", "--token-ttl", "90s") }()
+	waitFor(t, "the four lines", func() bool { return len(sandboxLines(out.String())) == 4 })
+	kv := sandboxLines(out.String())
+	req, _ := http.NewRequest(http.MethodPost, kv["auth_url"]+"/connect/token", strings.NewReader("grant_type=client_credentials"))
+	req.SetBasicAuth(kv["client_id"], kv["client_secret"])
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var tok struct {
+		ExpiresIn int `json:"expires_in"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&tok); err != nil || tok.ExpiresIn != 90 {
+		t.Fatalf("expires_in %d (%v), want 90", tok.ExpiresIn, err)
+	}
+}
