@@ -46,10 +46,17 @@ func installLogRouter() {
 
 // routingHandler dispatches a record by its context. Records without a
 // sandbox go to fallback, the default handler from before installation.
+// With and WithGroup calls are kept in order and replayed on whichever
+// handler the record goes to (scrubbed, for a sandbox).
 type routingHandler struct {
 	fallback slog.Handler
-	attrs    []slog.Attr
-	groups   []string
+	with     []withOp
+}
+
+// withOp is one WithAttrs (attrs) or WithGroup (group) call.
+type withOp struct {
+	group string
+	attrs []slog.Attr
 }
 
 func target(ctx context.Context) *slog.Logger {
@@ -70,39 +77,49 @@ func (h *routingHandler) Enabled(ctx context.Context, level slog.Level) bool {
 func (h *routingHandler) Handle(ctx context.Context, r slog.Record) error {
 	l := target(ctx)
 	if l == nil {
-		return h.handleWith(ctx, h.fallback, r)
+		return h.replay(h.fallback, false).Handle(ctx, r)
 	}
 	clean := slog.NewRecord(r.Time, r.Level, "token service: "+r.Message, r.PC)
-	for _, a := range h.attrs {
-		clean.AddAttrs(scrub(a))
-	}
 	r.Attrs(func(a slog.Attr) bool {
 		clean.AddAttrs(scrub(a))
 		return true
 	})
-	return l.Handler().Handle(ctx, clean)
+	return h.replay(l.Handler(), true).Handle(ctx, clean)
 }
 
-func (h *routingHandler) handleWith(ctx context.Context, dst slog.Handler, r slog.Record) error {
-	for _, g := range h.groups {
-		dst = dst.WithGroup(g)
+func (h *routingHandler) replay(dst slog.Handler, clean bool) slog.Handler {
+	for _, op := range h.with {
+		if op.group != "" {
+			dst = dst.WithGroup(op.group)
+			continue
+		}
+		attrs := op.attrs
+		if clean {
+			attrs = make([]slog.Attr, len(op.attrs))
+			for i, a := range op.attrs {
+				attrs[i] = scrub(a)
+			}
+		}
+		dst = dst.WithAttrs(attrs)
 	}
-	if len(h.attrs) > 0 {
-		dst = dst.WithAttrs(h.attrs)
-	}
-	return dst.Handle(ctx, r)
+	return dst
+}
+
+func (h *routingHandler) push(op withOp) slog.Handler {
+	c := *h
+	c.with = append(append([]withOp(nil), h.with...), op)
+	return &c
 }
 
 func (h *routingHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
-	c := *h
-	c.attrs = append(append([]slog.Attr(nil), h.attrs...), attrs...)
-	return &c
+	return h.push(withOp{attrs: attrs})
 }
 
 func (h *routingHandler) WithGroup(name string) slog.Handler {
-	c := *h
-	c.groups = append(append([]string(nil), h.groups...), name)
-	return &c
+	if name == "" {
+		return h
+	}
+	return h.push(withOp{group: name})
 }
 
 // secretKeys are attribute keys whose values can hold a state, code, token,

@@ -34,3 +34,15 @@ func TestLibraryLogsAreRoutedAndScrubbed(t *testing.T) {
 		}
 	}
 }
+
+// With and WithGroup calls keep their order on the sandbox's logger.
+func TestLibraryLogsKeepGroups(t *testing.T) {
+	installLogRouter()
+	var buf bytes.Buffer
+	ctx := context.WithValue(context.Background(), loggerKey{}, slog.New(slog.NewTextHandler(&buf, nil)))
+	slog.Default().With("client", "x").WithGroup("req").With("state", "STATE-SECRET").InfoContext(ctx, "m", "path", "/p")
+	got := buf.String()
+	if !strings.Contains(got, "client=x req.state=[redacted] req.path=/p") || strings.Contains(got, "STATE-SECRET") {
+		t.Fatalf("log line: %s", got)
+	}
+}
