@@ -74,7 +74,11 @@ runs of chainwatch use it. ` + "`chainwatch logout`" + ` revokes and forgets it.
 			if err := (api.FileTokenStore{Path: path}).SaveLogin(tok, svc); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "\nLogged in to %s. The login is kept in %s.\n", authURL, path)
+			who := ""
+			if u, err := cfg.UserInfo(ctx, cfg.NewRefreshingSource(tok, nil)); err == nil {
+				who = " as " + u.Display() // a courtesy: a service may not offer userinfo for these scopes
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "\nLogged in to %s%s. The login is kept in %s.\n", authURL, who, path)
 			if tok.RefreshToken == "" {
 				fmt.Fprintln(cmd.OutOrStdout(), "The service issued no refresh token, so you will need to log in again when the access token expires.")
 			}

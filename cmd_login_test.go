@@ -84,7 +84,7 @@ func TestLoginNoBrowserThenStatusThenLogout(t *testing.T) {
 	if browserOpened {
 		t.Fatal("--no-browser opened a browser")
 	}
-	if !strings.Contains(out.String(), "Logged in to "+s.AuthURL) {
+	if !strings.Contains(out.String(), "Logged in to "+s.AuthURL+" as demo.") {
 		t.Fatalf("login output:\n%s", out)
 	}
 	fi, err := os.Stat(tokenFile)
