@@ -117,7 +117,9 @@ func TestSandboxCommandTokenTTL(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	out := &syncBuffer{}
-	go func() { _, _, _ = cli{ctx: ctx, out: out}.run(t, "sandbox", "--listen", "127.0.0.1:0", "--token-ttl", "90s") }()
+	go func() {
+		_, _, _ = cli{ctx: ctx, out: out}.run(t, "sandbox", "--listen", "127.0.0.1:0", "--token-ttl", "90s")
+	}()
 	waitFor(t, "the four lines", func() bool { return len(sandboxLines(out.String())) == 4 })
 	kv := sandboxLines(out.String())
 	req, _ := http.NewRequest(http.MethodPost, kv["auth_url"]+"/connect/token", strings.NewReader("grant_type=client_credentials"))

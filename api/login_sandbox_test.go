@@ -79,6 +79,35 @@ func runLogin(cfg api.AuthConfig, opts api.LoginOptions) <-chan loginResult {
 	return ch
 }
 
+// signIn plays the user at the sandbox's login page and returns the address
+// the browser is sent back to.
+func signIn(t *testing.T, authorizeURL string) *url.URL {
+	t.Helper()
+	landed, err := sandbox.Browse(t.Context(), authorizeURL, sandbox.DemoUser, sandbox.DemoPassword, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return landed
+}
+
+// returnTo is the browser loading the address it was sent back to.
+func returnTo(landed *url.URL) {
+	if resp, err := http.Get(landed.String()); err == nil {
+		resp.Body.Close()
+	}
+}
+
+// pasteLogin starts a login that reads pasted addresses, signs in, and
+// returns the address to paste, the pipe to paste it into, and the result.
+func pasteLogin(t *testing.T, s *sandbox.Server) (*url.URL, *io.PipeWriter, <-chan loginResult) {
+	t.Helper()
+	out := &lockedBuffer{}
+	pr, pw := io.Pipe()
+	t.Cleanup(func() { pw.Close() })
+	res := runLogin(nativeConfig(s), api.LoginOptions{Out: out, Paste: pr})
+	return signIn(t, awaitURL(t, out)), pw, res
+}
+
 func nativeConfig(s *sandbox.Server) api.AuthConfig {
 	return api.AuthConfig{AuthURL: s.AuthURL, ClientID: sandbox.NativeClientID}
 }
@@ -90,11 +119,7 @@ func TestLoginListenerIgnoresWrongState(t *testing.T) {
 	out := &lockedBuffer{}
 	opened := make(chan string, 1)
 	res := runLogin(nativeConfig(s), api.LoginOptions{Out: out, OpenBrowser: func(u string) error { opened <- u; return nil }})
-	authURL := <-opened
-	landed, err := sandbox.Browse(t.Context(), authURL, sandbox.DemoUser, sandbox.DemoPassword, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	landed := signIn(t, <-opened)
 	forged := *landed
 	q := forged.Query()
 	q.Set("state", "forged-state")
@@ -125,15 +150,7 @@ func TestLoginListenerIgnoresWrongState(t *testing.T) {
 
 // A pasted address with another state is refused before any code is sent.
 func TestLoginPasteStateMismatch(t *testing.T) {
-	s := startSandbox(t)
-	out := &lockedBuffer{}
-	pr, pw := io.Pipe()
-	defer pw.Close()
-	res := runLogin(nativeConfig(s), api.LoginOptions{Out: out, Paste: pr})
-	landed, err := sandbox.Browse(t.Context(), awaitURL(t, out), sandbox.DemoUser, sandbox.DemoPassword, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	landed, pw, res := pasteLogin(t, startSandbox(t))
 	q := landed.Query()
 	code := q.Get("code")
 	q.Set("state", "someone-elses-state")
@@ -149,15 +166,7 @@ func TestLoginPasteStateMismatch(t *testing.T) {
 }
 
 func TestLoginPasteQueryOnly(t *testing.T) {
-	s := startSandbox(t)
-	out := &lockedBuffer{}
-	pr, pw := io.Pipe()
-	defer pw.Close()
-	res := runLogin(nativeConfig(s), api.LoginOptions{Out: out, Paste: pr})
-	landed, err := sandbox.Browse(t.Context(), awaitURL(t, out), sandbox.DemoUser, sandbox.DemoPassword, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	landed, pw, res := pasteLogin(t, startSandbox(t))
 	io.WriteString(pw, "\n\n"+landed.RawQuery+"\n") // blank lines are skipped
 	if r := <-res; !r.ok {
 		t.Fatalf("login with a pasted query: %v", r.err)
@@ -191,13 +200,7 @@ func TestLoginURLCarriesPKCE(t *testing.T) {
 		!strings.HasPrefix(q.Get("redirect_uri"), "http://127.0.0.1:") || q.Get("client_secret") != "" {
 		t.Fatalf("authorize URL query: %v", q)
 	}
-	landed, err := sandbox.Browse(t.Context(), u.String(), sandbox.DemoUser, sandbox.DemoPassword, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp, err := http.Get(landed.String()); err == nil {
-		resp.Body.Close()
-	}
+	returnTo(signIn(t, u.String()))
 	if r := <-res; !r.ok {
 		t.Fatalf("login: %v", r.err)
 	}
@@ -219,13 +222,7 @@ func TestLoginThenRefreshAndUserInfo(t *testing.T) {
 		}
 		done <- err
 	}()
-	landed, err := sandbox.Browse(ctx, <-opened, sandbox.DemoUser, sandbox.DemoPassword, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp, err := http.Get(landed.String()); err == nil {
-		resp.Body.Close()
-	}
+	returnTo(signIn(t, <-opened))
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
