@@ -76,7 +76,6 @@ type Server struct {
 	store    *store
 	tokens   *tokenService
 	http     *http.Server
-	listener net.Listener
 	done     chan struct{}
 	serveErr error
 }
@@ -129,7 +128,6 @@ func newServer(cfg Config, ln net.Listener) (*Server, error) {
 		AuthURL:    base + authPrefix,
 		DemoSecret: rand.Text(), // base32: URL-safe, so Basic form-encoding leaves it unchanged
 		log:        cfg.Logger,
-		listener:   ln,
 		done:       make(chan struct{}),
 	}
 	s.store = newStore(cfg, s.DemoSecret)
