@@ -1,0 +1,95 @@
+package bsm
+
+import (
+	"math"
+	"testing"
+)
+
+// benchParams is a chain-like mix: strikes from 70 % to 130 % of spot,
+// expiries from a day to two years, calls and puts.
+func benchParams() []Params {
+	var ps []Params
+	for _, T := range []float64{1.0 / 365, 7.0 / 365, 30.0 / 365, 0.25, 1, 2} {
+		for K := 70.0; K <= 130; K += 2.5 {
+			v := DefaultSurface(0.2, true).Vol(K, 100, T)
+			ps = append(ps,
+				Params{S: 100, K: K, T: T, R: 0.045, Q: 0.013, Vol: v, Call: true},
+				Params{S: 100, K: K, T: T, R: 0.045, Q: 0.013, Vol: v})
+		}
+	}
+	return ps
+}
+
+var sink float64
+
+func BenchmarkPrice(b *testing.B) {
+	ps := benchParams()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		sink += Price(ps[i%len(ps)])
+		i++
+	}
+}
+
+func BenchmarkCompute(b *testing.B) {
+	ps := benchParams()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		price, g := Compute(ps[i%len(ps)])
+		sink += price + g.Delta + g.Gamma + g.Vega + g.Theta + g.Rho
+		i++
+	}
+}
+
+// BenchmarkImpliedVol inverts mid prices a little off theoretical value,
+// as the sim does for quotes.
+func BenchmarkImpliedVol(b *testing.B) {
+	ps := benchParams()
+	prices := make([]float64, 0, len(ps))
+	kept := ps[:0]
+	for _, p := range ps {
+		price := math.Round(Price(p)*100)/100 + 0.005
+		if lo, hi := Bounds(p); price > lo && price < hi {
+			if _, ok := ImpliedVol(price, p); ok {
+				prices = append(prices, price)
+				kept = append(kept, p)
+			}
+		}
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		j := i % len(kept)
+		v, _ := ImpliedVol(prices[j], kept[j])
+		sink += v
+		i++
+	}
+}
+
+func BenchmarkSurfaceVol(b *testing.B) {
+	s := DefaultSurface(0.2, true)
+	s.EventTime, s.EventVar = 0.02, EarningsVar(0.04)
+	ps := benchParams()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		p := ps[i%len(ps)]
+		sink += s.Vol(p.K, 100, p.T)
+		i++
+	}
+}
+
+func TestNoAllocs(t *testing.T) {
+	p := Params{S: 100, K: 95, T: 0.3, R: 0.04, Q: 0.01, Vol: 0.3}
+	s := DefaultSurface(0.25, false)
+	n := testing.AllocsPerRun(100, func() {
+		price, g := Compute(p)
+		v, _ := ImpliedVol(price, p)
+		sink += g.Delta + v + s.Vol(p.K, 100, p.T)
+	})
+	if n != 0 {
+		t.Errorf("%v allocations per run", n)
+	}
+}
