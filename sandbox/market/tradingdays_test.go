@@ -1,0 +1,127 @@
+package market
+
+import (
+	"testing"
+	"time"
+
+	"chainwatch/api"
+)
+
+func TestDayNumbersRoundTrip(t *testing.T) {
+	for n := -800; n < horizon+800; n++ {
+		d := dateOf(n)
+		if !d.Valid() || dayNum(d) != n {
+			t.Fatalf("day %d: %v -> %d", n, d, dayNum(d))
+		}
+		if want := d.Time(time.UTC).Weekday(); weekdayOf(n) != want {
+			t.Fatalf("%v: weekday %v, want %v", d, weekdayOf(n), want)
+		}
+	}
+	if dayNum(20000101) != 0 || dateOf(0) != 20000101 {
+		t.Fatal("2000-01-01 is not day 0")
+	}
+}
+
+func TestHolidays(t *testing.T) {
+	closed := map[api.Date]string{
+		20240329: "Good Friday 2024", 20261126: "Thanksgiving 2026", 20220620: "Juneteenth 2022 (observed Monday)",
+		20260101: "New Year 2026", 20260119: "MLK 2026", 20260216: "Washington's Birthday 2026",
+		20260403: "Good Friday 2026", 20260525: "Memorial Day 2026", 20260619: "Juneteenth 2026",
+		20260703: "Independence Day 2026 (observed Friday)", 20260907: "Labor Day 2026", 20261225: "Christmas 2026",
+		20000421: "Good Friday 2000", 20080321: "Good Friday 2008", 20190419: "Good Friday 2019", 20250418: "Good Friday 2025",
+		20010911: "September 11", 20010914: "September 14, 2001", 20040611: "Reagan", 20070102: "Ford",
+		20121029: "Sandy", 20121030: "Sandy", 20181205: "Bush", 20250109: "Carter",
+		20221226: "Christmas 2022 (observed Monday)", 20170102: "New Year 2017 (observed Monday)",
+		20261121: "Saturday", 20261122: "Sunday",
+	}
+	for d, why := range closed {
+		if IsTradingDay(d) {
+			t.Errorf("%v (%s) is a trading day", d, why)
+		}
+	}
+	open := map[api.Date]string{
+		20211231: "Dec 31, 2021: New Year 2022 fell on a Saturday, not observed",
+		20261127: "day after Thanksgiving", 20261120: "Anchor", 20220103: "first Monday of 2022",
+		20210618: "Juneteenth 2021 was not yet a holiday", 20010917: "market reopened after 9/11",
+		20261224: "Christmas Eve 2026 (early close)", 20000103: "first trading day of 2000",
+	}
+	for d, why := range open {
+		if !IsTradingDay(d) {
+			t.Errorf("%v (%s) is not a trading day", d, why)
+		}
+	}
+	if IsTradingDay(19991231) || IsTradingDay(21900101) {
+		t.Error("days outside the calendar must not be trading days")
+	}
+}
+
+func TestTradingDaysPerYear(t *testing.T) {
+	// NYSE session counts as published.
+	want := map[int]int{2012: 250, 2018: 251, 2019: 252, 2022: 251, 2023: 250, 2024: 252, 2025: 250}
+	for y, n := range want {
+		got := 0
+		for d := dayNum(api.NewDate(y, 1, 1)); d < dayNum(api.NewDate(y+1, 1, 1)); d++ {
+			if isTrading(d) {
+				got++
+			}
+		}
+		if got != n {
+			t.Errorf("%d: %d trading days, want %d", y, got, n)
+		}
+	}
+}
+
+func TestEarlyCloses(t *testing.T) {
+	early := []api.Date{20261127, 20261224, 20250703, 20241129, 20241224, 20230703}
+	for _, d := range early {
+		if SessionClose(d) != api.NewTimeOfDay(13, 0, 0, 0) {
+			t.Errorf("%v closes at %v, want 13:00", d, SessionClose(d))
+		}
+	}
+	regular := []api.Date{20261120, 20260702, 20261126, 20211223}
+	for _, d := range regular {
+		if SessionClose(d) != api.NewTimeOfDay(16, 0, 0, 0) {
+			t.Errorf("%v closes at %v, want 16:00", d, SessionClose(d))
+		}
+	}
+	if SessionOpen != api.NewTimeOfDay(9, 30, 0, 0) {
+		t.Errorf("SessionOpen = %v", SessionOpen)
+	}
+}
+
+func TestStepping(t *testing.T) {
+	cases := []struct {
+		f        func(api.Date) api.Date
+		name     string
+		in, want api.Date
+	}{
+		{NextTradingDay, "next", 20261125, 20261127},
+		{NextTradingDay, "next", 20261120, 20261123},
+		{PrevTradingDay, "prev", 20261127, 20261125},
+		{PrevTradingDay, "prev", 20220103, 20211231},
+		{PrevTradingDay, "prev", 20010917, 20010910},
+		{LastTradingDay, "last", 20261122, 20261120},
+		{LastTradingDay, "last", 20261120, 20261120},
+		{LastTradingDay, "last", 20240329, 20240328},
+	}
+	for _, c := range cases {
+		if got := c.f(c.in); got != c.want {
+			t.Errorf("%s(%v) = %v, want %v", c.name, c.in, got, c.want)
+		}
+	}
+	if PrevTradingDay(20000103) != 0 {
+		t.Error("no trading day before 2000-01-03")
+	}
+}
+
+func TestRate(t *testing.T) {
+	cases := map[api.Date][2]float64{
+		20030505: {0.009, 0.013}, 20121015: {0, 0.002}, 20190601: {0.019, 0.024},
+		20231103: {0.05, 0.054}, 20240920: {0.05, 0.054}, Anchor: {0.036, 0.04}, 20990101: {0.02, 0.05},
+	}
+	for d, r := range cases {
+		if got := Rate(d); got < r[0] || got > r[1] {
+			t.Errorf("Rate(%v) = %v, want in %v", d, got, r)
+		}
+	}
+}
