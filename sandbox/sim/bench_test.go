@@ -1,0 +1,45 @@
+package sim
+
+import (
+	"testing"
+
+	"chainwatch/api"
+)
+
+// BenchmarkChainSPX builds the SPX chain at a new tick each iteration (the
+// day's trades and state cached, as they are after the first request).
+func BenchmarkChainSPX(b *testing.B) {
+	m, mo := noon(b)
+	m.Chain("SPX", mo)
+	b.ReportAllocs()
+	for b.Loop() {
+		mo.Time += 1000
+		if _, ok := m.Chain("SPX", mo); !ok {
+			b.Fatal("no chain")
+		}
+	}
+}
+
+// BenchmarkOptionTradesDaySPX generates and prices a full SPX day of trades.
+func BenchmarkOptionTradesDaySPX(b *testing.B) {
+	m, _ := noon(b)
+	sec := mustSec(b, m, "SPX")
+	d := api.Date(20261119)
+	bk, _ := m.book(sec, d)
+	b.ReportAllocs()
+	for b.Loop() {
+		priceTrades(bk, generate(bk))
+	}
+}
+
+// BenchmarkScanQuotes computes the scanner rows at a new tick each
+// iteration, the per-day state cached.
+func BenchmarkScanQuotes(b *testing.B) {
+	m, mo := noon(b)
+	m.ScanQuotes(mo)
+	b.ReportAllocs()
+	for b.Loop() {
+		mo.Time += 1000
+		m.ScanQuotes(mo)
+	}
+}

@@ -1,0 +1,178 @@
+package sim
+
+import (
+	"math"
+
+	"chainwatch/api"
+	"chainwatch/sandbox/market"
+	"chainwatch/sandbox/scan"
+)
+
+// ScanQuotes returns one scanner row per optionable symbol with data at the
+// moment, in the universe's order, computed once per tick. Rows come from
+// the same state as underlying-quotes (price, iv30, implied underlying) and
+// the chain (option volume by the day's trades, open interest), without
+// pricing whole chains. The slice is shared: read it, never modify it.
+func (m *Market) ScanQuotes(at Moment) []scan.Quote {
+	tick := tickOf(at.Date, at.Time)
+	rows, _ := m.scans.get(tickKey{"", at.Date, tick}, func() ([]scan.Quote, bool) {
+		all := make([]scan.Quote, len(m.optionable))
+		ok := make([]bool, len(m.optionable))
+		parallel(len(all), func(i int) { all[i], ok[i] = m.scanQuote(m.optionable[i], at.Date, tick) })
+		out := make([]scan.Quote, 0, len(all))
+		for i := range all {
+			if ok[i] {
+				out = append(out, all[i])
+			}
+		}
+		return out, true
+	})
+	if at.Historical {
+		out := make([]scan.Quote, len(rows))
+		copy(out, rows)
+		for i := range out {
+			out[i].ImpliedIndicator, out[i].ImpliedMid = nil, nil
+		}
+		return out
+	}
+	return rows
+}
+
+func (m *Market) scanQuote(sec *market.Security, date api.Date, tick api.TimeOfDay) (scan.Quote, bool) {
+	b, ok := m.book(sec, date)
+	if !ok {
+		return scan.Quote{}, false
+	}
+	us, ok := m.under(sec, date, tick)
+	if !ok {
+		return scan.Quote{}, false
+	}
+	h := m.history(sec, date)
+	u := &us.u
+	price, prev := u.LastTradePrice.V, round(b.day.PrevClose, 2)
+	q := scan.Quote{
+		Symbol: sec.Symbol, CompanyName: sec.Name, Sector: sec.Sector, AssetType: sec.Kind.String(),
+		Price: price, Change: round(price-prev, 2), Open: u.Open.V, High: u.High.V, Low: u.Low.V,
+		PrevClose: prev, Volume: u.Volume.V, AvgVolume: sec.AvgVolume,
+		High52: math.Max(h.hi, u.High.V), Low52: math.Min(h.lo, u.Low.V),
+		IV30: u.IV30.V, IV30Change: u.IV30Change.V, IV30ChangePercent: u.IV30ChangePercent.V,
+		DividendYield: round(100*sec.DivYield, 2),
+		EarningsDate:  h.earnings, DaysToEarnings: h.daysToEarnings, ExDividendDate: h.exDividend,
+	}
+	if prev > 0 {
+		q.ChangePercent = round(100*(price-prev)/prev, 2)
+	}
+	if share := volumeShare(tick); sec.AvgVolume > 0 && share > 0 {
+		q.RelativeVolume = round(float64(q.Volume)/(float64(sec.AvgVolume)*math.Max(share, 0.01)), 2)
+	}
+	if lo, hi := math.Min(h.volLo, q.IV30), math.Max(h.volHi, q.IV30); hi > lo && u.IV30.Valid {
+		q.IVRank = round(100*(q.IV30-lo)/(hi-lo), 2)
+	}
+	q.HV30 = round(h.hv30(price, prev), 2)
+	if q.HV30 > 0 {
+		q.IVHVRatio = round(q.IV30/q.HV30, 3)
+	}
+	if us.ind.Valid {
+		ind, mid := string(us.ind.V), u.ImpliedUnderlyingMid.V
+		q.ImpliedIndicator, q.ImpliedMid = &ind, &mid
+	}
+	if sk, ok := m.skeleton(b); ok {
+		for _, t := range sk.trades[:sk.count(tick)] {
+			if t.flag != uint8(api.TradeNormal) {
+				continue
+			}
+			if t.ci%2 == 1 {
+				q.PutVolume += int64(t.size)
+			} else {
+				q.CallVolume += int64(t.size)
+			}
+		}
+	}
+	q.OptionVolume = q.CallVolume + q.PutVolume
+	if q.CallVolume > 0 {
+		r := round(float64(q.PutVolume)/float64(q.CallVolume), 3)
+		q.PutCallRatio = &r
+	}
+	_, q.OpenInterest = m.state(b).openInterest(m)
+	return q, true
+}
+
+// volumeShare is the share of a day's volume traded by tick under the
+// session's U-shaped intensity.
+func volumeShare(tick api.TimeOfDay) float64 {
+	if tick < market.SessionOpen {
+		return 0
+	}
+	return sessionShare(math.Min(float64(tick-market.SessionOpen)/float64(16*3600_000-market.SessionOpen), 1))
+}
+
+// history is what the scanner needs from the year before a day: the range
+// of closes and of the end-of-day 30-day ATM vol over the previous 251
+// sessions (52 weeks with today), the last daily returns for HV30, and the
+// next earnings report and ex-dividend date. Computed once per symbol-day.
+type history struct {
+	hi, lo       float64   // closes
+	volLo, volHi float64   // vol levels, percentage points
+	rets         []float64 // log returns of the most recent sessions, newest first (29)
+
+	earnings       *string
+	daysToEarnings *int64
+	exDividend     *string
+}
+
+func (m *Market) history(sec *market.Security, date api.Date) *history {
+	h, _ := m.hists.get(dayKey{sec.Symbol, date}, func() (*history, bool) {
+		h := &history{hi: math.Inf(-1), lo: math.Inf(1), volLo: math.Inf(1), volHi: math.Inf(-1)}
+		d := date
+		var newer float64 // the close of the session after d, walking back
+		for i := 0; i < 251; i++ {
+			d = market.PrevTradingDay(d)
+			if d < sec.Since {
+				break
+			}
+			c := m.u.Close(sec, d)
+			v := 100 * m.u.VolLevel(sec, d)
+			h.hi, h.lo = math.Max(h.hi, c), math.Min(h.lo, c)
+			h.volLo, h.volHi = math.Min(h.volLo, v), math.Max(h.volHi, v)
+			if i > 0 && len(h.rets) < 29 && c > 0 && newer > 0 {
+				h.rets = append(h.rets, math.Log(newer/c))
+			}
+			newer = c
+		}
+		if e, _, ok := m.u.NextEarnings(sec, date); ok {
+			s, n := e.String(), int64(date.DaysUntil(e))
+			h.earnings, h.daysToEarnings = &s, &n
+		}
+		for _, dv := range m.u.Dividends(sec, date, date.AddDays(400)) {
+			if dv.ExDividendDate >= date {
+				s := dv.ExDividendDate.String()
+				h.exDividend = &s
+				break
+			}
+		}
+		return h, true
+	})
+	return h
+}
+
+// hv30 is the 30-session historical volatility in percentage points:
+// today's return so far (price against the previous close) and the 29
+// before it, annualized over 252 sessions.
+func (h *history) hv30(price, prevClose float64) float64 {
+	rets := h.rets
+	if price > 0 && prevClose > 0 {
+		rets = append([]float64{math.Log(price / prevClose)}, rets...)
+	}
+	if len(rets) < 2 {
+		return 0
+	}
+	var mean, ss float64
+	for _, r := range rets {
+		mean += r
+	}
+	mean /= float64(len(rets))
+	for _, r := range rets {
+		ss += (r - mean) * (r - mean)
+	}
+	return 100 * math.Sqrt(ss/float64(len(rets)-1)*252)
+}

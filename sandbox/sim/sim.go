@@ -1,0 +1,163 @@
+// Package sim is the sandbox's simulated market in motion: the chain's
+// quotes, greeks and IV at a moment, the day's option trades, the quotes of
+// one contract or stock, trades with greeks and the scanner's rows. It
+// stands on package market (what is listed, and the underlying's path) and
+// package bsm (pricing), and speaks in the api package's types so that the
+// HTTP layer only filters, nulls and encodes.
+//
+// Everything is a pure function of (symbol, date, time of day): a moment's
+// state is computed once per tick (one second) and shared by every request
+// of that tick, and a day's trades are generated once per symbol and day;
+// both are cached with a bound, so memory stays flat however many clients
+// ask. A historical day is the same function at the session's close, so the
+// same request always gives the same bytes.
+package sim
+
+import (
+	"errors"
+	"time"
+
+	"chainwatch/api"
+	"chainwatch/sandbox/market"
+	"chainwatch/sandbox/scan"
+)
+
+// Config configures New.
+type Config struct {
+	// Now is the real clock; live state follows it. Default time.Now.
+	Now func() time.Time
+	// CacheEntries bounds each cache (chain states, trade days); default 64.
+	// The per-day caches the scanner walks (listings, trade skeletons, day
+	// summaries) hold at least two days of every optionable symbol, or a
+	// scan would evict what the next one needs.
+	CacheEntries int
+	// ChainContracts bounds the contracts held by cached chains, whatever
+	// their number (392 bytes each: a 20,000-contract chain is about 8 MB);
+	// default 150,000.
+	ChainContracts int
+	// Trades bounds the option trades held by cached trade days (248 bytes
+	// each; an SPX day is about 70,000); default 400,000.
+	Trades int
+}
+
+// Moment is the instant a request sees: a date and a time of day, Eastern,
+// and whether it is a historical (end-of-day) view.
+type Moment struct {
+	Date       api.Date
+	Time       api.TimeOfDay
+	Historical bool
+	// Requested is the date the request asked for. It differs from Date
+	// when that day had no session (a weekend, a holiday): the snapshot
+	// endpoints show the last session, while trade endpoints can answer 204
+	// rather than another day's trades.
+	Requested api.Date
+}
+
+// Delay is how far delayed data lags live data.
+const Delay = 15 * time.Minute
+
+// ErrFutureDate is Moment's answer for a date after today (Eastern).
+var ErrFutureDate = errors.New("date must not be later than today (Eastern)")
+
+// Market is the simulated market. It is safe for concurrent use; all its
+// state is in bounded caches of values computed from market's reference data.
+type Market struct {
+	u          *market.Universe
+	now        func() time.Time
+	optionable []*market.Security
+
+	books  *lru[dayKey, *book]
+	skels  *lru[dayKey, *skeleton]
+	trades *lru[dayKey, *tradeDay]
+	states *lru[dayKey, *dayState]
+	hists  *lru[dayKey, *history]
+	unders *lru[tickKey, *underState]
+	chains *lru[tickKey, *Chain]
+	scans  *lru[tickKey, []scan.Quote]
+}
+
+// dayKey names one symbol's trading day; tickKey one second of it.
+type dayKey struct {
+	sym  string
+	date api.Date
+}
+
+type tickKey struct {
+	sym  string
+	date api.Date
+	tick api.TimeOfDay
+}
+
+// New returns a market over market.Default().
+func New(cfg Config) *Market {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.CacheEntries <= 0 {
+		cfg.CacheEntries = 64
+	}
+	if cfg.ChainContracts <= 0 {
+		cfg.ChainContracts = 150_000
+	}
+	if cfg.Trades <= 0 {
+		cfg.Trades = 400_000
+	}
+	u := market.Default()
+	m := &Market{u: u, now: cfg.Now}
+	m.optionable = u.Optionable()
+	n := cfg.CacheEntries
+	perDay := max(n, 2*len(m.optionable)+16)
+	m.books = newLRU[dayKey, *book](perDay, 0, nil)
+	m.skels = newLRU[dayKey, *skeleton](perDay, 0, nil)
+	m.states = newLRU[dayKey, *dayState](perDay, 0, nil)
+	m.hists = newLRU[dayKey, *history](perDay, 0, nil)
+	m.trades = newLRU[dayKey](n, int64(cfg.Trades), func(d *tradeDay) int64 { return int64(len(d.trades)) })
+	m.chains = newLRU[tickKey](n, int64(cfg.ChainContracts), func(c *Chain) int64 { return int64(len(c.Options)) })
+	m.unders = newLRU[tickKey, *underState](max(4*n, 4*len(m.optionable)), 0, nil)
+	m.scans = newLRU[tickKey, []scan.Quote](8, 0, nil)
+	return m
+}
+
+// Moment is what a request for date in mode sees.
+//
+// A date after today (Eastern) is ErrFutureDate. A date before today is
+// historical: the last trading day on or before it, at its close. Today is
+// live (now's time of day) or delayed (15 minutes earlier, floored at
+// midnight); before the open the state is the last close and after the
+// close the day's close, while Date stays today. On a day without a session
+// (weekend, holiday) today shows the last trading day's close, live.
+func (m *Market) Moment(mode api.Mode, date api.Date) (Moment, error) {
+	now := m.now().In(api.Eastern)
+	today := api.DateOf(now)
+	switch {
+	case date > today:
+		return Moment{}, ErrFutureDate
+	case date < today:
+		d := market.LastTradingDay(date)
+		return Moment{Date: d, Time: market.SessionClose(d), Historical: true, Requested: date}, nil
+	}
+	if !market.IsTradingDay(today) {
+		d := market.LastTradingDay(today)
+		return Moment{Date: d, Time: market.SessionClose(d), Requested: date}, nil
+	}
+	t := now
+	if mode == api.Delayed {
+		t = now.Add(-Delay)
+		if api.DateOf(t) != today {
+			return Moment{Date: today, Time: 0, Requested: date}, nil
+		}
+	}
+	return Moment{Date: today, Time: api.TimeOfDayOf(t), Requested: date}, nil
+}
+
+// tickOf is the second whose state a moment shows: its time floored to the
+// second and clamped to the session, so that every moment before the open
+// shares the state just before it and every moment after the close the
+// state at the close.
+func tickOf(date api.Date, t api.TimeOfDay) api.TimeOfDay {
+	t -= t % 1000
+	if t < market.SessionOpen {
+		return market.SessionOpen - 1
+	}
+	return min(t, market.SessionClose(date))
+}
