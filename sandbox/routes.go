@@ -12,9 +12,9 @@ import (
 // the spec says of a sandbox deployment.
 const authPrefix = "/auth"
 
-// routes is the whole URL space. The data endpoints (/v1/...) are filled
-// in by the market issue; until then every data path is authenticated and
-// then answered 404, so a client already sees the service's 401 rules.
+// routes is the whole URL space. Every data path (/v1/...) is
+// authenticated first, so a client sees the service's 401 rules even on a
+// path that does not exist; dataRoutes serves the rest.
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(authPrefix+"/login", s.tokens.loginHandler())
@@ -22,7 +22,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle(authPrefix+"/", http.StripPrefix(authPrefix, s.tokens.router))
 	mux.Handle(authPrefix+"/connect/token", s.exactExpiresIn(http.StripPrefix(authPrefix, s.tokens.router)))
 	mux.Handle(authPrefix+"/connect/userinfo", s.userinfoAuth(http.StripPrefix(authPrefix, s.tokens.router)))
-	mux.Handle("/v1/", s.RequireToken(http.HandlerFunc(notFound)))
+	mux.Handle("/v1/", s.RequireToken(s.dataRoutes()))
 	mux.HandleFunc("/", notFound)
 	return s.accessLog(withLogger(s.log, mux))
 }

@@ -16,6 +16,10 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"chainwatch/sandbox/faults"
+	"chainwatch/sandbox/quota"
+	"chainwatch/sandbox/sim"
 )
 
 // Defaults from ../shared/spec/service-conventions.md, "Token service".
@@ -59,8 +63,27 @@ type Config struct {
 	RefreshTokenTTL time.Duration // default DefaultRefreshTokenTTL
 
 	// Now is the clock for expiry decisions (codes, tokens, logins), so
-	// tests can move time instead of sleeping. Default time.Now.
+	// tests can move time instead of sleeping. Default time.Now. The
+	// market, the points periods and the rate limit follow it too.
 	Now func() time.Time
+
+	// Plan is every client's points plan; the zero Plan is professional.
+	Plan quota.Plan
+	// PerSecond is each client's request rate; 0 is DefaultPerSecond and a
+	// negative value is unlimited. Burst is how many requests a client may
+	// make at once; < 1 is one second's worth.
+	PerSecond float64
+	Burst     int
+	// Entitlements are the data-provider subscriptions every client holds:
+	// nil is all three, an empty non-nil slice none (see ParseEntitlements).
+	Entitlements []Entitlement
+	// Faults injects failures into the data endpoints; the zero Config
+	// injects none.
+	Faults faults.Config
+	// Market is the simulated market; nil is sim.New on Now. One given
+	// should run on Now's clock, since "today" for the scanner and the
+	// calendar, and for dates after today, is Now's.
+	Market *sim.Market
 }
 
 // Server is a running sandbox.
@@ -75,6 +98,7 @@ type Server struct {
 	log      *slog.Logger
 	store    *store
 	tokens   *tokenService
+	data     *dataService
 	http     *http.Server
 	done     chan struct{}
 	serveErr error
@@ -136,6 +160,7 @@ func newServer(cfg Config, ln net.Listener) (*Server, error) {
 		return nil, err
 	}
 	s.tokens = tokens
+	s.data = newDataService(cfg)
 	s.http = &http.Server{
 		Handler:           s.routes(),
 		ReadHeaderTimeout: 10 * time.Second,

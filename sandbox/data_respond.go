@@ -1,0 +1,140 @@
+package sandbox
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"chainwatch/api"
+	"chainwatch/sandbox/sim"
+	"chainwatch/sandbox/wire"
+)
+
+// negotiate picks the response format from every Accept header line.
+func negotiate(accept []string) (api.Format, bool) {
+	return wire.Negotiate(strings.Join(accept, ", "))
+}
+
+// invalid answers 400 with the first problem of the query or of the
+// params' own rules, and reports whether it did.
+func invalid(w http.ResponseWriter, q *query, validateErr error) bool {
+	switch {
+	case q.bad != nil:
+		plainError(w, http.StatusBadRequest, q.bad.Param+" "+q.bad.Rule)
+	case validateErr != nil:
+		plainError(w, http.StatusBadRequest, firstRule(validateErr))
+	default:
+		return false
+	}
+	return true
+}
+
+// readQuery parses the query string, answering 400 when it is malformed.
+func readQuery(w http.ResponseWriter, r *http.Request) (*query, bool) {
+	q, err := newQuery(r.URL.RawQuery)
+	if err != nil {
+		plainError(w, http.StatusBadRequest, err.Error())
+		return nil, false
+	}
+	return q, true
+}
+
+// moment resolves the requested date (already validated) to what the
+// market shows for it, answering 400 for a day that has not come yet.
+func (d *dataService) moment(w http.ResponseWriter, c *call, date string) (sim.Moment, bool) {
+	day, err := api.ParseDate(date)
+	if err != nil { // validated before; kept as a guard
+		plainError(w, http.StatusBadRequest, "date must be a date of the form yyyy-MM-dd")
+		return sim.Moment{}, false
+	}
+	at, err := d.market.Moment(c.mode, day)
+	switch {
+	case errors.Is(err, sim.ErrFutureDate):
+		plainError(w, http.StatusBadRequest, "date must not be after today ("+api.Today(d.now()).String()+", Eastern)")
+		return sim.Moment{}, false
+	case err != nil:
+		plainError(w, http.StatusInternalServerError, "the market simulator failed: "+err.Error())
+		return sim.Moment{}, false
+	}
+	return at, true
+}
+
+// tradesFrom is the depth of every time-and-sales endpoint: the client
+// checks it for option-trades, the server for all three.
+const tradesFrom api.Date = 20030101
+
+// tooEarly answers 400 for a time-and-sales date before the service's depth.
+func tooEarly(w http.ResponseWriter, date string) bool {
+	if d, err := api.ParseDate(date); err == nil && d < tradesFrom {
+		plainError(w, http.StatusBadRequest, "date must be "+tradesFrom.String()+" or later: the service has no earlier data")
+		return true
+	}
+	return false
+}
+
+// bufPool holds response buffers. A chain of SPX is megabytes, so reusing
+// them saves most of the garbage a request makes; buffers above maxPooled
+// are left to the collector so one huge answer does not pin memory.
+type bufPool struct{ p sync.Pool }
+
+const maxPooled = 32 << 20
+
+func (p *bufPool) get() *[]byte {
+	if b, ok := p.p.Get().(*[]byte); ok {
+		return b
+	}
+	b := make([]byte, 0, 64<<10)
+	return &b
+}
+
+func (p *bufPool) put(b *[]byte) {
+	if cap(*b) <= maxPooled {
+		*b = (*b)[:0]
+		p.p.Put(b)
+	}
+}
+
+// encoder appends the response body to b; ok false means no data (204).
+type encoder func(b []byte) (body []byte, ok bool)
+
+// respond charges cost and answers with what enc produces. The points are
+// reserved before any work is done, so a client over its limits costs the
+// server nothing, and settled when the answer is known: charged for 200
+// and 204, released otherwise (a panic included).
+func (d *dataService) respond(w http.ResponseWriter, c *call, cost int, enc encoder) {
+	res, refusal := d.ledger.Reserve(c.client, cost)
+	if refusal != nil {
+		w.Header().Set("Retry-After", refusal.RetryAfterHeader())
+		plainError(w, refusal.Status, refusal.Message)
+		return
+	}
+	settled := false
+	defer func() {
+		if !settled {
+			used, left := res.Cancel()
+			setPoints(w.Header(), used, left)
+		}
+	}()
+	bp := d.bufs.get()
+	body, ok := enc((*bp)[:0])
+	used, left := res.Commit()
+	settled = true
+	h := w.Header()
+	setPoints(h, used, left)
+	h.Set("Vary", "Accept")
+	if !ok {
+		w.WriteHeader(http.StatusNoContent)
+	} else {
+		h.Set("Content-Type", wire.ContentType(c.format))
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(body)
+	}
+	*bp = body
+	d.bufs.put(bp)
+}
+
+// cost is the price of a call to ep, by mode and whether it is historical.
+func (c *call) cost(ep api.Endpoint, historical bool) int { return api.Cost(ep, c.mode, historical) }
