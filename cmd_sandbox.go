@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -13,6 +15,8 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/sandbox"
+	"chainwatch/sandbox/faults"
+	"chainwatch/sandbox/quota"
 )
 
 // newSandboxCmd runs the sandbox standalone. Its four stdout lines are for
@@ -21,8 +25,12 @@ import (
 // for it: the demo client's secret is new on every start.
 func newSandboxCmd() *cobra.Command {
 	var (
-		listen   string
-		tokenTTL time.Duration
+		listen       string
+		tokenTTL     time.Duration
+		plan         string
+		perSecond    float64
+		faultSpec    string
+		entitlements string
 	)
 	cmd := &cobra.Command{
 		Use:   "sandbox",
@@ -43,14 +51,46 @@ demo client, e.g.:
 
   curl -u "$client_id:$client_secret" -d grant_type=client_credentials "$auth_url/connect/token"
 
+Points and limits: every client gets the --plan allowance (trial: 500
+points a day; standard: 1,250,000 and professional: 4,000,000 a month) and
+at most --rate requests a second (0: no limit); either answers 429 with
+Retry-After when exceeded.
+
+Entitlements: --entitlements lists the data-provider subscriptions every
+client holds, a comma list of consolidated_tape, utp and opra, or none.
+Without one, live and delayed quotes come with its fields null and live and
+delayed time and sales answer 400, as in production.
+
+Faults, for resilience testing (off by default): --faults RATE[:KIND,...]
+gives each data request the probability RATE (0 < RATE <= 1) of meeting one
+of the kinds, chosen uniformly (all of them when none is named):
+
+  500       500 Internal Server Error
+  503       503 Service Unavailable with Retry-After: 1
+  429       429 Too Many Requests with Retry-After: 1
+  slow      the answer comes 3 seconds late
+  truncate  the body stops halfway and the connection closes
+  reset     the connection is reset without an answer
+  token     the access token is revoked and the request answered 401
+
+e.g. --faults 0.05 or --faults 0.1:500,503,slow.
+
 It stops on Ctrl+C or SIGTERM.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := sandboxConfig(plan, perSecond, faultSpec, entitlements)
+			if err != nil {
+				return err
+			}
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 			if host, _, err := net.SplitHostPort(listen); err == nil && !api.IsLoopbackHost(host) {
 				log.Warn("listening beyond loopback: the sandbox speaks plain http, and chainwatch refuses plain http to any host but loopback", "listen", listen)
 			}
-			s, err := sandbox.Start(sandbox.Config{Addr: listen, Logger: log, AccessTokenTTL: tokenTTL})
+			cfg.Addr, cfg.Logger, cfg.AccessTokenTTL = listen, log, tokenTTL
+			if cfg.Faults.Enabled() {
+				log.Warn("fault injection is on", "faults", cfg.Faults.String())
+			}
+			s, err := sandbox.Start(cfg)
 			if err != nil {
 				return fmt.Errorf("%w (choose another address with --listen, e.g. --listen 127.0.0.1:0 for any free port)", err)
 			}
@@ -70,5 +110,37 @@ It stops on Ctrl+C or SIGTERM.`,
 	}
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
 	cmd.Flags().DurationVar(&tokenTTL, "token-ttl", sandbox.DefaultAccessTokenTTL, "lifetime of access tokens; shorten it to watch clients renew them")
+	cmd.Flags().StringVar(&plan, "plan", "professional", "points plan of every client: "+strings.Join(quota.PlanNames(), ", "))
+	cmd.Flags().Float64Var(&perSecond, "rate", sandbox.DefaultPerSecond, "requests per second per client; 0 for no limit")
+	cmd.Flags().StringVar(&faultSpec, "faults", "", "inject faults: RATE or RATE:KIND,... with kinds 500, 503, 429, slow, truncate, reset, token (off by default)")
+	cmd.Flags().StringVar(&entitlements, "entitlements", "consolidated_tape,utp,opra", "subscriptions of every client: a comma list of consolidated_tape, utp, opra, or none")
 	return cmd
+}
+
+// sandboxConfig checks the data flags before anything starts, so a typo is
+// one clear line rather than a sandbox that behaves unexpectedly.
+func sandboxConfig(plan string, perSecond float64, faultSpec, entitlements string) (sandbox.Config, error) {
+	var cfg sandbox.Config
+	p, ok := quota.PlanByName(plan)
+	if !ok {
+		return cfg, fmt.Errorf("--plan %q: want one of %s", plan, strings.Join(quota.PlanNames(), ", "))
+	}
+	cfg.Plan = p
+	switch {
+	case math.IsNaN(perSecond) || math.IsInf(perSecond, 0) || perSecond < 0:
+		return cfg, fmt.Errorf("--rate %v: want a number of requests per second >= 0 (0 for no limit)", perSecond)
+	case perSecond == 0:
+		cfg.PerSecond = -1 // the sandbox's unlimited
+	default:
+		cfg.PerSecond = perSecond
+	}
+	f, err := faults.Parse(faultSpec)
+	if err != nil {
+		return cfg, fmt.Errorf("--faults: %s", strings.TrimPrefix(err.Error(), "faults: "))
+	}
+	cfg.Faults = f
+	if cfg.Entitlements, err = sandbox.ParseEntitlements(entitlements); err != nil {
+		return cfg, fmt.Errorf("--entitlements: %w", err)
+	}
+	return cfg, nil
 }

@@ -137,3 +137,66 @@ func TestSandboxCommandTokenTTL(t *testing.T) {
 		t.Fatalf("expires_in %d (%v), want 90", tok.ExpiresIn, err)
 	}
 }
+
+// A bad data flag is one clear line before anything starts: nothing on
+// stdout, no listener.
+func TestSandboxCommandBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--plan", "gold"}, `--plan "gold": want one of trial, standard, professional`},
+		{[]string{"--rate", "-1"}, "--rate -1: want a number of requests per second >= 0 (0 for no limit)"},
+		{[]string{"--rate", "NaN"}, "--rate NaN: want a number"},
+		{[]string{"--rate", "fast"}, `invalid argument "fast" for "--rate"`},
+		{[]string{"--faults", "2"}, `--faults: rate must be a number in (0, 1], got "2"`},
+		{[]string{"--faults", "0.1:boom"}, `--faults: unknown kind "boom"`},
+		{[]string{"--entitlements", "cta"}, `--entitlements: unknown entitlement "cta"`},
+		{[]string{"--entitlements", ""}, `--entitlements: unknown entitlement ""`},
+	} {
+		args := append([]string{"sandbox", "--listen", "127.0.0.1:0"}, c.args...)
+		out, _, err := cli{}.run(t, args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") || out != "" {
+			t.Errorf("%v: error %v, stdout %q; want one line with %q", c.args, err, out, c.want)
+		}
+	}
+}
+
+// The data flags reach the sandbox: a trial plan without a rate limit or
+// subscriptions still prints its four lines and reports the trial's points.
+func TestSandboxCommandDataFlags(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	out := &syncBuffer{}
+	go func() {
+		_, _, _ = cli{ctx: ctx, out: out}.run(t, "sandbox", "--listen", "127.0.0.1:0",
+			"--plan", "trial", "--rate", "0", "--entitlements", "none", "--faults", "")
+	}()
+	waitFor(t, "the four lines", func() bool { return len(sandboxLines(out.String())) == 4 })
+	kv := sandboxLines(out.String())
+	req, _ := http.NewRequest(http.MethodPost, kv["auth_url"]+"/connect/token", strings.NewReader("grant_type=client_credentials"))
+	req.SetBasicAuth(kv["client_id"], kv["client_secret"])
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&tok)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ = http.NewRequest(http.MethodGet, kv["base_url"]+"/v1/live/reference/exchanges", nil)
+	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Monthly-Points-Left") != "500" {
+		t.Errorf("exchanges: %d with %q points left, want 200 and the trial's 500", resp.StatusCode, resp.Header.Get("X-Monthly-Points-Left"))
+	}
+}
