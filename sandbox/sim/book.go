@@ -54,8 +54,9 @@ type book struct {
 	skew    skewKind // the shape of the vol surface
 	penny   bool     // 0.01 ticks at every price
 	dailies bool     // lists an expiry every day (SPXW, SPY, QQQ): 0DTE draws heavy trading
-	illiq   float64  // spread multiplier, 1 for the most liquid names
+	illiq   float64  // spread multiplier of the carrying cost, 1 for the most liquid names
 	baseW   float64  // base spread width in dollars, from the price level
+	adverse float64  // adverse-selection half-spread per unit of delta, per unit of S and of vol
 	sizes   float64  // quote size scale
 	seed    uint64
 
@@ -98,9 +99,6 @@ func (b *book) surface(atm float64) bsm.Surface {
 	return bsm.DefaultSurface(atm, false)
 }
 
-// pennyAll are the names quoted in pennies at every price.
-var pennyAll = []string{"SPY", "QQQ", "IWM"}
-
 // book returns the listing of sec on date, or false when sec has no options
 // or no data that day.
 func (m *Market) book(sec *market.Security, date api.Date) (*book, bool) {
@@ -142,30 +140,6 @@ func (m *Market) book(sec *market.Security, date api.Date) (*book, bool) {
 		}
 		return b, true
 	})
-}
-
-// setLiquidity derives the quoting parameters from the kind of name: the
-// most traded products are tight and deep, small names wide and thin.
-func (b *book) setLiquidity() {
-	s := b.sec
-	switch {
-	case s.Sector == "Volatility":
-		b.skew = volSkew
-	case s.Kind == market.Index || s.Kind == market.ETF && !slices.Contains(nonEquity, s.Sector):
-		b.skew = indexSkew
-	}
-	b.penny = slices.Contains(pennyAll, s.Symbol) || s.AvgVolume >= 40_000_000
-	switch {
-	case s.Symbol == "SPX" || s.Symbol == "SPY":
-		b.illiq, b.sizes = 1, 1
-	case s.Kind == market.Index:
-		b.illiq, b.sizes = 1.5, 0.5
-	default:
-		v := max(float64(s.AvgVolume), 1e5)
-		b.illiq = min(max(1+0.5*math.Log10(50e6/v), 1), 3)
-		b.sizes = 1 / b.illiq
-	}
-	b.baseW = 1.5e-5 * b.day.PrevClose
 }
 
 // nextEvent is the first earnings report of sec on or after from, as seen

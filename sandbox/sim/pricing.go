@@ -5,7 +5,6 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/sandbox/bsm"
-	"chainwatch/sandbox/market"
 )
 
 // tickCtx is the pricing state of one book at one tick (second): the
@@ -19,16 +18,15 @@ type tickCtx struct {
 	S     float64
 	surf  bsm.Surface
 	widen float64 // spread multiplier: market makers quote wide in the opening minutes
+	adv   float64 // adverse-selection width per unit of delta, dollars (liquidity.go)
 }
 
 // at returns the pricing state at tick (a whole second, or the instant just
 // before the open).
 func (b *book) at(tick api.TimeOfDay) tickCtx {
-	c := tickCtx{b: b, tick: tick, S: b.day.Price(tick), widen: 1}
-	if tick >= market.SessionOpen {
-		c.widen = 1 + 2*math.Exp(-float64(tick-market.SessionOpen)/60_000)
-	}
+	c := tickCtx{b: b, tick: tick, S: b.day.Price(tick), widen: openingWiden(tick)}
 	c.surf = b.surface(b.day.Vol(tick))
+	c.adv = b.adverse * c.surf.ATM * c.S
 	for _, e := range b.events {
 		if !e.ok {
 			continue
@@ -86,13 +84,17 @@ type quote struct {
 // mid is the quote's midpoint in dollars (a half cent is possible).
 func (q *quote) mid() float64 { return float64(q.bid+q.ask) / 200 }
 
-// quote prices contract (s, k, put) off the surface and spreads it: the
-// half-width grows with the option's time value (what market makers risk),
-// with distance from the money in standard deviations, and for names that
-// trade little; the bid is rounded down and the ask up to the tick, so the
-// theoretical value always lies within the quote and the mids of a call and
-// put satisfy put-call parity within their widths. A bid that would be
-// below one tick is 0.00: far out-of-the-money junk has no bid.
+// quote prices contract (s, k, put) off the surface and spreads it (see
+// liquidity.go): the width is a carrying cost, growing with the option's
+// time value (what market makers risk), with distance from the money in
+// standard deviations and for names that trade little, plus the name's
+// adverse selection on the delta of the out-of-the-money side of the
+// contract's parity pair (at most maxAdverse of its value), which is what
+// makes thin names' quotes wide; both widen after the open. The bid is
+// rounded down and the ask up to the tick, so the theoretical value always
+// lies within the quote and the mids of a call and put satisfy put-call
+// parity within their widths. A bid that would be below one tick is 0.00:
+// far out-of-the-money junk has no bid.
 func (c *tickCtx) quote(s *series, e *expiry, k int, put bool) quote {
 	K := s.Strikes[k]
 	p := c.params(e, K, put)
@@ -105,7 +107,10 @@ func (c *tickCtx) quote(s *series, e *expiry, k int, put bool) quote {
 	tv := math.Max(theo-intrinsic, 0)
 	lnFK := math.Log(e.F / K)
 	x := math.Abs(lnFK) / (p.Vol * e.sqrtT)
-	w := (c.b.baseW + 0.003*tv + 0.0004*intrinsic) * (1 + 0.25*math.Min(x, 8)) * c.b.illiq * (1 + 0.1*e.sqrtT) * c.widen
+	carry := (c.b.baseW + 0.003*tv + 0.0004*intrinsic) * (1 + 0.25*math.Min(x, 8)) * c.b.illiq * (1 + 0.1*e.sqrtT)
+	d := math.Abs(g.Delta)
+	d = math.Min(d, 1-d) // the cheaper side of the parity pair: see liquidity.go
+	w := carry*c.widen + math.Min(c.adv*d*c.widen, maxAdverse*theo)
 	q := quote{theo: theo, vol: p.Vol, greeks: g, lnFK: lnFK}
 	q.bid = floorTick(theo-w/2, c.b.penny)
 	q.ask = ceilTick(theo+w/2, c.b.penny)

@@ -74,22 +74,12 @@ type gen struct {
 	out       []skelTrade
 }
 
-// tradeCount is the number of prints of the day: SPX and SPY trade tens of
-// thousands of times a day, the big names thousands, small ones hundreds;
-// a report day nearly twice as much (a reaction before the open, a
-// positioning into one after the close).
+// tradeCount is the number of prints of the day: the name's typical
+// activity (optionActivity), give or take a quarter, and on a report day
+// nearly twice as much (a reaction before the open, a positioning into one
+// after the close).
 func tradeCount(b *book, rng *rand.Rand) int {
-	s := b.sec
-	var n float64
-	switch {
-	case s.Symbol == "SPX" || s.Symbol == "SPY":
-		n = 60_000
-	case s.Kind == market.Index:
-		n = 8_000
-	default:
-		n = min(max(float64(s.AvgVolume)/2500, 500), 30_000)
-	}
-	n *= 0.75 + 0.5*rng.Float64()
+	n := optionActivity(b.sec) * (0.75 + 0.5*rng.Float64())
 	if e := b.events[0]; e.ok && e.days == 0 {
 		n *= 1.8
 	}
