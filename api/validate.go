@@ -38,7 +38,7 @@ const maxSymbolLen = 32
 // they are refused rather than charged.
 var (
 	underlyingQuotesFrom = NewDate(2011, 1, 1)
-	optionTradesFrom     = NewDate(2003, 1, 1)
+	optionTradesFrom     = NewDate(2003, 1, 1) // every time-and-sales endpoint
 )
 
 // rules collects the broken rules of one params struct.

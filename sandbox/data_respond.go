@@ -61,19 +61,6 @@ func (d *dataService) moment(w http.ResponseWriter, c *call, date string) (sim.M
 	return at, true
 }
 
-// tradesFrom is the depth of every time-and-sales endpoint: the client
-// checks it for option-trades, the server for all three.
-const tradesFrom api.Date = 20030101
-
-// tooEarly answers 400 for a time-and-sales date before the service's depth.
-func tooEarly(w http.ResponseWriter, date string) bool {
-	if d, err := api.ParseDate(date); err == nil && d < tradesFrom {
-		plainError(w, http.StatusBadRequest, "date must be "+tradesFrom.String()+" or later: the service has no earlier data")
-		return true
-	}
-	return false
-}
-
 // bufPool holds response buffers. A chain of SPX is megabytes, so reusing
 // them saves most of the garbage a request makes; buffers above maxPooled
 // are left to the collector so one huge answer does not pin memory.

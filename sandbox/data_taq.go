@@ -65,7 +65,7 @@ func (d *dataService) tradesAndQuotes(w http.ResponseWriter, r *http.Request, c 
 		return
 	}
 	p := q.tradesAndQuotes(c.mode)
-	if invalid(w, q, p.Validate()) || tooEarly(w, p.Date) {
+	if invalid(w, q, p.Validate()) {
 		return
 	}
 	at, ok := d.moment(w, c, p.Date)
@@ -163,7 +163,7 @@ func (d *dataService) tradesWithGreeks(w http.ResponseWriter, r *http.Request, c
 		return
 	}
 	p := q.tradesWithGreeks(c.mode)
-	if invalid(w, q, p.Validate()) || tooEarly(w, p.Date) {
+	if invalid(w, q, p.Validate()) {
 		return
 	}
 	at, ok := d.moment(w, c, p.Date)
