@@ -1,0 +1,45 @@
+package keymap
+
+import (
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// TestNoKeyDoesTwoThings: a key bound twice in the watch screen would do
+// whichever binding a model checks first, silently.
+func TestNoKeyDoesTwoThings(t *testing.T) {
+	seen := map[string]string{}
+	for _, col := range Default().FullHelp() {
+		for _, b := range col {
+			for _, k := range b.Keys() {
+				if prev, ok := seen[k]; ok {
+					t.Errorf("key %q is bound to %q and %q", k, prev, b.Help().Desc)
+				}
+				seen[k] = b.Help().Desc
+			}
+		}
+	}
+	for _, must := range []string{"q", "ctrl+c", "?", "tab", "up", "k", "down", "j"} {
+		if _, ok := seen[must]; !ok {
+			t.Errorf("key %q is not bound", must)
+		}
+	}
+}
+
+// TestEveryBindingHasHelp: the full help lists every binding with a key
+// and a description.
+func TestEveryBindingHasHelp(t *testing.T) {
+	var all []key.Binding
+	for _, col := range Default().FullHelp() {
+		all = append(all, col...)
+	}
+	if len(all) < 25 {
+		t.Fatalf("full help lists %d bindings; the watch screen has more", len(all))
+	}
+	for _, b := range all {
+		if b.Help().Key == "" || b.Help().Desc == "" || len(b.Keys()) == 0 {
+			t.Errorf("binding %v has no help", b.Keys())
+		}
+	}
+}
