@@ -74,7 +74,7 @@ type Styles struct {
 
 	// Lipgloss styles for the few places that lay out blocks, not cells.
 	Title, Label, Value, Muted, Border, Help, Error, Warn lipgloss.Style
-	Box                                                  lipgloss.Style // a bordered pane or modal
+	Box                                                   lipgloss.Style // a bordered pane or modal
 }
 
 // New builds the Styles of a palette. With noColor (NO_COLOR set, or the
