@@ -1,0 +1,211 @@
+package ui
+
+import (
+	"math"
+	"time"
+
+	"chainwatch/api"
+	"chainwatch/theme"
+)
+
+// HeaderData is what the header shows: the underlying's quote from the
+// last snapshot, filled by the chain pane, and where the data comes from
+// and how fresh it is, filled by the app.
+type HeaderData struct {
+	Symbol, Source string // Source: "SANDBOX" or "PRODUCTION" (a badge)
+
+	Mode       api.Mode
+	Date       api.Date
+	Historical bool
+
+	Last, PrevClose, Bid, Ask, Open, High, Low float64
+	BidSize, AskSize, Volume                   int64
+	IV30, IV30Change                           float64 // percentage points
+
+	ImpliedBid, ImpliedAsk, ImpliedMid float64
+	Indicator                          api.Indicator // "" unknown (historical: implied fields are null)
+
+	AsOf    api.TimeOfDay // the snapshot's timestamp; < 0 unknown
+	Age     time.Duration // since the last successful chain fetch
+	Stale   bool          // the last fetch failed or the data is too old: say "STALE 42s"
+	Loading bool
+}
+
+// Header draws the two header lines, width cells each.
+//
+// Line 1, on the header shade: symbol, last, change (absolute and percent,
+// signed, in the up/down tone), bid x size / ask x size on the left; mode,
+// source badge and freshness on the right. Line 2: the implied underlying
+// with its indicator badge, IV30 and its change, volume, OHLC.
+//
+// When the width runs out, items go by priority, not position: the symbol,
+// price, a STALE warning and the implied badge are the last to go, because
+// a trader glances at the header to know what they are looking at and
+// whether to trust it. Every state is spelled in words ("● GREEN",
+// "⚠ STALE 42s", "LIVE"), so nothing depends on colour.
+func Header(h *HeaderData, width int, st *theme.Styles) []string {
+	out := make([]string, 2)
+	if width <= 0 {
+		return out
+	}
+	var arena [320]byte
+	nums := paneNums{b: arena[:0]}
+	// Line 1.
+	var segs [10]paneSeg
+	n := 0
+	seg := func(prio int, right bool) *paneSeg {
+		s := &segs[n]
+		n++
+		s.prio, s.right = prio, right
+		return s
+	}
+	sym := paneClean(h.Symbol)
+	if sym == "" {
+		sym = dash
+	}
+	seg(100, false).add(theme.ToneBold, sym)
+	seg(90, false).addB(theme.ToneBold, nums.price(h.Last))
+	chg := h.Last - h.PrevClose
+	if !math.IsNaN(chg) && h.PrevClose != 0 {
+		s := seg(80, false)
+		tone := signTone(chg)
+		s.addB(tone, nums.signed(chg, 2))
+		s.add(tone, " ")
+		s.addB(tone, nums.signed(chg/h.PrevClose*100, 2))
+		s.add(tone, "%")
+	}
+	if !math.IsNaN(h.Bid) || !math.IsNaN(h.Ask) {
+		s := seg(40, false)
+		s.addB(theme.ToneBidSide, nums.with(func(b []byte) []byte { return appendQuote(b, h.Bid, h.BidSize) }))
+		s.add(theme.ToneMuted, " / ")
+		s.addB(theme.ToneAskSide, nums.with(func(b []byte) []byte { return appendQuote(b, h.Ask, h.AskSize) }))
+	}
+	// Right group: mode, source, freshness.
+	mode := seg(70, true)
+	switch {
+	case h.Historical:
+		mode.add(theme.ToneAccent, "HIST")
+		if h.Date.Valid() {
+			mode.add(theme.ToneAccent, " "+h.Date.String())
+		}
+	case h.Mode == api.Delayed:
+		mode.add(theme.ToneAccent, "DELAYED 15m")
+	default:
+		mode.add(theme.ToneAccent, "LIVE")
+	}
+	if h.Source != "" {
+		tone := theme.ToneAccent
+		if h.Source == "SANDBOX" {
+			tone = theme.ToneWarn // simulated prices: make it hard to miss
+		}
+		seg(50, true).add(tone, "[").add(tone, h.Source).add(tone, "]")
+	}
+	if h.Loading {
+		seg(85, true).add(theme.ToneMuted, "loading…")
+	}
+	if h.AsOf >= 0 && !h.Loading {
+		seg(30, true).add(theme.ToneMuted, "as of ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendClock(b, h.AsOf, false) }))
+	}
+	switch {
+	case h.Stale:
+		seg(95, true).add(theme.ToneError, "⚠ STALE ").addB(theme.ToneError, nums.dur(h.Age))
+	case !h.Loading && !h.Historical:
+		// A historical day never changes: its age says nothing.
+		seg(35, true).addB(theme.ToneMuted, nums.dur(h.Age)).add(theme.ToneMuted, " ago")
+	}
+	fitSegs(segs[:n], width, 2)
+	l := newPaneLine(width, st.Span(theme.ToneText, theme.ShadeHeader))
+	putSegs(&l, segs[:n], 2, st, theme.ShadeHeader)
+	out[0] = l.line()
+
+	// Line 2.
+	segs = [10]paneSeg{}
+	n = 0
+	im := seg(80, false)
+	im.add(theme.ToneMuted, "implied ")
+	im.addB(theme.ToneBidSide, nums.price(h.ImpliedBid))
+	im.add(theme.ToneMuted, " / ")
+	im.addB(theme.ToneAskSide, nums.price(h.ImpliedAsk))
+	seg(75, false).add(theme.ToneMuted, "mid ").addB(theme.ToneText, nums.price(h.ImpliedMid))
+	word, meaning, tone := indicatorBadge(h.Indicator)
+	seg(90, false).add(tone, word)
+	if meaning != "" {
+		seg(15, false).add(theme.ToneMuted, meaning)
+	}
+	iv := seg(60, false)
+	iv.add(theme.ToneMuted, "IV30 ")
+	iv.addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendPlainPct(b, h.IV30) }))
+	if !math.IsNaN(h.IV30Change) {
+		iv.add(theme.ToneText, " ")
+		iv.addB(signTone(h.IV30Change), nums.signed(h.IV30Change, 2))
+	}
+	seg(30, false).add(theme.ToneMuted, "Vol ").addB(theme.ToneText, nums.size(h.Volume))
+	ohlc := seg(20, false)
+	ohlc.add(theme.ToneMuted, "O ").addB(theme.ToneText, nums.price(h.Open))
+	ohlc.add(theme.ToneMuted, " H ").addB(theme.ToneText, nums.price(h.High))
+	ohlc.add(theme.ToneMuted, " L ").addB(theme.ToneText, nums.price(h.Low))
+	seg(10, false).add(theme.ToneMuted, "prev ").addB(theme.ToneText, nums.price(h.PrevClose))
+	fitSegs(segs[:n], width, 2)
+	l = newPaneLine(width, theme.Span{})
+	putSegs(&l, segs[:n], 2, st, theme.ShadeNone)
+	out[1] = l.line()
+	return out
+}
+
+// indicatorBadge is the implied-underlying indicator as a word and a dot:
+// the word carries the meaning, the colour only repeats it.
+func indicatorBadge(ind api.Indicator) (word, meaning string, tone theme.Tone) {
+	switch ind {
+	case api.Green:
+		return "● GREEN", "tight", theme.ToneGood
+	case api.Yellow:
+		return "● YELLOW", "fair", theme.ToneCaution
+	case api.Red:
+		return "● RED", "wide", theme.ToneBad
+	}
+	return "○ n/a", "", theme.ToneMuted
+}
+
+// signTone is up for a rise, down for a fall, plain text for none (or
+// null): the sign printed beside it says the same without colour.
+func signTone(v float64) theme.Tone {
+	switch {
+	case v > 0:
+		return theme.ToneUp
+	case v < 0:
+		return theme.ToneDown
+	}
+	return theme.ToneText
+}
+
+// appendQuote appends "452.36 x 12": a price and its size ("-" for null).
+func appendQuote(dst []byte, price float64, size int64) []byte {
+	dst = appendPrice(dst, price)
+	dst = append(dst, " x "...)
+	return appendSize(dst, size)
+}
+
+// appendPlainPct appends a value already in percent ("22.08%"), as IV30
+// comes from the service; "-" for null.
+func appendPlainPct(dst []byte, v float64) []byte {
+	if math.IsNaN(v) {
+		return append(dst, dash...)
+	}
+	return appendPct(dst, v/100, 2)
+}
+
+// appendClock appends an Eastern time of day "11:30:05" (with ms
+// ".123"); "-" when unknown.
+func appendClock(dst []byte, t api.TimeOfDay, ms bool) []byte {
+	if t < 0 || t >= api.DayMillis {
+		return append(dst, dash...)
+	}
+	v := int(t)
+	h, m, s := v/3_600_000, v/60_000%60, v/1000%60
+	dst = append(dst, byte('0'+h/10), byte('0'+h%10), ':', byte('0'+m/10), byte('0'+m%10), ':', byte('0'+s/10), byte('0'+s%10))
+	if ms {
+		f := v % 1000
+		dst = append(dst, '.', byte('0'+f/100), byte('0'+f/10%10), byte('0'+f%10))
+	}
+	return dst
+}

@@ -1,0 +1,85 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+
+	"chainwatch/theme"
+)
+
+// Help draws the full help overlay, width x height: a box with one column
+// per group of bindings (keys in bold, what they do beside them), centred.
+// The bindings come from the key map, so what the help says is what the
+// keys do. Columns that do not fit side by side wrap into a second band,
+// so the whole map fits 80x24. Disabled bindings are left out. Not a hot
+// path: it is drawn only while open, with lipgloss.
+func Help(groups [][]key.Binding, width, height int, st *theme.Styles) string {
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	keyStyle := st.Value.Bold(true)
+	var cols []string
+	for _, g := range groups {
+		kw, dw := 0, 0
+		var ks, ds []string
+		for _, b := range g {
+			if !b.Enabled() {
+				continue
+			}
+			h := b.Help()
+			if h.Key == "" && h.Desc == "" {
+				continue
+			}
+			ks = append(ks, h.Key)
+			ds = append(ds, h.Desc)
+			kw = max(kw, lipgloss.Width(h.Key))
+			dw = max(dw, lipgloss.Width(h.Desc))
+		}
+		if len(ks) == 0 {
+			continue
+		}
+		var b strings.Builder
+		for i := range ks {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(keyStyle.Width(kw).Render(ks[i]))
+			b.WriteString("  ")
+			b.WriteString(st.Help.Width(dw).Render(ds[i]))
+		}
+		cols = append(cols, b.String())
+	}
+
+	// Bands of columns that fit inside the box (border and padding: 4).
+	inner := max(width-4, 1)
+	const gap = "    "
+	var bands []string
+	var band []string
+	bandW := 0
+	flush := func() {
+		if len(band) > 0 {
+			bands = append(bands, lipgloss.JoinHorizontal(lipgloss.Top, band...))
+			band, bandW = nil, 0
+		}
+	}
+	for _, c := range cols {
+		w := lipgloss.Width(c)
+		if len(band) > 0 && bandW+len(gap)+w > inner {
+			flush()
+		}
+		if len(band) > 0 {
+			band = append(band, gap)
+			bandW += len(gap)
+		}
+		band = append(band, c)
+		bandW += w
+	}
+	flush()
+	title := st.Title.Render("chainwatch · keys")
+	body := title + "\n\n" + strings.Join(bands, "\n\n")
+	box := st.Box.Render(body)
+	placed := lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, box)
+	return strings.Join(paneBlock(placed, width, height), "\n")
+}

@@ -1,0 +1,138 @@
+package ui
+
+import (
+	"math"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"chainwatch/theme"
+)
+
+// StatusData is the status bar: what polling costs and what comes next.
+type StatusData struct {
+	Spent                     int     // points spent this session
+	HourlyRate, BudgetPerHour float64 // points per hour: spending now, and allowed
+	PointsLeft                int64   // this month, from X-Monthly-Points-Left; -1 unknown
+
+	Next     time.Duration // until the next refresh
+	NextFeed string        // which one ("chain", "tape"); "" none scheduled
+
+	Err    string        // last error, "" none
+	ErrAge time.Duration // since it happened
+
+	Hint string // short help already rendered by the caller, e.g. "? help  q quit"
+}
+
+// Status draws the one-line status bar, width cells, on the header shade:
+// "pts 124 session · 310/h of 2400/h · 3.9M left · next chain 3s ·
+// ⚠ 429 rate limited 12s ago", with the hint against the right edge.
+//
+// The rate turns to the warning tone when it runs above the budget. The
+// last error outranks everything: the next refresh and the hint make room
+// for it, but rather than push the points figures out it is cut with "…"
+// (never below a readable stub), because the bar exists to say what
+// polling costs.
+func Status(s *StatusData, width int, st *theme.Styles) string {
+	if width <= 0 {
+		return ""
+	}
+	var arena [128]byte
+	nums := paneNums{b: arena[:0]}
+	var segs [7]paneSeg
+	n := 0
+	seg := func(prio int) *paneSeg {
+		p := &segs[n]
+		n++
+		p.prio = prio
+		return p
+	}
+	seg(60).add(theme.ToneMuted, "pts ").addB(theme.ToneText, nums.int(int64(s.Spent))).add(theme.ToneMuted, " session")
+	rate := seg(70)
+	rateTone := theme.ToneText
+	if s.BudgetPerHour > 0 && s.HourlyRate > s.BudgetPerHour {
+		rateTone = theme.ToneWarn
+	}
+	rate.addB(rateTone, nums.with(func(b []byte) []byte { return appendRate(b, s.HourlyRate) })).add(rateTone, "/h")
+	if s.BudgetPerHour > 0 {
+		rate.add(theme.ToneMuted, " of ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendRate(b, s.BudgetPerHour) })).add(theme.ToneMuted, "/h")
+	}
+	seg(50).addB(theme.ToneText, nums.size(s.PointsLeft)).add(theme.ToneMuted, " left") // "-" when unknown
+	if s.NextFeed != "" {
+		nx := seg(40).add(theme.ToneMuted, "next ").add(theme.ToneText, s.NextFeed).add(theme.ToneText, " ")
+		if s.Next > 0 {
+			// Round up: "next chain 0s" would read as stuck.
+			nx.addB(theme.ToneText, nums.dur(s.Next+time.Second-1))
+		} else {
+			nx.add(theme.ToneText, "now")
+		}
+	}
+	if s.Err != "" {
+		e := seg(90)
+		e.add(theme.ToneError, "⚠ ").add(theme.ToneError, statusOneLine(s.Err))
+		if s.ErrAge > 0 {
+			e.add(theme.ToneMuted, " ").addB(theme.ToneMuted, nums.dur(s.ErrAge)).add(theme.ToneMuted, " ago")
+		}
+		e.shrink = 16
+		// The next refresh and the hint give way to a whole error; the
+		// points figures do not.
+		e.yield = 50
+	}
+	if s.Hint != "" {
+		h := seg(45)
+		h.right = true
+		h.parts[0] = panePart{tone: theme.ToneText, text: s.Hint}
+		h.n = 1
+		h.w = ansi.StringWidth(s.Hint)
+	}
+	fitSegs(segs[:n], width-2, 3)
+	l := newPaneLine(width, st.Span(theme.ToneText, theme.ShadeHeader))
+	l.blank(1)
+	// Separators: a muted dot between left items.
+	sep := st.Span(theme.ToneMuted, theme.ShadeHeader)
+	first := true
+	for i := 0; i < n; i++ {
+		sg := &segs[i]
+		if sg.drop || sg.right {
+			continue
+		}
+		if !first {
+			l.put(sep, " · ")
+		}
+		first = false
+		putSeg(&l, sg, st, theme.ShadeHeader)
+	}
+	for i := 0; i < n; i++ {
+		if sg := &segs[i]; !sg.drop && sg.right {
+			l.blank(l.room() - sg.allow - 1)
+			// The hint may carry its own styling: write it as it is.
+			if sg.allow < sg.w {
+				l.raw(ansi.Truncate(s.Hint, sg.allow, ""), sg.allow)
+			} else {
+				l.raw(s.Hint, sg.w)
+			}
+		}
+	}
+	return l.line()
+}
+
+// appendRate appends a points rate without decimals ("310"; "123.4k"
+// when long); "-" for none.
+func appendRate(dst []byte, v float64) []byte {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return append(dst, dash...)
+	}
+	return appendSize(dst, int64(math.Round(v)))
+}
+
+// statusOneLine keeps an error to its first line (a service body can run
+// to many), without control characters.
+func statusOneLine(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' || s[i] == '\r' {
+			s = s[:i]
+			break
+		}
+	}
+	return paneClean(s)
+}

@@ -1,0 +1,85 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"chainwatch/theme"
+)
+
+func TestStatusExactWidths(t *testing.T) {
+	long := strings.Repeat("the service said something very long ", 10)
+	for _, w := range []int{1, 10, 40, 80, 120, 160, 200} {
+		for _, s := range []*StatusData{pxStatus(), {PointsLeft: -1}, {Err: long, Hint: "? help"}, {Err: "line one\nline two"}} {
+			out := Status(s, w, pxColor)
+			pxCheck(t, "status", []string{out}, w, 1)
+		}
+	}
+}
+
+func TestStatusSaysWhatPollingCosts(t *testing.T) {
+	out := ansi.Strip(Status(pxStatus(), 200, pxColor))
+	for _, w := range []string{"pts 124 session", "310/h of 2400/h", "3.9M left", "next chain 3s", "⚠ 429 rate limited: per-second limit", "12s ago", "? help  q quit"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("status lacks %q: %q", w, out)
+		}
+	}
+	if !strings.HasSuffix(out, "? help  q quit ") {
+		t.Errorf("hint not against the right edge: %q", out)
+	}
+	s := &StatusData{PointsLeft: -1, NextFeed: "tape"}
+	out = ansi.Strip(Status(s, 120, pxColor))
+	if !strings.Contains(out, "- left") || !strings.Contains(out, "next tape now") {
+		t.Errorf("unknown points left or a due refresh: %q", out)
+	}
+}
+
+func TestStatusOverBudgetWarns(t *testing.T) {
+	s := pxStatus()
+	s.HourlyRate = 3000
+	out := Status(s, 160, pxColor)
+	if !strings.Contains(out, pxColor.Span(theme.ToneWarn, theme.ShadeHeader).Open+"3000") {
+		t.Errorf("a rate over budget is not in the warning tone")
+	}
+	s.HourlyRate = 100
+	if strings.Contains(Status(s, 160, pxColor), pxColor.Span(theme.ToneWarn, theme.ShadeHeader).Open+"100") {
+		t.Errorf("a rate within budget warns")
+	}
+}
+
+// On 80 columns a long error is cut, not dropped, and not at the cost of
+// the rate.
+func TestStatusLongErrorIsCut(t *testing.T) {
+	s := pxStatus()
+	s.Err = "503 service unavailable: the upstream market data provider did not answer in time, try again later"
+	s.ErrAge = 3 * time.Second
+	out := ansi.Strip(Status(s, 80, pxColor))
+	if !strings.Contains(out, "⚠ 503 service") || !strings.Contains(out, "…") {
+		t.Errorf("error not cut with an ellipsis: %q", out)
+	}
+	if !strings.Contains(out, "310/h") {
+		t.Errorf("rate lost to the error: %q", out)
+	}
+	// First line only.
+	s.Err = "bad request\nmin_strike must be <= max_strike"
+	if out := ansi.Strip(Status(s, 200, pxColor)); strings.Contains(out, "min_strike") {
+		t.Errorf("multi-line error not cut to its first line: %q", out)
+	}
+}
+
+// A service's error body is drawn, never obeyed: no escape reaches the
+// terminal.
+func TestStatusErrorCannotEscape(t *testing.T) {
+	s := &StatusData{Err: "boom\x1b[2J\x1b]0;pwned\x07 \u009b31m", PointsLeft: -1}
+	out := Status(s, 120, pxNoColor)
+	pxCheck(t, "status", []string{out}, 120, 1)
+	if strings.Contains(out, "\x1b[2J") || strings.Contains(out, "\x1b]0") || strings.Contains(out, "\u009b") || strings.Contains(out, "\x07") {
+		t.Fatalf("control characters from the error reached the line: %q", out)
+	}
+	if !strings.Contains(ansi.Strip(out), "boom") {
+		t.Fatalf("the error text is lost: %q", ansi.Strip(out))
+	}
+}

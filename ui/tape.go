@@ -1,0 +1,394 @@
+package ui
+
+import (
+	"strconv"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"chainwatch/api"
+	"chainwatch/theme"
+)
+
+// TapeTrade is one print of the tape.
+type TapeTrade struct {
+	Time     api.TimeOfDay
+	Type     api.OptionType
+	Strike   float64
+	Expiry   api.Date
+	Root     string
+	Price    float64
+	Size     int64
+	Bid, Ask float64 // the NBBO when it printed
+	At       api.TradeAt
+	Exchange string
+	Cancel   api.CancelFlag
+	SeqNo    int64
+}
+
+// TapeView is what the tape pane shows this frame.
+type TapeView struct {
+	Trades    []TapeTrade // visible trades, newest first, already filtered; at most height-2
+	Held      int         // trades held in the ring
+	BlockSize int64       // size >= BlockSize is a block: ToneBlock and a mark; <= 0 none
+	Filter    string      // e.g. "all", "calls ≥10", "SPY 251121C450": shown in the title
+	Focused   bool
+	Message   string // instead of rows when non-empty
+}
+
+// TradeAtCode is the short code of where a trade printed against the NBBO
+// and the tone it is drawn in: ask-side prints (buyers lifting the offer)
+// in the ask tone, bid-side in the bid tone, mid in its own, and crossed
+// or no market muted because they say nothing about the aggressor. The
+// code is there so the side reads without colour.
+func TradeAtCode(at api.TradeAt) (code string, tone theme.Tone) {
+	switch at {
+	case api.AboveAsk:
+		return "AA", theme.ToneAskSide
+	case api.OnAsk:
+		return "A", theme.ToneAskSide
+	case api.MidMarket:
+		return "M", theme.ToneMidSide
+	case api.OnBid:
+		return "B", theme.ToneBidSide
+	case api.BelowBid:
+		return "BB", theme.ToneBidSide
+	case api.CrossedMarket:
+		return "X", theme.ToneMuted
+	case api.NoMarket:
+		return "NM", theme.ToneMuted
+	}
+	return dash, theme.ToneMuted
+}
+
+// Marks in the tape's first column: shapes, so they show without colour.
+const (
+	tapeBlockMark    = "◆"
+	tapeCanceledMark = "x"
+)
+
+// tapeCols is which optional columns fit the pane's width.
+type tapeCols struct {
+	expiry, exch, nbbo, root bool
+}
+
+// Column widths of a tape row.
+const (
+	tapeTimeW   = 8
+	tapeStrikeW = 7
+	tapeExpW    = 5
+	tapePriceW  = 7
+	tapeSizeW   = 6
+	tapeCodeW   = 3
+	tapeExchW   = 4
+	tapeNBBOW   = 13
+	tapeRootW   = 5
+	// mark, time, C/P, strike, price, size, code and the blanks between.
+	tapeBaseW = 1 + 1 + tapeTimeW + 1 + 1 + 1 + tapeStrikeW + 1 + tapePriceW + 1 + tapeSizeW + 1 + tapeCodeW
+)
+
+func tapeLayout(width int) tapeCols {
+	var c tapeCols
+	w := tapeBaseW
+	add := func(on *bool, n int) {
+		if w+1+n <= width {
+			*on = true
+			w += 1 + n
+		}
+	}
+	add(&c.expiry, tapeExpW)
+	add(&c.exch, tapeExchW)
+	add(&c.nbbo, tapeNBBOW)
+	add(&c.root, tapeRootW)
+	return c
+}
+
+// Tape draws the time and sales pane in width x height: a title line
+// ("Time & Sales · <filter> · <held> held"), a legend of the trade_at
+// codes in their tones, then one trade per line, newest first: a mark
+// (◆ block, x canceled), time, C/P with strike and expiry in the call or
+// put tone, price and trade_at code in the side's tone, size (block tone
+// for blocks), and, as the width allows, exchange, the NBBO at the print
+// and the option root. A canceled trade is drawn dimmed and struck
+// through with its x; the cancel message (a later record naming it) is a
+// muted row coded CXL.
+//
+// It runs every frame with up to ~45 rows, so rows are built in one byte
+// buffer from format.go's appenders and pre-rendered spans: no fmt, no
+// lipgloss, one string for all the rows.
+func Tape(v *TapeView, width, height int, st *theme.Styles) []string {
+	out := make([]string, max(height, 0))
+	if height <= 0 {
+		return out
+	}
+	if width <= 0 {
+		return out
+	}
+	out[0] = tapeTitle(v, width, st)
+	if height > 1 {
+		out[1] = tapeLegend(v.BlockSize, width, st)
+	}
+	rows := height - 2
+	if rows <= 0 {
+		return out
+	}
+	blank := paneBlank(width)
+	msg := paneClean(v.Message)
+	if msg == "" && len(v.Trades) == 0 {
+		msg = "no trades"
+	}
+	if msg != "" {
+		for i := 2; i < height; i++ {
+			out[i] = blank
+		}
+		l := newPaneLine(width, theme.Span{})
+		l.blank((width - paneWidth(msg)) / 2)
+		l.put(st.Span(theme.ToneMuted, theme.ShadeNone), msg)
+		out[2+(rows-1)/2] = l.line()
+		return out
+	}
+
+	cols := tapeLayout(width)
+	n := min(rows, len(v.Trades))
+	// One buffer for all rows, one string sliced into lines: ~40 bytes of
+	// text and a dozen spans of ~20 bytes a row.
+	var ends [64]int
+	offs := ends[:0]
+	if n+1 > len(ends) {
+		offs = make([]int, 0, n+1)
+	}
+	offs = append(offs, 0)
+	buf := make([]byte, 0, n*(width+240))
+	for i := 0; i < n; i++ {
+		buf = appendTapeRow(buf, &v.Trades[i], v.BlockSize, cols, width, st)
+		offs = append(offs, len(buf))
+	}
+	all := string(buf)
+	for i := 0; i < n; i++ {
+		out[2+i] = all[offs[i]:offs[i+1]]
+	}
+	for i := 2 + n; i < height; i++ {
+		out[i] = blank
+	}
+	return out
+}
+
+// tapeCell appends text padded to cw cells (right-aligned or left) in the
+// span, cut to the room left of the row; used counts the row's cells.
+// The buffer is passed and returned, not kept in a struct: a local slice
+// needs no GC write barrier on every append.
+func tapeCell(dst []byte, used *int, width int, sp *theme.Span, text []byte, cw int, right bool) []byte {
+	if *used >= width {
+		return dst
+	}
+	cw = min(cw, width-*used)
+	text = text[:min(len(text), cw)]
+	dst = append(dst, sp.Open...)
+	if right {
+		dst = append(dst, spaces[:cw-len(text)]...)
+	}
+	dst = append(dst, text...)
+	if !right {
+		dst = append(dst, spaces[:cw-len(text)]...)
+	}
+	dst = append(dst, sp.Close...)
+	*used += cw
+	return dst
+}
+
+// tapeGap appends the blank between two cells.
+func tapeGap(dst []byte, used *int, width int) []byte {
+	if *used < width {
+		*used++
+		return append(dst, ' ')
+	}
+	return dst
+}
+
+// appendTapeRow appends one trade's line, exactly width cells.
+func appendTapeRow(dst []byte, t *TapeTrade, blockSize int64, cols tapeCols, width int, st *theme.Styles) []byte {
+	code, side := TradeAtCode(t.At)
+	block := blockSize > 0 && t.Size >= blockSize
+	cp, cpTone := byte('C'), theme.ToneCall
+	if t.Type == api.Put {
+		cp, cpTone = 'P', theme.TonePut
+	}
+	timeTone, sizeTone, exTone := theme.ToneMuted, theme.ToneText, theme.ToneMuted
+	if block {
+		sizeTone = theme.ToneBlock
+	}
+	mark, markTone := "", theme.ToneText
+	switch t.Cancel {
+	case api.TradeCanceled:
+		// Every cell in the canceled tone: it did not happen.
+		mark, markTone = tapeCanceledMark, theme.ToneCanceled
+		timeTone, cpTone, side, sizeTone, exTone = theme.ToneCanceled, theme.ToneCanceled, theme.ToneCanceled, theme.ToneCanceled, theme.ToneCanceled
+	case api.TradeCancel:
+		code = "CXL"
+		timeTone, cpTone, side, sizeTone, exTone = theme.ToneMuted, theme.ToneMuted, theme.ToneMuted, theme.ToneMuted, theme.ToneMuted
+	default:
+		if block {
+			mark, markTone = tapeBlockMark, theme.ToneBlock
+		}
+	}
+	span := func(t theme.Tone) *theme.Span { return &st.Cell[t][theme.ShadeNone] }
+	// The mark: one cell, maybe several bytes.
+	if mark != "" {
+		sp := span(markTone)
+		dst = append(dst, sp.Open...)
+		dst = append(dst, mark...)
+		dst = append(dst, sp.Close...)
+	} else {
+		dst = append(dst, ' ')
+	}
+	used := 1
+	var tmpBuf [40]byte
+	tmp := tmpBuf[:0]
+	dst = tapeGap(dst, &used, width)
+	dst = tapeCell(dst, &used, width, span(timeTone), appendClock(tmp, t.Time, false), tapeTimeW, false)
+	dst = tapeGap(dst, &used, width)
+	dst = tapeCell(dst, &used, width, span(cpTone), append(tmp, cp), 1, false)
+	dst = tapeGap(dst, &used, width)
+	dst = tapeCell(dst, &used, width, span(cpTone), appendStrike(tmp, t.Strike), tapeStrikeW, true)
+	if cols.expiry {
+		dst = tapeGap(dst, &used, width)
+		dst = tapeCell(dst, &used, width, span(cpTone), appendDate(tmp, t.Expiry), tapeExpW, false)
+	}
+	dst = tapeGap(dst, &used, width)
+	dst = tapeCell(dst, &used, width, span(side), appendPrice(tmp, t.Price), tapePriceW, true)
+	dst = tapeGap(dst, &used, width)
+	dst = tapeCell(dst, &used, width, span(sizeTone), appendSizeFit(tmp, t.Size, tapeSizeW), tapeSizeW, true)
+	dst = tapeGap(dst, &used, width)
+	dst = tapeCell(dst, &used, width, span(side), append(tmp, code...), tapeCodeW, false)
+	if cols.exch {
+		dst = tapeGap(dst, &used, width)
+		dst = tapeCell(dst, &used, width, span(exTone), tapeASCII(tmp, t.Exchange, tapeExchW), tapeExchW, false)
+	}
+	if cols.nbbo {
+		dst = tapeGap(dst, &used, width)
+		nb := appendPrice(tmp, t.Bid)
+		nb = append(nb, '/')
+		nb = appendPrice(nb, t.Ask)
+		dst = tapeCell(dst, &used, width, span(exTone), nb, tapeNBBOW, true)
+	}
+	if cols.root {
+		dst = tapeGap(dst, &used, width)
+		dst = tapeCell(dst, &used, width, span(exTone), tapeASCII(tmp, t.Root, tapeRootW), tapeRootW, false)
+	}
+	if used < width {
+		dst = appendSpaces(dst, width-used)
+	}
+	return dst
+}
+
+// tapeASCII appends at most w bytes of a code that should be ASCII
+// (exchange, root); anything else becomes "?" so a byte stays a cell.
+func tapeASCII(dst []byte, s string, w int) []byte {
+	for i := 0; i < len(s) && w > 0; i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || c < ' ' || c == 0x7f {
+			c = '?'
+			// skip the rest of a multi-byte rune
+			for i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+				i++
+			}
+		}
+		dst = append(dst, c)
+		w--
+	}
+	if len(dst) == 0 {
+		dst = append(dst, dash...)
+	}
+	return dst
+}
+
+// tapeTitle is the title line: what the tape shows and how much it holds.
+// The focused pane gets a "▸" so focus shows without colour.
+func tapeTitle(v *TapeView, width int, st *theme.Styles) string {
+	shade := theme.ShadeNone
+	tone := theme.ToneBold
+	mark := "  "
+	if v.Focused {
+		shade, tone, mark = theme.ShadeHeader, theme.ToneAccent, "▸ "
+	}
+	l := newPaneLine(width, st.Span(theme.ToneText, shade))
+	l.put(st.Span(tone, shade), mark+"Time & Sales")
+	if v.Filter != "" {
+		l.put(st.Span(theme.ToneMuted, shade), " · ")
+		l.put(st.Span(theme.ToneText, shade), paneClean(v.Filter))
+	}
+	l.put(st.Span(theme.ToneMuted, shade), " · ")
+	var tmp [20]byte
+	l.putASCII(st.Span(theme.ToneText, shade), strconv.AppendInt(tmp[:0], int64(v.Held), 10))
+	l.put(st.Span(theme.ToneMuted, shade), " held")
+	return l.line()
+}
+
+// tapeLegendItem is one entry of the legend: a code in its tone and what
+// it means.
+type tapeLegendItem struct {
+	code, meaning string
+	tone          theme.Tone
+}
+
+var tapeLegendItems = [...]tapeLegendItem{
+	{"AA A", "ask", theme.ToneAskSide},
+	{"M", "mid", theme.ToneMidSide},
+	{"B BB", "bid", theme.ToneBidSide},
+	{"", "", theme.ToneBlock}, // the block threshold, filled in per call
+	{tapeCanceledMark, "canceled", theme.ToneCanceled},
+	{"C", "call", theme.ToneCall},
+	{"P", "put", theme.TonePut},
+	{"X", "crossed", theme.ToneMuted},
+	{"NM", "no market", theme.ToneMuted},
+}
+
+// legendCache keeps the last legend drawn: it only changes with the
+// width, the block size or the styles, and the tape is drawn every frame.
+type legendCache struct {
+	st        *theme.Styles
+	width     int
+	blockSize int64
+	line      string
+}
+
+var lastLegend atomic.Pointer[legendCache]
+
+// tapeLegend is the legend line: each code in the tone its trades are
+// drawn in, with its meaning, as many as fit (the sides first).
+func tapeLegend(blockSize int64, width int, st *theme.Styles) string {
+	if c := lastLegend.Load(); c != nil && c.st == st && c.width == width && c.blockSize == blockSize {
+		return c.line
+	}
+	line := drawTapeLegend(blockSize, width, st)
+	lastLegend.Store(&legendCache{st, width, blockSize, line})
+	return line
+}
+
+func drawTapeLegend(blockSize int64, width int, st *theme.Styles) string {
+	l := newPaneLine(width, theme.Span{})
+	muted := st.Span(theme.ToneMuted, theme.ShadeNone)
+	l.blank(2)
+	for i, it := range tapeLegendItems {
+		code, meaning := it.code, it.meaning
+		if i == 3 {
+			if blockSize <= 0 {
+				continue
+			}
+			code, meaning = tapeBlockMark, "block ≥"+strconv.FormatInt(blockSize, 10)
+		}
+		need := paneWidth(code) + 1 + paneWidth(meaning)
+		if i > 0 {
+			need += 2
+		}
+		if need > l.room() {
+			break
+		}
+		if i > 0 {
+			l.blank(2)
+		}
+		l.put(st.Span(it.tone, theme.ShadeNone), code)
+		l.blank(1)
+		l.put(muted, meaning)
+	}
+	return l.line()
+}
