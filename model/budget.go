@@ -1,0 +1,229 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"chainwatch/api"
+)
+
+// Budget is how many points the watch screen may spend.
+//
+// Points are the service's metered currency: every chain refresh and every
+// tape poll is charged, and a month's allowance that runs out stops all data
+// until it renews. The watch screen therefore paces itself by a budget instead
+// of polling as fast as the per-second limit allows.
+type Budget struct {
+	// PerDay is points per trading day (a 6.5 h regular session). When > 0
+	// it overrides Share: a user who knows what they want to spend should
+	// not have the pace move with the account's balance.
+	PerDay int
+	// Share is the share (0,1] of X-Monthly-Points-Left that the screen may
+	// spend, spread over the trading time left in the month, so that other
+	// tools on the same account keep the rest.
+	Share float64
+}
+
+// DefaultBudget leaves three quarters of the remaining allowance to other uses
+// of the account: a watch screen left open all month must not drain it.
+func DefaultBudget() Budget { return Budget{Share: 0.25} }
+
+// Validate reports a budget that would make the pacing meaningless (negative
+// spending, a share of nothing or of more than everything), in words a user
+// who typed the flag can act on.
+func (b Budget) Validate() error {
+	switch {
+	case b.PerDay < 0:
+		return fmt.Errorf("budget: points per day must not be negative, got %d", b.PerDay)
+	case math.IsNaN(b.Share):
+		return errors.New("budget: share of monthly points left is not a number (NaN)")
+	case b.PerDay == 0 && (b.Share <= 0 || b.Share > 1):
+		return fmt.Errorf("budget: share of monthly points left must be in (0, 1] when no points per day are set, got %g", b.Share)
+	}
+	return nil
+}
+
+// Session and budget constants. The fallback rate applies before the first
+// response tells the balance: it lets the screen fill quickly without
+// assuming a large plan (a few hundred chain fetches an hour at most).
+const (
+	sessionHours      = 6.5
+	minHoursLeft      = 0.5
+	fallbackPerHour   = 2000.0
+	trialAllowance    = 500 // the trial plan: 500 points a day, renewed daily
+	sessionOpenMinute = 9*60 + 30
+	sessionCloseHour  = 16
+)
+
+// BudgetPerHour is the points per hour the budget allows at now.
+//
+// With a Share, the pace follows the balance: spending a fixed share of what
+// is left over the trading hours left means an account that is spent faster
+// elsewhere slows the screen down, and the month never ends early. The trial
+// plan (used + left == 500) renews daily, so its balance is spread over what
+// is left of today's session instead: spreading it over the month would
+// waste almost all of it.
+func (s *Scheduler) BudgetPerHour(now time.Time) float64 {
+	b := s.budget
+	if b.PerDay > 0 {
+		return float64(b.PerDay) / sessionHours
+	}
+	left, ok := s.pointsLeft.Get()
+	if !ok {
+		return fallbackPerHour
+	}
+	points := b.Share * float64(max(left, 0))
+	if used, ok := s.pointsUsed.Get(); ok && used+left == trialAllowance {
+		return points / max(sessionHoursLeftToday(now), minHoursLeft)
+	}
+	return points / TradingHoursLeftInMonth(now)
+}
+
+// Spend books the points of a reply that no feed waits for any more (its
+// query was replaced while it was in flight): the service charged them all
+// the same. It has no time of its own, so it is booked at the latest time the
+// scheduler has seen, which is off by at most a fetch's latency.
+func (s *Scheduler) Spend(resp *api.Response) { s.book(resp, s.clock) }
+
+// book records what a response says about spending: its cost and the
+// balance after it. Headers the service did not send leave the last known
+// values, since unknown is not zero.
+func (s *Scheduler) book(resp *api.Response, now time.Time) {
+	if !now.IsZero() {
+		s.clock = later(s.clock, now)
+		if s.start.IsZero() {
+			s.start = now
+		}
+	}
+	if resp == nil {
+		return
+	}
+	s.charge(resp.Cost, now)
+	if resp.PointsUsed.Valid {
+		s.pointsUsed = resp.PointsUsed
+	}
+	if resp.PointsLeft.Valid {
+		s.pointsLeft = resp.PointsLeft
+	}
+}
+
+// charge books a fetch's cost, keeping only the last hour of fetches: the
+// rate needs no more, and a screen open for days must not grow without bound.
+func (s *Scheduler) charge(cost int, now time.Time) {
+	if cost <= 0 {
+		return
+	}
+	s.spent += cost
+	if now.IsZero() {
+		return // a Spend before any clock counts, but not in the hourly rate
+	}
+	s.spends = append(s.spends, spend{now, cost})
+	i := 0
+	for i < len(s.spends) && !s.spends[i].at.After(now.Add(-rateWindow)) {
+		i++
+	}
+	s.spends = s.spends[i:]
+}
+
+// Stats is the scheduler's account of spending, for the status bar.
+type Stats struct {
+	SessionSpent  int       // points charged this session (sum of resp.Cost)
+	HourlyRate    float64   // points per hour over the last hour (or the session so far, extrapolated); 0 in the first minute
+	BudgetPerHour float64   // what the budget allows now
+	PointsUsed    api.Int   // last X-Monthly-Points-Used seen
+	PointsLeft    api.Int   // last X-Monthly-Points-Left seen
+	LastErr       error     // last failure; kept after a success so the status bar can show how long ago it was
+	LastErrAt     time.Time // when LastErr happened
+}
+
+// Stats reports the spending at now. The rate waits for a minute of session:
+// one fetch extrapolated from a few seconds would read as thousands an hour.
+func (s *Scheduler) Stats(now time.Time) Stats {
+	st := Stats{
+		SessionSpent:  s.spent,
+		BudgetPerHour: s.BudgetPerHour(now),
+		PointsUsed:    s.pointsUsed,
+		PointsLeft:    s.pointsLeft,
+		LastErr:       s.lastErr,
+		LastErrAt:     s.lastErrAt,
+	}
+	window := min(now.Sub(s.start), rateWindow)
+	if s.start.IsZero() || window < minRateWindow {
+		return st
+	}
+	from := now.Add(-window)
+	sum := 0
+	for _, sp := range s.spends {
+		// The window is open at its start, except that a session shorter
+		// than the window counts its very first fetch.
+		if (sp.at.After(from) || (sp.at.Equal(from) && from.Equal(s.start))) && !sp.at.After(now) {
+			sum += sp.cost
+		}
+	}
+	st.HourlyRate = float64(sum) / window.Hours()
+	return st
+}
+
+// MarketOpen reports whether now is in a regular session: Monday to Friday,
+// 09:30 to 16:00 Eastern (api.Eastern), whatever the user's own zone.
+//
+// Exchange holidays and early closes are not known client-side (the service
+// publishes no holiday list), so on a holiday this says open and the screen
+// keeps its session pace; the data simply does not change.
+func MarketOpen(now time.Time) bool {
+	t := now.In(api.Eastern)
+	if !weekday(t.Weekday()) {
+		return false
+	}
+	open, closing := sessionBounds(t)
+	return !t.Before(open) && t.Before(closing)
+}
+
+// TradingHoursLeftInMonth is the regular-session hours from now to the end of
+// now's month (Eastern): what is left of today's session plus 6.5 h for each
+// later weekday. It never returns less than half an hour, because a budget is
+// divided by it: on the last evening of a month the balance is about to
+// renew anyway, and dividing by zero would allow infinite spending.
+func TradingHoursLeftInMonth(now time.Time) float64 {
+	t := now.In(api.Eastern)
+	hours := sessionHoursLeftToday(t)
+	y, m, d := t.Date()
+	last := time.Date(y, m+1, 0, 12, 0, 0, 0, api.Eastern).Day()
+	for day := d + 1; day <= last; day++ {
+		if weekday(time.Date(y, m, day, 12, 0, 0, 0, api.Eastern).Weekday()) {
+			hours += sessionHours
+		}
+	}
+	return max(hours, minHoursLeft)
+}
+
+// sessionHoursLeftToday is what is left of today's regular session (Eastern),
+// 0 on a weekend or after the close.
+func sessionHoursLeftToday(now time.Time) float64 {
+	t := now.In(api.Eastern)
+	if !weekday(t.Weekday()) {
+		return 0
+	}
+	open, closing := sessionBounds(t)
+	switch {
+	case t.Before(open):
+		return sessionHours
+	case !t.Before(closing):
+		return 0
+	}
+	return closing.Sub(t).Hours()
+}
+
+// sessionBounds builds the open and close from the calendar date rather than
+// by adding durations to midnight, so the two days a year with 23 or 25 hours
+// still open at 09:30 wall-clock time.
+func sessionBounds(t time.Time) (open, closing time.Time) {
+	y, m, d := t.Date()
+	open = time.Date(y, m, d, 0, sessionOpenMinute, 0, 0, api.Eastern)
+	closing = time.Date(y, m, d, sessionCloseHour, 0, 0, 0, api.Eastern)
+	return open, closing
+}
+
+func weekday(w time.Weekday) bool { return w != time.Saturday && w != time.Sunday }

@@ -1,0 +1,202 @@
+package model
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"chainwatch/api"
+)
+
+func TestSchedulerTrialPlan(t *testing.T) {
+	// used + left == 500 is the trial plan, renewed daily: Share x left is
+	// spread over today's session, not the month.
+	trial := withPoints(Budget{Share: 1}, 100, 400)
+	notTrial := withPoints(Budget{Share: 1}, 101, 400)
+	tests := []struct {
+		name string
+		s    *Scheduler
+		now  time.Time
+		want float64
+	}{
+		{"noon: 400 over 4 h", trial, wed, 100},
+		{"15:45: 0.25 h left, floor 0.5 h", trial, eastern(2026, time.June, 10, 15, 45), 800},
+		{"before the open: whole 6.5 h session", trial, eastern(2026, time.June, 10, 9, 0), 400 / 6.5},
+		{"saturday: no session, floor 0.5 h", trial, eastern(2026, time.June, 13, 12, 0), 800},
+		{"501 is a monthly plan: 400 over 95 h", notTrial, wed, 400.0 / 95},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.s.BudgetPerHour(tc.now); math.Abs(got-tc.want) > 1e-9 {
+				t.Errorf("BudgetPerHour = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	// 100 an hour, all to the chain: 4 / 100 h = 144 s. Spread over the
+	// month (4.2 an hour) it would sit at the 5 min maximum.
+	checkIntervals(t, []intervalCase{
+		{"trial chain", trial, tapeHidden(liveCond), wed, FeedChain, 144 * time.Second},
+		{"monthly chain", notTrial, tapeHidden(liveCond), wed, FeedChain, 5 * time.Minute},
+	})
+}
+
+func TestMarketOpen(t *testing.T) {
+	tests := []struct {
+		now  time.Time
+		want bool
+	}{
+		{eastern(2026, time.June, 10, 9, 29).Add(59 * time.Second), false},
+		{eastern(2026, time.June, 10, 9, 30), true},
+		{eastern(2026, time.June, 10, 15, 59).Add(59 * time.Second), true},
+		{eastern(2026, time.June, 10, 16, 0), false},
+		{eastern(2026, time.June, 12, 12, 0), true},                      // Friday
+		{eastern(2026, time.June, 13, 12, 0), false},                     // Saturday
+		{eastern(2026, time.June, 14, 12, 0), false},                     // Sunday
+		{time.Date(2026, time.June, 10, 14, 0, 0, 0, time.UTC), true},    // 10:00 EDT
+		{time.Date(2026, time.January, 7, 14, 0, 0, 0, time.UTC), false}, // 09:00 EST
+	}
+	for _, tc := range tests {
+		if got := MarketOpen(tc.now); got != tc.want {
+			t.Errorf("MarketOpen(%v) = %v, want %v", tc.now, got, tc.want)
+		}
+	}
+}
+
+func TestTradingHoursLeftInMonth(t *testing.T) {
+	tests := []struct {
+		name string
+		now  time.Time
+		want float64
+	}{
+		{"mid-month weekday noon: 4 + 14 x 6.5", wed, 95},
+		{"mid-month weekday before open: 15 x 6.5", eastern(2026, time.June, 10, 8, 0), 97.5},
+		{"same instant in UTC", time.Date(2026, time.June, 10, 16, 0, 0, 0, time.UTC), 95},
+		{"last day 15:00", eastern(2026, time.June, 30, 15, 0), 1},
+		{"last day after close: floor", eastern(2026, time.June, 30, 17, 0), 0.5},
+		{"july in UTC, still june 30 in Eastern", time.Date(2026, time.July, 1, 2, 0, 0, 0, time.UTC), 0.5},
+		{"weekend mid-month: 12 weekdays", eastern(2026, time.June, 13, 12, 0), 78},
+		{"weekend ending the month: floor", eastern(2026, time.January, 31, 12, 0), 0.5},
+		{"friday before it: 4 h", eastern(2026, time.January, 30, 12, 0), 4},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := TradingHoursLeftInMonth(tc.now); math.Abs(got-tc.want) > 1e-9 {
+				t.Errorf("TradingHoursLeftInMonth(%v) = %v, want %v", tc.now, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSchedulerStats(t *testing.T) {
+	s := NewScheduler(DefaultBudget())
+	t0 := wed
+	s.Observe(FeedChain, charged(4, api.Some[int64](1000), api.Some[int64](9000)), nil, t0)
+	s.Observe(FeedTape, charged(15, api.Some[int64](1015), api.Some[int64](8985)), nil, t0.Add(30*time.Second))
+	st := s.Stats(t0.Add(30 * time.Second))
+	if st.SessionSpent != 19 || st.HourlyRate != 0 {
+		t.Errorf("after 30 s: spent %d rate %v; want 19, 0 (under a minute)", st.SessionSpent, st.HourlyRate)
+	}
+	// A 429 costs nothing, keeps the headers it lacks, and is the last error.
+	errAt := t0.Add(time.Minute)
+	limit := rateLimit("too many requests", 0)
+	s.Observe(FeedChain, &api.Response{StatusCode: 429}, limit, errAt)
+	st = s.Stats(t0.Add(30 * time.Minute))
+	// 19 points in half an hour: 38 an hour. The budget is 0.25 x 8985 over
+	// the 94.5 h left at 12:30 (3.5 h today + 14 x 6.5).
+	if st.SessionSpent != 19 || math.Abs(st.HourlyRate-38) > 1e-9 {
+		t.Errorf("after 30 min: spent %d rate %v; want 19, 38", st.SessionSpent, st.HourlyRate)
+	}
+	if want := 0.25 * 8985 / 94.5; math.Abs(st.BudgetPerHour-want) > 1e-9 {
+		t.Errorf("BudgetPerHour = %v, want %v", st.BudgetPerHour, want)
+	}
+	if st.PointsUsed != api.Some[int64](1015) || st.PointsLeft != api.Some[int64](8985) {
+		t.Errorf("points = %v / %v, want 1015 / 8985", st.PointsUsed, st.PointsLeft)
+	}
+	if st.LastErr != limit || !st.LastErrAt.Equal(errAt) {
+		t.Errorf("last error = %v at %v, want %v at %v", st.LastErr, st.LastErrAt, limit, errAt)
+	}
+	// After 90 min only the last hour counts: the 8 points at 90 min.
+	t90 := t0.Add(90 * time.Minute)
+	s.Observe(FeedChain, charged(8, api.Int{}, api.Some[int64](8977)), nil, t90)
+	st = s.Stats(t90)
+	if len(s.spends) != 1 {
+		t.Errorf("%d fetches kept, want only the last hour's 1", len(s.spends))
+	}
+	if st.SessionSpent != 27 || math.Abs(st.HourlyRate-8) > 1e-9 {
+		t.Errorf("after 90 min: spent %d rate %v; want 27, 8", st.SessionSpent, st.HourlyRate)
+	}
+	if st.PointsUsed != api.Some[int64](1015) || st.PointsLeft != api.Some[int64](8977) {
+		t.Errorf("points = %v / %v, want 1015 (kept) / 8977", st.PointsUsed, st.PointsLeft)
+	}
+	if st.LastErr != limit {
+		t.Errorf("success cleared the last error: %v", st.LastErr)
+	}
+	if st := NewScheduler(DefaultBudget()).Stats(wed); st.HourlyRate != 0 || st.SessionSpent != 0 || st.BudgetPerHour != 2000 {
+		t.Errorf("fresh Stats = %+v", st)
+	}
+}
+
+func TestBudgetValidate(t *testing.T) {
+	tests := []struct {
+		b    Budget
+		want string // "" for valid
+	}{
+		{DefaultBudget(), ""},
+		{Budget{Share: 1}, ""},
+		{Budget{PerDay: 500}, ""},
+		{Budget{PerDay: 500, Share: 7}, ""}, // PerDay overrides Share
+		{Budget{PerDay: -1, Share: 0.25}, "points per day must not be negative, got -1"},
+		{Budget{}, "must be in (0, 1] when no points per day are set, got 0"},
+		{Budget{Share: 1.5}, "must be in (0, 1] when no points per day are set, got 1.5"},
+		{Budget{Share: -0.1}, "got -0.1"},
+		{Budget{Share: math.Inf(1)}, "got +Inf"},
+		{Budget{Share: math.NaN()}, "not a number (NaN)"},
+		{Budget{PerDay: 500, Share: math.NaN()}, "not a number (NaN)"},
+	}
+	for _, tc := range tests {
+		err := tc.b.Validate()
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%+v: unexpected error %v", tc.b, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%+v: error %v, want one containing %q", tc.b, err, tc.want)
+		}
+	}
+	// An invalid budget falls back to the default share of 0.25:
+	// 0.25 x 9500 / 95 h = 25 an hour.
+	s := NewScheduler(Budget{PerDay: -5})
+	s.Observe(FeedChain, charged(4, api.Some[int64](500), api.Some[int64](9500)), nil, wed)
+	if got := s.BudgetPerHour(wed); math.Abs(got-25) > 1e-9 {
+		t.Errorf("BudgetPerHour of an invalid budget = %v, want 25", got)
+	}
+}
+
+func TestSchedulerSpend(t *testing.T) {
+	s := NewScheduler(DefaultBudget())
+	// Before any clock the points count, but are not dated.
+	s.Spend(charged(4, api.Int{}, api.Some[int64](5000)))
+	s.Observe(FeedChain, charged(4, api.Some[int64](1000), api.Some[int64](9000)), nil, wed)
+	s.Next(FeedChain, liveCond, wed, wed.Add(10*time.Minute))
+	// A stale reply: booked at the latest time seen (the Next at 10 min),
+	// with its balance, and without touching the chain's state.
+	s.Spend(charged(8, api.Some[int64](1008), api.Some[int64](8992)))
+	s.Spend(nil)
+	st := s.Stats(wed.Add(80 * time.Minute))
+	// The last hour at 80 min (20 to 80 min) holds none of it: the stale 8
+	// points were dated at 10 min.
+	if st.SessionSpent != 16 || st.HourlyRate != 0 {
+		t.Errorf("spent %d rate %v; want 16, 0", st.SessionSpent, st.HourlyRate)
+	}
+	st = s.Stats(wed.Add(30 * time.Minute))
+	// 4 + 8 dated in the first 30 min: 24 an hour.
+	if math.Abs(st.HourlyRate-24) > 1e-9 {
+		t.Errorf("rate after 30 min = %v, want 24", st.HourlyRate)
+	}
+	if st.PointsUsed != api.Some[int64](1008) || st.PointsLeft != api.Some[int64](8992) {
+		t.Errorf("points = %v / %v, want 1008 / 8992", st.PointsUsed, st.PointsLeft)
+	}
+	if d, ok := s.Next(FeedChain, pastDate(liveCond), wed, wed.Add(time.Hour)); ok {
+		t.Errorf("Spend disturbed the chain: historical Next = %v, true", d)
+	}
+}

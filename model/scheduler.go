@@ -1,0 +1,267 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strconv"
+	"time"
+
+	"chainwatch/api"
+)
+
+// Feed is a periodic fetch of the watch screen.
+type Feed int
+
+// The feeds of the watch screen. They are scheduled separately because they
+// cost very different amounts: a tape poll costs about four chain refreshes.
+const (
+	FeedChain    Feed = iota // option-and-underlying-quotes of the selected expiry (api.EndpointOptionQuotes)
+	FeedTape                 // option-trades, incremental (api.EndpointOptionTrades)
+	FeedCalendar             // calendar (api.EndpointCalendar): refreshed rarely
+	NumFeeds
+)
+
+var feedNames = [NumFeeds]string{"chain", "tape", "calendar"}
+
+func (f Feed) String() string {
+	if f >= 0 && f < NumFeeds {
+		return feedNames[f]
+	}
+	return "feed(" + strconv.Itoa(int(f)) + ")"
+}
+
+var feedEndpoints = [NumFeeds]api.Endpoint{api.EndpointOptionQuotes, api.EndpointOptionTrades, api.EndpointCalendar}
+
+// Pacing limits. The minimums keep a generous budget from turning into a
+// request storm against the per-second limit, and a faster redraw would not
+// be readable anyway; the maximums keep a screen on a small budget from
+// looking frozen. A quiet screen (closed market, lost focus, idle user) may
+// wait up to quietMax, because nobody is looking or nothing changes.
+const (
+	chainMin         = 2 * time.Second
+	tapeMin          = 3 * time.Second
+	chainMax         = 5 * time.Minute
+	tapeMax          = 10 * time.Minute
+	quietMax         = 15 * time.Minute
+	calendarInterval = 6 * time.Hour
+	quietFactor      = 4
+	backoffBase      = 2 * time.Second
+	backoffMax       = 2 * time.Minute
+	perSecondWait    = time.Second
+	monthlyWait      = time.Minute
+	rateWindow       = time.Hour
+	minRateWindow    = time.Minute
+)
+
+// Conditions is what is on screen and around it when planning the next fetch.
+type Conditions struct {
+	Mode        api.Mode
+	Historical  bool // a date before today: each feed is fetched once and never polled
+	TapeVisible bool // the tape pane is shown; a hidden tape is not polled
+	Focused     bool // the terminal has focus (false after a BlurMsg)
+	Idle        bool // no key or mouse input for a while (the model decides how long, 5 min)
+}
+
+// Scheduler decides when each feed of the watch screen is fetched next so that
+// the screen spends no more points than its Budget. It is pure bookkeeping:
+// the model owns the clock and the timers, which keeps every decision
+// testable with fixed times. It is not safe for concurrent use; the model
+// calls it from its Update only.
+type Scheduler struct {
+	budget     Budget
+	feeds      [NumFeeds]feedState
+	retryUntil time.Time // a 429 holds back every feed: both limits are per account
+
+	start      time.Time // first time booked: the session's spending starts there
+	clock      time.Time // latest time seen by Observe or Next, for Spend
+	spent      int
+	spends     []spend // charged fetches of the last hour, oldest first
+	pointsUsed api.Int
+	pointsLeft api.Int
+	lastErr    error
+	lastErrAt  time.Time
+}
+
+type feedState struct {
+	failures int       // consecutive failures since the last success
+	failedAt time.Time // end of the last failed fetch
+	done     bool      // the last fetch succeeded: a historical feed is complete
+}
+
+type spend struct {
+	at   time.Time
+	cost int
+}
+
+// NewScheduler paces the screen by b. An invalid b (see Budget.Validate) is
+// replaced by DefaultBudget: the caller should have reported it already, and
+// a screen that polls by a sane default beats one that divides by NaN.
+func NewScheduler(b Budget) *Scheduler {
+	if b.Validate() != nil {
+		b = DefaultBudget()
+	}
+	return &Scheduler{budget: b}
+}
+
+// Observe records the outcome of a fetch of feed f finished at now: resp may
+// be nil (network error); err is nil on success.
+//
+// A cancelled fetch (context.Canceled) is the model's own doing, for example
+// the user picked another expiry, so it is neither a failure to back off from
+// nor an error worth showing. A 429 carries its own wait (Retry-After), so it
+// does not also grow the exponential backoff.
+func (s *Scheduler) Observe(f Feed, resp *api.Response, err error, now time.Time) {
+	s.book(resp, now)
+	if f < 0 || f >= NumFeeds || errors.Is(err, context.Canceled) {
+		return
+	}
+	st := &s.feeds[f]
+	if err == nil {
+		*st = feedState{done: true}
+		return
+	}
+	s.lastErr, s.lastErrAt = err, now
+	st.done = false
+	var rl *api.RateLimitError
+	if !errors.As(err, &rl) {
+		st.failures++
+		st.failedAt = now
+		return
+	}
+	wait := rl.RetryAfter
+	if wait <= 0 {
+		wait = perSecondWait
+		if rl.MonthlyAllowance() {
+			wait = monthlyWait
+		}
+	}
+	if until := now.Add(wait); until.After(s.retryUntil) {
+		s.retryUntil = until
+	}
+}
+
+// Next is how long to wait, from now, before fetching f again, given the last
+// fetch of f ended at last. ok=false means do not poll f at all under c: the
+// tape is hidden, or a historical feed has its answer (historical answers
+// never change). An exhausted monthly allowance is a long delay, not ok=false,
+// so the screen resumes by itself when the allowance renews.
+//
+// A zero last means f has never been fetched for what it now shows: the model
+// passes it after changing the expiry or the date, so the new data comes at
+// once, past the old query's error backoff; only a pending Retry-After holds
+// it back. The delay is recomputed from last on every call, so a change of
+// conditions (focus regained) takes effect without waiting out the old one.
+func (s *Scheduler) Next(f Feed, c Conditions, last, now time.Time) (d time.Duration, ok bool) {
+	if f < 0 || f >= NumFeeds || (f == FeedTape && !c.TapeVisible) {
+		return 0, false
+	}
+	s.clock = later(s.clock, now)
+	st := s.feeds[f]
+	due := s.retryUntil
+	if !last.IsZero() {
+		if c.Historical && st.done {
+			return 0, false
+		}
+		if !c.Historical {
+			due = later(due, last.Add(s.Interval(f, c, now)))
+		}
+		if st.failures > 0 {
+			due = later(due, st.failedAt.Add(backoff(st.failures)))
+		}
+	}
+	return max(due.Sub(now), 0), true
+}
+
+// Reset forgets what the feeds learnt about the query the screen showed: its
+// error backoff belongs to that query (a bad expiry is no reason to hold back
+// the next one), and a historical answer to the old date is not one to the
+// new date. What belongs to the account stays: spending, the balance, a
+// pending Retry-After (both limits are per account) and the last error.
+func (s *Scheduler) Reset() { s.feeds = [NumFeeds]feedState{} }
+
+// backoff doubles from 2 s with each consecutive failure, up to 2 min: quick
+// enough to ride out a blip, slow enough not to hammer a service that is down.
+func backoff(failures int) time.Duration {
+	if failures > 7 { // 2 s << 6 is already past the cap
+		return backoffMax
+	}
+	return min(backoffBase<<(failures-1), backoffMax)
+}
+
+// Interval is the steady polling interval of f under c, before backoff and
+// Retry-After; 0 when f is not polled under c (historical date, hidden tape).
+//
+// Chain and tape share the hourly budget: half each, or all to the chain when
+// the tape is hidden. A feed held at its minimum interval cannot spend its
+// half, so the other feed gets the rest and the whole budget stays usable.
+// The calendar is outside the split: it changes a few times a year and one
+// fetch every 6 hours is negligible.
+func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration {
+	switch {
+	case f < 0 || f >= NumFeeds || c.Historical || (f == FeedTape && !c.TapeVisible):
+		return 0
+	case f == FeedCalendar:
+		return calendarInterval
+	case !MarketOpen(now):
+		return quietMax // quotes and trades do not change while the market is closed
+	}
+	perHour := s.BudgetPerHour(now)
+	chainCost := float64(api.Cost(feedEndpoints[FeedChain], c.Mode, false))
+	if !c.TapeVisible {
+		return quiet(clampInterval(chainCost, perHour, chainMin, chainMax), c)
+	}
+	tapeCost := float64(api.Cost(feedEndpoints[FeedTape], c.Mode, false))
+	chainShare, tapeShare := perHour/2, perHour/2
+	chainCap, tapeCap := ratePerHour(chainCost, chainMin), ratePerHour(tapeCost, tapeMin)
+	chainShare, tapeShare = min(chainShare, chainCap)+max(tapeShare-tapeCap, 0),
+		min(tapeShare, tapeCap)+max(chainShare-chainCap, 0)
+	if f == FeedChain {
+		return quiet(clampInterval(chainCost, chainShare, chainMin, chainMax), c)
+	}
+	return quiet(clampInterval(tapeCost, tapeShare, tapeMin, tapeMax), c)
+}
+
+// ratePerHour is the points per hour that fetching at cost every d spends.
+func ratePerHour(cost float64, d time.Duration) float64 {
+	return cost * float64(time.Hour) / float64(d)
+}
+
+// clampInterval is the interval at which cost points per fetch spend
+// perHour, within [lo, hi]. Rounded to the millisecond: finer is noise, and
+// the status bar shows it.
+func clampInterval(cost, perHour float64, lo, hi time.Duration) time.Duration {
+	if !(perHour > 0) {
+		return hi
+	}
+	d := cost / perHour * float64(time.Hour)
+	if d >= float64(hi) || math.IsNaN(d) {
+		return hi
+	}
+	return max(time.Duration(d).Round(time.Millisecond), lo)
+}
+
+// quiet stretches the interval when nobody is watching: points spent on a
+// screen in a background tab or in front of an empty chair are wasted. The
+// cap is quietMax rather than the feed's own maximum, or the stretch would
+// do nothing on a small budget.
+func quiet(d time.Duration, c Conditions) time.Duration {
+	factor := time.Duration(1)
+	if !c.Focused {
+		factor *= quietFactor
+	}
+	if c.Idle {
+		factor *= quietFactor
+	}
+	if factor == 1 {
+		return d
+	}
+	return min(d*factor, max(quietMax, d))
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
