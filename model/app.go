@@ -1,0 +1,211 @@
+package model
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"chainwatch/api"
+	"chainwatch/keymap"
+	"chainwatch/theme"
+)
+
+// Config is what the watch screen needs from the command line.
+type Config struct {
+	Client       *api.Client
+	Source       string // "SANDBOX" (the embedded sandbox) or "PRODUCTION"
+	BaseURL      string
+	Symbol       string   // default SPY
+	Mode         api.Mode // default live
+	Date         api.Date // 0: today; a past day is historical
+	Budget       Budget
+	BlockSize    int64 // tape prints of at least this size are blocks; default 100
+	TapeCapacity int   // trades the tape holds; default 5000
+	Theme        string
+	ColorBlind   bool
+	NoColor      bool
+	FirstRun     bool
+	Recent       []string
+	Now          func() time.Time
+	SaveRecent   func([]string) error
+}
+
+// pane is where movement keys go.
+type pane int
+
+const (
+	paneLadder pane = iota
+	paneTape
+	paneCalendar
+	numPanes
+)
+
+// idleAfter is how long without input before polling slows: a trader who
+// walked away does not need a chain refreshed every two seconds.
+const idleAfter = 5 * time.Minute
+
+// flashFor is how long a changed cell stays highlighted.
+const flashFor = 700 * time.Millisecond
+
+// App is the root model. It routes: keys to the focused pane or the
+// prompt, replies to the pane they belong to, timers to the poller. The
+// panes hold the state; App holds only what is between them.
+type App struct {
+	cfg    Config
+	sh     *Shared
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	q     Query
+	chain *Chain
+	tape  *Tape
+	cal   *Calendar
+	poll  poller
+	// tapeDay is the session the tape holds (see tapeDay).
+	tapeDay api.Date
+
+	width, height     int
+	focus             pane
+	showTape, showCal bool
+	termFocused       bool
+	lastInput         time.Time
+	help              bool
+	prompt            *prompt
+	banner            bool
+	recent            []string
+	notice            string // a note for the status bar that is not a fetch error
+	darkSet           bool   // the theme was chosen by config, not the terminal
+	dark              bool
+}
+
+// New builds the watch screen. It does no I/O: the first fetches start
+// from Init.
+func New(cfg Config) *App {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Symbol == "" {
+		cfg.Symbol = "SPY"
+	}
+	if cfg.Mode == "" {
+		cfg.Mode = api.Live
+	}
+	if cfg.BlockSize <= 0 {
+		cfg.BlockSize = 100
+	}
+	if cfg.TapeCapacity <= 0 {
+		cfg.TapeCapacity = 5000
+	}
+	if cfg.Budget == (Budget{}) {
+		cfg.Budget = DefaultBudget()
+	}
+	dark := cfg.Theme != "light"
+	sh := &Shared{
+		Styles: theme.New(theme.ByName(dark, cfg.ColorBlind), cfg.NoColor),
+		Keys:   keymap.Default(),
+		Prompt: keymap.Prompt(),
+		Client: cfg.Client,
+		Now:    cfg.Now,
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a := &App{
+		cfg: cfg, sh: sh, ctx: ctx, cancel: cancel,
+		chain: NewChain(sh), tape: NewTape(sh, cfg.TapeCapacity, cfg.BlockSize), cal: NewCalendar(sh),
+		poll:     newPoller(cfg.Budget),
+		showTape: true, showCal: true, termFocused: true,
+		lastInput: cfg.Now(),
+		banner:    cfg.FirstRun,
+		recent:    append([]string(nil), cfg.Recent...),
+		darkSet:   cfg.Theme == "dark" || cfg.Theme == "light",
+		dark:      dark,
+	}
+	a.q = Query{Symbol: strings.ToUpper(cfg.Symbol), Mode: cfg.Mode, Date: cfg.Date, Gen: 1}
+	a.setQuery(a.q)
+	return a
+}
+
+// Init starts the first fetches and the clock, and asks the terminal for
+// its background so the theme can follow it.
+func (a *App) Init() tea.Cmd {
+	cmds := []tea.Cmd{a.startAll(), frameTick(), a.remember(a.q.Symbol)}
+	if !a.darkSet {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update routes a message. It never blocks: every fetch is a tea.Cmd.
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.width, a.height = msg.Width, msg.Height
+		return a, a.replan()
+	case tea.BackgroundColorMsg:
+		if !a.darkSet && msg.IsDark() != a.dark {
+			a.dark = msg.IsDark()
+			a.sh.Styles = theme.New(theme.ByName(a.dark, a.cfg.ColorBlind), a.cfg.NoColor)
+		}
+		return a, nil
+	case tea.FocusMsg:
+		a.termFocused = true
+		return a, a.replan()
+	case tea.BlurMsg:
+		a.termFocused = false
+		return a, a.replan()
+	case tea.KeyPressMsg:
+		return a, a.onKey(msg)
+	case tea.MouseClickMsg:
+		return a, a.onClick(msg.Mouse())
+	case tea.MouseWheelMsg:
+		return a, a.onWheel(msg.Mouse())
+	case frameMsg:
+		// The clock ticks once a second so ages and countdowns move, and
+		// idleness is noticed.
+		return a, tea.Batch(frameTick(), a.replanIfChanged())
+	case flashDoneMsg:
+		return a, nil
+	case saveErrMsg:
+		a.notice = "recent symbols not saved: " + msg.err.Error()
+		return a, nil
+	case pollMsg:
+		return a, a.onPoll(msg)
+	case expiryMsg:
+		return a, a.onExpiryDebounced(msg)
+	case ChainMsg:
+		return a, a.onChain(msg)
+	case TapeMsg:
+		return a, a.onTape(msg)
+	case CalendarMsg:
+		return a, a.onCalendar(msg)
+	}
+	return a, nil
+}
+
+// Recent is the recent-symbols list, most recent first.
+func (a *App) Recent() []string { return append([]string(nil), a.recent...) }
+
+// Query is what the screen is looking at.
+func (a *App) Query() Query { return a.q }
+
+// frameMsg is the once-a-second clock.
+type frameMsg struct{}
+
+// flashDoneMsg redraws once flashes have faded.
+type flashDoneMsg struct{}
+
+func frameTick() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return frameMsg{} })
+}
+
+func flashDone() tea.Cmd {
+	return tea.Tick(flashFor+50*time.Millisecond, func(time.Time) tea.Msg { return flashDoneMsg{} })
+}
+
+// quit cancels every request in flight and ends the program; bubbletea
+// restores the terminal.
+func (a *App) quit() tea.Cmd {
+	a.cancel()
+	return tea.Quit
+}

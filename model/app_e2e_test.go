@@ -1,0 +1,129 @@
+package model
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"chainwatch/api"
+)
+
+// snapshot is what the end-to-end test reads of the running App. It is
+// taken inside Update, on the program's goroutine, so the test never
+// races the model.
+type snapshot struct {
+	symbol   string
+	expiry   api.Date
+	rows     int
+	loaded   bool
+	help     bool
+	tapeHeld int
+	spent    int
+}
+
+type probeMsg chan snapshot
+
+// probed wraps the App to answer probes; everything else goes through.
+type probed struct{ *App }
+
+func (p probed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if ch, ok := msg.(probeMsg); ok {
+		a := p.App
+		ch <- snapshot{
+			symbol: a.q.Symbol, expiry: a.chain.Expiry(), loaded: !a.chain.LastOK().IsZero(),
+			rows: len(a.chain.rows()), help: a.help, tapeHeld: a.tape.Held(),
+			spent: a.poll.sched.Stats(a.sh.Now()).SessionSpent,
+		}
+		return p, nil
+	}
+	_, cmd := p.App.Update(msg)
+	return p, cmd
+}
+
+// waitState probes the program until cond holds, for at most 30 s.
+func waitState(t *testing.T, tm *teatest.TestModel, what string, cond func(snapshot) bool) snapshot {
+	t.Helper()
+	var last snapshot
+	for i := 0; i < 600; i++ {
+		ch := make(probeMsg, 1)
+		tm.Send(ch)
+		select {
+		case last = <-ch:
+			if cond(last) {
+				return last
+			}
+		case <-time.After(time.Second):
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("%s: not reached in 30 s; last state %+v", what, last)
+	return last
+}
+
+// screenText collects the terminal output so far, without escape codes.
+type screenText struct{ buf bytes.Buffer }
+
+func (s *screenText) read(t *testing.T, r io.Reader) string {
+	t.Helper()
+	if _, err := io.Copy(&s.buf, r); err != nil {
+		t.Fatal(err)
+	}
+	return ansi.Strip(s.buf.String())
+}
+
+// TestWatchScreenEndToEnd runs the whole screen in a real (virtual)
+// terminal against the sandbox over loopback HTTP and OAuth2: it starts,
+// shows the SPY ladder and tape, changes expiry, changes symbol through
+// the prompt, opens help, and quits.
+func TestWatchScreenEndToEnd(t *testing.T) {
+	sh := startTestSandbox(t)
+	app := New(Config{Client: sh.Client, Source: "SANDBOX", Symbol: "SPY", Now: sh.Now, Theme: "dark", FirstRun: true})
+	tm := teatest.NewTestModel(t, probed{app}, teatest.WithInitialTermSize(160, 48))
+	var screen screenText
+
+	first := waitState(t, tm, "SPY ladder loaded", func(s snapshot) bool { return s.loaded && s.rows > 0 && s.tapeHeld > 0 })
+	if first.symbol != "SPY" || first.expiry == 0 {
+		t.Fatalf("start: %+v", first)
+	}
+	text := screen.read(t, tm.Output())
+	for _, want := range []string{"SPY", "SANDBOX", "Welcome"} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("the first frame lacks %q:\n%s", want, text)
+		}
+	}
+
+	tm.Type("]")
+	waitState(t, tm, "next expiry", func(s snapshot) bool { return s.expiry > first.expiry && s.rows > 0 })
+
+	tm.Type("/")
+	tm.Type("qqq")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	q := waitState(t, tm, "QQQ loaded", func(s snapshot) bool { return s.symbol == "QQQ" && s.loaded && s.rows > 0 })
+	if q.spent <= first.spent {
+		t.Fatalf("points spent did not rise: %d then %d", first.spent, q.spent)
+	}
+
+	tm.Type("?")
+	waitState(t, tm, "help open", func(s snapshot) bool { return s.help })
+	time.Sleep(100 * time.Millisecond) // let the help frame reach the output
+	text = screen.read(t, tm.Output())
+	if !strings.Contains(text, "next expiry") {
+		t.Fatalf("the help screen lists the keys; output:\n%s", text[max(0, len(text)-3000):])
+	}
+	tm.Type("?")
+	tm.Type("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	final := tm.FinalModel(t).(probed)
+	if final.q.Symbol != "QQQ" || final.Recent()[0] != "QQQ" {
+		t.Fatalf("final symbol %q, recent %v", final.q.Symbol, final.Recent())
+	}
+	if final.ctx.Err() == nil {
+		t.Fatal("quitting must cancel requests in flight")
+	}
+}

@@ -1,0 +1,219 @@
+package model
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"chainwatch/api"
+	"chainwatch/ui"
+)
+
+// replyInfo is what every reply carries for the scheduler.
+type replyInfo struct {
+	resp *api.Response
+	err  error
+	at   time.Time
+}
+
+// onKey routes a key: an open prompt takes everything; then the help
+// screen; then the screen-wide keys; then the focused pane.
+func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
+	keys := a.sh.Keys
+	a.lastInput = a.sh.Now()
+	wake := a.replanIfChanged()
+	if key.Matches(k, keys.Interrupt) {
+		return a.quit()
+	}
+	if a.prompt != nil {
+		return tea.Batch(wake, a.onPromptKey(k))
+	}
+	if a.banner {
+		a.banner = false
+		if key.Matches(k, keys.Close) {
+			return wake
+		}
+	}
+	if a.help {
+		switch {
+		case key.Matches(k, keys.Quit):
+			return a.quit()
+		case key.Matches(k, keys.Help), key.Matches(k, keys.Close):
+			a.help = false
+		}
+		return wake
+	}
+	return tea.Batch(wake, a.onScreenKey(k))
+}
+
+func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
+	keys := a.sh.Keys
+	switch {
+	case key.Matches(k, keys.Quit):
+		return a.quit()
+	case key.Matches(k, keys.Help):
+		a.help = true
+		return nil
+	case key.Matches(k, keys.Symbol):
+		a.prompt = newSymbolPrompt(a.recent)
+		return nil
+	case key.Matches(k, keys.Date):
+		a.prompt = newDatePrompt(a.q.Date)
+		return nil
+	case key.Matches(k, keys.Mode):
+		q := a.q
+		q.Mode = api.Delayed
+		if a.q.Mode == api.Delayed {
+			q.Mode = api.Live
+		}
+		return a.changeQuery(q)
+	case key.Matches(k, keys.NextPane):
+		a.cycleFocus(1)
+		return nil
+	case key.Matches(k, keys.PrevPane):
+		a.cycleFocus(-1)
+		return nil
+	case key.Matches(k, keys.Tape):
+		a.showTape = !a.showTape
+		a.fixFocus()
+		return a.replan()
+	case key.Matches(k, keys.Calendar):
+		a.showCal = !a.showCal
+		a.fixFocus()
+		return nil
+	case key.Matches(k, keys.Refresh):
+		return a.refreshNow()
+	}
+	if a.tape.HandleKey(k, a.focus == paneTape) {
+		return nil
+	}
+	if a.focus == paneCalendar && a.calendarKey(k) {
+		return nil
+	}
+	expiryKey := key.Matches(k, keys.PrevExpiry, keys.NextExpiry, keys.Columns, keys.Window)
+	if a.focus == paneLadder || expiryKey {
+		handled, changed := a.chain.HandleKey(k)
+		if changed {
+			return a.expiryChanged()
+		}
+		if handled {
+			a.tape.SetContract(a.chain.SelectedOSI())
+		}
+	}
+	return nil
+}
+
+// refreshNow fetches the visible feeds at once, whatever the timers say;
+// a feed already in flight is not asked twice.
+func (a *App) refreshNow() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, f := range []Feed{FeedChain, FeedTape} {
+		if a.poll.inflight[f] == 0 {
+			cmds = append(cmds, a.fetch(f))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+func (a *App) calendarKey(k tea.KeyPressMsg) bool {
+	keys := a.sh.Keys
+	switch {
+	case key.Matches(k, keys.Up):
+		a.cal.Scroll(-1)
+	case key.Matches(k, keys.Down):
+		a.cal.Scroll(1)
+	case key.Matches(k, keys.PageUp):
+		a.cal.Scroll(-10)
+	case key.Matches(k, keys.PageDown):
+		a.cal.Scroll(10)
+	default:
+		return false
+	}
+	return true
+}
+
+// visible reports whether pane p is on screen.
+func (a *App) visible(p pane) bool {
+	switch p {
+	case paneTape:
+		return a.showTape
+	case paneCalendar:
+		return a.showCal
+	}
+	return true
+}
+
+func (a *App) cycleFocus(step int) {
+	p := a.focus
+	for range numPanes {
+		p = (p + pane(step) + numPanes) % numPanes
+		if a.visible(p) {
+			a.focus = p
+			return
+		}
+	}
+}
+
+// fixFocus moves the focus off a pane that was just hidden.
+func (a *App) fixFocus() {
+	if !a.visible(a.focus) {
+		a.focus = paneLadder
+	}
+}
+
+// onClick focuses the pane under the mouse and selects what was clicked.
+func (a *App) onClick(m tea.Mouse) tea.Cmd {
+	a.lastInput = a.sh.Now()
+	if a.prompt != nil || a.help || a.width == 0 {
+		return nil
+	}
+	lay := a.layout()
+	switch r := lay.Tabs; {
+	case inside(r, m.X, m.Y):
+		if a.chain.ClickTab(m.X-r.X, r.W) {
+			return a.expiryChanged()
+		}
+	case inside(lay.Ladder, m.X, m.Y):
+		a.focus = paneLadder
+		top := lay.Ladder.Y + len(a.bannerLines(lay.Ladder))
+		if m.Y >= top {
+			a.chain.Click(m.X-lay.Ladder.X, m.Y-top, lay.Ladder.W, lay.Ladder.H-(top-lay.Ladder.Y))
+			a.tape.SetContract(a.chain.SelectedOSI())
+		}
+	case inside(lay.Tape, m.X, m.Y):
+		a.focus = paneTape
+	case inside(lay.Calendar, m.X, m.Y):
+		a.focus = paneCalendar
+	}
+	return nil
+}
+
+// onWheel scrolls the pane under the mouse.
+func (a *App) onWheel(m tea.Mouse) tea.Cmd {
+	a.lastInput = a.sh.Now()
+	if a.prompt != nil || a.help || a.width == 0 {
+		return nil
+	}
+	step := 1
+	if m.Button == tea.MouseWheelUp {
+		step = -1
+	} else if m.Button != tea.MouseWheelDown {
+		return nil
+	}
+	lay := a.layout()
+	switch {
+	case inside(lay.Ladder, m.X, m.Y):
+		a.chain.Scroll(step)
+		a.tape.SetContract(a.chain.SelectedOSI())
+	case inside(lay.Tape, m.X, m.Y):
+		a.tape.Scroll(step)
+	case inside(lay.Calendar, m.X, m.Y):
+		a.cal.Scroll(step)
+	}
+	return nil
+}
+
+func inside(r ui.Rect, x, y int) bool {
+	return r.W > 0 && r.H > 0 && x >= r.X && x < r.X+r.W && y >= r.Y && y < r.Y+r.H
+}

@@ -1,0 +1,150 @@
+package model
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+
+	"chainwatch/api"
+	"chainwatch/ui"
+)
+
+// Calendar is the symbol's earnings and dividends. It changes a few times
+// a quarter, so it is fetched rarely; what matters on screen is the next
+// report (it moves the options' vol, and the expiry tabs mark it) and the
+// last few for context.
+type Calendar struct {
+	sh *Shared
+	q  Query
+
+	earnings  []ui.Earning  // ascending by date
+	dividends []ui.Dividend // ascending by ex-date
+	scroll    int
+
+	lastOK, errAt time.Time
+	err           error
+	loading       bool
+
+	ve []ui.Earning // the order on screen, reused per frame
+	vd []ui.Dividend
+	cv ui.CalendarView
+}
+
+// NewCalendar returns an empty calendar; SetQuery starts it.
+func NewCalendar(sh *Shared) *Calendar { return &Calendar{sh: sh} }
+
+// SetQuery empties the calendar for another symbol.
+func (c *Calendar) SetQuery(q Query) {
+	c.q = q
+	c.earnings, c.dividends, c.scroll = c.earnings[:0], c.dividends[:0], 0
+	c.lastOK, c.errAt, c.err, c.loading = time.Time{}, time.Time{}, nil, true
+}
+
+// LastOK is when the events were last applied; Err the last failure since.
+func (c *Calendar) LastOK() time.Time       { return c.lastOK }
+func (c *Calendar) Err() (error, time.Time) { return c.err, c.errAt }
+
+// Apply takes the events of the current query; a failure keeps the last.
+func (c *Calendar) Apply(m CalendarMsg) bool {
+	if m.Query.Gen != c.q.Gen {
+		return false
+	}
+	c.loading = false
+	if m.Err != nil && !api.IsNoData(m.Err) {
+		c.err, c.errAt = m.Err, m.At
+		return true
+	}
+	c.earnings, c.dividends = c.earnings[:0], c.dividends[:0]
+	for i := range m.Events {
+		e := &m.Events[i]
+		if s := e.Symbol(); s != "" && !strings.EqualFold(s, c.q.Symbol) {
+			continue // asked for one symbol; be strict about what is shown
+		}
+		switch e.Kind {
+		case api.KindEarnings:
+			x := &e.Earnings
+			c.earnings = append(c.earnings, ui.Earning{Date: x.ReportDate, Time: x.TimeOfDay, Year: x.Year, Quarter: x.Quarter,
+				Estimate: flt(x.EPSEstimate), Actual: flt(x.EPSActual)})
+		case api.KindDividend:
+			x := &e.Dividend
+			c.dividends = append(c.dividends, ui.Dividend{ExDate: x.ExDividendDate, PayDate: x.PaymentDate, Amount: flt(x.Dividend)})
+		}
+	}
+	slices.SortStableFunc(c.earnings, func(a, b ui.Earning) int { return cmp.Compare(a.Date, b.Date) })
+	slices.SortStableFunc(c.dividends, func(a, b ui.Dividend) int { return cmp.Compare(a.ExDate, b.ExDate) })
+	c.earnings = slices.Compact(c.earnings)
+	c.dividends = slices.Compact(c.dividends)
+	c.lastOK, c.err, c.errAt = m.At, nil, time.Time{}
+	return true
+}
+
+// NextEarnings is the first report on or after today; 0 when none is known.
+func (c *Calendar) NextEarnings(today api.Date) api.Date {
+	i, _ := slices.BinarySearchFunc(c.earnings, today, func(e ui.Earning, d api.Date) int { return cmp.Compare(e.Date, d) })
+	if i < len(c.earnings) {
+		return c.earnings[i].Date
+	}
+	return 0
+}
+
+// Scroll moves down the events by delta lines.
+func (c *Calendar) Scroll(delta int) {
+	n := len(c.earnings) + len(c.dividends)
+	c.scroll = min(max(c.scroll+delta, 0), max(n-1, 0))
+}
+
+// View draws the events: upcoming first (soonest first), then recent
+// (latest first), which is how a trader reads a calendar beside a chain.
+// Scrolling hides the first lines of that order.
+func (c *Calendar) View(width, height int, now time.Time, focused bool) []string {
+	today := c.q.Day(now)
+	c.ve = upcomingFirst(c.ve[:0], c.earnings, today, func(e ui.Earning) api.Date { return e.Date })
+	c.vd = upcomingFirst(c.vd[:0], c.dividends, today, func(d ui.Dividend) api.Date { return d.ExDate })
+	ve, vd := c.ve, c.vd
+	for range min(c.scroll, len(ve)+len(vd)) {
+		// Drop whichever comes first in the screen's order.
+		if len(vd) == 0 || (len(ve) > 0 && !shownAfter(ve[0].Date, vd[0].ExDate, today)) {
+			ve = ve[1:]
+		} else {
+			vd = vd[1:]
+		}
+	}
+	c.cv = ui.CalendarView{Earnings: ve, Dividends: vd, Today: today, Focused: focused, Message: c.message()}
+	return ui.Calendar(&c.cv, width, height, c.sh.Styles)
+}
+
+// shownAfter reports whether an event on a is listed after one on b:
+// upcoming ones soonest first, then past ones latest first.
+func shownAfter(a, b, today api.Date) bool {
+	if (a >= today) != (b >= today) {
+		return a < today
+	}
+	if a >= today {
+		return a > b
+	}
+	return a < b
+}
+
+// upcomingFirst appends to dst the events of asc (ascending by date) on or
+// after today in ascending order, then those before it in descending order.
+func upcomingFirst[T any](dst, asc []T, today api.Date, date func(T) api.Date) []T {
+	i, _ := slices.BinarySearchFunc(asc, today, func(e T, d api.Date) int { return cmp.Compare(date(e), d) })
+	dst = append(dst, asc[i:]...)
+	for j := i - 1; j >= 0; j-- {
+		dst = append(dst, asc[j])
+	}
+	return dst
+}
+
+func (c *Calendar) message() string {
+	switch {
+	case len(c.earnings)+len(c.dividends) > 0:
+		return ""
+	case c.err != nil:
+		return "events: " + errText(c.err)
+	case c.loading:
+		return "loading events…"
+	}
+	return "no earnings or dividends for " + c.q.Symbol
+}

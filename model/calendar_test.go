@@ -1,0 +1,84 @@
+package model
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"chainwatch/api"
+)
+
+func earning(sym string, d api.Date, q int) api.CalendarEvent {
+	return api.CalendarEvent{Kind: api.KindEarnings, Earnings: api.EarningsEvent{
+		UnderlyingSymbol: sym, ReportDate: d, Year: d.Year(), Quarter: q, TimeOfDay: api.AfterClose, EPSEstimate: api.Some(1.23)}}
+}
+
+func dividend(sym string, ex api.Date) api.CalendarEvent {
+	return api.CalendarEvent{Kind: api.KindDividend, Dividend: api.DividendsEvent{
+		UnderlyingSymbol: sym, ExDividendDate: ex, PaymentDate: ex.AddDays(14), Dividend: api.Some(0.42)}}
+}
+
+func TestCalendar(t *testing.T) {
+	c := NewCalendar(testShared(testNow))
+	q := Query{Symbol: "AAPL", Gen: 4}
+	c.SetQuery(q)
+	today := q.Day(testNow)
+	events := []api.CalendarEvent{
+		earning("AAPL", today.AddDays(70), 1),
+		earning("AAPL", today.AddDays(-20), 4),
+		earning("AAPL", today.AddDays(-110), 3),
+		earning("MSFT", today.AddDays(5), 4), // not asked for: not shown
+		dividend("AAPL", today.AddDays(-30)),
+		dividend("AAPL", today.AddDays(10)),
+		dividend("AAPL", today.AddDays(10)), // a duplicate
+	}
+	if c.Apply(CalendarMsg{Query: Query{Gen: 3}, Events: events}) {
+		t.Error("a stale reply was applied")
+	}
+	if !c.Apply(CalendarMsg{Query: q, Events: events, At: testNow}) {
+		t.Fatal("reply dropped")
+	}
+	if got := c.NextEarnings(today); got != today.AddDays(70) {
+		t.Errorf("next earnings %s", got)
+	}
+	if got := c.NextEarnings(today.AddDays(71)); got != 0 {
+		t.Errorf("after the last report: %s", got)
+	}
+	if len(c.earnings) != 3 || len(c.dividends) != 2 {
+		t.Fatalf("%d earnings, %d dividends", len(c.earnings), len(c.dividends))
+	}
+
+	lines := c.View(60, 9, testNow, false)
+	if len(lines) != 9 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	// Upcoming first, soonest first; then recent, latest first.
+	if c.cv.Earnings[0].Date != today.AddDays(70) || c.cv.Earnings[1].Date != today.AddDays(-20) || c.cv.Dividends[0].ExDate != today.AddDays(10) {
+		t.Errorf("order %+v %+v", c.cv.Earnings, c.cv.Dividends)
+	}
+	text := ansi.Strip(strings.Join(lines, "\n"))
+	if !strings.Contains(text, "0.42") || !strings.Contains(text, "1.23") {
+		t.Errorf("events not drawn:\n%s", text)
+	}
+	// Scrolling hides the first line of that order: the dividend in 10 days.
+	c.Scroll(1)
+	c.View(60, 9, testNow, false)
+	if len(c.cv.Dividends) != 1 || len(c.cv.Earnings) != 3 {
+		t.Errorf("scrolled: %d dividends, %d earnings", len(c.cv.Dividends), len(c.cv.Earnings))
+	}
+	c.Scroll(100)
+	if c.scroll != 4 {
+		t.Errorf("scroll clamped to %d", c.scroll)
+	}
+
+	// A failure keeps the events; a new query drops them.
+	if !c.Apply(CalendarMsg{Query: q, Err: errors.New("503")}) || len(c.earnings) != 3 {
+		t.Error("an error lost the events")
+	}
+	c.SetQuery(Query{Symbol: "XYZ", Gen: 5})
+	if c.NextEarnings(today) != 0 || !strings.Contains(ansi.Strip(strings.Join(c.View(60, 9, testNow, false), "")), "loading") {
+		t.Error("SetQuery kept the old events")
+	}
+}

@@ -1,0 +1,475 @@
+package model
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"chainwatch/api"
+	"chainwatch/ui"
+)
+
+// windowSizes are the strikes shown around the money; 0 is all of them.
+var windowSizes = [...]int{10, 20, 40, 0}
+
+const (
+	defaultWindow = 2 // 40 strikes: a screenful either side on a tall terminal
+	// fullChainMaxAge is how long the expiries and strikes learned from a
+	// whole chain are trusted; then a whole chain is fetched again, for
+	// strikes listed during the day and expiries that rolled off.
+	fullChainMaxAge = 30 * time.Minute
+)
+
+// Chain is the strike ladder of one expiry, the expiry tabs and the details
+// of the selected contract. The selection is kept as a strike, not a row
+// index: a new snapshot may add strikes and the money moves, and the user
+// expects the cursor to stay on the contract they chose. A NaN strike
+// means "at the money" and follows the underlying until the user moves.
+type Chain struct {
+	sh *Shared
+	q  Query
+	st chainStore
+
+	expiry api.Date
+	strike float64
+	side   api.OptionType
+	win    int // index into windowSizes
+	set    int // index into ui.ColumnSets
+	offset int // first drawn row of the window, kept by View
+	center bool
+	page   int // data rows of the last View, for PageUp and PageDown
+
+	fullAt, lastOK, errAt time.Time
+	err                   error
+	loading               bool
+	earnings              api.Date
+
+	tabs []ui.ExpiryTab
+	lv   ui.LadderView
+}
+
+// NewChain returns an empty ladder; SetQuery starts it.
+func NewChain(sh *Shared) *Chain {
+	return &Chain{sh: sh, strike: math.NaN(), side: api.Call, win: defaultWindow, page: 10}
+}
+
+// SetQuery switches to another symbol, mode or date: the old chain means
+// nothing for the new one, so everything but the user's view preferences
+// (window, column set) is dropped.
+func (c *Chain) SetQuery(q Query) {
+	c.q = q
+	c.st.clear()
+	c.expiry, c.strike, c.side, c.offset, c.center = 0, math.NaN(), api.Call, 0, true
+	c.fullAt, c.lastOK, c.errAt, c.err = time.Time{}, time.Time{}, time.Time{}, nil
+	c.loading, c.earnings = true, 0
+}
+
+// Query is what the ladder shows now.
+func (c *Chain) Query() Query { return c.q }
+
+// Expiry is the selected expiry; 0 until a whole chain arrived.
+func (c *Chain) Expiry() api.Date { return c.expiry }
+
+// NeedsFull says whether the next fetch should be the whole chain rather
+// than the selected expiry.
+func (c *Chain) NeedsFull(now time.Time) bool {
+	return c.fullAt.IsZero() || now.Sub(c.fullAt) > fullChainMaxAge
+}
+
+// LastOK is when the last reply was applied; Err the last failure since,
+// with its time (nil after a success); Loading is true until the first
+// reply of the query, success or not.
+func (c *Chain) LastOK() time.Time       { return c.lastOK }
+func (c *Chain) Err() (error, time.Time) { return c.err, c.errAt }
+func (c *Chain) Loading() bool           { return c.loading }
+
+// SetEarnings is the next earnings report (from the calendar): the tabs
+// mark the expiries on or after it, whose options carry the event.
+func (c *Chain) SetEarnings(next api.Date) { c.earnings = next }
+
+// Apply takes a chain reply. It returns false for a reply made for another
+// query or another expiry than the one selected now: a slow answer must not
+// overwrite what the user went to. A failure keeps the data on screen.
+func (c *Chain) Apply(m ChainMsg) bool {
+	if m.Query.Gen != c.q.Gen || (m.Expiry != 0 && m.Expiry != c.expiry) {
+		return false
+	}
+	c.loading = false
+	if m.Err != nil && !api.IsNoData(m.Err) {
+		c.err, c.errAt = m.Err, m.At
+		return true
+	}
+	snap := m.Chain
+	if snap == nil { // 204: nothing listed (still a valid answer)
+		snap = &api.SymbolWithOptions{Underlying: c.st.und}
+		snap.Symbol = c.q.Symbol
+	}
+	at := m.At.UnixNano()
+	if m.Expiry == 0 {
+		c.st.applyFull(snap, at)
+		c.fullAt = m.At
+		if _, ok := c.st.find(c.expiry); !ok || c.expiry == 0 {
+			c.selectExpiry(c.nearestExpiry())
+		}
+	} else {
+		c.st.applyExpiry(m.Expiry, snap, at)
+	}
+	c.lastOK, c.err, c.errAt = m.At, nil, time.Time{}
+	return true
+}
+
+// nearestExpiry is the first expiry on or after the query's day.
+func (c *Chain) nearestExpiry() api.Date {
+	if len(c.st.exps) == 0 {
+		return 0
+	}
+	day := c.q.Day(c.sh.Now())
+	i, _ := slices.BinarySearchFunc(c.st.exps, day, func(e expiryRows, d api.Date) int { return int(e.date - d) })
+	return c.st.exps[min(i, len(c.st.exps)-1)].date
+}
+
+// selectExpiry goes to expiry d with the cursor at the money.
+func (c *Chain) selectExpiry(d api.Date) {
+	c.expiry, c.strike, c.side, c.offset, c.center = d, math.NaN(), api.Call, 0, true
+}
+
+// Spot is the underlying's price: the last trade, else the mid of its
+// quote, else the implied mid from the option book (the only one present
+// without a consolidated-tape subscription); NaN when none is known.
+func (c *Chain) Spot() float64 {
+	u := &c.st.und
+	switch {
+	case !c.st.hasUnd:
+		return math.NaN()
+	case u.LastTradePrice.Valid:
+		return u.LastTradePrice.V
+	case u.Mid.Valid:
+		return u.Mid.V
+	case u.Bid.Valid && u.Ask.Valid:
+		return (u.Bid.V + u.Ask.V) / 2
+	case u.ImpliedUnderlyingMid.Valid:
+		return u.ImpliedUnderlyingMid.V
+	}
+	return math.NaN()
+}
+
+// window returns the strikes around the money that the ladder shows and
+// the row the cursor is on among them.
+func (c *Chain) window() (rows []ui.StrikeRow, cursor int) {
+	all := c.st.rowsOf(c.expiry)
+	if len(all) == 0 {
+		return nil, 0
+	}
+	atm := nearestRow(all, c.Spot())
+	if math.IsNaN(c.Spot()) {
+		atm = len(all) / 2
+	}
+	rows = all
+	if n := windowSizes[c.win]; n > 0 && n < len(all) {
+		lo := min(max(atm-n/2, 0), len(all)-n)
+		rows, atm = all[lo:lo+n], atm-lo
+	}
+	if math.IsNaN(c.strike) {
+		return rows, atm
+	}
+	return rows, nearestRow(rows, c.strike)
+}
+
+// rows is the window the ladder shows (tests ask how much is loaded).
+func (c *Chain) rows() []ui.StrikeRow {
+	r, _ := c.window()
+	return r
+}
+
+// nearestRow is the row whose strike is closest to x (ties: the lower).
+func nearestRow(rows []ui.StrikeRow, x float64) int {
+	i, _ := slices.BinarySearchFunc(rows, x, func(r ui.StrikeRow, x float64) int {
+		if r.Strike < x {
+			return -1
+		} else if r.Strike > x {
+			return 1
+		}
+		return 0
+	})
+	if i == len(rows) || (i > 0 && x-rows[i-1].Strike <= rows[i].Strike-x) {
+		i--
+	}
+	return max(i, 0)
+}
+
+// moveTo puts the cursor on row i of the window (clamped into it).
+func (c *Chain) moveTo(rows []ui.StrikeRow, i int) {
+	if len(rows) > 0 {
+		c.strike = rows[min(max(i, 0), len(rows)-1)].Strike
+	}
+}
+
+// HandleKey moves the cursor, the side, the expiry, the column set and the
+// window. expiryChanged tells the caller to fetch the new expiry now.
+func (c *Chain) HandleKey(k tea.KeyPressMsg) (handled, expiryChanged bool) {
+	keys := &c.sh.Keys
+	rows, cur := c.window()
+	switch {
+	case key.Matches(k, keys.Up):
+		c.moveTo(rows, cur-1)
+	case key.Matches(k, keys.Down):
+		c.moveTo(rows, cur+1)
+	case key.Matches(k, keys.PageUp):
+		c.moveTo(rows, cur-c.page)
+	case key.Matches(k, keys.PageDown):
+		c.moveTo(rows, cur+c.page)
+	case key.Matches(k, keys.Top):
+		c.moveTo(rows, 0)
+	case key.Matches(k, keys.Bottom):
+		c.moveTo(rows, len(rows)-1)
+	case key.Matches(k, keys.Left):
+		c.side = api.Call
+	case key.Matches(k, keys.Right):
+		c.side = api.Put
+	case key.Matches(k, keys.PrevExpiry):
+		return true, c.stepExpiry(-1)
+	case key.Matches(k, keys.NextExpiry):
+		return true, c.stepExpiry(1)
+	case key.Matches(k, keys.Columns):
+		c.set = (c.set + 1) % max(len(ui.ColumnSets), 1)
+	case key.Matches(k, keys.Window):
+		c.cycleWindow()
+	default:
+		return false, false
+	}
+	return true, false
+}
+
+// cycleWindow goes to the next window size. The selected strike stays
+// selected when the new window still holds it; otherwise the cursor goes
+// back to the money rather than to an arbitrary edge.
+func (c *Chain) cycleWindow() {
+	c.win = (c.win + 1) % len(windowSizes)
+	c.center = true
+	if math.IsNaN(c.strike) {
+		return
+	}
+	rows, cur := c.window()
+	if len(rows) == 0 || rows[cur].Strike != c.strike {
+		c.strike = math.NaN()
+	}
+}
+
+func (c *Chain) stepExpiry(d int) bool {
+	i, ok := c.st.find(c.expiry)
+	if !ok {
+		return false
+	}
+	j := min(max(i+d, c.firstListed()), len(c.st.exps)-1)
+	if j == i {
+		return false
+	}
+	c.selectExpiry(c.st.exps[j].date)
+	return true
+}
+
+// Scroll moves the cursor by delta rows (mouse wheel).
+func (c *Chain) Scroll(delta int) {
+	rows, cur := c.window()
+	c.moveTo(rows, cur+delta)
+}
+
+// Click selects the row under y (relative to the ladder pane's top) and
+// the side under x, as the last View drew them: the user clicked on what
+// they saw.
+func (c *Chain) Click(x, y, width, height int) {
+	if r, ok := ui.LadderHit(&c.lv, height, y); ok && r < len(c.lv.Rows) {
+		c.strike = c.lv.Rows[r].Strike
+		c.side = api.Call
+		if x >= width/2 {
+			c.side = api.Put
+		}
+	}
+}
+
+// ClickTab selects the expiry tab under column x of the tab bar.
+func (c *Chain) ClickTab(x, width int) (expiryChanged bool) {
+	tabs, sel := c.Tabs()
+	i, ok := ui.ExpiryHit(tabs, sel, width, x)
+	if !ok || i < 0 || i >= len(tabs) || tabs[i].Date == c.expiry {
+		return false
+	}
+	c.selectExpiry(tabs[i].Date)
+	return true
+}
+
+// Tabs returns the expiry tabs and the selected one. The slice is reused
+// between calls: forty dates are cheap to classify on every frame, and the
+// DTE then never goes stale across midnight.
+func (c *Chain) Tabs() ([]ui.ExpiryTab, int) {
+	day := c.q.Day(c.sh.Now())
+	c.tabs = c.tabs[:0]
+	sel := 0
+	first := c.firstListed()
+	for i, e := range c.st.exps[first:] {
+		if e.date == c.expiry {
+			sel = i
+		}
+		c.tabs = append(c.tabs, ui.ExpiryTab{
+			Date:     e.date,
+			DTE:      day.DaysUntil(e.date),
+			Kind:     expiryKind(e.date),
+			Earnings: c.earnings != 0 && e.date >= c.earnings,
+		})
+	}
+	return c.tabs, sel
+}
+
+// firstListed is the index of the first expiry still trading on the
+// query's day. A live screen on a weekend or before the open shows the
+// last close, whose chain still holds the expiries that settled at it;
+// they are history, not something a trader can trade, so the tabs and the
+// expiry keys skip them. A historical day shows all it had.
+func (c *Chain) firstListed() int {
+	if c.q.Date != 0 {
+		return 0
+	}
+	day := c.q.Day(c.sh.Now())
+	for i, e := range c.st.exps {
+		if e.date >= day {
+			return i
+		}
+	}
+	return 0
+}
+
+// expiryKind classifies an expiry by its date alone. The monthly is the
+// third Friday (holidays that move it to the Thursday are not known here);
+// a quarterly is the last weekday of March, June, September or December;
+// other Fridays are weeklies and any other day a daily.
+func expiryKind(d api.Date) ui.ExpiryKind {
+	wd := d.Weekday()
+	if wd == time.Friday && d.Day() >= 15 && d.Day() <= 21 {
+		return ui.ExpiryMonthly
+	}
+	if m := d.Month(); m%3 == 0 && wd != time.Saturday && wd != time.Sunday {
+		last := lastWeekday(d.Year(), m)
+		if d.Day() == last {
+			return ui.ExpiryQuarterly
+		}
+	}
+	if wd == time.Friday {
+		return ui.ExpiryWeekly
+	}
+	return ui.ExpiryDaily
+}
+
+// lastWeekday is the day of the month of the last Monday-to-Friday of m.
+func lastWeekday(y int, m time.Month) int {
+	t := time.Date(y, m+1, 0, 12, 0, 0, 0, time.UTC)
+	for t.Weekday() == time.Saturday || t.Weekday() == time.Sunday {
+		t = t.AddDate(0, 0, -1)
+	}
+	return t.Day()
+}
+
+// selected returns the cursor's row and contract, if any.
+func (c *Chain) selected() (*ui.StrikeRow, *ui.Contract) {
+	rows, cur := c.window()
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	r := &rows[cur]
+	if c.side == api.Put {
+		return r, &r.Put
+	}
+	return r, &r.Call
+}
+
+// Selected describes the contract under the cursor for the details pane.
+func (c *Chain) Selected() (ui.DetailsData, bool) {
+	r, k := c.selected()
+	if r == nil {
+		return ui.DetailsData{}, false
+	}
+	d := ui.DetailsData{Strike: r.Strike, Type: c.side, Expiry: c.expiry, DTE: c.q.Day(c.sh.Now()).DaysUntil(c.expiry), Root: c.q.Symbol}
+	if k.Listed() {
+		d.Contract = k
+		if o, err := api.ParseOSI(k.OSI); err == nil {
+			d.Root = o.Root
+		}
+	}
+	return d, k.Listed()
+}
+
+// SelectedOSI is the OSI symbol under the cursor, "" when none, for the
+// tape's contract filter.
+func (c *Chain) SelectedOSI() string {
+	if _, k := c.selected(); k != nil {
+		return k.OSI
+	}
+	return ""
+}
+
+// Header returns the quote fields of the last snapshot; the app adds the
+// source, mode, age and staleness it knows about.
+func (c *Chain) Header() ui.HeaderData {
+	h := c.st.header()
+	if h.Symbol == "" {
+		h.Symbol = c.q.Symbol
+	}
+	return h
+}
+
+// View draws the ladder. It only moves Offset so that the cursor stays
+// visible: the rows themselves are handed over as a slice, not copied.
+func (c *Chain) View(width, height int, now time.Time, focused bool) []string {
+	rows, cur := c.window()
+	n := max(ui.LadderRows(height), 1)
+	c.page = n
+	if c.center {
+		c.offset, c.center = cur-n/2, false
+	}
+	if cur < c.offset {
+		c.offset = cur
+	}
+	if cur >= c.offset+n {
+		c.offset = cur - n + 1
+	}
+	c.offset = max(min(c.offset, len(rows)-n), 0)
+
+	set := ui.ColumnSet{}
+	if len(ui.ColumnSets) > 0 {
+		set = ui.ColumnSets[c.set%len(ui.ColumnSets)]
+	}
+	c.lv = ui.LadderView{
+		Rows: rows, Offset: c.offset, Cursor: cur, Side: c.side, Spot: c.Spot(), Set: set,
+		Now: now.UnixNano(), Flash: flashFor.Nanoseconds(), Focused: focused, Message: c.message(len(rows)),
+	}
+	return ui.Ladder(&c.lv, width, height, c.sh.Styles)
+}
+
+// message is what the ladder shows instead of rows, "" when it has rows.
+func (c *Chain) message(rows int) string {
+	switch {
+	case rows > 0:
+		return ""
+	case c.err != nil:
+		return c.q.Symbol + ": " + errText(c.err)
+	case c.loading || c.fullAt.IsZero():
+		return "loading " + c.q.Symbol + "…"
+	case len(c.st.exps) == 0:
+		return "no options listed for " + c.q.Symbol
+	}
+	return "no options listed for " + c.q.Symbol + " on " + c.expiry.String()
+}
+
+// TabsView draws the expiry tab bar.
+func (c *Chain) TabsView(width int) string {
+	tabs, sel := c.Tabs()
+	return ui.ExpiryTabs(tabs, sel, width, c.sh.Styles)
+}
+
+// DetailsView draws the selected contract's details.
+func (c *Chain) DetailsView(width, height int) []string {
+	d, _ := c.Selected()
+	return ui.Details(&d, width, height, c.sh.Styles)
+}

@@ -1,0 +1,319 @@
+package model
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"chainwatch/api"
+	"chainwatch/keymap"
+	"chainwatch/theme"
+	"chainwatch/ui"
+)
+
+// testNow is the sandbox tests' clock: Friday 2026-11-20, 11:30 Eastern.
+var testNow = time.Date(2026, 11, 20, 11, 30, 0, 0, api.Eastern)
+
+func testShared(now time.Time) *Shared {
+	return &Shared{Styles: theme.New(theme.Dark(), false), Keys: keymap.Default(), Now: func() time.Time { return now }}
+}
+
+// Key presses as the terminal sends them.
+var (
+	keyUp    = tea.KeyPressMsg{Code: tea.KeyUp}
+	keyDown  = tea.KeyPressMsg{Code: tea.KeyDown}
+	keyLeft  = tea.KeyPressMsg{Code: tea.KeyLeft}
+	keyRight = tea.KeyPressMsg{Code: tea.KeyRight}
+	keyHome  = tea.KeyPressMsg{Code: tea.KeyHome}
+	keyEnd   = tea.KeyPressMsg{Code: tea.KeyEnd}
+)
+
+func runeKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Text: string(r)} }
+
+// loadedChain is a ladder of SPY with 5 expiries of 200 strikes (500 to
+// 699); the spot is 600.38, so 600 is at the money.
+func loadedChain(t *testing.T) *Chain {
+	t.Helper()
+	c := NewChain(testShared(testNow))
+	q := Query{Symbol: "SPY", Mode: api.Live, Gen: 1}
+	c.SetQuery(q)
+	if !c.Apply(ChainMsg{Query: q, Chain: synthChain(5, 200, 1), At: testNow}) {
+		t.Fatal("full chain dropped")
+	}
+	return c
+}
+
+func selStrike(t *testing.T, c *Chain) float64 {
+	t.Helper()
+	d, ok := c.Selected()
+	if !ok {
+		t.Fatal("nothing selected")
+	}
+	return d.Strike
+}
+
+func pressKey(t *testing.T, c *Chain, k tea.KeyPressMsg, n int) (changed bool) {
+	t.Helper()
+	for range n {
+		h, ch := c.HandleKey(k)
+		if !h {
+			t.Fatalf("%s not handled", k)
+		}
+		changed = changed || ch
+	}
+	return changed
+}
+
+func TestChainFirstSnapshot(t *testing.T) {
+	c := loadedChain(t)
+	if c.Expiry() != synthDay || c.Loading() || c.LastOK() != testNow {
+		t.Fatalf("expiry %s loading %v lastOK %v", c.Expiry(), c.Loading(), c.LastOK())
+	}
+	d, ok := c.Selected()
+	if !ok || d.Strike != 600 || d.Type != api.Call || d.Root != "SPY" || d.DTE != 0 {
+		t.Fatalf("selected %+v", d)
+	}
+	if got := c.SelectedOSI(); got != "SPY261120C00600000" {
+		t.Errorf("OSI %q", got)
+	}
+	if c.NeedsFull(testNow.Add(time.Minute)) || !c.NeedsFull(testNow.Add(31*time.Minute)) {
+		t.Error("NeedsFull does not follow the 30-minute rule")
+	}
+
+	// On a later day the first expiry not yet expired is chosen.
+	later := NewChain(testShared(testNow.AddDate(0, 0, 2)))
+	q := Query{Symbol: "SPY", Gen: 3}
+	later.SetQuery(q)
+	if !later.NeedsFull(testNow) {
+		t.Error("no full chain yet, but NeedsFull is false")
+	}
+	later.Apply(ChainMsg{Query: q, Chain: synthChain(5, 200, 1), At: testNow})
+	if later.Expiry() != synthDay.AddDays(2) {
+		t.Errorf("expiry %s, want the first with DTE >= 0", later.Expiry())
+	}
+}
+
+func TestChainGenerationDropping(t *testing.T) {
+	c := loadedChain(t)
+	old := Query{Symbol: "SPY", Gen: 1}
+	if c.Apply(ChainMsg{Query: Query{Symbol: "QQQ", Gen: 0}, Chain: synthChain(1, 10, 9)}) {
+		t.Error("a stale generation was applied")
+	}
+	if c.Apply(ChainMsg{Query: old, Expiry: synthDay.AddDays(3), Chain: synthChain(4, 200, 2)}) {
+		t.Error("a reply for an expiry not selected was applied")
+	}
+	if !c.Apply(ChainMsg{Query: old, Expiry: synthDay, Chain: synthChain(1, 200, 2), At: testNow.Add(time.Second)}) {
+		t.Error("the selected expiry's reply was dropped")
+	}
+
+	// An error keeps the data and is remembered with its time.
+	boom := errors.New("503 service unavailable")
+	at := testNow.Add(2 * time.Second)
+	if !c.Apply(ChainMsg{Query: old, Expiry: synthDay, Err: boom, At: at}) {
+		t.Error("error reply dropped")
+	}
+	if err, when := c.Err(); err != boom || when != at {
+		t.Errorf("Err() = %v, %v", err, when)
+	}
+	if selStrike(t, c) != 600 || c.LastOK() != testNow.Add(time.Second) {
+		t.Error("an error lost the data")
+	}
+
+	// A new query clears everything; the old generation's reply is dropped.
+	c.SetQuery(Query{Symbol: "QQQ", Gen: 2})
+	if c.Apply(ChainMsg{Query: old, Chain: synthChain(2, 10, 1)}) || c.Expiry() != 0 || !c.Loading() {
+		t.Error("SetQuery did not reset, or the old reply landed")
+	}
+}
+
+// The at-the-money window: 40 strikes by default, then all, 10, 20. Keys
+// keep the cursor inside; a window change keeps the strike when it can.
+func TestChainATMWindow(t *testing.T) {
+	c := loadedChain(t)
+	rows, cur := c.window()
+	if len(rows) != 40 || rows[cur].Strike != 600 || rows[0].Strike != 580 {
+		t.Fatalf("window %d rows from %v, cursor on %v", len(rows), rows[0].Strike, rows[cur].Strike)
+	}
+	pressKey(t, c, keyUp, 25)
+	if got := selStrike(t, c); got != 580 {
+		t.Fatalf("25 up from 600 in a 40-window: %v, want 580 (the window's top)", got)
+	}
+	pressKey(t, c, keyEnd, 1)
+	if got := selStrike(t, c); got != 619 {
+		t.Fatalf("bottom: %v", got)
+	}
+	pressKey(t, c, keyHome, 1)
+
+	pressKey(t, c, runeKey('w'), 1) // all: 580 is still there
+	if rows, _ := c.window(); len(rows) != 200 || selStrike(t, c) != 580 {
+		t.Fatalf("all: %d rows, selected %v", len(rows), selStrike(t, c))
+	}
+	pressKey(t, c, runeKey('w'), 1) // 10: 595..604; 580 is gone, back to the money
+	if rows, _ := c.window(); len(rows) != 10 || selStrike(t, c) != 600 {
+		t.Fatalf("10: %d rows, selected %v", len(rows), selStrike(t, c))
+	}
+	pressKey(t, c, keyDown, 3)
+	pressKey(t, c, runeKey('w'), 1) // 20: 590..609 holds 603
+	if rows, _ := c.window(); len(rows) != 20 || selStrike(t, c) != 603 {
+		t.Fatalf("20: %d rows, selected %v", len(rows), selStrike(t, c))
+	}
+	pressKey(t, c, keyDown, 50)
+	if got := selStrike(t, c); got != 609 {
+		t.Errorf("down past the window: %v", got)
+	}
+	c.Scroll(-3)
+	if got := selStrike(t, c); got != 606 {
+		t.Errorf("wheel: %v", got)
+	}
+
+	// The side keys pick call or put; the expiry keys go along the tabs
+	// and put the cursor back at the money on the call side.
+	pressKey(t, c, keyRight, 1)
+	if d, _ := c.Selected(); d.Type != api.Put {
+		t.Error("right did not pick the put")
+	}
+	pressKey(t, c, keyLeft, 1)
+	pressKey(t, c, keyRight, 1)
+	if changed := pressKey(t, c, runeKey(']'), 1); !changed || c.Expiry() != synthDay.AddDays(1) {
+		t.Fatalf("next expiry: changed %v, %s", changed, c.Expiry())
+	}
+	if d, _ := c.Selected(); d.Strike != 600 || d.Type != api.Call {
+		t.Errorf("after an expiry change: %v %s", d.Strike, d.Type)
+	}
+	pressKey(t, c, runeKey('['), 1)
+	if changed := pressKey(t, c, runeKey('['), 1); changed || c.Expiry() != synthDay {
+		t.Error("prev expiry at the first tab changed something")
+	}
+	if h, _ := c.HandleKey(runeKey('z')); h {
+		t.Error("an unbound key was handled")
+	}
+}
+
+// The window follows the money: when the spot moves, the ATM cursor moves
+// with it until the user picks a strike.
+func TestChainFollowsTheMoney(t *testing.T) {
+	c := loadedChain(t)
+	s := synthChain(5, 200, 1)
+	s.LastTradePrice = api.Some(611.9)
+	c.Apply(ChainMsg{Query: c.Query(), Chain: s, At: testNow})
+	if got := selStrike(t, c); got != 612 {
+		t.Errorf("ATM after the spot moved: %v", got)
+	}
+}
+
+func TestExpiryKind(t *testing.T) {
+	for _, tc := range []struct {
+		d    api.Date
+		want ui.ExpiryKind
+	}{
+		{api.NewDate(2026, 11, 20), ui.ExpiryMonthly},   // third Friday
+		{api.NewDate(2026, 11, 27), ui.ExpiryWeekly},    // fourth Friday
+		{api.NewDate(2026, 11, 23), ui.ExpiryDaily},     // a Monday
+		{api.NewDate(2026, 12, 18), ui.ExpiryMonthly},   // third Friday
+		{api.NewDate(2026, 12, 31), ui.ExpiryQuarterly}, // last weekday of December (a Thursday)
+		{api.NewDate(2027, 3, 31), ui.ExpiryQuarterly},  // a Wednesday
+		{api.NewDate(2027, 4, 30), ui.ExpiryWeekly},     // month end, not a quarter: a Friday
+		{api.NewDate(2026, 10, 30), ui.ExpiryWeekly},
+		{api.NewDate(2027, 1, 15), ui.ExpiryMonthly},
+	} {
+		if got := expiryKind(tc.d); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.d, got, tc.want)
+		}
+	}
+}
+
+func TestChainTabs(t *testing.T) {
+	c := loadedChain(t)
+	c.SetEarnings(synthDay.AddDays(3))
+	tabs, sel := c.Tabs()
+	if len(tabs) != 5 || sel != 0 {
+		t.Fatalf("%d tabs, selected %d", len(tabs), sel)
+	}
+	for i, tab := range tabs {
+		if tab.DTE != i || tab.Earnings != (i >= 3) {
+			t.Errorf("tab %d: %+v", i, tab)
+		}
+	}
+	if tabs[0].Kind != ui.ExpiryMonthly || tabs[1].Kind != ui.ExpiryDaily {
+		t.Errorf("kinds %d %d", tabs[0].Kind, tabs[1].Kind)
+	}
+	if line := c.TabsView(100); ansi.StringWidth(line) != 100 {
+		t.Errorf("tab bar is %d wide", ansi.StringWidth(line))
+	}
+	// A click on the second tab selects it.
+	for x := range 100 {
+		if i, ok := ui.ExpiryHit(tabs, 0, 100, x); ok && i == 1 {
+			if !c.ClickTab(x, 100) || c.Expiry() != synthDay.AddDays(1) {
+				t.Error("click on the second tab")
+			}
+			break
+		}
+	}
+}
+
+func TestChainHeader(t *testing.T) {
+	c := NewChain(testShared(testNow))
+	c.SetQuery(Query{Symbol: "SPY", Gen: 1})
+	if h := c.Header(); h.Symbol != "SPY" || h.AsOf >= 0 || h.Indicator != "" {
+		t.Errorf("empty header %+v", h)
+	}
+	c = loadedChain(t)
+	h := c.Header()
+	if h.Last != 600.38 || h.Indicator != api.Green || h.ImpliedMid != 600.35 || h.BidSize != -1 {
+		t.Errorf("header %+v", h)
+	}
+	if s := c.Spot(); s != 600.38 {
+		t.Errorf("spot %v", s)
+	}
+}
+
+// View keeps the cursor on screen, whatever the window, and hands the
+// renderer only a slice of the store.
+func TestChainView(t *testing.T) {
+	c := NewChain(testShared(testNow))
+	c.SetQuery(Query{Symbol: "SPY", Gen: 1})
+	lines := c.View(80, 20, testNow, true)
+	if len(lines) != 20 || !strings.Contains(ansi.Strip(strings.Join(lines, "\n")), "loading SPY") {
+		t.Fatalf("loading view: %q", lines)
+	}
+
+	c = loadedChain(t)
+	pressKey(t, c, runeKey('w'), 1) // all 200 strikes
+	pressKey(t, c, keyEnd, 1)
+	lines = c.View(100, 20, testNow, true)
+	if len(lines) != 20 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	n := ui.LadderRows(20)
+	if c.lv.Cursor < c.lv.Offset || c.lv.Cursor >= c.lv.Offset+n {
+		t.Errorf("cursor %d outside rows %d..%d", c.lv.Cursor, c.lv.Offset, c.lv.Offset+n)
+	}
+	if !strings.Contains(ansi.Strip(lines[len(lines)-1]), "699") {
+		t.Errorf("last strike not on the last line: %q", ansi.Strip(lines[len(lines)-1]))
+	}
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w != 100 {
+			t.Errorf("line %d is %d wide", i, w)
+		}
+	}
+	if d := c.DetailsView(60, 8); len(d) != 8 {
+		t.Errorf("details: %d lines", len(d))
+	}
+
+	// A click on the first data row selects its strike, on the put side
+	// when it is right of the middle.
+	for y := range 20 {
+		if r, ok := ui.LadderHit(&c.lv, 20, y); ok {
+			want := c.lv.Rows[r].Strike
+			c.Click(90, y, 100, 20)
+			if d, _ := c.Selected(); d.Strike != want || d.Type != api.Put {
+				t.Errorf("click: %v %s, want %v P", d.Strike, d.Type, want)
+			}
+			break
+		}
+	}
+}

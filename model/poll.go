@@ -1,0 +1,232 @@
+package model
+
+import (
+	"time"
+
+	"chainwatch/api"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// expiryDebounce is how long the screen waits after the last expiry flip
+// before fetching it: flipping through six tabs should cost one request,
+// not six. The whole-chain snapshot already shows the new expiry at once.
+const expiryDebounce = 250 * time.Millisecond
+
+// poller is the timer side of the scheduler: one self-re-arming timer
+// per feed, each tagged with a generation so that re-planning (focus
+// regained, tape shown, symbol changed) simply outdates the old timer
+// instead of having to cancel it.
+type poller struct {
+	sched     *Scheduler
+	last      [NumFeeds]time.Time // when the last reply of the current query arrived
+	due       [NumFeeds]time.Time // when the next fetch is planned; zero: none
+	gen       [NumFeeds]uint64
+	inflight  [NumFeeds]int
+	cond      Conditions
+	expiryGen uint64
+}
+
+func newPoller(b Budget) poller { return poller{sched: NewScheduler(b)} }
+
+// pollMsg is a feed's timer firing.
+type pollMsg struct {
+	feed Feed
+	gen  uint64
+}
+
+// expiryMsg is the debounce timer of an expiry change.
+type expiryMsg struct{ gen uint64 }
+
+// conditions is what the scheduler needs to know about the screen now.
+func (a *App) conditions() Conditions {
+	now := a.sh.Now()
+	return Conditions{
+		Mode:        a.q.Mode,
+		Historical:  a.q.Historical(now),
+		TapeVisible: a.showTape,
+		Focused:     a.termFocused,
+		Idle:        now.Sub(a.lastInput) > idleAfter,
+	}
+}
+
+// plan arms f's timer for its next fetch, outdating any earlier timer. A
+// feed with a request in flight is planned when the reply arrives.
+func (a *App) plan(f Feed) tea.Cmd {
+	p := &a.poll
+	p.gen[f]++
+	p.due[f] = time.Time{}
+	if p.inflight[f] > 0 {
+		return nil
+	}
+	now := a.sh.Now()
+	d, ok := p.sched.Next(f, p.cond, p.last[f], now)
+	if !ok {
+		return nil
+	}
+	p.due[f] = now.Add(d)
+	msg := pollMsg{feed: f, gen: p.gen[f]}
+	if d <= 0 {
+		return func() tea.Msg { return msg }
+	}
+	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+}
+
+// replan re-arms every feed under the current conditions.
+func (a *App) replan() tea.Cmd {
+	a.poll.cond = a.conditions()
+	cmds := make([]tea.Cmd, 0, NumFeeds)
+	for f := Feed(0); f < NumFeeds; f++ {
+		cmds = append(cmds, a.plan(f))
+	}
+	return tea.Batch(cmds...)
+}
+
+// replanIfChanged re-arms the timers only when something the scheduler
+// weighs has changed, such as the user going idle.
+func (a *App) replanIfChanged() tea.Cmd {
+	if a.conditions() == a.poll.cond {
+		return nil
+	}
+	return a.replan()
+}
+
+func (a *App) onPoll(m pollMsg) tea.Cmd {
+	if m.gen != a.poll.gen[m.feed] {
+		return nil
+	}
+	a.poll.due[m.feed] = time.Time{}
+	return a.fetch(m.feed)
+}
+
+// fetch starts a request for f now.
+func (a *App) fetch(f Feed) tea.Cmd {
+	var cmd tea.Cmd
+	switch f {
+	case FeedChain:
+		var expiry = a.chain.Expiry()
+		if a.chain.NeedsFull(a.sh.Now()) {
+			expiry = 0
+		}
+		cmd = fetchChainCmd(a.ctx, a.sh, a.q, expiry)
+	case FeedTape:
+		if !a.showTape {
+			return nil
+		}
+		day := tapeDay(a.q, a.sh.Now())
+		if day != a.tapeDay {
+			// A new session began (the open, or midnight): start the
+			// tape over on the new day rather than paging the old one.
+			a.tape.SetQuery(a.q)
+			a.tapeDay = day
+		}
+		cmd = fetchTapeCmd(a.ctx, a.sh, a.q, day, a.tape.NextFrom())
+	case FeedCalendar:
+		cmd = fetchCalendarCmd(a.ctx, a.sh, a.q)
+	}
+	a.poll.inflight[f]++
+	a.poll.gen[f]++ // a timer armed before this fetch is now moot
+	a.poll.due[f] = time.Time{}
+	return cmd
+}
+
+// setQuery points every pane at q and forgets the old query's timers;
+// replies still in flight for it will be dropped by generation.
+func (a *App) setQuery(q Query) {
+	a.q = q
+	a.chain.SetQuery(q)
+	a.tape.SetQuery(q)
+	a.tapeDay = 0
+	a.cal.SetQuery(q)
+	p := &a.poll
+	for f := Feed(0); f < NumFeeds; f++ {
+		p.gen[f]++
+		p.inflight[f] = 0
+		p.last[f] = time.Time{}
+		p.due[f] = time.Time{}
+	}
+	p.sched.Reset()
+	p.cond = a.conditions()
+}
+
+// startAll fetches every feed now: the first paint of a new query.
+func (a *App) startAll() tea.Cmd {
+	return tea.Batch(a.fetch(FeedChain), a.fetch(FeedCalendar), a.fetch(FeedTape))
+}
+
+// changeQuery moves to a new symbol, mode or date.
+func (a *App) changeQuery(q Query) tea.Cmd {
+	q.Gen = a.q.Gen + 1
+	a.setQuery(q)
+	return a.startAll()
+}
+
+// settle books a reply of feed f: its points always count, since the
+// service charged them whether or not the screen still wants the answer;
+// the rest only when it belongs to the current query.
+func (a *App) settle(f Feed, q Query, m replyInfo) bool {
+	if !q.Same(a.q) {
+		a.poll.sched.Spend(m.resp)
+		return false
+	}
+	if a.poll.inflight[f] > 0 {
+		a.poll.inflight[f]--
+	}
+	a.poll.last[f] = m.at
+	err := m.err
+	if api.IsNoData(err) {
+		err = nil // a 204 is an answer: nothing listed, no trades yet
+	}
+	a.poll.sched.Observe(f, m.resp, err, m.at)
+	return true
+}
+
+func (a *App) onChain(m ChainMsg) tea.Cmd {
+	if !a.settle(FeedChain, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if a.chain.Apply(m) && m.Err == nil {
+		a.tape.SetContract(a.chain.SelectedOSI())
+		cmds = append(cmds, flashDone())
+	}
+	return tea.Batch(append(cmds, a.plan(FeedChain))...)
+}
+
+func (a *App) onTape(m TapeMsg) tea.Cmd {
+	if !a.settle(FeedTape, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
+		return nil
+	}
+	if a.tape.Apply(m) && m.Err == nil && a.tape.More() {
+		// A full page means more trades are waiting: catch up now rather
+		// than a whole interval later.
+		return a.fetch(FeedTape)
+	}
+	return a.plan(FeedTape)
+}
+
+func (a *App) onCalendar(m CalendarMsg) tea.Cmd {
+	if !a.settle(FeedCalendar, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
+		return nil
+	}
+	if a.cal.Apply(m) {
+		a.chain.SetEarnings(a.cal.NextEarnings(a.q.Day(a.sh.Now())))
+	}
+	return a.plan(FeedCalendar)
+}
+
+// expiryChanged waits for the user to stop flipping before fetching.
+func (a *App) expiryChanged() tea.Cmd {
+	a.tape.SetContract(a.chain.SelectedOSI())
+	a.poll.expiryGen++
+	msg := expiryMsg{gen: a.poll.expiryGen}
+	return tea.Tick(expiryDebounce, func(time.Time) tea.Msg { return msg })
+}
+
+func (a *App) onExpiryDebounced(m expiryMsg) tea.Cmd {
+	if m.gen != a.poll.expiryGen || a.q.Historical(a.sh.Now()) {
+		// A past day's whole chain is already held and never changes.
+		return nil
+	}
+	return a.fetch(FeedChain)
+}

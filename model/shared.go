@@ -1,0 +1,84 @@
+// Package model holds chainwatch's bubbletea models: the root App, the
+// chain, tape and calendar panes, and the point-aware scheduler that
+// decides when each is fetched. Models keep state and answer messages;
+// drawing is package ui's, keys are package keymap's, colours theme's.
+package model
+
+import (
+	"time"
+
+	"chainwatch/api"
+	"chainwatch/keymap"
+	"chainwatch/theme"
+)
+
+// Shared is what every pane is handed by the root model: one struct
+// instead of globals, so tests build panes with their own clock and
+// styles.
+type Shared struct {
+	Styles *theme.Styles
+	Keys   keymap.KeyMap
+	Prompt keymap.PromptKeys
+	Client *api.Client
+	Now    func() time.Time
+}
+
+// Query is what the screen is looking at. Gen rises whenever Symbol, Mode
+// or Date changes; every fetch carries the Query it was made for, and a
+// reply whose Gen is not the current one is dropped, so a slow answer for
+// the symbol the user just left never overwrites the new one.
+type Query struct {
+	Symbol string
+	Mode   api.Mode
+	Date   api.Date // 0: today
+	Gen    uint64
+}
+
+// Day is the date the query asks for: its Date, or today (Eastern) at now.
+func (q Query) Day(now time.Time) api.Date {
+	if q.Date != 0 {
+		return q.Date
+	}
+	return api.Today(now)
+}
+
+// Historical reports whether the query asks for a past day's end-of-day
+// state, which never changes and so is fetched once.
+func (q Query) Historical(now time.Time) bool {
+	return q.Date != 0 && api.IsHistorical(q.Date, api.Today(now))
+}
+
+// Same reports whether a reply made for r still belongs to q.
+func (q Query) Same(r Query) bool { return q.Gen == r.Gen }
+
+// ChainMsg is a chain snapshot (or its failure). Expiry 0 is the whole
+// chain, which the screen fetches to learn the expiries and strikes;
+// otherwise it is the one expiry polled.
+type ChainMsg struct {
+	Query  Query
+	Expiry api.Date
+	Chain  *api.SymbolWithOptions
+	Resp   *api.Response
+	Err    error
+	At     time.Time // when the reply arrived
+}
+
+// TapeMsg is a page of option trades from sequence number From (0: the
+// first fetch, a window of the latest trades).
+type TapeMsg struct {
+	Query  Query
+	From   int64
+	Trades []api.OptionTrade
+	Resp   *api.Response
+	Err    error
+	At     time.Time
+}
+
+// CalendarMsg is the symbol's earnings and dividends.
+type CalendarMsg struct {
+	Query  Query
+	Events []api.CalendarEvent
+	Resp   *api.Response
+	Err    error
+	At     time.Time
+}

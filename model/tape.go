@@ -1,0 +1,337 @@
+package model
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"chainwatch/api"
+	"chainwatch/ui"
+)
+
+// tapePageLimit is the most option-trades returns per request; a page this
+// full means more trades are waiting.
+const tapePageLimit = 10000
+
+// minSizes are the steps of the tape's minimum-size filter.
+var minSizes = [...]int64{0, 10, 50, 100, 500, 1000}
+
+// Tape side filters, cycled by the TapeSide key.
+const (
+	sideAll = iota
+	sideCalls
+	sidePuts
+	numSides
+)
+
+var sideNames = [numSides]string{"all", "calls", "puts"}
+
+// exchangeIDs spells exchange ids once, so drawing a trade formats nothing.
+var exchangeIDs = func() (a [256]string) {
+	for i := range a {
+		a[i] = strconv.Itoa(i)
+	}
+	return a
+}()
+
+// tapeEntry is a held trade: what the tape draws, and the contract in the
+// form the contract filter compares (the strike as an exact integer, as in
+// the OSI symbol, so 7.25 matches 7.25 however the float was computed).
+type tapeEntry struct {
+	tr          ui.TapeTrade
+	strikeMilli int64
+}
+
+// Tape is time and sales for the symbol: the newest trades in a ring of
+// fixed capacity, fetched incrementally by seq_no so that no trade is
+// fetched (and paid for) twice, with filters applied when drawing.
+type Tape struct {
+	sh        *Shared
+	q         Query
+	r         ring[tapeEntry]
+	last      int64 // highest seq_no held; -1 none
+	more      bool
+	blockSize int64
+
+	side       int
+	minSize    int // index into minSizes
+	contractOn bool
+	contract   string
+	want       api.OSI
+	wantOK     bool
+	filter     string // the filters in words, for the title
+
+	scroll int // matching trades skipped from the newest
+	page   int
+
+	lastOK, errAt time.Time
+	err           error
+	loading       bool
+
+	vis []ui.TapeTrade
+	tv  ui.TapeView
+}
+
+// NewTape returns a tape holding at most capacity trades (default 5000);
+// trades of blockSize contracts or more are blocks.
+func NewTape(sh *Shared, capacity int, blockSize int64) *Tape {
+	if capacity <= 0 {
+		capacity = 5000
+	}
+	t := &Tape{sh: sh, r: newRing[tapeEntry](capacity), last: -1, blockSize: blockSize, page: 10}
+	t.refilter()
+	return t
+}
+
+// SetQuery empties the tape for another symbol, mode or date. The side and
+// size filters are the user's and stay; the contract filter belonged to
+// the old chain and goes.
+func (t *Tape) SetQuery(q Query) {
+	t.q = q
+	t.r.reset()
+	t.last, t.more, t.scroll = -1, false, 0
+	t.lastOK, t.errAt, t.err, t.loading = time.Time{}, time.Time{}, nil, true
+	t.contractOn = false
+	t.SetContract("")
+	t.refilter()
+}
+
+// NextFrom is the seq_no to fetch from: 0 before the first page (the
+// latest window), then one past the newest trade held.
+func (t *Tape) NextFrom() int64 {
+	if t.last < 0 {
+		return 0
+	}
+	return t.last + 1
+}
+
+// Held is the number of trades in the ring.
+func (t *Tape) Held() int { return t.r.len() }
+
+// More reports whether the last page was full, so the next one is due now.
+func (t *Tape) More() bool { return t.more }
+
+// LastOK is when the last page was applied; Err the last failure since.
+func (t *Tape) LastOK() time.Time       { return t.lastOK }
+func (t *Tape) Err() (error, time.Time) { return t.err, t.errAt }
+
+// Apply appends a page. It drops a page for another query, and a page
+// that does not start where the tape ends (a second fetch from the same
+// point answered after the first): its trades are held already. A page
+// out of seq_no order is sorted in place first.
+func (t *Tape) Apply(m TapeMsg) bool {
+	if m.Query.Gen != t.q.Gen || m.From != t.NextFrom() {
+		return false
+	}
+	t.loading = false
+	if m.Err != nil && !api.IsNoData(m.Err) {
+		t.err, t.errAt, t.more = m.Err, m.At, false
+		return true
+	}
+	trades := m.Trades
+	bySeq := func(a, b api.OptionTrade) int { return cmp.Compare(a.SeqNo, b.SeqNo) }
+	if !slices.IsSortedFunc(trades, bySeq) {
+		slices.SortStableFunc(trades, bySeq) // the service sends them in order; be safe
+	}
+	for i := range trades {
+		o := &trades[i]
+		if o.SeqNo <= t.last {
+			continue
+		}
+		e := t.r.push()
+		fillEntry(e, o)
+		t.last = o.SeqNo
+		if t.scroll > 0 && t.match(e) {
+			t.scroll++ // keep the rows the user scrolled to in place
+		}
+	}
+	t.more = len(trades) >= tapePageLimit
+	t.lastOK, t.err, t.errAt = m.At, nil, time.Time{}
+	return true
+}
+
+// fillEntry converts a trade. The contract comes from the OSI symbol when
+// the service sent one (its canonical form), else from the trade's root,
+// expiry, type and strike.
+func fillEntry(e *tapeEntry, o *api.OptionTrade) {
+	root, exp, typ, strike := o.Root, o.Expiry, o.OptionType, o.Strike
+	milli := int64(math.Round(o.Strike * 1000))
+	if o.Security.Valid {
+		if s, err := api.ParseOSI(o.Security.V); err == nil {
+			root, exp, typ, strike, milli = s.Root, s.Expiry, s.Type, s.Strike(), s.StrikeMilli
+		}
+	}
+	e.strikeMilli = milli
+	e.tr = ui.TapeTrade{
+		Time: o.Timestamp, Type: typ, Strike: strike, Expiry: exp, Root: root,
+		Price: flt(o.Price), Size: o.Size, Bid: flt(o.Bid), Ask: flt(o.Ask),
+		At: o.TradeAt, Exchange: exchangeIDs[o.ExchangeID], Cancel: o.CancelFlag, SeqNo: o.SeqNo,
+	}
+}
+
+// match applies the filters to a held trade.
+func (t *Tape) match(e *tapeEntry) bool {
+	switch {
+	case e.tr.Size < minSizes[t.minSize]:
+		return false
+	case t.side == sideCalls && e.tr.Type != api.Call, t.side == sidePuts && e.tr.Type != api.Put:
+		return false
+	case t.contractOn:
+		w := &t.want
+		return t.wantOK && e.strikeMilli == w.StrikeMilli && e.tr.Expiry == w.Expiry && e.tr.Type == w.Type && e.tr.Root == w.Root
+	}
+	return true
+}
+
+// SetContract is the ladder's selection, for the contract filter.
+func (t *Tape) SetContract(osi string) {
+	if osi == t.contract {
+		return
+	}
+	t.contract = osi
+	t.want, t.wantOK = api.OSI{}, false
+	if osi != "" {
+		if o, err := api.ParseOSI(osi); err == nil {
+			t.want, t.wantOK = o, true
+		}
+	}
+	if t.contractOn {
+		t.scroll = 0
+	}
+	t.refilter()
+}
+
+// refilter spells the filters for the title, once per change.
+func (t *Tape) refilter() {
+	var b strings.Builder
+	b.WriteString(sideNames[t.side])
+	if t.contractOn {
+		b.WriteString(" ")
+		if t.wantOK {
+			b.WriteString(t.want.String())
+		} else {
+			b.WriteString("contract")
+		}
+	}
+	if n := minSizes[t.minSize]; n > 0 {
+		b.WriteString(" ≥")
+		b.WriteString(strconv.FormatInt(n, 10))
+	}
+	t.filter = b.String()
+}
+
+// HandleKey answers the filter keys always, and the scrolling keys when
+// the tape has the focus (otherwise they belong to the ladder).
+func (t *Tape) HandleKey(k tea.KeyPressMsg, focused bool) bool {
+	keys := &t.sh.Keys
+	switch {
+	case key.Matches(k, keys.TapeSide):
+		t.side = (t.side + 1) % numSides
+	case key.Matches(k, keys.TapeContract):
+		t.contractOn = !t.contractOn
+	case key.Matches(k, keys.MinSizeUp):
+		t.minSize = min(t.minSize+1, len(minSizes)-1)
+	case key.Matches(k, keys.MinSizeDown):
+		t.minSize = max(t.minSize-1, 0)
+	case !focused:
+		return false
+	case key.Matches(k, keys.Up):
+		t.Scroll(-1)
+		return true
+	case key.Matches(k, keys.Down):
+		t.Scroll(1)
+		return true
+	case key.Matches(k, keys.PageUp):
+		t.Scroll(-t.page)
+		return true
+	case key.Matches(k, keys.PageDown):
+		t.Scroll(t.page)
+		return true
+	case key.Matches(k, keys.Top):
+		t.scroll = 0
+		return true
+	case key.Matches(k, keys.Bottom):
+		t.scroll = max(t.matching()-t.page, 0)
+		return true
+	default:
+		return false
+	}
+	t.scroll = 0 // a new filter starts from the newest trade
+	t.refilter()
+	return true
+}
+
+// Scroll moves the view by delta trades: positive goes to older trades.
+func (t *Tape) Scroll(delta int) {
+	t.scroll = min(max(t.scroll+delta, 0), max(t.matching()-t.page, 0))
+}
+
+// matching counts the held trades that pass the filters.
+func (t *Tape) matching() int {
+	n := 0
+	for i := range t.r.len() {
+		if t.match(t.r.at(i)) {
+			n++
+		}
+	}
+	return n
+}
+
+// View draws the trades on screen, newest first. It walks the ring from the
+// newest trade and stops once the screen is full, so a frame costs the
+// same with 50 trades held or 5000.
+func (t *Tape) View(width, height int, focused bool) []string {
+	rows := max(height-2, 0)
+	t.page = max(rows, 1)
+	t.collect(rows)
+	t.tv = ui.TapeView{
+		Trades: t.vis, Held: t.r.len(), BlockSize: t.blockSize, Filter: t.filter,
+		Focused: focused, Message: t.message(),
+	}
+	return ui.Tape(&t.tv, width, height, t.sh.Styles)
+}
+
+// collect fills t.vis with up to rows matching trades after t.scroll.
+func (t *Tape) collect(rows int) {
+	t.vis = t.vis[:0]
+	skip := t.scroll
+	for i := 0; i < t.r.len() && len(t.vis) < rows; i++ {
+		e := t.r.at(i)
+		if !t.match(e) {
+			continue
+		}
+		if skip > 0 {
+			skip--
+			continue
+		}
+		t.vis = append(t.vis, e.tr)
+	}
+	if len(t.vis) < rows && t.scroll > 0 {
+		// Scrolled past the oldest (the filter or the ring changed): show
+		// the oldest screenful instead of a half-empty one.
+		t.scroll = max(t.scroll-skip-(rows-len(t.vis)), 0)
+		t.collect(rows)
+	}
+}
+
+func (t *Tape) message() string {
+	switch {
+	case len(t.vis) > 0:
+		return ""
+	case t.r.len() == 0 && t.err != nil:
+		return "trades: " + errText(t.err)
+	case t.r.len() == 0 && t.loading:
+		return "loading trades…"
+	case t.r.len() == 0:
+		return "no trades yet"
+	case t.contractOn && !t.wantOK:
+		return "select a contract in the ladder"
+	}
+	return "no trades match " + t.filter
+}

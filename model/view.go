@@ -1,0 +1,83 @@
+package model
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"chainwatch/ui"
+)
+
+// View draws the frame. The alternate screen, mouse and focus reporting
+// are fields of the view in bubbletea v2; bubbletea restores the terminal
+// on quit and on a panic.
+func (a *App) View() tea.View {
+	v := tea.NewView(a.render(a.sh.Now()))
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.ReportFocus = true
+	v.WindowTitle = "chainwatch · " + a.q.Symbol
+	return v
+}
+
+func (a *App) layout() ui.Layout {
+	return ui.NewLayout(a.width, a.height, a.showTape, a.showCal)
+}
+
+func (a *App) render(now time.Time) string {
+	st := a.sh.Styles
+	switch {
+	case a.width == 0 || a.height == 0:
+		return "chainwatch: starting…"
+	case ui.TooSmall(a.width, a.height):
+		return ui.TooSmallMessage(a.width, a.height, st)
+	case a.help:
+		return ui.Help(a.sh.Keys.FullHelp(), a.width, a.height, st)
+	}
+	lay := a.layout()
+	h := a.headerData(now)
+	panes := make([]ui.Pane, 0, 7)
+	panes = append(panes,
+		ui.Pane{R: lay.Header, Lines: ui.Header(&h, lay.Header.W, st)},
+		ui.Pane{R: lay.Tabs, Lines: []string{a.chain.TabsView(lay.Tabs.W)}},
+		ui.Pane{R: lay.Ladder, Lines: a.ladderLines(lay.Ladder, now)},
+	)
+	if r := lay.Details; r.W > 0 && r.H > 0 {
+		panes = append(panes, ui.Pane{R: r, Lines: a.chain.DetailsView(r.W, r.H)})
+	}
+	if r := lay.Tape; r.W > 0 && r.H > 0 {
+		panes = append(panes, ui.Pane{R: r, Lines: a.tape.View(r.W, r.H, a.focus == paneTape)})
+	}
+	if r := lay.Calendar; r.W > 0 && r.H > 0 {
+		panes = append(panes, ui.Pane{R: r, Lines: a.cal.View(r.W, r.H, now, a.focus == paneCalendar)})
+	}
+	panes = append(panes, ui.Pane{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}})
+	return ui.Compose(a.width, a.height, panes, st)
+}
+
+// ladderLines is the ladder, under the first-run banner while it shows.
+func (a *App) ladderLines(r ui.Rect, now time.Time) []string {
+	banner := a.bannerLines(r)
+	lines := a.chain.View(r.W, r.H-len(banner), now, a.focus == paneLadder && a.prompt == nil)
+	if len(banner) == 0 {
+		return lines
+	}
+	return append(banner, lines...)
+}
+
+// bannerLines is the first-run banner as it fits over the ladder: at most
+// half of it, so the chain is visible from the first second.
+func (a *App) bannerLines(r ui.Rect) []string {
+	if !a.banner {
+		return nil
+	}
+	now := a.sh.Now()
+	b := ui.FirstRunBanner(&ui.FirstRun{
+		Source: a.cfg.Source, BaseURL: a.cfg.BaseURL, Mode: a.q.Mode,
+		Historical: a.q.Historical(now), Date: a.q.Day(now),
+	}, r.W, a.sh.Styles)
+	if len(b) > r.H/2 {
+		b = b[:r.H/2]
+	}
+	return b
+}
