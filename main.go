@@ -11,16 +11,19 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"chainwatch/api"
+	"chainwatch/model"
 )
 
 func main() {
 	deps := cliDeps{
 		in: os.Stdin, out: os.Stdout, errOut: os.Stderr,
 		getenv: os.Getenv, openBrowser: openBrowser, stdinIsTerminal: stdinIsTerminal(),
+		runWatch: runWatchTUI,
 	}
 	if err := newRootCmd(deps).Execute(); err != nil {
 		os.Exit(1)
@@ -39,17 +42,37 @@ type cliDeps struct {
 	// stdinIsTerminal lets login also accept a pasted address when a
 	// browser was opened: a user may still have signed in elsewhere.
 	stdinIsTerminal bool
+	// runWatch runs the watch screen until the user quits (runWatchTUI);
+	// tests record the configuration instead of taking over a terminal.
+	runWatch func(model.Config) error
+	// now is the clock for --date's "today"; nil is time.Now.
+	now func() time.Time
 }
 
-// newRootCmd builds the command tree.
+// newRootCmd builds the command tree. The root command itself is the
+// watch screen (cmd_watch.go), so a bare `chainwatch` shows a chain.
 func newRootCmd(deps cliDeps) *cobra.Command {
+	var wf watchFlags
 	root := &cobra.Command{
-		Use:   "chainwatch",
+		Use:   "chainwatch [SYMBOL]",
 		Short: "Watch option chains, greeks, IV and time and sales in the terminal",
 		Long: `chainwatch watches option chains on a points-metered market-data service:
 a live strike ladder with greeks and IV, a time-and-sales tape, the underlying
 with its implied-price quality badge, an earnings and dividends calendar and a
-scanner, spending the account's points wisely.`,
+scanner, spending the account's points wisely.
+
+chainwatch SYMBOL (default SPY, or the config file's symbol) opens the watch
+screen. It connects with, in this order: flags, the CHAINWATCH_* environment
+variables, the config file ($XDG_CONFIG_HOME/chainwatch/config.toml), a stored
+login (chainwatch login), else the embedded sandbox, a simulated market that
+needs no account.`,
+		Example: `  chainwatch                 SPY, live, on the sandbox or your account
+  chainwatch qqq --mode delayed
+  chainwatch aapl --date 2026-11-18   a past day's end-of-day chain`,
+		Args: rootArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runWatchCmd(cmd, args, &wf, deps)
+		},
 		SilenceUsage:  true,
 		SilenceErrors: false,
 		Version:       version(),
@@ -58,6 +81,7 @@ scanner, spending the account's points wisely.`,
 	root.SetOut(deps.out)
 	root.SetErr(deps.errOut)
 	root.SetVersionTemplate("chainwatch {{.Version}}\n")
+	addWatchFlags(root, &wf)
 	root.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print the version of chainwatch",

@@ -4,14 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
+
+	"golang.org/x/oauth2"
 
 	"chainwatch/api"
 	"chainwatch/sandbox"
 )
 
 // Environment variables that configure the service. The TOML config file
-// of the watch screen adds a third source; flags win over both.
+// (config.go) is a third source below them; flags win over all.
 const (
 	envAuthURL      = "CHAINWATCH_AUTH_URL"
 	envBaseURL      = "CHAINWATCH_BASE_URL"
@@ -44,6 +47,11 @@ type session struct {
 // serviceFlags are the connection settings from flags; empty means unset.
 type serviceFlags struct {
 	authURL, baseURL, clientID, tokenFile string
+
+	// file is the [service] table of the config file the watch screen
+	// loaded. nil (login, logout, status) reads the file at the default
+	// path, so that every command finds the same service and login.
+	file *serviceConfig
 }
 
 // pick returns the flag if set, else the environment variable.
@@ -54,28 +62,79 @@ func pick(flag string, getenv func(string) string, env string) string {
 	return strings.TrimSpace(getenv(env))
 }
 
+// pickConf returns the flag if set, else the environment variable, else
+// the config file's value: an explicit setting beats a remembered one.
+func pickConf(flag string, getenv func(string) string, env, conf string) string {
+	if v := pick(flag, getenv, env); v != "" {
+		return v
+	}
+	return conf
+}
+
+// serviceConfig returns the [service] table of the config file: the one
+// the watch screen loaded, else the file at the default path (none when
+// there is no user config directory).
+func (f serviceFlags) serviceConfig(getenv func(string) string) (serviceConfig, error) {
+	if f.file != nil {
+		return *f.file, nil
+	}
+	path, err := defaultConfigPath(getenv)
+	if err != nil {
+		return serviceConfig{}, nil // no home directory, so no config file either
+	}
+	fc, _, err := loadConfig(path, false)
+	if err != nil {
+		return serviceConfig{}, err
+	}
+	return fc.Service, nil
+}
+
+// tokenPath is where the login is kept: --token-file, CHAINWATCH_TOKEN_FILE,
+// the config file's token_file, else token.json in the user config directory.
 func tokenPath(f serviceFlags, getenv func(string) string) (string, error) {
-	if p := pick(f.tokenFile, getenv, envTokenFile); p != "" {
+	conf, err := f.serviceConfig(getenv)
+	if err != nil {
+		return "", err
+	}
+	return tokenPathIn(f, getenv, conf)
+}
+
+func tokenPathIn(f serviceFlags, getenv func(string) string, conf serviceConfig) (string, error) {
+	if p := pickConf(f.tokenFile, getenv, envTokenFile, conf.TokenFile); p != "" {
 		return p, nil
 	}
-	return api.DefaultTokenPath()
+	dir, err := userConfigDir(getenv)
+	if err != nil {
+		return "", fmt.Errorf("cannot find the user configuration directory for the token file (%v); pass --token-file or set %s", err, envTokenFile)
+	}
+	return filepath.Join(dir, "chainwatch", "token.json"), nil
 }
 
 // resolveSession finds credentials in this order: a client ID and secret
-// from flags or environment (explicit beats remembered), then a stored
-// login, then none, which starts the embedded sandbox so that chainwatch
-// always has something to show. It is the one place the TUI and the
-// commands decide where they connect.
+// from flags, environment or the config file (explicit beats remembered),
+// then a stored login, then none, which starts the embedded sandbox so that
+// chainwatch always has something to show. Each setting is taken from the
+// flag, else the environment, else the config file, so a config file can
+// hold the service while a flag points one run elsewhere. It is the one
+// place the TUI and the commands decide where they connect.
 func resolveSession(f serviceFlags, getenv func(string) string) (*session, error) {
-	authURL := pick(f.authURL, getenv, envAuthURL)
-	baseURL := pick(f.baseURL, getenv, envBaseURL)
-	clientID := pick(f.clientID, getenv, envClientID)
+	conf, err := f.serviceConfig(getenv)
+	if err != nil {
+		return nil, err
+	}
+	authURL := pickConf(f.authURL, getenv, envAuthURL, conf.AuthURL)
+	baseURL := pickConf(f.baseURL, getenv, envBaseURL, conf.BaseURL)
+	clientID := pickConf(f.clientID, getenv, envClientID, conf.ClientID)
+	secretFrom := envClientSecret + " is set"
 	secret := strings.TrimSpace(getenv(envClientSecret))
+	if secret == "" && conf.ClientSecret != "" {
+		secret, secretFrom = string(conf.ClientSecret), "client_secret is set in "+conf.path
+	}
 
 	if secret != "" {
 		if authURL == "" || baseURL == "" || clientID == "" {
-			return nil, fmt.Errorf("%s is set, so chainwatch uses client credentials, which also need the client ID, the auth URL and the base URL (--client-id/%s, --auth-url/%s, --base-url/%s)",
-				envClientSecret, envClientID, envAuthURL, envBaseURL)
+			return nil, fmt.Errorf("%s, so chainwatch uses client credentials, which also need the client ID, the auth URL and the base URL (--client-id/%s, --auth-url/%s, --base-url/%s, or client_id, auth_url, base_url in the config file's [service])",
+				secretFrom, envClientID, envAuthURL, envBaseURL)
 		}
 		cfg := api.AuthConfig{AuthURL: authURL, ClientID: clientID, ClientSecret: secret}
 		ts, err := api.NewClientCredentials(cfg)
@@ -85,14 +144,21 @@ func resolveSession(f serviceFlags, getenv func(string) string) (*session, error
 		return &session{source: fromClientCredentials, baseURL: baseURL, auth: cfg, tokens: ts, close: noClose}, nil
 	}
 
-	path, err := tokenPath(f, getenv)
+	path, err := tokenPathIn(f, getenv, conf)
 	if err != nil {
-		return nil, err
+		// No home directory: there can be no stored login, and the
+		// embedded sandbox below needs none.
+		path = ""
 	}
-	store := api.FileTokenStore{Path: path}
-	tok, svc, err := store.LoadLogin()
-	if err != nil {
-		return nil, err
+	var (
+		tok   *oauth2.Token
+		svc   *api.LoginService
+		store = api.FileTokenStore{Path: path}
+	)
+	if path != "" {
+		if tok, svc, err = store.LoadLogin(); err != nil {
+			return nil, err
+		}
 	}
 	if tok != nil {
 		if svc == nil || svc.AuthURL == "" || svc.ClientID == "" {
@@ -111,7 +177,7 @@ func resolveSession(f serviceFlags, getenv func(string) string) (*session, error
 
 	if authURL != "" || baseURL != "" {
 		return nil, errors.New("a service URL is configured but there are no credentials: run `chainwatch login`, or set " +
-			envClientID + " and " + envClientSecret + " for client credentials")
+			envClientID + " and " + envClientSecret + " (or client_id and client_secret in the config file) for client credentials")
 	}
 	return startEmbedded()
 }

@@ -1,0 +1,414 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/cobra"
+
+	"chainwatch/api"
+	"chainwatch/model"
+	"chainwatch/sandbox/market"
+)
+
+// Sources, as the header's badge and the first-run banner name them.
+const (
+	sourceSandbox    = "SANDBOX"
+	sourceProduction = "PRODUCTION"
+)
+
+// watchBudget mirrors model.Budget: points per trading day, or when that
+// is 0, a share of the month's points left.
+type watchBudget struct {
+	PerDay int
+	Share  float64
+}
+
+// watchConfig mirrors model.Config field by field: the command line builds
+// it without depending on the screen's package, and model converts it.
+type watchConfig struct {
+	Client       *api.Client
+	Source       string
+	BaseURL      string
+	Symbol       string
+	Mode         api.Mode
+	Date         api.Date
+	Budget       watchBudget
+	BlockSize    int64
+	TapeCapacity int
+	Theme        string
+	ColorBlind   bool
+	NoColor      bool
+	FirstRun     bool
+	Recent       []string
+	Now          func() time.Time
+	SaveRecent   func([]string) error
+}
+
+// watchFlags are the root command's flags: the screen's settings and the
+// service's. Each beats the config file only when given (cobra's Changed),
+// so a flag left at its default never hides a value the file sets.
+type watchFlags struct {
+	configPath string
+	mode, date string
+	theme      string
+	perDay     int
+	share      float64
+	blockSize  int64
+	tapeSize   int
+	colorBlind bool
+	noColor    bool
+	svc        serviceFlags
+}
+
+// addWatchFlags defines the root's flags. The service flags have the names
+// and meaning of login's and status's; they are the root's own, not
+// persistent, because a persistent flag would also be accepted (and
+// silently ignored) by sandbox, logout and version, while login and status
+// keep their own definitions either way.
+func addWatchFlags(cmd *cobra.Command, f *watchFlags) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.mode, "mode", "live", "data path: live or delayed (15 minutes behind)")
+	fl.StringVar(&f.date, "date", "", "a past day YYYY-MM-DD to see its end-of-day chain (historical); today is live")
+	fl.StringVar(&f.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chainwatch/config.toml)")
+	fl.IntVar(&f.perDay, "budget-per-day", 0, "points per trading day the screen may spend; > 0 overrides --budget-share")
+	fl.Float64Var(&f.share, "budget-share", defaultBudgetShare, "share (0,1] of the month's points left, spread over the trading time left in the month")
+	fl.Int64Var(&f.blockSize, "block-size", defaultBlockSize, "trades of at least this many contracts are highlighted as blocks")
+	fl.IntVar(&f.tapeSize, "tape-size", defaultTapeSize, fmt.Sprintf("trades the tape keeps (%d to %d)", minTapeSize, maxTapeSize))
+	fl.StringVar(&f.theme, "theme", defaultTheme, "colours: auto (from the terminal's background), dark or light")
+	fl.BoolVar(&f.colorBlind, "colorblind", false, "a colour-blind-safe palette")
+	fl.BoolVar(&f.noColor, "no-color", false, "no colours at all (also when NO_COLOR is set)")
+	fl.StringVar(&f.svc.authURL, "auth-url", "", "token service URL, {auth_url} (env "+envAuthURL+")")
+	fl.StringVar(&f.svc.baseURL, "base-url", "", "data service URL, {base_url} (env "+envBaseURL+")")
+	fl.StringVar(&f.svc.clientID, "client-id", "", "OAuth client ID for client credentials (env "+envClientID+"; the secret only from "+envClientSecret+" or the config file)")
+	fl.StringVar(&f.svc.tokenFile, "token-file", "", "where the login is kept (env "+envTokenFile+"; default in the user config directory)")
+}
+
+// model converts the command line's configuration to the screen's.
+func (w watchConfig) model() model.Config {
+	return model.Config{
+		Client: w.Client, Source: w.Source, BaseURL: w.BaseURL,
+		Symbol: w.Symbol, Mode: w.Mode, Date: w.Date,
+		Budget:    model.Budget{PerDay: w.Budget.PerDay, Share: w.Budget.Share},
+		BlockSize: w.BlockSize, TapeCapacity: w.TapeCapacity,
+		Theme: w.Theme, ColorBlind: w.ColorBlind, NoColor: w.NoColor,
+		FirstRun: w.FirstRun, Recent: w.Recent, Now: w.Now, SaveRecent: w.SaveRecent,
+	}
+}
+
+// runWatchTUI is the production runWatch: the screen takes over the
+// terminal until the user quits. A SIGINT is a way to quit, not a failure.
+func runWatchTUI(cfg model.Config) error {
+	_, err := tea.NewProgram(model.New(cfg)).Run()
+	if errors.Is(err, tea.ErrInterrupted) {
+		return nil
+	}
+	return err
+}
+
+// rootArgs accepts at most one argument, a symbol: a word that is not a
+// symbol is most likely a mistyped command, and says so.
+func rootArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 1 {
+		return fmt.Errorf("chainwatch takes at most one symbol, not %d arguments (%s); chainwatch --help lists the commands",
+			len(args), strings.Join(args, " "))
+	}
+	if len(args) == 1 {
+		if _, err := parseSymbol(args[0]); err != nil {
+			return fmt.Errorf("unknown command or %w; chainwatch --help lists the commands", err)
+		}
+	}
+	return nil
+}
+
+// watchSettings is everything the screen is told that does not need the
+// service: the flags over the config file over the defaults, checked.
+type watchSettings struct {
+	symbol       string
+	mode         api.Mode
+	date         api.Date
+	budget       watchBudget
+	blockSize    int64
+	tapeSize     int
+	theme        string
+	colorBlind   bool
+	noColor      bool
+	configExists bool
+	service      serviceConfig
+}
+
+// resolveSettings merges the flags, the config file and the defaults. The
+// flags are checked first, so a bad flag is reported even when the config
+// file would also fail.
+func resolveSettings(cmd *cobra.Command, args []string, f *watchFlags, getenv func(string) string, now time.Time) (watchSettings, error) {
+	changed := cmd.Flags().Changed
+	s := watchSettings{
+		symbol: defaultSymbol, mode: api.Live, theme: defaultTheme,
+		budget:    watchBudget{Share: defaultBudgetShare},
+		blockSize: defaultBlockSize, tapeSize: defaultTapeSize,
+	}
+	// The flags, checked before anything is read.
+	var argSymbol string
+	if len(args) == 1 {
+		sym, err := parseSymbol(args[0])
+		if err != nil {
+			return s, err
+		}
+		argSymbol = sym
+	}
+	var flagMode api.Mode
+	if changed("mode") {
+		m, err := parseMode(f.mode)
+		if err != nil {
+			return s, fmt.Errorf("--mode %w", err)
+		}
+		flagMode = m
+	}
+	if changed("date") {
+		d, err := parseDate(f.date, now)
+		if err != nil {
+			return s, err
+		}
+		s.date = d
+	}
+	if changed("theme") {
+		if err := checkTheme(f.theme); err != nil {
+			return s, fmt.Errorf("--theme %w", err)
+		}
+	}
+	if changed("block-size") {
+		if err := checkBlockSize(f.blockSize); err != nil {
+			return s, fmt.Errorf("--block-size %w", err)
+		}
+	}
+	if changed("tape-size") {
+		if err := checkTapeSize(f.tapeSize); err != nil {
+			return s, fmt.Errorf("--tape-size %w", err)
+		}
+	}
+	if changed("budget-per-day") {
+		if err := checkPerDay(f.perDay); err != nil {
+			return s, fmt.Errorf("--budget-per-day %w", err)
+		}
+	}
+	if changed("budget-share") {
+		if err := checkShare(f.share); err != nil {
+			return s, fmt.Errorf("--budget-share %w", err)
+		}
+	}
+
+	// The config file: the one named, else the default one if it exists.
+	path, explicit := f.configPath, changed("config")
+	if explicit && strings.TrimSpace(path) == "" {
+		return s, errors.New("--config needs a path")
+	}
+	var fc fileConfig
+	if !explicit {
+		var err error
+		if path, err = defaultConfigPath(getenv); err != nil {
+			path = "" // no home directory: no config file, defaults
+		}
+	}
+	if path != "" {
+		var err error
+		if fc, s.configExists, err = loadConfig(path, explicit); err != nil {
+			return s, err
+		}
+	}
+	s.service = fc.Service
+
+	// Flag over file over default, key by key.
+	switch {
+	case argSymbol != "":
+		s.symbol = argSymbol
+	case fc.Symbol != "":
+		s.symbol = fc.Symbol
+	}
+	switch {
+	case flagMode != "":
+		s.mode = flagMode
+	case fc.Mode != "":
+		s.mode, _ = parseMode(fc.Mode) // checked by loadConfig
+	}
+	switch {
+	case changed("theme"):
+		s.theme = f.theme
+	case fc.Theme != "":
+		s.theme = fc.Theme
+	}
+	switch {
+	case changed("colorblind"):
+		s.colorBlind = f.colorBlind
+	case fc.ColorBlind != nil:
+		s.colorBlind = *fc.ColorBlind
+	}
+	switch {
+	case changed("block-size"):
+		s.blockSize = f.blockSize
+	case fc.BlockSize != nil:
+		s.blockSize = *fc.BlockSize
+	}
+	switch {
+	case changed("tape-size"):
+		s.tapeSize = f.tapeSize
+	case fc.TapeSize != nil:
+		s.tapeSize = *fc.TapeSize
+	}
+	if fc.Budget.PointsPerDay != nil {
+		s.budget.PerDay = *fc.Budget.PointsPerDay
+	}
+	if fc.Budget.Share != nil {
+		s.budget.Share = *fc.Budget.Share
+	}
+	if changed("budget-share") {
+		// A share on the command line is what the user wants this run: the
+		// file's points per day, which would override it, steps aside.
+		s.budget.Share = f.share
+		s.budget.PerDay = 0
+	}
+	if changed("budget-per-day") {
+		s.budget.PerDay = f.perDay
+	}
+	// NO_COLOR (no-color.org): any non-empty value; an explicit --no-color
+	// (=false included) overrides it, as the convention allows.
+	if changed("no-color") {
+		s.noColor = f.noColor
+	} else {
+		s.noColor = getenv("NO_COLOR") != ""
+	}
+	return s, nil
+}
+
+// parseDate reads --date: a past day (Eastern) is historical, today is the
+// live session (date 0), and a future day has no data yet.
+func parseDate(s string, now time.Time) (api.Date, error) {
+	d, err := api.ParseDate(strings.TrimSpace(s))
+	if err != nil {
+		return 0, fmt.Errorf("--date %q: want a day as YYYY-MM-DD, e.g. 2026-11-18", s)
+	}
+	today := api.Today(now)
+	switch {
+	case d == today:
+		return 0, nil
+	case d > today:
+		return 0, fmt.Errorf("--date %s is in the future (today is %s, Eastern); use a past day for its end-of-day chain, or leave --date out for today", d, today)
+	}
+	return d, nil
+}
+
+// warnings collects what went wrong with the state files while the screen
+// ran; they are printed after it exits, once each, since the screen itself
+// must not be disturbed by them.
+type warnings struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func (w *warnings) add(err error) {
+	if err == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !slices.Contains(w.list, err.Error()) {
+		w.list = append(w.list, err.Error())
+	}
+}
+
+func (w *warnings) all() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.list)
+}
+
+// runWatchCmd is the root command: settings, session, client, state, then
+// the screen, and after it the session's end and any warnings.
+func runWatchCmd(cmd *cobra.Command, args []string, f *watchFlags, deps cliDeps) error {
+	nowFn := deps.now
+	if nowFn == nil {
+		nowFn = time.Now
+	}
+	set, err := resolveSettings(cmd, args, f, deps.getenv, nowFn())
+	if err != nil {
+		return err
+	}
+	svc := f.svc
+	svc.file = &set.service
+	sess, err := resolveSession(svc, deps.getenv)
+	if err != nil {
+		return err
+	}
+	defer sess.close()
+
+	source := sourceProduction
+	if sess.source == fromEmbeddedSandbox {
+		source = sourceSandbox
+		if len(args) == 1 {
+			if err := checkSandboxSymbol(cmd, args[0], set.symbol); err != nil {
+				return err
+			}
+		}
+	}
+	client, err := api.NewClient(api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(set.mode))
+	if err != nil {
+		return err
+	}
+
+	var warn warnings
+	st := openState(deps.getenv)
+	recent, err := st.recent()
+	warn.add(err)
+	firstRun := !set.configExists && !st.firstRunDone()
+	cfg := watchConfig{
+		Client: client, Source: source, BaseURL: sess.baseURL,
+		Symbol: set.symbol, Mode: set.mode, Date: set.date,
+		Budget: set.budget, BlockSize: set.blockSize, TapeCapacity: set.tapeSize,
+		Theme: set.theme, ColorBlind: set.colorBlind, NoColor: set.noColor,
+		FirstRun: firstRun, Recent: recent, Now: deps.now,
+		SaveRecent: func(list []string) error {
+			err := st.saveRecent(list)
+			warn.add(err)
+			return err
+		},
+	}
+	if firstRun {
+		// Now, not after the screen: the banner is shown once even if
+		// the screen is killed.
+		warn.add(st.markFirstRun())
+	}
+	if deps.runWatch == nil {
+		return errors.New("the watch screen is not available in this build")
+	}
+	runErr := deps.runWatch(cfg.model())
+	for _, w := range warn.all() {
+		fmt.Fprintf(cmd.ErrOrStderr(), "chainwatch: warning: %s\n", w)
+	}
+	if runErr != nil {
+		return fmt.Errorf("the watch screen stopped: %w", runErr)
+	}
+	return nil
+}
+
+// checkSandboxSymbol rejects a symbol the embedded sandbox does not list.
+// Its market is known exactly, so a user learns at once that the symbol
+// (or the command they mistyped: `chainwatch stauts`) does not exist,
+// instead of meeting an empty screen.
+func checkSandboxSymbol(cmd *cobra.Command, arg, sym string) error {
+	if _, ok := market.Default().Lookup(sym); ok {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command or symbol %q for %q: the embedded sandbox has no symbol %s (try SPY, QQQ, AAPL or SPX); chainwatch --help lists the commands",
+		arg, cmd.CommandPath(), sym)
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2 // cobra's own default for unknown commands
+	}
+	if sugg := cmd.SuggestionsFor(arg); len(sugg) > 0 {
+		msg += "\n\nDid you mean this?\n\t" + strings.Join(sugg, "\n\t")
+	}
+	return errors.New(msg)
+}

@@ -1,0 +1,327 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"chainwatch/api"
+)
+
+// Defaults of the watch screen, in one place so that the flags' help, the
+// config file's documentation and the tests agree.
+const (
+	defaultSymbol    = "SPY"
+	defaultTheme     = "auto"
+	defaultBlockSize = 100
+	defaultTapeSize  = 5000
+	minTapeSize      = 100
+	maxTapeSize      = 100000
+	// defaultBudgetShare mirrors model.DefaultBudget: a quarter of the
+	// month's points left, so a screen left open all month cannot drain
+	// the account.
+	defaultBudgetShare = 0.25
+)
+
+// themes are the values of --theme and the config's theme.
+var themes = []string{"auto", "dark", "light"}
+
+// fileConfig is config.toml. Every key is optional: a pointer (or an empty
+// string) is a key the file leaves out, so that the flags and the defaults
+// can tell "not said" from "said zero".
+type fileConfig struct {
+	Symbol     string        `toml:"symbol"`
+	Mode       string        `toml:"mode"`
+	Theme      string        `toml:"theme"`
+	ColorBlind *bool         `toml:"colorblind"`
+	BlockSize  *int64        `toml:"block_size"`
+	TapeSize   *int          `toml:"tape_size"`
+	Budget     budgetConfig  `toml:"budget"`
+	Service    serviceConfig `toml:"service"`
+}
+
+type budgetConfig struct {
+	PointsPerDay *int     `toml:"points_per_day"`
+	Share        *float64 `toml:"share"`
+}
+
+// serviceConfig is the [service] table: where to connect and with what,
+// below flags and environment but above a stored login.
+type serviceConfig struct {
+	BaseURL      string `toml:"base_url"`
+	AuthURL      string `toml:"auth_url"`
+	ClientID     string `toml:"client_id"`
+	ClientSecret secret `toml:"client_secret"`
+	TokenFile    string `toml:"token_file"`
+
+	path string // the file it came from, for messages; "" when there was none
+}
+
+// secret is a string that does not print: a config struct that ends up in
+// a log line or an error by accident shows "[hidden]", not the secret.
+type secret string
+
+func (s secret) String() string {
+	if s == "" {
+		return ""
+	}
+	return "[hidden]"
+}
+
+func (s secret) GoString() string { return `"` + s.String() + `"` }
+
+// userConfigDir is os.UserConfigDir on getenv instead of the process
+// environment, so tests (and the injected cliDeps) decide where the config
+// and the stored login are, and never touch the developer's own files.
+func userConfigDir(getenv func(string) string) (string, error) {
+	switch runtime.GOOS {
+	case "windows":
+		if dir := getenv("AppData"); dir != "" {
+			return dir, nil
+		}
+		return "", errors.New("%AppData% is not set")
+	case "darwin", "ios":
+		if home := getenv("HOME"); home != "" {
+			return filepath.Join(home, "Library", "Application Support"), nil
+		}
+		return "", errors.New("$HOME is not set")
+	case "plan9":
+		if home := getenv("home"); home != "" {
+			return filepath.Join(home, "lib"), nil
+		}
+		return "", errors.New("$home is not set")
+	}
+	if dir := getenv("XDG_CONFIG_HOME"); dir != "" {
+		if !filepath.IsAbs(dir) {
+			return "", errors.New("the path in $XDG_CONFIG_HOME is relative")
+		}
+		return dir, nil
+	}
+	if home := getenv("HOME"); home != "" {
+		return filepath.Join(home, ".config"), nil
+	}
+	return "", errors.New("neither $XDG_CONFIG_HOME nor $HOME is set")
+}
+
+// defaultConfigPath is $XDG_CONFIG_HOME/chainwatch/config.toml (the user
+// config directory of the platform), next to the stored login.
+func defaultConfigPath(getenv func(string) string) (string, error) {
+	dir, err := userConfigDir(getenv)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "chainwatch", "config.toml"), nil
+}
+
+// loadConfig reads and checks the config file at path. A missing file is
+// no config (exists false) unless the user named it (explicit, --config):
+// a typo in a path they gave must not silently fall back to defaults.
+// Every error names the file and the key or line, and never holds the
+// client secret.
+func loadConfig(path string, explicit bool) (fc fileConfig, exists bool, err error) {
+	fc.Service.path = path
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) && !explicit {
+		return fc, false, nil
+	}
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fc, false, fmt.Errorf("--config %s: no such file", path)
+		}
+		return fc, false, fmt.Errorf("cannot read the config file: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fc, true, fmt.Errorf("cannot read the config file: %w", err)
+	}
+	if fi.IsDir() {
+		return fc, true, fmt.Errorf("config file %s is a directory", path)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return fc, true, fmt.Errorf("cannot read the config file: %w", err)
+	}
+	md, err := toml.Decode(string(data), &fc)
+	if err != nil {
+		return fileConfig{}, true, tomlError(path, string(data), err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		return fileConfig{}, true, fmt.Errorf("%s: unknown key %s (known: %s)", path, strings.Join(keys, ", "), strings.Join(configKeys, ", "))
+	}
+	fc.Service.path = path
+	// Like ssh with a private key: a secret others can read may already be
+	// someone else's, so refuse it rather than use it. (Windows has no such
+	// permission bits.)
+	if fc.Service.ClientSecret != "" && runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
+		return fileConfig{}, true, fmt.Errorf("%s holds client_secret but group or others can read it (mode %04o); run: chmod 600 %s",
+			path, fi.Mode().Perm(), path)
+	}
+	if err := fc.check(); err != nil {
+		return fileConfig{}, true, fmt.Errorf("%s: %w", path, err)
+	}
+	return fc, true, nil
+}
+
+// configKeys lists every key of the file, for the unknown-key message.
+var configKeys = []string{
+	"symbol", "mode", "theme", "colorblind", "block_size", "tape_size",
+	"budget.points_per_day", "budget.share",
+	"service.base_url", "service.auth_url", "service.client_id", "service.client_secret", "service.token_file",
+}
+
+// typeError is the decoder's message for a value of the wrong type, which
+// it gives as a plain error: `toml: line 3 (last key "block_size"): ...`.
+var typeError = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]*)"\): (.*)$`)
+
+// tomlError turns a decoding error into "file:line:col: message", naming
+// the key where the decoder knows it. A syntax error's message may quote
+// a piece of the line it stopped on, so an error on a line that holds
+// client_secret gets a message of our own instead.
+func tomlError(path, data string, err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		msg := pe.Message
+		lines := strings.Split(data, "\n")
+		if strings.Contains(pe.LastKey, "client_secret") ||
+			(pe.Position.Line >= 1 && pe.Position.Line <= len(lines) && strings.Contains(lines[pe.Position.Line-1], "client_secret")) {
+			msg = `client_secret is not a valid TOML string (not shown: it is a secret); write it quoted: client_secret = "..."`
+		}
+		where := fmt.Sprintf("%s:%d", path, pe.Position.Line)
+		if pe.Position.Col > 0 {
+			where += fmt.Sprintf(":%d", pe.Position.Col)
+		}
+		return fmt.Errorf("%s: %s", where, msg)
+	}
+	if m := typeError.FindStringSubmatch(err.Error()); m != nil {
+		where := path
+		if m[1] != "" {
+			where += ":" + m[1]
+		}
+		msg := strings.Replace(m[3], "incompatible types: ", "", 1)
+		return fmt.Errorf("%s: %s: wrong type: %s", where, m[2], msg)
+	}
+	return fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "toml: "))
+}
+
+// check validates every value the file gives, naming the key, and
+// normalises the symbol, so that a bad file fails at start with one line
+// instead of misbehaving in the middle of the screen.
+func (fc *fileConfig) check() error {
+	if fc.Symbol != "" {
+		s, err := parseSymbol(fc.Symbol)
+		if err != nil {
+			return fmt.Errorf("symbol: %w", err)
+		}
+		fc.Symbol = s
+	}
+	if fc.Mode != "" {
+		if _, err := parseMode(fc.Mode); err != nil {
+			return fmt.Errorf("mode: %w", err)
+		}
+	}
+	if fc.Theme != "" {
+		if err := checkTheme(fc.Theme); err != nil {
+			return fmt.Errorf("theme: %w", err)
+		}
+	}
+	if fc.BlockSize != nil {
+		if err := checkBlockSize(*fc.BlockSize); err != nil {
+			return fmt.Errorf("block_size: %w", err)
+		}
+	}
+	if fc.TapeSize != nil {
+		if err := checkTapeSize(*fc.TapeSize); err != nil {
+			return fmt.Errorf("tape_size: %w", err)
+		}
+	}
+	if p := fc.Budget.PointsPerDay; p != nil {
+		if err := checkPerDay(*p); err != nil {
+			return fmt.Errorf("[budget] points_per_day: %w", err)
+		}
+	}
+	if s := fc.Budget.Share; s != nil {
+		if err := checkShare(*s); err != nil {
+			return fmt.Errorf("[budget] share: %w", err)
+		}
+	}
+	svc := &fc.Service
+	svc.BaseURL = strings.TrimSpace(svc.BaseURL)
+	svc.AuthURL = strings.TrimSpace(svc.AuthURL)
+	svc.ClientID = strings.TrimSpace(svc.ClientID)
+	svc.ClientSecret = secret(strings.TrimSpace(string(svc.ClientSecret)))
+	svc.TokenFile = strings.TrimSpace(svc.TokenFile)
+	return nil
+}
+
+// symbolPattern is what the service accepts as an underlying: letters,
+// digits and the punctuation of share classes (BRK.B), indices (^SPX) and
+// futures (/ES).
+var symbolPattern = regexp.MustCompile(`^[A-Z0-9.\-^/]{1,10}$`)
+
+// parseSymbol upper-cases s and checks it looks like a symbol, so a typo
+// is caught before anything is fetched.
+func parseSymbol(s string) (string, error) {
+	u := strings.ToUpper(strings.TrimSpace(s))
+	if !symbolPattern.MatchString(u) || !strings.ContainsAny(u, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") {
+		return "", fmt.Errorf("invalid symbol %q: want 1 to 10 of A-Z, 0-9, '.', '-', '^' and '/'", s)
+	}
+	return u, nil
+}
+
+func parseMode(s string) (api.Mode, error) {
+	m := api.Mode(strings.ToLower(strings.TrimSpace(s)))
+	if !m.Valid() {
+		return "", fmt.Errorf("%q: want live or delayed", s)
+	}
+	return m, nil
+}
+
+func checkTheme(s string) error {
+	if !slices.Contains(themes, s) {
+		return fmt.Errorf("%q: want auto, dark or light", s)
+	}
+	return nil
+}
+
+func checkBlockSize(n int64) error {
+	if n < 1 {
+		return fmt.Errorf("%d: want a trade size of at least 1 contract", n)
+	}
+	return nil
+}
+
+func checkTapeSize(n int) error {
+	if n < minTapeSize || n > maxTapeSize {
+		return fmt.Errorf("%d: want %d to %d trades", n, minTapeSize, maxTapeSize)
+	}
+	return nil
+}
+
+func checkPerDay(n int) error {
+	if n < 0 {
+		return fmt.Errorf("%d: want points per trading day >= 0 (0: use the share)", n)
+	}
+	return nil
+}
+
+func checkShare(f float64) error {
+	if math.IsNaN(f) || f <= 0 || f > 1 {
+		return fmt.Errorf("%v: want a share of the month's points left in (0, 1], e.g. 0.25", f)
+	}
+	return nil
+}

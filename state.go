@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// The state directory holds what chainwatch remembers between runs that is
+// neither configuration nor a credential: losing it costs a little
+// convenience, so every failure here is a warning, never a reason not to
+// show the screen.
+const (
+	recentFile     = "recent"         // one symbol per line, most recent first
+	firstRunMarker = "first-run-done" // exists once the welcome banner was shown
+	maxRecent      = 20
+)
+
+// userStateDir is $XDG_STATE_HOME/chainwatch, by default
+// ~/.local/state/chainwatch (%LocalAppData%\chainwatch on Windows), from
+// getenv for the same reason as userConfigDir.
+func userStateDir(getenv func(string) string) (string, error) {
+	if dir := getenv("XDG_STATE_HOME"); dir != "" {
+		if !filepath.IsAbs(dir) {
+			return "", errors.New("the path in $XDG_STATE_HOME is relative")
+		}
+		return filepath.Join(dir, "chainwatch"), nil
+	}
+	if runtime.GOOS == "windows" {
+		if dir := getenv("LocalAppData"); dir != "" {
+			return filepath.Join(dir, "chainwatch"), nil
+		}
+		return "", errors.New("%LocalAppData% is not set")
+	}
+	if home := getenv("HOME"); home != "" {
+		return filepath.Join(home, ".local", "state", "chainwatch"), nil
+	}
+	return "", errors.New("neither $XDG_STATE_HOME nor $HOME is set")
+}
+
+// stateStore reads and writes the state directory. The zero value (no
+// directory known) remembers nothing and reports why on every write.
+type stateStore struct {
+	dir    string
+	dirErr error // why dir is empty
+}
+
+func openState(getenv func(string) string) stateStore {
+	dir, err := userStateDir(getenv)
+	return stateStore{dir: dir, dirErr: err}
+}
+
+func (s stateStore) path(name string) (string, error) {
+	if s.dir == "" {
+		err := s.dirErr
+		if err == nil {
+			err = errors.New("no state directory")
+		}
+		return "", fmt.Errorf("cannot find the state directory: %w", err)
+	}
+	return filepath.Join(s.dir, name), nil
+}
+
+// recent returns the remembered symbols, most recent first; none when the
+// file does not exist yet. Lines that are not symbols (a hand edit, a
+// torn file from elsewhere) are skipped rather than failing the load.
+func (s stateStore) recent() ([]string, error) {
+	p, err := s.path(recentFile)
+	if err != nil {
+		if s.dir == "" {
+			return nil, nil // nothing can have been remembered
+		}
+		return nil, err
+	}
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the recent symbols: %w", err)
+	}
+	var list []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		list = append(list, sc.Text())
+	}
+	return normalizeRecent(list), nil
+}
+
+// saveRecent replaces the recent file with list (upper-cased, without
+// duplicates or non-symbols, at most maxRecent). The write is atomic so
+// that two chainwatch windows closing together leave one list or the
+// other, never a mix.
+func (s stateStore) saveRecent(list []string) error {
+	p, err := s.path(recentFile)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	for _, sym := range normalizeRecent(list) {
+		b.WriteString(sym)
+		b.WriteByte('\n')
+	}
+	if err := writeFileAtomic(p, []byte(b.String())); err != nil {
+		return fmt.Errorf("cannot save the recent symbols: %w", err)
+	}
+	return nil
+}
+
+// firstRunDone reports whether the welcome banner was shown before. A
+// marker that cannot be checked counts as absent: showing the banner
+// once too often is harmless.
+func (s stateStore) firstRunDone() bool {
+	p, err := s.path(firstRunMarker)
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(p)
+	return err == nil
+}
+
+// markFirstRun records that the welcome banner has been shown.
+func (s stateStore) markFirstRun() error {
+	p, err := s.path(firstRunMarker)
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(p, nil); err != nil {
+		return fmt.Errorf("cannot record the first run: %w", err)
+	}
+	return nil
+}
+
+// normalizeRecent keeps the first occurrence of each valid symbol,
+// upper-cased, at most maxRecent of them.
+func normalizeRecent(list []string) []string {
+	out := make([]string, 0, min(len(list), maxRecent))
+	seen := make(map[string]bool, len(list))
+	for _, s := range list {
+		sym, err := parseSymbol(s)
+		if err != nil || seen[sym] {
+			continue
+		}
+		seen[sym] = true
+		out = append(out, sym)
+		if len(out) == maxRecent {
+			break
+		}
+	}
+	return out
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames
+// it over path, creating the directory 0700: a reader sees the old file or
+// the new one, never half of one.
+func writeFileAtomic(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp") // created 0600
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
