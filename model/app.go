@@ -129,7 +129,7 @@ func New(cfg Config) *App {
 // Init starts the first fetches and the clock, and asks the terminal for
 // its background so the theme can follow it.
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{a.startAll(), frameTick(), a.remember(a.q.Symbol)}
+	cmds := []tea.Cmd{a.startAll(), frameTick()}
 	if !a.darkSet {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}

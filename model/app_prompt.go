@@ -40,13 +40,12 @@ func (a *App) submitSymbol(p *prompt) tea.Cmd {
 		return nil
 	}
 	a.prompt = nil
-	save := a.remember(sym)
 	if sym == a.q.Symbol {
-		return save
+		return nil
 	}
 	q := a.q
 	q.Symbol = sym
-	return tea.Batch(save, a.changeQuery(q))
+	return a.changeQuery(q)
 }
 
 func (a *App) submitDate(p *prompt) tea.Cmd {
@@ -81,7 +80,8 @@ func (a *App) submitDate(p *prompt) tea.Cmd {
 }
 
 // remember puts sym first in the recent list and saves the list off the
-// Update path.
+// Update path. It is called when a symbol's chain arrives with options,
+// so a typo never becomes a completion.
 func (a *App) remember(sym string) tea.Cmd {
 	list := []string{sym}
 	for _, s := range a.recent {

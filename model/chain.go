@@ -106,6 +106,7 @@ func (c *Chain) Apply(m ChainMsg) bool {
 	if snap == nil { // 204: nothing listed (still a valid answer)
 		snap = &api.SymbolWithOptions{Underlying: c.st.und}
 		snap.Symbol = c.q.Symbol
+		snap.Timestamp = -1 // no snapshot, so no time to show
 	}
 	at := m.At.UnixNano()
 	if m.Expiry == 0 {

@@ -189,6 +189,9 @@ func (a *App) onChain(m ChainMsg) tea.Cmd {
 	if a.chain.Apply(m) && m.Err == nil {
 		a.tape.SetContract(a.chain.SelectedOSI())
 		cmds = append(cmds, flashDone())
+		if m.Expiry == 0 && m.Chain != nil && len(m.Chain.Options) > 0 && (len(a.recent) == 0 || a.recent[0] != a.q.Symbol) {
+			cmds = append(cmds, a.remember(a.q.Symbol))
+		}
 	}
 	return tea.Batch(append(cmds, a.plan(FeedChain))...)
 }
