@@ -22,34 +22,6 @@ const (
 	sourceProduction = "PRODUCTION"
 )
 
-// watchBudget mirrors model.Budget: points per trading day, or when that
-// is 0, a share of the month's points left.
-type watchBudget struct {
-	PerDay int
-	Share  float64
-}
-
-// watchConfig mirrors model.Config field by field: the command line builds
-// it without depending on the screen's package, and model converts it.
-type watchConfig struct {
-	Client       *api.Client
-	Source       string
-	BaseURL      string
-	Symbol       string
-	Mode         api.Mode
-	Date         api.Date
-	Budget       watchBudget
-	BlockSize    int64
-	TapeCapacity int
-	Theme        string
-	ColorBlind   bool
-	NoColor      bool
-	FirstRun     bool
-	Recent       []string
-	Now          func() time.Time
-	SaveRecent   func([]string) error
-}
-
 // watchFlags are the root command's flags: the screen's settings and the
 // service's. Each beats the config file only when given (cobra's Changed),
 // so a flag left at its default never hides a value the file sets.
@@ -89,18 +61,6 @@ func addWatchFlags(cmd *cobra.Command, f *watchFlags) {
 	fl.StringVar(&f.svc.tokenFile, "token-file", "", "where the login is kept (env "+envTokenFile+"; default in the user config directory)")
 }
 
-// model converts the command line's configuration to the screen's.
-func (w watchConfig) model() model.Config {
-	return model.Config{
-		Client: w.Client, Source: w.Source, BaseURL: w.BaseURL,
-		Symbol: w.Symbol, Mode: w.Mode, Date: w.Date,
-		Budget:    model.Budget{PerDay: w.Budget.PerDay, Share: w.Budget.Share},
-		BlockSize: w.BlockSize, TapeCapacity: w.TapeCapacity,
-		Theme: w.Theme, ColorBlind: w.ColorBlind, NoColor: w.NoColor,
-		FirstRun: w.FirstRun, Recent: w.Recent, Now: w.Now, SaveRecent: w.SaveRecent,
-	}
-}
-
 // runWatchTUI is the production runWatch: the screen takes over the
 // terminal until the user quits. A SIGINT is a way to quit, not a failure.
 func runWatchTUI(cfg model.Config) error {
@@ -132,7 +92,7 @@ type watchSettings struct {
 	symbol       string
 	mode         api.Mode
 	date         api.Date
-	budget       watchBudget
+	budget       model.Budget
 	blockSize    int64
 	tapeSize     int
 	theme        string
@@ -149,7 +109,7 @@ func resolveSettings(cmd *cobra.Command, args []string, f *watchFlags, getenv fu
 	changed := cmd.Flags().Changed
 	s := watchSettings{
 		symbol: defaultSymbol, mode: api.Live, theme: defaultTheme,
-		budget:    watchBudget{Share: defaultBudgetShare},
+		budget:    model.Budget{Share: defaultBudgetShare},
 		blockSize: defaultBlockSize, tapeSize: defaultTapeSize,
 	}
 	// The flags, checked before anything is read.
@@ -364,7 +324,7 @@ func runWatchCmd(cmd *cobra.Command, args []string, f *watchFlags, deps cliDeps)
 	recent, err := st.recent()
 	warn.add(err)
 	firstRun := !set.configExists && !st.firstRunDone()
-	cfg := watchConfig{
+	cfg := model.Config{
 		Client: client, Source: source, BaseURL: sess.baseURL,
 		Symbol: set.symbol, Mode: set.mode, Date: set.date,
 		Budget: set.budget, BlockSize: set.blockSize, TapeCapacity: set.tapeSize,
@@ -384,7 +344,7 @@ func runWatchCmd(cmd *cobra.Command, args []string, f *watchFlags, deps cliDeps)
 	if deps.runWatch == nil {
 		return errors.New("the watch screen is not available in this build")
 	}
-	runErr := deps.runWatch(cfg.model())
+	runErr := deps.runWatch(cfg)
 	for _, w := range warn.all() {
 		fmt.Fprintf(cmd.ErrOrStderr(), "chainwatch: warning: %s\n", w)
 	}
