@@ -75,6 +75,9 @@ type Styles struct {
 	// Lipgloss styles for the few places that lay out blocks, not cells.
 	Title, Label, Value, Muted, Border, Help, Error, Warn lipgloss.Style
 	Box                                                   lipgloss.Style // a bordered pane or modal
+	// BorderSpan is Border pre-rendered, for the lines between panes that
+	// every frame draws.
+	BorderSpan Span
 }
 
 // New builds the Styles of a palette. With noColor (NO_COLOR set, or the
@@ -99,6 +102,7 @@ func New(p Palette, noColor bool) *Styles {
 		s.Error = base.Bold(true).Underline(true)
 		s.Warn = base.Bold(true)
 		s.Box = base.Border(lipgloss.RoundedBorder()).Padding(0, 1)
+		s.BorderSpan = spanOf(s.Border)
 		return s
 	}
 	s.Title = base.Foreground(p.Accent).Bold(true)
@@ -110,6 +114,7 @@ func New(p Palette, noColor bool) *Styles {
 	s.Error = base.Foreground(p.Error).Bold(true)
 	s.Warn = base.Foreground(p.Warn)
 	s.Box = base.Border(lipgloss.RoundedBorder()).BorderForeground(p.Accent).Padding(0, 1)
+	s.BorderSpan = spanOf(s.Border)
 	return s
 }
 

@@ -1,0 +1,190 @@
+package ui
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"chainwatch/theme"
+)
+
+// paneBlank is n blanks, without allocating for any width a terminal has.
+func paneBlank(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if n <= len(spaces) {
+		return spaces[:n]
+	}
+	return strings.Repeat(" ", n)
+}
+
+// paneWidth is the width of s in cells: its length when it is plain ASCII
+// (numbers, codes, most labels), else what ansi measures (wide runes,
+// escape sequences).
+func paneWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || c == 0x1b {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
+// paneClean makes free text from outside (an error body, a filter, a
+// message) safe to draw: control characters, ESC among them, become
+// blanks, so a server's reply cannot move the cursor or restyle the
+// terminal, and a width measured is the width drawn.
+func paneClean(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f || c == 0xc2 { // 0xc2: maybe a C1 control
+			return strings.Map(func(r rune) rune {
+				if unicode.IsControl(r) {
+					return ' '
+				}
+				return r
+			}, s)
+		}
+	}
+	return s
+}
+
+// paneCut cuts s to at most w cells.
+func paneCut(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if paneWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "")
+}
+
+// paneFit pads or cuts s (which may be styled) to exactly w cells.
+func paneFit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	n := paneWidth(s)
+	if n > w {
+		s = ansi.Truncate(s, w, "")
+		n = ansi.StringWidth(s)
+	}
+	return s + paneBlank(w-n)
+}
+
+// paneBlock makes a rendered block exactly h lines of exactly w cells, for
+// the overlays laid out with lipgloss.
+func paneBlock(s string, w, h int) []string {
+	lines := strings.Split(s, "\n")
+	out := make([]string, h)
+	for i := range out {
+		if i < len(lines) {
+			out[i] = paneFit(lines[i], w)
+		} else {
+			out[i] = paneBlank(w)
+		}
+	}
+	return out
+}
+
+// paneLine builds one line of exactly w cells from plain text written in
+// pre-rendered spans: the header, status, details and calendar all draw
+// this way, so no line measures styled text or calls lipgloss.
+type paneLine struct {
+	b    []byte
+	w, n int
+	fill theme.Span // for the blanks: a shaded bar stays shaded
+
+	// Where the span written last opened and closed: text put next in
+	// the same span joins it instead of closing and reopening. Offsets,
+	// not the Span: ints cost no GC write barrier on every put.
+	lastOpen, lastOpenEnd, lastEnd int
+}
+
+func newPaneLine(w int, fill theme.Span) paneLine {
+	return paneLine{b: make([]byte, 0, w+128), w: max(w, 0), fill: fill}
+}
+
+// room is the cells left on the line.
+func (l *paneLine) room() int { return l.w - l.n }
+
+// put writes plain text s in sp, cut to the room left.
+func (l *paneLine) put(sp theme.Span, s string) {
+	if s == "" || l.n >= l.w {
+		return
+	}
+	cw := paneWidth(s)
+	if cw > l.room() {
+		s = paneCut(s, l.room())
+		cw = paneWidth(s)
+	}
+	l.open(sp)
+	l.b = append(l.b, s...)
+	l.close(sp)
+	l.n += cw
+}
+
+// open starts text in sp, reopening the last span if sp is the same.
+func (l *paneLine) open(sp theme.Span) {
+	if l.lastEnd > 0 && len(l.b) == l.lastEnd &&
+		string(l.b[l.lastOpen:l.lastOpenEnd]) == sp.Open &&
+		string(l.b[len(l.b)-len(sp.Close):]) == sp.Close {
+		l.b = l.b[:len(l.b)-len(sp.Close)]
+		return
+	}
+	l.lastOpen = len(l.b)
+	l.b = append(l.b, sp.Open...)
+	l.lastOpenEnd = len(l.b)
+}
+
+func (l *paneLine) close(sp theme.Span) {
+	l.b = append(l.b, sp.Close...)
+	l.lastEnd = len(l.b)
+}
+
+// putASCII writes ASCII bytes in sp, cut to the room left; the byte count
+// is the width, so nothing is measured.
+func (l *paneLine) putASCII(sp theme.Span, s []byte) {
+	if len(s) == 0 || l.n >= l.w {
+		return
+	}
+	s = s[:min(len(s), l.room())]
+	l.open(sp)
+	l.b = append(l.b, s...)
+	l.close(sp)
+	l.n += len(s)
+}
+
+// raw writes already styled text of a known width (cut if it overflows).
+func (l *paneLine) raw(s string, w int) {
+	if s == "" || l.n >= l.w {
+		return
+	}
+	if w > l.room() {
+		s = ansi.Truncate(s, l.room(), "")
+		w = ansi.StringWidth(s)
+	}
+	l.b = append(l.b, s...)
+	l.n += w
+}
+
+// blank writes n blanks in the fill span.
+func (l *paneLine) blank(n int) {
+	n = min(n, l.room())
+	if n <= 0 {
+		return
+	}
+	l.open(l.fill)
+	l.b = appendSpaces(l.b, n)
+	l.close(l.fill)
+	l.n += n
+}
+
+// line pads the rest and returns the line.
+func (l *paneLine) line() string {
+	l.blank(l.room())
+	return string(l.b)
+}

@@ -1,0 +1,282 @@
+package ui
+
+import (
+	"strconv"
+	"time"
+
+	"chainwatch/theme"
+)
+
+// panePart is a piece of a segment in one tone: text, or ASCII bytes
+// formatted into a paneNums buffer (no string made for a number).
+type panePart struct {
+	tone theme.Tone
+	text string
+	raw  []byte
+}
+
+// paneNums formats the numbers of a line into one buffer and hands out
+// slices of it, so a bar of twenty figures costs no allocation per
+// figure. Each slice is capped: a later append never writes into it.
+type paneNums struct{ b []byte }
+
+func (n *paneNums) cut(start int) []byte { return n.b[start:len(n.b):len(n.b)] }
+
+func (n *paneNums) price(v float64) []byte {
+	s := len(n.b)
+	n.b = appendPrice(n.b, v)
+	return n.cut(s)
+}
+
+func (n *paneNums) signed(v float64, decimals int) []byte {
+	s := len(n.b)
+	n.b = appendSigned(n.b, v, decimals)
+	return n.cut(s)
+}
+
+func (n *paneNums) size(v int64) []byte {
+	s := len(n.b)
+	n.b = appendSize(n.b, v)
+	return n.cut(s)
+}
+
+func (n *paneNums) int(v int64) []byte {
+	s := len(n.b)
+	n.b = strconv.AppendInt(n.b, v, 10)
+	return n.cut(s)
+}
+
+func (n *paneNums) dur(d time.Duration) []byte {
+	s := len(n.b)
+	n.b = appendDur(n.b, d)
+	return n.cut(s)
+}
+
+// with formats through any appender.
+func (n *paneNums) with(app func([]byte) []byte) []byte {
+	s := len(n.b)
+	n.b = app(n.b)
+	return n.cut(s)
+}
+
+// paneSeg is an item of a bar (header, status): a few toned parts that
+// are shown or dropped whole. The bar keeps the highest priorities that
+// fit; a shrinkable segment (free text, like an error) is cut with "…"
+// down to shrink cells before anything is dropped for it.
+type paneSeg struct {
+	parts  [8]panePart
+	n      int
+	w      int
+	prio   int
+	right  bool // right-aligned group
+	shrink int  // > 0: may be cut down to this many cells
+	yield  int  // segments below this priority go before it is cut
+	drop   bool
+	allow  int // cells granted when shrinkable
+}
+
+func (s *paneSeg) add(t theme.Tone, text string) *paneSeg {
+	if s.n < len(s.parts) && text != "" {
+		s.parts[s.n] = panePart{tone: t, text: text}
+		s.n++
+		s.w += paneWidth(text)
+	}
+	return s
+}
+
+// addB adds ASCII bytes (a formatted number).
+func (s *paneSeg) addB(t theme.Tone, b []byte) *paneSeg {
+	if s.n < len(s.parts) && len(b) > 0 {
+		s.parts[s.n] = panePart{tone: t, raw: b}
+		s.n++
+		s.w += len(b)
+	}
+	return s
+}
+
+// fitSegs drops the lowest-priority segments until the kept ones, gap
+// cells apart, fit in width; takes back any dropped one that fits again
+// (a long low item may have gone first); then, rather than cut a
+// shrinkable segment, drops kept ones below its yield priority; and
+// grants shrinkable segments the room left.
+func fitSegs(segs []paneSeg, width, gap int) {
+	for {
+		need, kept := segsNeed(segs, gap)
+		if need <= width || kept == 0 {
+			break
+		}
+		segs[lowestKept(segs, 1<<30)].drop = true
+	}
+	for {
+		best := -1
+		for i := range segs {
+			if segs[i].drop && (best < 0 || segs[i].prio > segs[best].prio) {
+				segs[i].drop = false
+				if need, _ := segsNeed(segs, gap); need <= width {
+					best = i
+				}
+				segs[i].drop = true
+			}
+		}
+		if best < 0 {
+			break
+		}
+		segs[best].drop = false
+	}
+	for i := range segs {
+		s := &segs[i]
+		if s.drop || s.shrink <= 0 || s.yield <= 0 {
+			continue
+		}
+		for {
+			need, _ := segsNeed(segs, gap)
+			if need-min(s.w, s.shrink)+s.w <= width {
+				break
+			}
+			low := lowestKept(segs, s.yield)
+			if low < 0 {
+				break
+			}
+			segs[low].drop = true
+		}
+	}
+	need, _ := segsNeed(segs, gap)
+	spare := max(width-need, 0)
+	for i := range segs {
+		s := &segs[i]
+		if s.drop || s.shrink <= 0 {
+			s.allow = s.w
+			continue
+		}
+		base := min(s.w, s.shrink)
+		s.allow = min(s.w, base+spare)
+		spare -= s.allow - base
+	}
+}
+
+// lowestKept is the kept segment of the lowest priority below limit, or -1.
+func lowestKept(segs []paneSeg, limit int) int {
+	low := -1
+	for i := range segs {
+		if !segs[i].drop && segs[i].prio < limit && (low < 0 || segs[i].prio < segs[low].prio) {
+			low = i
+		}
+	}
+	return low
+}
+
+// segsNeed is the width the kept segments need at least, and how many
+// there are.
+func segsNeed(segs []paneSeg, gap int) (need, kept int) {
+	for i := range segs {
+		if segs[i].drop {
+			continue
+		}
+		w := segs[i].w
+		if segs[i].shrink > 0 {
+			w = min(w, segs[i].shrink)
+		}
+		if kept > 0 {
+			need += gap
+		}
+		need += w
+		kept++
+	}
+	return need, kept
+}
+
+// putSegs writes the kept segments: the left group from the start, the
+// right group against the end, gap blanks between neighbours.
+func putSegs(l *paneLine, segs []paneSeg, gap int, st *theme.Styles, shade theme.Shade) {
+	rightW, nRight := 0, 0
+	for i := range segs {
+		if !segs[i].drop && segs[i].right {
+			if nRight > 0 {
+				rightW += gap
+			}
+			rightW += segs[i].allow
+			nRight++
+		}
+	}
+	first := true
+	for i := range segs {
+		if s := &segs[i]; !s.drop && !s.right {
+			if !first {
+				l.blank(gap)
+			}
+			first = false
+			putSeg(l, s, st, shade)
+		}
+	}
+	l.blank(l.room() - rightW)
+	first = true
+	for i := range segs {
+		if s := &segs[i]; !s.drop && s.right {
+			if !first {
+				l.blank(gap)
+			}
+			first = false
+			putSeg(l, s, st, shade)
+		}
+	}
+}
+
+// putSeg writes one segment in at most its allowed cells, ending with "…"
+// when it had to be cut.
+func putSeg(l *paneLine, s *paneSeg, st *theme.Styles, shade theme.Shade) {
+	left := s.allow
+	cut := s.allow < s.w
+	if cut {
+		left-- // for the ellipsis
+	}
+	last := s.parts[0].tone
+	for i := 0; i < s.n && left > 0; i++ {
+		p := &s.parts[i]
+		last = p.tone
+		if p.raw != nil {
+			r := p.raw[:min(len(p.raw), left)]
+			l.putASCII(st.Span(p.tone, shade), r)
+			left -= len(r)
+			continue
+		}
+		t := p.text
+		if w := paneWidth(t); w > left {
+			t = paneCut(t, left)
+		}
+		l.put(st.Span(p.tone, shade), t)
+		left -= paneWidth(t)
+	}
+	if cut && s.allow > 0 {
+		l.put(st.Span(last, shade), "…")
+	}
+}
+
+// appendDur appends a short age: "42s", "3m05s", "2h07m", "3d04h".
+// Rounded down to the second: "ago" never runs ahead of the clock.
+func appendDur(dst []byte, d time.Duration) []byte {
+	if d < 0 {
+		d = 0
+	}
+	s := int64(d / time.Second)
+	two := func(dst []byte, v int64) []byte { return append(dst, byte('0'+v/10), byte('0'+v%10)) }
+	switch {
+	case s < 60:
+		dst = strconv.AppendInt(dst, s, 10)
+		return append(dst, 's')
+	case s < 3600:
+		dst = strconv.AppendInt(dst, s/60, 10)
+		dst = append(dst, 'm')
+		dst = two(dst, s%60)
+		return append(dst, 's')
+	case s < 86400:
+		dst = strconv.AppendInt(dst, s/3600, 10)
+		dst = append(dst, 'h')
+		dst = two(dst, s%3600/60)
+		return append(dst, 'm')
+	default:
+		dst = strconv.AppendInt(dst, s/86400, 10)
+		dst = append(dst, 'd')
+		dst = two(dst, s%86400/3600)
+		return append(dst, 'h')
+	}
+}
