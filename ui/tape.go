@@ -2,7 +2,6 @@ package ui
 
 import (
 	"strconv"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"chainwatch/api"
@@ -342,29 +341,11 @@ var tapeLegendItems = [...]tapeLegendItem{
 	{"NM", "no market", theme.ToneMuted},
 }
 
-// legendCache keeps the last legend drawn: it only changes with the
-// width, the block size or the styles, and the tape is drawn every frame.
-type legendCache struct {
-	st        *theme.Styles
-	width     int
-	blockSize int64
-	line      string
-}
-
-var lastLegend atomic.Pointer[legendCache]
-
 // tapeLegend is the legend line: each code in the tone its trades are
-// drawn in, with its meaning, as many as fit (the sides first).
+// drawn in, with its meaning, as many as fit (the sides first). It is
+// drawn every frame: a few microseconds, and a pure renderer keeps no
+// cache between frames.
 func tapeLegend(blockSize int64, width int, st *theme.Styles) string {
-	if c := lastLegend.Load(); c != nil && c.st == st && c.width == width && c.blockSize == blockSize {
-		return c.line
-	}
-	line := drawTapeLegend(blockSize, width, st)
-	lastLegend.Store(&legendCache{st, width, blockSize, line})
-	return line
-}
-
-func drawTapeLegend(blockSize int64, width int, st *theme.Styles) string {
 	l := newPaneLine(width, theme.Span{})
 	muted := st.Span(theme.ToneMuted, theme.ShadeNone)
 	l.blank(2)
