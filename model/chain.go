@@ -259,19 +259,6 @@ func (c *Chain) cycleWindow() {
 	}
 }
 
-func (c *Chain) stepExpiry(d int) bool {
-	i, ok := c.st.find(c.expiry)
-	if !ok {
-		return false
-	}
-	j := min(max(i+d, c.firstListed()), len(c.st.exps)-1)
-	if j == i {
-		return false
-	}
-	c.selectExpiry(c.st.exps[j].date)
-	return true
-}
-
 // Scroll moves the cursor by delta rows (mouse wheel).
 func (c *Chain) Scroll(delta int) {
 	rows, cur := c.window()
@@ -289,87 +276,6 @@ func (c *Chain) Click(x, y, width, height int) {
 			c.side = api.Put
 		}
 	}
-}
-
-// ClickTab selects the expiry tab under column x of the tab bar.
-func (c *Chain) ClickTab(x, width int) (expiryChanged bool) {
-	tabs, sel := c.Tabs()
-	i, ok := ui.ExpiryHit(tabs, sel, width, x)
-	if !ok || i < 0 || i >= len(tabs) || tabs[i].Date == c.expiry {
-		return false
-	}
-	c.selectExpiry(tabs[i].Date)
-	return true
-}
-
-// Tabs returns the expiry tabs and the selected one. The slice is reused
-// between calls: forty dates are cheap to classify on every frame, and the
-// DTE then never goes stale across midnight.
-func (c *Chain) Tabs() ([]ui.ExpiryTab, int) {
-	day := c.q.Day(c.sh.Now())
-	c.tabs = c.tabs[:0]
-	sel := 0
-	first := c.firstListed()
-	for i, e := range c.st.exps[first:] {
-		if e.date == c.expiry {
-			sel = i
-		}
-		c.tabs = append(c.tabs, ui.ExpiryTab{
-			Date:     e.date,
-			DTE:      day.DaysUntil(e.date),
-			Kind:     expiryKind(e.date),
-			Earnings: c.earnings != 0 && e.date >= c.earnings,
-		})
-	}
-	return c.tabs, sel
-}
-
-// firstListed is the index of the first expiry still trading on the
-// query's day. A live screen on a weekend or before the open shows the
-// last close, whose chain still holds the expiries that settled at it;
-// they are history, not something a trader can trade, so the tabs and the
-// expiry keys skip them. A historical day shows all it had.
-func (c *Chain) firstListed() int {
-	if c.q.Date != 0 {
-		return 0
-	}
-	day := c.q.Day(c.sh.Now())
-	for i, e := range c.st.exps {
-		if e.date >= day {
-			return i
-		}
-	}
-	return 0
-}
-
-// expiryKind classifies an expiry by its date alone. The monthly is the
-// third Friday (holidays that move it to the Thursday are not known here);
-// a quarterly is the last weekday of March, June, September or December;
-// other Fridays are weeklies and any other day a daily.
-func expiryKind(d api.Date) ui.ExpiryKind {
-	wd := d.Weekday()
-	if wd == time.Friday && d.Day() >= 15 && d.Day() <= 21 {
-		return ui.ExpiryMonthly
-	}
-	if m := d.Month(); m%3 == 0 && wd != time.Saturday && wd != time.Sunday {
-		last := lastWeekday(d.Year(), m)
-		if d.Day() == last {
-			return ui.ExpiryQuarterly
-		}
-	}
-	if wd == time.Friday {
-		return ui.ExpiryWeekly
-	}
-	return ui.ExpiryDaily
-}
-
-// lastWeekday is the day of the month of the last Monday-to-Friday of m.
-func lastWeekday(y int, m time.Month) int {
-	t := time.Date(y, m+1, 0, 12, 0, 0, 0, time.UTC)
-	for t.Weekday() == time.Saturday || t.Weekday() == time.Sunday {
-		t = t.AddDate(0, 0, -1)
-	}
-	return t.Day()
 }
 
 // selected returns the cursor's row and contract, if any.
@@ -461,12 +367,6 @@ func (c *Chain) message(rows int) string {
 		return "no options listed for " + c.q.Symbol
 	}
 	return "no options listed for " + c.q.Symbol + " on " + c.expiry.String()
-}
-
-// TabsView draws the expiry tab bar.
-func (c *Chain) TabsView(width int) string {
-	tabs, sel := c.Tabs()
-	return ui.ExpiryTabs(tabs, sel, width, c.sh.Styles)
 }
 
 // DetailsView draws the selected contract's details.
