@@ -227,3 +227,57 @@ func sessionBounds(t time.Time) (open, closing time.Time) {
 }
 
 func weekday(w time.Weekday) bool { return w != time.Saturday && w != time.Sunday }
+
+// dataDelay is how far delayed data runs behind the clock.
+const dataDelay = 15 * time.Minute
+
+// sessionLive reports whether the data of mode is moving at now: the
+// regular session, seen 15 minutes late on the delayed path.
+func sessionLive(now time.Time, mode api.Mode) bool {
+	if mode == api.Delayed {
+		now = now.Add(-dataDelay)
+	}
+	return MarketOpen(now)
+}
+
+// afterHours is when a feed last fetched at last should fetch again while
+// the session is over: once right away if last came before the close (to
+// hold the closing state), else at the next open. Quotes and trades do not
+// move in between, so a screen left open overnight spends nothing, which
+// matters most on the trial's daily allowance. Holidays are not known
+// client-side: on one the screen polls as on any weekday.
+func afterHours(last, now time.Time, mode api.Mode) time.Time {
+	var delay time.Duration
+	if mode == api.Delayed {
+		delay = dataDelay
+	}
+	t := now.Add(-delay).In(api.Eastern)
+	day := t
+	if !weekday(day.Weekday()) || t.Before(sessionStart(day)) {
+		day = prevWeekday(day)
+	}
+	closed := sessionEnd(day).Add(delay)
+	if last.Before(closed) {
+		return now
+	}
+	next := t
+	if !weekday(next.Weekday()) || !t.Before(sessionStart(next)) {
+		next = nextWeekday(next)
+	}
+	return sessionStart(next).Add(delay)
+}
+
+func sessionStart(t time.Time) time.Time { open, _ := sessionBounds(t); return open }
+func sessionEnd(t time.Time) time.Time   { _, end := sessionBounds(t); return end }
+
+func prevWeekday(t time.Time) time.Time {
+	for t = t.AddDate(0, 0, -1); !weekday(t.Weekday()); t = t.AddDate(0, 0, -1) {
+	}
+	return t
+}
+
+func nextWeekday(t time.Time) time.Time {
+	for t = t.AddDate(0, 0, 1); !weekday(t.Weekday()); t = t.AddDate(0, 0, 1) {
+	}
+	return t
+}

@@ -34,10 +34,10 @@ func TestSchedulerTrialPlan(t *testing.T) {
 		})
 	}
 	// 100 an hour, all to the chain: 4 / 100 h = 144 s. Spread over the
-	// month (4.2 an hour) it would sit at the 5 min maximum.
+	// month (400/95 an hour) it is 4 / (400/95) h = 57 min.
 	checkIntervals(t, []intervalCase{
 		{"trial chain", trial, tapeHidden(liveCond), wed, FeedChain, 144 * time.Second},
-		{"monthly chain", notTrial, tapeHidden(liveCond), wed, FeedChain, 5 * time.Minute},
+		{"monthly chain", notTrial, tapeHidden(liveCond), wed, FeedChain, 57 * time.Minute},
 	})
 }
 

@@ -35,14 +35,16 @@ var feedEndpoints = [NumFeeds]api.Endpoint{api.EndpointOptionQuotes, api.Endpoin
 
 // Pacing limits. The minimums keep a generous budget from turning into a
 // request storm against the per-second limit, and a faster redraw would not
-// be readable anyway; the maximums keep a screen on a small budget from
-// looking frozen. A quiet screen (closed market, lost focus, idle user) may
-// wait up to quietMax, because nobody is looking or nothing changes.
+// be readable anyway. The maximums are an hour: the budget is the user's
+// word, so a small one (the trial's 500 points a day) gets long intervals
+// rather than an overdraft; the status bar says when the next refresh
+// comes, and r fetches at once. A quiet screen (lost focus, idle user) may
+// wait up to quietMax beyond its own interval, because nobody is looking.
 const (
 	chainMin         = 2 * time.Second
 	tapeMin          = 3 * time.Second
-	chainMax         = 5 * time.Minute
-	tapeMax          = 10 * time.Minute
+	chainMax         = time.Hour
+	tapeMax          = time.Hour
 	quietMax         = 15 * time.Minute
 	calendarInterval = 6 * time.Hour
 	quietFactor      = 4
@@ -163,7 +165,11 @@ func (s *Scheduler) Next(f Feed, c Conditions, last, now time.Time) (d time.Dura
 		if c.Historical && st.done {
 			return 0, false
 		}
-		if !c.Historical {
+		switch {
+		case c.Historical:
+		case f != FeedCalendar && !sessionLive(now, c.Mode):
+			due = later(due, afterHours(last, now, c.Mode))
+		default:
 			due = later(due, last.Add(s.Interval(f, c, now)))
 		}
 		if st.failures > 0 {
@@ -203,8 +209,8 @@ func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration 
 		return 0
 	case f == FeedCalendar:
 		return calendarInterval
-	case !MarketOpen(now):
-		return quietMax // quotes and trades do not change while the market is closed
+	case !sessionLive(now, c.Mode):
+		return quietMax // for the stale mark only: Next waits for the open
 	}
 	perHour := s.BudgetPerHour(now)
 	chainCost := float64(api.Cost(feedEndpoints[FeedChain], c.Mode, false))

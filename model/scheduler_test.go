@@ -89,15 +89,15 @@ func TestSchedulerIntervals(t *testing.T) {
 		t.Errorf("overdrawn BudgetPerHour = %v, want 0", got)
 	}
 	checkIntervals(t, []intervalCase{
-		{"overdrawn chain", overdrawn, liveCond, wed, FeedChain, 5 * time.Minute},
-		{"overdrawn tape", overdrawn, liveCond, wed, FeedTape, 10 * time.Minute},
+		{"overdrawn chain", overdrawn, liveCond, wed, FeedChain, time.Hour},
+		{"overdrawn tape", overdrawn, liveCond, wed, FeedTape, time.Hour},
 		{"perday chain", perDay, liveCond, wed, FeedChain, 144 * time.Second},
 		{"perday tape", perDay, liveCond, wed, FeedTape, 540 * time.Second},
 		{"perday calendar", perDay, liveCond, wed, FeedCalendar, 6 * time.Hour},
 		{"perday hidden chain", perDay, tapeHidden(liveCond), wed, FeedChain, 72 * time.Second},
 		{"perday hidden tape", perDay, tapeHidden(liveCond), wed, FeedTape, 0},
 		{"perday delayed chain", perDay, delayedCond, wed, FeedChain, 288 * time.Second},
-		{"perday delayed tape max", perDay, delayedCond, wed, FeedTape, 10 * time.Minute},
+		{"perday delayed tape", perDay, delayedCond, wed, FeedTape, 18 * time.Minute}, // 30 / 100 h: the budget, not a cap
 		{"perday delayed hidden chain", perDay, tapeHidden(delayedCond), wed, FeedChain, 144 * time.Second},
 		{"share chain", share, liveCond, wed, FeedChain, secs(10.944)},
 		{"share tape", share, liveCond, wed, FeedTape, secs(41.04)},
@@ -167,9 +167,25 @@ func TestSchedulerMarketClosed(t *testing.T) {
 			intervalCase{name + " calendar", s, liveCond, now, FeedCalendar, 6 * time.Hour})
 	}
 	checkIntervals(t, cases)
-	sat := times["saturday"]
-	if d, ok := s.Next(FeedChain, liveCond, sat.Add(-10*time.Minute), sat); !ok || d != 5*time.Minute {
-		t.Errorf("Next on saturday = %v, %v; want 5m0s, true", d, ok)
+	// Outside the session a feed fetches once for the close, then waits
+	// for the next open; delayed data closes and opens 15 minutes late.
+	for _, tc := range []struct {
+		name      string
+		c         Conditions
+		last, now time.Time
+		want      time.Duration
+	}{
+		{"saturday, fetched since the close: Monday's open", liveCond, times["saturday"].Add(-10 * time.Minute), times["saturday"], 45*time.Hour + 30*time.Minute},
+		{"friday evening, last fetch before the close: now", liveCond, eastern(2026, time.June, 12, 15, 59), eastern(2026, time.June, 12, 16, 5), 0},
+		{"friday evening, fetched after the close: Monday", liveCond, eastern(2026, time.June, 12, 16, 5), eastern(2026, time.June, 12, 16, 6), 65*time.Hour + 24*time.Minute},
+		{"before the open: the open", liveCond, eastern(2026, time.June, 10, 8, 0), eastern(2026, time.June, 10, 9, 0), 30 * time.Minute},
+		{"delayed at 16:05 still moves: its interval", delayedCond, eastern(2026, time.June, 10, 16, 4), eastern(2026, time.June, 10, 16, 5), 288*time.Second - time.Minute}, // 8 / 100 h = 288 s
+		{"delayed after its close: once", delayedCond, eastern(2026, time.June, 10, 16, 10), eastern(2026, time.June, 10, 16, 20), 0},
+		{"delayed, fetched after its close: its open", delayedCond, eastern(2026, time.June, 10, 16, 20), eastern(2026, time.June, 10, 16, 21), 17*time.Hour + 24*time.Minute},
+	} {
+		if d, ok := s.Next(FeedChain, tc.c, tc.last, tc.now); !ok || d != tc.want {
+			t.Errorf("%s: Next = %v, %v; want %v", tc.name, d, ok, tc.want)
+		}
 	}
 }
 

@@ -34,7 +34,7 @@ func (a *App) headerData(now time.Time) ui.HeaderData {
 	case h.Loading || h.Historical:
 	case err != nil && at.After(last):
 		h.Stale = true
-	case MarketOpen(now):
+	case sessionLive(now, a.q.Mode):
 		limit := staleAfter*a.poll.sched.Interval(FeedChain, a.poll.cond, now) + 5*time.Second
 		h.Stale = h.Age > limit
 	}
