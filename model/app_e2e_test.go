@@ -66,15 +66,32 @@ func waitState(t *testing.T, tm *teatest.TestModel, what string, cond func(snaps
 	return last
 }
 
-// screenText collects the terminal output so far, without escape codes.
+// screenText collects the terminal output, without escape codes.
 type screenText struct{ buf bytes.Buffer }
 
-func (s *screenText) read(t *testing.T, r io.Reader) string {
+// wait reads the output until every want has appeared, for at most 20 s:
+// the renderer draws at its own frame rate, after Update.
+func (s *screenText) wait(t *testing.T, tm *teatest.TestModel, what string, wants ...string) {
 	t.Helper()
-	if _, err := io.Copy(&s.buf, r); err != nil {
-		t.Fatal(err)
+	var text string
+	for i := 0; i < 400; i++ {
+		if _, err := io.Copy(&s.buf, tm.Output()); err != nil {
+			t.Fatal(err)
+		}
+		text = ansi.Strip(s.buf.String())
+		missing := ""
+		for _, w := range wants {
+			if !strings.Contains(text, w) {
+				missing = w
+				break
+			}
+		}
+		if missing == "" {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	return ansi.Strip(s.buf.String())
+	t.Fatalf("%s: the output never showed all of %q; last 3000 bytes:\n%s", what, wants, text[max(0, len(text)-3000):])
 }
 
 // TestWatchScreenEndToEnd runs the whole screen in a real (virtual)
@@ -91,12 +108,7 @@ func TestWatchScreenEndToEnd(t *testing.T) {
 	if first.symbol != "SPY" || first.expiry == 0 {
 		t.Fatalf("start: %+v", first)
 	}
-	text := screen.read(t, tm.Output())
-	for _, want := range []string{"SPY", "SANDBOX", "Welcome"} {
-		if !strings.Contains(text, want) {
-			t.Fatalf("the first frame lacks %q:\n%s", want, text)
-		}
-	}
+	screen.wait(t, tm, "the first frames", "SPY", "SANDBOX", "Welcome", "Strike", "Time & Sales", "Events", "GREEN")
 
 	tm.Type("]")
 	waitState(t, tm, "next expiry", func(s snapshot) bool { return s.expiry > first.expiry && s.rows > 0 })
@@ -111,11 +123,7 @@ func TestWatchScreenEndToEnd(t *testing.T) {
 
 	tm.Type("?")
 	waitState(t, tm, "help open", func(s snapshot) bool { return s.help })
-	time.Sleep(100 * time.Millisecond) // let the help frame reach the output
-	text = screen.read(t, tm.Output())
-	if !strings.Contains(text, "next expiry") {
-		t.Fatalf("the help screen lists the keys; output:\n%s", text[max(0, len(text)-3000):])
-	}
+	screen.wait(t, tm, "the help screen", "next expiry", "quit from anywhere")
 	tm.Type("?")
 	tm.Type("q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
