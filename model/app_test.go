@@ -116,8 +116,92 @@ func TestAppKeepsDataAndMarksItStaleWhenTheServiceFails(t *testing.T) {
 			t.Errorf("the screen does not say %q:\n%s", want, screen)
 		}
 	}
-	if a.poll.due[FeedChain].Sub(c.t) < 2*time.Second {
-		t.Error("a failure must back off, not hammer the service")
+	// Failures in a row back off past the steady interval: 2, 4, 8, 16 s.
+	steady := a.poll.sched.Interval(FeedChain, a.poll.cond, c.t)
+	for range 3 {
+		c.t = c.t.Add(time.Second)
+		a.Update(ChainMsg{Query: a.q, Expiry: a.chain.Expiry(), Err: &api.APIError{StatusCode: 503, Message: "upstream down"}, At: c.t})
+	}
+	if d := a.poll.due[FeedChain].Sub(c.t); d != 16*time.Second || d <= steady {
+		t.Fatalf("after 4 failures the next chain is in %v; want the 16 s backoff (steady %v)", d, steady)
+	}
+	// It recovers by itself: the next good reply clears the mark.
+	c.t = c.t.Add(16 * time.Second)
+	a.Update(ChainMsg{Query: a.q, Expiry: a.chain.Expiry(), Chain: synthChain(1, 60, 1), Resp: okResp(4), At: c.t})
+	if h := a.headerData(c.t); h.Stale {
+		t.Fatal("still stale after a good reply")
+	}
+	if strings.Contains(ansi.Strip(a.render(c.t)), "upstream down") {
+		t.Fatal("the status bar still shows an error the screen recovered from")
+	}
+	if d, want := a.poll.due[FeedChain].Sub(c.t), a.poll.sched.Interval(FeedChain, a.poll.cond, c.t); d != want {
+		t.Fatalf("after recovery the next chain is in %v, want the steady %v", d, want)
+	}
+}
+
+// TestAppRecoversFromAFailureAfterTheClose: an evening start whose first
+// fetch fails retries within seconds, not at the next open.
+func TestAppRecoversFromAFailureAfterTheClose(t *testing.T) {
+	a, c := offlineApp(t)
+	c.t = time.Date(2026, 11, 18, 19, 0, 0, 0, api.Eastern)
+	a.Update(ChainMsg{Query: a.q, Err: errors.New("dial tcp: connection refused"), At: c.t})
+	if d := a.poll.due[FeedChain].Sub(c.t); d <= 0 || d > 2*time.Second {
+		t.Fatalf("after a failed first fetch in the evening the next is in %v, want the 2 s backoff", d)
+	}
+	if h := a.headerData(c.t); h.Loading || !h.Stale {
+		t.Fatalf("the header must say the fetch failed, not that it is loading: %+v", h)
+	}
+	a.Update(ChainMsg{Query: a.q, Chain: synthChain(2, 40, 0), Resp: okResp(4), At: c.t.Add(2 * time.Second)})
+	if d := a.poll.due[FeedChain].Sub(c.t); d < 10*time.Hour {
+		t.Fatalf("with the close held, the next chain waits for the open; it is in %v", d)
+	}
+}
+
+// TestAppTapeCatchUp: a full page is followed at once, but not before a
+// Retry-After; a backlog larger than the ring starts the tape over from
+// the latest window instead of paying for trades it would overwrite.
+func TestAppTapeCatchUp(t *testing.T) {
+	a, c := offlineApp(t)
+	a.Update(TapeMsg{Query: a.q, From: 0, Trades: synthTrades(1, tapePageLimit), Resp: okResp(15), At: c.t})
+	if d := a.poll.due[FeedTape].Sub(c.t); d != 0 || !a.tape.More() {
+		t.Fatalf("a full first page: next tape in %v, more %v; want at once", d, a.tape.More())
+	}
+	a.poll.inflight[FeedTape] = 1 // that fetch
+	rl := &api.RateLimitError{APIError: api.APIError{StatusCode: 429, Message: "per-second limit"}, RetryAfter: 30 * time.Second}
+	a.Update(CalendarMsg{Query: a.q, Err: rl, At: c.t})
+	from := a.tape.NextFrom()
+	a.Update(TapeMsg{Query: a.q, From: from, Trades: synthTrades(from, tapePageLimit), Resp: okResp(15), At: c.t})
+	if a.tape.NextFrom() != 0 || a.tape.Held() != 0 {
+		t.Fatalf("a second full page outgrows the %d-trade ring: the tape should start over, holds %d from %d", a.cfg.TapeCapacity, a.tape.Held(), a.tape.NextFrom())
+	}
+	if d := a.poll.due[FeedTape].Sub(c.t); d < 30*time.Second {
+		t.Fatalf("the restart fetch is due in %v, before the 30 s Retry-After", d)
+	}
+}
+
+// TestAppTapeKeepsItsFiltersAtTheOpen: the tape starts over on the new
+// session at 09:30 and keeps the contract filter the user set.
+func TestAppTapeKeepsItsFiltersAtTheOpen(t *testing.T) {
+	a, c := offlineApp(t)
+	c.t = time.Date(2026, 11, 20, 9, 29, 0, 0, api.Eastern)
+	loadChain(t, a, c.t)
+	a.fetch(FeedTape)
+	if a.tapeDay != api.NewDate(2026, 11, 19) {
+		t.Fatalf("before the open the tape shows %s, want the 19th", a.tapeDay)
+	}
+	a.Update(TapeMsg{Query: a.q, Trades: synthTrades(1, 50), Resp: okResp(15), At: c.t})
+	a.Update(runeKey('x'))
+	osi := a.chain.SelectedOSI()
+	if osi == "" || !strings.Contains(ansi.Strip(strings.Join(a.tape.View(70, 10, false), "\n")), osi) {
+		t.Fatalf("the contract filter is not on for %q", osi)
+	}
+	c.t = c.t.Add(2 * time.Minute)
+	a.fetch(FeedTape)
+	if a.tapeDay != api.NewDate(2026, 11, 20) || a.tape.Held() != 0 {
+		t.Fatalf("at the open the tape starts over on the 20th: day %s, held %d", a.tapeDay, a.tape.Held())
+	}
+	if !strings.Contains(ansi.Strip(strings.Join(a.tape.View(70, 10, false), "\n")), osi) {
+		t.Fatal("the contract filter was lost at the open")
 	}
 }
 
@@ -216,10 +300,11 @@ func TestErrTextSaysWhatHappensNext(t *testing.T) {
 		{api.ErrUnauthorized, "chainwatch login"},
 		{&api.APIError{StatusCode: 400, Endpoint: "allaccess/time-and-sales/option-trades", Message: "not licensed\nsecond line"}, "not licensed"},
 		{errors.New("dial tcp 127.0.0.1:1: connect: connection refused"), "connection refused"},
+		{&api.APIError{StatusCode: 500, Endpoint: "x", Message: "\x1b]0;pwned\x07 \x1b[2Jboom"}, "boom"},
 	} {
 		got := errText(tc.err)
-		if !strings.Contains(got, tc.want) || strings.Contains(got, "\n") {
-			t.Errorf("errText(%v) = %q, want it to say %q on one line", tc.err, got, tc.want)
+		if !strings.Contains(got, tc.want) || strings.ContainsAny(got, "\n\x1b\x07") {
+			t.Errorf("errText(%v) = %q, want it to say %q on one line without control characters", tc.err, got, tc.want)
 		}
 	}
 }

@@ -118,6 +118,11 @@ func (c *Chain) Apply(m ChainMsg) bool {
 	} else {
 		c.st.applyExpiry(m.Expiry, snap, at)
 	}
+	if c.q.Date == 0 && c.expiry != 0 && c.expiry < c.q.Day(c.sh.Now()) {
+		// Midnight passed over a live screen: the selected expiry settled
+		// and left the tabs; go to the nearest one still trading.
+		c.selectExpiry(c.nearestExpiry())
+	}
 	c.lastOK, c.err, c.errAt = m.At, nil, time.Time{}
 	return true
 }

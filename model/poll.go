@@ -25,6 +25,9 @@ type poller struct {
 	inflight  [NumFeeds]int
 	cond      Conditions
 	expiryGen uint64
+	catchUp   int  // consecutive full tape pages
+	restarted bool // the tape started over in this catch-up
+	refetch   bool // the selected expiry changed while a chain fetch was in flight
 }
 
 func newPoller(b Budget) poller { return poller{sched: NewScheduler(b)} }
@@ -52,7 +55,11 @@ func (a *App) conditions() Conditions {
 
 // plan arms f's timer for its next fetch, outdating any earlier timer. A
 // feed with a request in flight is planned when the reply arrives.
-func (a *App) plan(f Feed) tea.Cmd {
+func (a *App) plan(f Feed) tea.Cmd { return a.planAfter(f, a.poll.last[f]) }
+
+// planAfter is plan as if f was last fetched at last; the zero time asks
+// for the soonest fetch the scheduler allows (a pending Retry-After only).
+func (a *App) planAfter(f Feed, last time.Time) tea.Cmd {
 	p := &a.poll
 	p.gen[f]++
 	p.due[f] = time.Time{}
@@ -60,7 +67,7 @@ func (a *App) plan(f Feed) tea.Cmd {
 		return nil
 	}
 	now := a.sh.Now()
-	d, ok := p.sched.Next(f, p.cond, p.last[f], now)
+	d, ok := p.sched.Next(f, p.cond, last, now)
 	if !ok {
 		return nil
 	}
@@ -117,7 +124,7 @@ func (a *App) fetch(f Feed) tea.Cmd {
 		if day != a.tapeDay {
 			// A new session began (the open, or midnight): start the
 			// tape over on the new day rather than paging the old one.
-			a.tape.SetQuery(a.q)
+			a.tape.Restart()
 			a.tapeDay = day
 		}
 		cmd = fetchTapeCmd(a.ctx, a.sh, a.q, day, a.tape.NextFrom())
@@ -146,6 +153,7 @@ func (a *App) setQuery(q Query) {
 		p.due[f] = time.Time{}
 	}
 	p.sched.Reset()
+	p.catchUp, p.refetch, p.restarted = 0, false, false
 	p.cond = a.conditions()
 }
 
@@ -193,6 +201,10 @@ func (a *App) onChain(m ChainMsg) tea.Cmd {
 			cmds = append(cmds, a.remember(a.q.Symbol))
 		}
 	}
+	if a.poll.refetch {
+		a.poll.refetch = false
+		return tea.Batch(append(cmds, a.planAfter(FeedChain, time.Time{}))...)
+	}
 	return tea.Batch(append(cmds, a.plan(FeedChain))...)
 }
 
@@ -200,13 +212,32 @@ func (a *App) onTape(m TapeMsg) tea.Cmd {
 	if !a.settle(FeedTape, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
 		return nil
 	}
-	if a.tape.Apply(m) && m.Err == nil && a.tape.More() {
-		// A full page means more trades are waiting: catch up now rather
-		// than a whole interval later.
-		return a.fetch(FeedTape)
+	if !a.tape.Apply(m) || m.Err != nil || !a.tape.More() {
+		a.poll.catchUp, a.poll.restarted = 0, false
+		return a.plan(FeedTape)
 	}
-	return a.plan(FeedTape)
+	// A full page means more trades are waiting: catch up at once rather
+	// than an interval later, as soon as a Retry-After allows. A backlog
+	// larger than the ring (the tape was hidden for an hour) would be
+	// paid for page by page and then overwritten, so past that the tape
+	// starts over from the latest window instead.
+	p := &a.poll
+	p.catchUp++
+	switch {
+	case m.From > 0 && !p.restarted && p.catchUp*tapePageLimit > a.cfg.TapeCapacity:
+		p.catchUp, p.restarted = 0, true
+		a.tape.Restart()
+	case p.catchUp > maxCatchUp:
+		// Still behind after several pages (a very busy name): from
+		// here the budget paces the tape again.
+		p.catchUp = 0
+		return a.plan(FeedTape)
+	}
+	return a.planAfter(FeedTape, time.Time{})
 }
+
+// maxCatchUp is how many full tape pages are fetched back to back.
+const maxCatchUp = 4
 
 func (a *App) onCalendar(m CalendarMsg) tea.Cmd {
 	if !a.settle(FeedCalendar, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
@@ -231,5 +262,14 @@ func (a *App) onExpiryDebounced(m expiryMsg) tea.Cmd {
 		// A past day's whole chain is already held and never changes.
 		return nil
 	}
-	return a.fetch(FeedChain)
+	if a.poll.inflight[FeedChain] > 0 {
+		// The reply in flight is for the old expiry (dropped) or the whole
+		// chain (which holds the new one); its arrival plans the next
+		// fetch, which asks for the selected expiry.
+		a.poll.gen[FeedChain]++
+		a.poll.due[FeedChain] = time.Time{}
+		a.poll.refetch = true
+		return nil
+	}
+	return a.planAfter(FeedChain, time.Time{})
 }

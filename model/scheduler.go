@@ -168,7 +168,12 @@ func (s *Scheduler) Next(f Feed, c Conditions, last, now time.Time) (d time.Dura
 		switch {
 		case c.Historical:
 		case f != FeedCalendar && !sessionLive(now, c.Mode):
-			due = later(due, afterHours(last, now, c.Mode))
+			// After a failure the backoff below decides: a screen
+			// opened in the evening must recover by itself, not wait
+			// for tomorrow's open to show anything.
+			if st.failures == 0 {
+				due = later(due, afterHours(last, now, c.Mode))
+			}
 		default:
 			due = later(due, last.Add(s.Interval(f, c, now)))
 		}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"strings"
 	"time"
+	"unicode"
 
 	"chainwatch/api"
 	"chainwatch/ui"
@@ -25,16 +26,16 @@ func (a *App) headerData(now time.Time) ui.HeaderData {
 	h.Date = a.q.Day(now)
 	h.Historical = a.q.Historical(now)
 	last := a.chain.LastOK()
-	h.Loading = last.IsZero()
-	if !h.Loading {
+	h.Loading = a.chain.Loading()
+	if !last.IsZero() {
 		h.Age = max(now.Sub(last), 0)
 	}
 	err, at := a.chain.Err()
 	switch {
-	case h.Loading || h.Historical:
+	case h.Loading:
 	case err != nil && at.After(last):
 		h.Stale = true
-	case sessionLive(now, a.q.Mode):
+	case sessionLive(now, a.q.Mode) && !h.Historical:
 		limit := staleAfter*a.poll.sched.Interval(FeedChain, a.poll.cond, now) + 5*time.Second
 		h.Stale = h.Age > limit
 	}
@@ -134,13 +135,22 @@ func retryIn(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
 
+// oneLine is the first line of s with control characters (escape
+// sequences in a server's error body included) dropped, at most 160
+// characters: an error must never drive the terminal.
 func oneLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
 		s = s[:i]
 	}
-	if len(s) > 160 {
-		s = s[:160] + "…"
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, s)
+	if r := []rune(s); len(r) > 160 {
+		s = string(r[:160]) + "…"
 	}
 	return s
 }

@@ -102,6 +102,16 @@ func (t *Tape) SetQuery(q Query) {
 	t.refilter()
 }
 
+// Restart empties the tape to start over on the same query (a new
+// session began, or the backlog outgrew the ring): unlike SetQuery it
+// keeps every filter, the contract one included, since the ladder's
+// selection has not changed.
+func (t *Tape) Restart() {
+	t.r.reset()
+	t.last, t.more, t.scroll = -1, false, 0
+	t.loading = true
+}
+
 // NextFrom is the seq_no to fetch from: 0 before the first page (the
 // latest window), then one past the newest trade held.
 func (t *Tape) NextFrom() int64 {

@@ -423,7 +423,7 @@ func (r *ladderRenderer) spotLine(pin int) {
 // centred, measured in cells.
 func (r *ladderRenderer) message(msg string) {
 	w := &r.w
-	msg = ansi.Truncate(msg, r.width, "…")
+	msg = ansi.Truncate(paneClean(msg), r.width, "…") // the text may come from a server
 	mw := ansi.StringWidth(msg)
 	left := (r.width - mw) / 2
 	w.spaces(left)
