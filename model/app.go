@@ -129,7 +129,7 @@ func New(cfg Config) *App {
 // Init starts the first fetches and the clock, and asks the terminal for
 // its background so the theme can follow it.
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{a.startAll(), frameTick()}
+	cmds := []tea.Cmd{a.startAll(), frameTick(), fetchExchangesCmd(a.ctx, a.sh, a.q.Mode)}
 	if !a.darkSet {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -179,6 +179,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.onTape(msg)
 	case CalendarMsg:
 		return a, a.onCalendar(msg)
+	case ExchangesMsg:
+		// Without the table the tape shows exchange ids; nothing to retry
+		// for, so a failure is not shown.
+		if msg.Err == nil {
+			a.tape.SetExchanges(msg.List)
+		}
+		return a, nil
 	}
 	return a, nil
 }

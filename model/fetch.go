@@ -99,6 +99,23 @@ func tapeDay(q Query, now time.Time) api.Date {
 // sessionOpen is 09:30 Eastern.
 var sessionOpen = api.NewTimeOfDay(9, 30, 0, 0)
 
+// ExchangesMsg is the service's exchange table (0 points), fetched once.
+type ExchangesMsg struct {
+	List []api.Exchange
+	Err  error
+}
+
+// fetchExchangesCmd fetches the exchange table that names the tape's
+// exchange ids.
+func fetchExchangesCmd(ctx context.Context, sh *Shared, mode api.Mode) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
+		defer cancel()
+		list, _, err := sh.Client.Exchanges(ctx, api.ReferenceParams{Mode: mode})
+		return ExchangesMsg{List: list, Err: err}
+	}
+}
+
 // fetchCalendarCmd fetches the symbol's events from 120 days back (the
 // last reports, for context) to 200 days ahead (the next two).
 func fetchCalendarCmd(ctx context.Context, sh *Shared, q Query) tea.Cmd {

@@ -46,6 +46,7 @@ var exchangeIDs = func() (a [256]string) {
 type tapeEntry struct {
 	tr          ui.TapeTrade
 	strikeMilli int64
+	exchange    uint8
 }
 
 // Tape is time and sales for the symbol: the newest trades in a ring of
@@ -55,7 +56,8 @@ type Tape struct {
 	sh        *Shared
 	q         Query
 	r         ring[tapeEntry]
-	last      int64 // highest seq_no held; -1 none
+	last      int64       // highest seq_no held; -1 none
+	exchanges [256]string // exchange codes by id, from the reference table
 	more      bool
 	blockSize int64
 
@@ -110,6 +112,16 @@ func (t *Tape) Restart() {
 	t.r.reset()
 	t.last, t.more, t.scroll = -1, false, 0
 	t.loading = true
+}
+
+// SetExchanges names the exchanges of the trades by their codes (CBOE,
+// ISE...) from the service's reference table; until it arrives, or if it
+// never does, the tape shows the ids. Names are looked up when drawing,
+// so trades already held are named too.
+func (t *Tape) SetExchanges(list []api.Exchange) {
+	for _, x := range list {
+		t.exchanges[x.ID] = x.Code
+	}
 }
 
 // NextFrom is the seq_no to fetch from: 0 before the first page (the
@@ -177,7 +189,7 @@ func fillEntry(e *tapeEntry, o *api.OptionTrade) {
 			root, exp, typ, strike, milli = s.Root, s.Expiry, s.Type, s.Strike(), s.StrikeMilli
 		}
 	}
-	e.strikeMilli = milli
+	e.strikeMilli, e.exchange = milli, o.ExchangeID
 	e.tr = ui.TapeTrade{
 		Time: o.Timestamp, Type: typ, Strike: strike, Expiry: exp, Root: root,
 		Price: flt(o.Price), Size: o.Size, Bid: flt(o.Bid), Ask: flt(o.Ask),
@@ -320,7 +332,11 @@ func (t *Tape) collect(rows int) {
 			skip--
 			continue
 		}
-		t.vis = append(t.vis, e.tr)
+		tr := e.tr
+		if code := t.exchanges[e.exchange]; code != "" {
+			tr.Exchange = code
+		}
+		t.vis = append(t.vis, tr)
 	}
 	if len(t.vis) < rows && t.scroll > 0 {
 		// Scrolled past the oldest (the filter or the ring changed): show

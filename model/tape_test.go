@@ -231,3 +231,20 @@ func TestTapeScrollAndView(t *testing.T) {
 		t.Errorf("empty tape: %q", got)
 	}
 }
+
+// TestTapeNamesExchanges: the reference table names the exchange ids of
+// trades already held; without it the ids show.
+func TestTapeNamesExchanges(t *testing.T) {
+	tp, q := newTestTape(100)
+	tr := synthTrades(1, 1)
+	tr[0].ExchangeID = 3
+	tp.Apply(TapeMsg{Query: q, Trades: tr, At: testNow})
+	row := func() string { return ansi.Strip(strings.Join(tp.View(70, 3, false), "\n")) }
+	if got := row(); !strings.Contains(got, " 3 ") || strings.Contains(got, "CBOE") {
+		t.Fatalf("before the table the id shows:\n%s", got)
+	}
+	tp.SetExchanges([]api.Exchange{{ID: 3, Code: "CBOE", Name: "Cboe Options Exchange"}})
+	if got := row(); !strings.Contains(got, "CBOE") {
+		t.Fatalf("after the table the code shows:\n%s", got)
+	}
+}
