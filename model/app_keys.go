@@ -1,21 +1,12 @@
 package model
 
 import (
-	"time"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
 	"chainwatch/ui"
 )
-
-// replyInfo is what every reply carries for the scheduler.
-type replyInfo struct {
-	resp *api.Response
-	err  error
-	at   time.Time
-}
 
 // onKey routes a key: an open prompt takes everything; then the help
 // screen; then the screen-wide keys; then the focused pane.

@@ -86,18 +86,12 @@ func tapeDay(q Query, now time.Time) api.Date {
 	if q.Date != 0 {
 		return q.Date
 	}
-	d := api.Today(now)
 	et := now.In(api.Eastern)
-	if wd := et.Weekday(); wd != time.Saturday && wd != time.Sunday && api.TimeOfDayOf(et) >= sessionOpen {
-		return d
+	if weekday(et.Weekday()) && !et.Before(sessionStart(et)) {
+		return api.DateOf(et)
 	}
-	for d = d.AddDays(-1); d.Weekday() == time.Saturday || d.Weekday() == time.Sunday; d = d.AddDays(-1) {
-	}
-	return d
+	return api.DateOf(prevWeekday(et))
 }
-
-// sessionOpen is 09:30 Eastern.
-var sessionOpen = api.NewTimeOfDay(9, 30, 0, 0)
 
 // ExchangesMsg is the service's exchange table (0 points), fetched once.
 type ExchangesMsg struct {

@@ -169,6 +169,13 @@ func (a *App) changeQuery(q Query) tea.Cmd {
 	return a.startAll()
 }
 
+// replyInfo is what every reply carries for the scheduler.
+type replyInfo struct {
+	resp *api.Response
+	err  error
+	at   time.Time
+}
+
 // settle books a reply of feed f: its points always count, since the
 // service charged them whether or not the screen still wants the answer;
 // the rest only when it belongs to the current query.

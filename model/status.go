@@ -88,15 +88,10 @@ func (a *App) lastErr() (error, time.Time) {
 	return err, at
 }
 
+// hint is the status bar's reminder of the keys a newcomer needs first.
 func (a *App) hint() string {
 	k := a.sh.Keys
-	parts := []string{}
-	for _, b := range []struct{ key, desc string }{
-		{k.Symbol.Help().Key, "symbol"}, {k.Help.Help().Key, "help"}, {k.Quit.Help().Key, "quit"},
-	} {
-		parts = append(parts, b.key+" "+b.desc)
-	}
-	return strings.Join(parts, "  ")
+	return k.Symbol.Help().Key + " symbol  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
 }
 
 // errText says what went wrong in the words a trader needs: what failed
