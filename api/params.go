@@ -168,12 +168,6 @@ func (p CalendarParams) pathSymbols() string {
 // date is 0: the calendar costs the same in every mode and has no snapshot day.
 func (p CalendarParams) date() Date { return 0 }
 
-// Limits of the custom scanner.
-const (
-	maxScanFields    = 50
-	maxFormulaLength = 1000
-)
-
 // ScanParams is a custom scan (custom-scanner, a POST).
 type ScanParams struct {
 	Fields     []ScanFieldParam // the body: 1 to 50 formulas
@@ -193,8 +187,8 @@ func (p ScanParams) Validate() error {
 	switch {
 	case len(p.Fields) == 0:
 		r.add("fields", "is required: at least one field")
-	case len(p.Fields) > maxScanFields:
-		r.add("fields", "must have at most %d entries, not %d", maxScanFields, len(p.Fields))
+	case len(p.Fields) > MaxScanFields:
+		r.add("fields", "must have at most %d entries, not %d", MaxScanFields, len(p.Fields))
 	}
 	keys := make(map[string]int, len(p.Fields))
 	for i, f := range p.Fields {
@@ -202,8 +196,8 @@ func (p ScanParams) Validate() error {
 		switch n := utf8.RuneCountInString(f.Formula); {
 		case strings.TrimSpace(f.Formula) == "":
 			r.add(name+".formula", "is required")
-		case n > maxFormulaLength:
-			r.add(name+".formula", "must be at most %d characters, not %d", maxFormulaLength, n)
+		case n > MaxFormulaLength:
+			r.add(name+".formula", "must be at most %d characters, not %d", MaxFormulaLength, n)
 		}
 		oneOf(&r, name+".sort", f.Sort, SortAsc, SortDesc, SortNone)
 		if !f.Included() || f.Key() == "" {

@@ -6,41 +6,12 @@ import (
 	"chainwatch/api"
 )
 
-// kind is a formula value's type as the grammar sees it. Integer fields are
-// numbers, and dates are strings (yyyy-MM-dd compares correctly as text).
-type kind uint8
-
-const (
-	kindNumber kind = iota + 1
-	kindString
-	kindBool
-)
-
-func (k kind) String() string {
-	switch k {
-	case kindNumber:
-		return "a number"
-	case kindString:
-		return "a string"
-	case kindBool:
-		return "a boolean"
-	}
-	return "nothing"
-}
-
 // field is one entry of the catalogue: what the metadata endpoint lists,
 // and how a Quote yields the value (nil, float64 or string).
 type field struct {
 	name, display, description, category, dataType string
 	nullable                                       bool
 	get                                            func(*Quote) any
-}
-
-func (f *field) kind() kind {
-	if f.dataType == "number" || f.dataType == "integer" {
-		return kindNumber
-	}
-	return kindString
 }
 
 // Categories and data types of the metadata.
@@ -145,7 +116,7 @@ func optStr(p *string) any {
 
 // operators is the grammar as the metadata endpoint lists it, in the order
 // a trader reads it: literals, arithmetic, comparisons, logic, grouping,
-// functions. grammar.go admits exactly these.
+// functions. api's Grammar admits exactly these.
 var operators = []api.ScanOperator{
 	{Operator: `"text"`, Description: `A quoted string (double or single quotes), compared with string and date fields, e.g. sector == "Technology" or earnings_date <= "2026-12-31".`},
 	{Operator: "+", Description: "Addition; also a leading + on a number."},

@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"unicode/utf8"
 
+	"chainwatch/api"
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/conf"
-	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 )
 
@@ -19,42 +17,60 @@ import (
 // this is a second wall, not a limit a formula meets.
 const memoryBudget = 1 << 10
 
+// grammar is the conventions' formula grammar over the catalogue. It is
+// api's, the one the client checks with as the trader types, so the client
+// and the sandbox admit the same formulas and word refusals alike; this
+// package only compiles and evaluates what it admits.
+var grammar = api.NewGrammar(Metadata().Fields)
+
 // formula is one compiled formula; immutable and safe for concurrent use.
 type formula struct {
 	prog   *vm.Program
-	kind   kind
+	kind   api.FormulaKind
 	fields []*field // the fields it names, each once
 }
 
-// envSample gives expr's checker the type of every field; being a map, it
-// makes the env strict (an unknown name is a compile error, though
-// checkTokens refuses it first). At run time the env holds nil for a null,
-// which the functions below handle.
+// envSample gives expr's checker the type of every field, as the grammar
+// types it (so the two never disagree); being a map, it makes the env
+// strict (an unknown name is a compile error, though the grammar refuses
+// it first). At run time the env holds nil for a null, which the functions
+// below handle.
 var envSample = func() map[string]any {
 	m := make(map[string]any, len(catalogue))
 	for i := range catalogue {
-		if catalogue[i].kind() == kindNumber {
+		info, _ := grammar.Check(catalogue[i].name)
+		switch info.Kind {
+		case api.FormulaNumber:
 			m[catalogue[i].name] = 0.0
-		} else {
+		case api.FormulaBool:
+			m[catalogue[i].name] = false
+		default:
 			m[catalogue[i].name] = ""
 		}
 	}
 	return m
 }()
 
-// Every operator is rewritten into a call of one of these null-aware
-// functions (see rewrite), so that evaluation follows three-valued logic
-// instead of expr's (where nil == 1 is false and nil > 1 a runtime error).
+// Every operator is rewritten into a call of a null-aware function (see
+// rewrite), so that evaluation follows three-valued logic instead of
+// expr's (where nil == 1 is false and nil > 1 a runtime error).
 var (
-	unaryFuncs  = map[string]string{"-": "_neg", "not": "_not", "!": "_not"}
-	binaryFuncs = map[string]string{
-		"+": "_add", "-": "_sub", "*": "_mul", "/": "_div", "%": "_mod",
-		"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge", "==": "_eq", "!=": "_ne",
-		"and": "_and", "&&": "_and", "or": "_or", "||": "_or",
+	// allowedOperators are the operators of the grammar, each with the
+	// functions that evaluate it: unary, then binary ("" where it is not
+	// one). A unary + is dropped, and a comma only separates arguments.
+	allowedOperators = map[string][2]string{
+		"+": {"", "_add"}, "-": {"_neg", "_sub"}, "*": {"", "_mul"}, "/": {"", "_div"}, "%": {"", "_mod"},
+		"<": {"", "_lt"}, "<=": {"", "_le"}, ">": {"", "_gt"}, ">=": {"", "_ge"}, "==": {"", "_eq"}, "!=": {"", "_ne"},
+		"and": {"", "_and"}, "&&": {"", "_and"}, "or": {"", "_or"}, "||": {"", "_or"},
+		"not": {"_not", ""}, "!": {"_not", ""}, ",": {},
 	}
-	runtimeFuncs = map[string]func(...any) (any, error){
-		"abs": unary(math.Abs), "_neg": unary(func(x float64) float64 { return -x }),
-		"min": fold(math.Min), "max": fold(math.Max),
+	// functions are the grammar's functions, which formulas call by name.
+	functions = map[string]func(...any) (any, error){
+		"abs": unary(math.Abs), "min": fold(math.Min), "max": fold(math.Max),
+	}
+	// operatorFuncs are the functions of allowedOperators.
+	operatorFuncs = map[string]func(...any) (any, error){
+		"_neg": unary(func(x float64) float64 { return -x }),
 		"_add": arith(func(a, b float64) float64 { return a + b }),
 		"_sub": arith(func(a, b float64) float64 { return a - b }),
 		"_mul": arith(func(a, b float64) float64 { return a * b }),
@@ -71,12 +87,16 @@ var (
 )
 
 // options are expr's options for a formula: typed env, no builtins (len,
-// map, filter, now, ... are gone), only the functions above, a node budget.
-// Users cannot call the internal _ functions: checkTokens admits only abs,
-// min and max as callees.
+// map, filter, now, ... are gone), only the functions above. Users cannot
+// call the internal _ functions: the grammar admits only abs, min and max
+// as callees, and it bounds the number of nodes, so expr's own (larger)
+// node budget is never met.
 func options() []expr.Option {
-	opts := []expr.Option{expr.Env(envSample), expr.DisableAllBuiltins(), expr.MaxNodes(maxNodes)}
-	for name, fn := range runtimeFuncs {
+	opts := []expr.Option{expr.Env(envSample), expr.DisableAllBuiltins()}
+	for name, fn := range functions {
+		opts = append(opts, expr.Function(name, fn))
+	}
+	for name, fn := range operatorFuncs {
 		opts = append(opts, expr.Function(name, fn))
 	}
 	return opts
@@ -85,21 +105,7 @@ func options() []expr.Option {
 // compileFormula checks src against the grammar and compiles it. Errors are
 // one line without the formula (the caller names it).
 func compileFormula(src string) (*formula, error) {
-	if n := utf8.RuneCountInString(src); n > MaxFormulaLength {
-		return nil, fmt.Errorf("must be at most %d characters, not %d", MaxFormulaLength, n)
-	}
-	if err := checkTokens(src); err != nil {
-		return nil, err
-	}
-	cfg := conf.CreateNew()
-	for _, o := range options() {
-		o(cfg)
-	}
-	tree, err := parser.ParseWithConfig(src, cfg)
-	if err != nil {
-		return nil, syntaxError(src, err)
-	}
-	k, err := typeOf(src, tree.Node)
+	info, err := grammar.Check(src)
 	if err != nil {
 		return nil, err
 	}
@@ -107,15 +113,10 @@ func compileFormula(src string) (*formula, error) {
 	if err != nil { // the grammar admitted it, so this is a bug here, not the trader's
 		return nil, fmt.Errorf("cannot be compiled: %s", oneLine(err.Error()))
 	}
-	f := &formula{prog: prog, kind: k}
-	seen := map[string]bool{}
-	ast.Find(tree.Node, func(n ast.Node) bool {
-		if id, ok := n.(*ast.IdentifierNode); ok && byName[id.Value] != nil && !seen[id.Value] {
-			seen[id.Value] = true
-			f.fields = append(f.fields, byName[id.Value])
-		}
-		return false
-	})
+	f := &formula{prog: prog, kind: info.Kind, fields: make([]*field, len(info.Fields))}
+	for i, name := range info.Fields {
+		f.fields[i] = byName[name]
+	}
 	return f, nil
 }
 
@@ -131,9 +132,9 @@ func (rewrite) Visit(node *ast.Node) {
 			ast.Patch(node, n.Node)
 			return
 		}
-		patchCall(node, unaryFuncs[n.Operator], n.Node)
+		patchCall(node, allowedOperators[n.Operator][0], n.Node)
 	case *ast.BinaryNode:
-		patchCall(node, binaryFuncs[n.Operator], n.Left, n.Right)
+		patchCall(node, allowedOperators[n.Operator][1], n.Left, n.Right)
 	}
 }
 

@@ -9,6 +9,12 @@ import (
 	"chainwatch/api"
 )
 
+// Limits of a scan, api's: the client refuses what the sandbox would.
+const (
+	MaxFields        = api.MaxScanFields    // fields per scan
+	MaxFormulaLength = api.MaxFormulaLength // characters (runes) per formula
+)
+
 // FormulaError is a formula that cannot be compiled: it does not parse,
 // names an unknown field or function, steps outside the grammar, mixes
 // types, or is too long or too complex. The server answers it with 400.
@@ -43,6 +49,9 @@ func clip(s string, n int) string {
 	r := []rune(s)
 	return string(r[:n]) + "…"
 }
+
+// oneLine flattens s to a single line: error bodies are one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // column is one field of a scan, compiled.
 type column struct {
@@ -159,7 +168,7 @@ func compile(params []api.ScanFieldParam, formulaOf func(string) (*formula, erro
 			return nil, &FormulaError{Index: i, Formula: p.Formula, Msg: err.Error()}
 		}
 		s.cols = append(s.cols, column{formula: f, key: p.Key(), include: p.Included(), sort: sort})
-		if f.kind == kindBool {
+		if f.kind == api.FormulaBool {
 			s.filters = append(s.filters, i)
 		} else {
 			s.values = append(s.values, i)
