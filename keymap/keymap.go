@@ -24,6 +24,7 @@ type KeyMap struct {
 	Tape     key.Binding // show or hide the tape
 	Calendar key.Binding // show or hide the calendar
 	Refresh  key.Binding // fetch now, whatever the timer says
+	Scanner  key.Binding // open the scanner modal over the watch screen
 
 	// The tape's filters.
 	TapeSide     key.Binding // calls and puts, calls only, puts only
@@ -61,6 +62,7 @@ func Default() KeyMap {
 		Tape:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tape")),
 		Calendar: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "calendar")),
 		Refresh:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh now")),
+		Scanner:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "scanner")),
 
 		TapeSide:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "tape: calls/puts")),
 		TapeContract: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "tape: this contract")),
@@ -76,7 +78,7 @@ func Default() KeyMap {
 
 // ShortHelp is the one-line help of the status bar.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Symbol, k.PrevExpiry, k.NextExpiry, k.NextPane, k.Columns, k.Window, k.Help, k.Quit}
+	return []key.Binding{k.Symbol, k.PrevExpiry, k.NextExpiry, k.NextPane, k.Columns, k.Window, k.Scanner, k.Help, k.Quit}
 }
 
 // FullHelp is the help screen, one column per group.
@@ -84,7 +86,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Left, k.Right},
 		{k.PrevExpiry, k.NextExpiry, k.NextPane, k.PrevPane, k.Columns, k.Window, k.Tape, k.Calendar},
-		{k.Symbol, k.Date, k.Mode, k.Refresh, k.TapeSide, k.TapeContract, k.MinSizeUp, k.MinSizeDown},
+		{k.Symbol, k.Scanner, k.Date, k.Mode, k.Refresh, k.TapeSide, k.TapeContract, k.MinSizeUp, k.MinSizeDown},
 		{k.Help, k.Close, k.Quit, k.Interrupt},
 	}
 }

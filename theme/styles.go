@@ -78,6 +78,11 @@ type Styles struct {
 	// BorderSpan is Border pre-rendered, for the lines between panes that
 	// every frame draws.
 	BorderSpan Span
+
+	// The scan results table (bubble-table renders with lipgloss styles):
+	// its header, its cells, and the highlighted row. Without colour the
+	// highlighted row is reversed, as the ladder's cursor is.
+	ScanHeader, ScanCell, ScanSelected lipgloss.Style
 }
 
 // New builds the Styles of a palette. With noColor (NO_COLOR set, or the
@@ -103,6 +108,9 @@ func New(p Palette, noColor bool) *Styles {
 		s.Warn = base.Bold(true)
 		s.Box = base.Border(lipgloss.RoundedBorder()).Padding(0, 1)
 		s.BorderSpan = spanOf(s.Border)
+		s.ScanHeader = base.Bold(true)
+		s.ScanCell = base
+		s.ScanSelected = base.Reverse(true)
 		return s
 	}
 	s.Title = base.Foreground(p.Accent).Bold(true)
@@ -115,6 +123,11 @@ func New(p Palette, noColor bool) *Styles {
 	s.Warn = base.Foreground(p.Warn)
 	s.Box = base.Border(lipgloss.RoundedBorder()).BorderForeground(p.Accent).Padding(0, 1)
 	s.BorderSpan = spanOf(s.Border)
+	s.ScanHeader = base.Foreground(p.Accent).Bold(true)
+	s.ScanCell = base.Foreground(p.Text)
+	// The background reaches the gaps between cells too (they are the
+	// table's column borders), so the row reads as one bar.
+	s.ScanSelected = base.Foreground(p.Text).Background(p.Cursor).BorderBackground(p.Cursor)
 	return s
 }
 
