@@ -1,0 +1,174 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"chainwatch/api"
+)
+
+// Scan is a custom scan as chainwatch keeps it: saved in the config file,
+// shipped as a preset, or built in the modal. It is the one shape the
+// modal, the config file and `chainwatch scan` share, so a scan built in
+// one place runs the same in the others.
+type Scan struct {
+	Name        string
+	Description string // one line; presets have one, saved scans may not
+	Fields      []api.ScanFieldParam
+	AllResults  bool
+	Preset      bool // shipped with chainwatch, not from the config file
+}
+
+// endpoint is the priced operation the scan is: all_results costs five
+// times more, which is why it is a separate endpoint in the cost table.
+func (s Scan) endpoint() api.Endpoint {
+	if s.AllResults {
+		return api.EndpointScanAllResults
+	}
+	return api.EndpointScan
+}
+
+// Cost is the points one run costs in mode m (30 or 150 live, 50 or 250
+// delayed), shown before the run because a scan is the most expensive
+// request chainwatch makes. The scanner has no date, so it is never
+// historical.
+func (s Scan) Cost(m api.Mode) int { return api.Cost(s.endpoint(), m, false) }
+
+// Params is the request for mode m. The fields are copied, so the caller
+// may keep editing the scan while the request is in flight.
+func (s Scan) Params(m api.Mode) api.ScanParams {
+	return api.ScanParams{Fields: slices.Clone(s.Fields), AllResults: s.AllResults, Mode: m}
+}
+
+// Columns are the output keys of the fields the results include, in the
+// scan's order: the columns a table or a CSV shows after symbol and company.
+func (s Scan) Columns() []string {
+	var cols []string
+	for _, f := range s.Fields {
+		if f.Included() {
+			cols = append(cols, f.Key())
+		}
+	}
+	return cols
+}
+
+// Clone returns a copy that shares nothing with s (a field's
+// IncludeInResultset is a pointer), so a scan handed to the modal or the
+// config writer cannot be changed behind the caller's back.
+func (s Scan) Clone() Scan {
+	c := s
+	c.Fields = make([]api.ScanFieldParam, len(s.Fields))
+	for i, f := range s.Fields {
+		if f.IncludeInResultset != nil {
+			f.IncludeInResultset = api.Ptr(*f.IncludeInResultset)
+		}
+		c.Fields[i] = f
+	}
+	return c
+}
+
+// FindScan looks a name up, saved scans first (case-insensitive), then
+// presets: a user's own scan of a preset's name is the one they mean.
+func FindScan(saved []Scan, name string) (Scan, bool) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return Scan{}, false
+	}
+	for _, list := range [][]Scan{saved, Presets()} {
+		for _, s := range list {
+			if strings.EqualFold(strings.TrimSpace(s.Name), name) {
+				return s.Clone(), true
+			}
+		}
+	}
+	return Scan{}, false
+}
+
+// ScanOutcome is a finished scan.
+type ScanOutcome struct {
+	Scan    Scan
+	Mode    api.Mode
+	Result  *api.ScanResult // nil Output slice when no row matched (204 included)
+	Resp    *api.Response   // points spent; may be nil on a client-side error
+	Columns []string        // Scan.Columns()
+	At      time.Time
+}
+
+// Rows is the number of rows the scan returned.
+func (o ScanOutcome) Rows() int {
+	if o.Result == nil {
+		return 0
+	}
+	return len(o.Result.Output)
+}
+
+// FormulaError is a formula refused client-side, before any point is
+// spent. Index is into Scan.Fields (zero-based, like the service's
+// fields[N]); Error counts from 1 because it is read by people.
+type FormulaError struct {
+	Index   int
+	Formula string
+	Err     error
+}
+
+// maxQuoted is how much of a formula a message repeats: enough to know
+// which one it is, short enough to stay on one line of a terminal.
+const maxQuoted = 60
+
+func (e *FormulaError) Error() string {
+	return fmt.Sprintf("formula %d %q: %s", e.Index+1, clipRunes(e.Formula, maxQuoted), oneLine(e.Err.Error()))
+}
+
+func (e *FormulaError) Unwrap() error { return e.Err }
+
+// RunScan is the one code path of the modal and `chainwatch scan`: when g
+// is not nil every formula is checked client-side first (a *FormulaError,
+// nothing spent); then the POST. 204 (api.ErrNoData) is a success with no
+// rows. Errors are returned as is (the caller uses DescribeScanError); the
+// outcome still carries the scan, mode, columns and any Response, so a
+// caller can show what was (not) spent. An empty mode is the client's.
+func RunScan(ctx context.Context, c *api.Client, g *api.Grammar, s Scan, mode api.Mode, now time.Time) (ScanOutcome, error) {
+	if mode == "" && c != nil {
+		mode = c.Mode()
+	}
+	out := ScanOutcome{Scan: s.Clone(), Mode: mode, Columns: s.Columns(), At: now}
+	if g != nil {
+		for i, f := range s.Fields {
+			if strings.TrimSpace(f.Formula) == "" {
+				continue // the client's Validate says "is required", for every empty row at once
+			}
+			if _, err := g.Check(f.Formula); err != nil {
+				return out, &FormulaError{Index: i, Formula: f.Formula, Err: err}
+			}
+		}
+	}
+	if c == nil {
+		return out, errors.New("no connection to the service")
+	}
+	res, resp, err := c.CustomScan(ctx, s.Params(mode))
+	out.Resp = resp
+	switch {
+	case errors.Is(err, api.ErrNoData):
+		res, err = &api.ScanResult{}, nil
+	case err != nil:
+		return out, err
+	}
+	if len(res.Output) == 0 {
+		res.Output = nil
+	}
+	out.Result = res
+	return out, nil
+}
+
+// clipRunes shortens s to n runes, marking the cut.
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}
