@@ -61,7 +61,7 @@ func (k ScannerKeys) EditHelp() []key.Binding {
 // ResultsHelp is the results table's help line. Moving along rows and
 // pages is the table's (ResultsTableKeys) and goes without saying.
 func (k ScannerKeys) ResultsHelp() []key.Binding {
-	return []key.Binding{k.Pick, k.Filter, k.SortPrev, k.SortNext, k.SortFlip, k.Back}
+	return []key.Binding{k.Pick, k.Filter, k.SortPrev, k.SortNext, k.SortFlip, k.Run, k.Back}
 }
 
 // SavedHelp is the saved-scans list's help line. In that list enter loads
@@ -70,6 +70,15 @@ func (k ScannerKeys) ResultsHelp() []key.Binding {
 func (k ScannerKeys) SavedHelp() []key.Binding {
 	load := key.NewBinding(key.WithKeys(k.Pick.Keys()...), key.WithHelp(k.Pick.Help().Key, "load"))
 	return []key.Binding{load, k.Delete, k.Back}
+}
+
+// DialogHelp is the help line of the modal's small forms (the
+// confirmation before an expensive run, the name to save under, the
+// confirmation of a delete): enter answers, esc goes back unanswered.
+func (k ScannerKeys) DialogHelp() []key.Binding {
+	answer := key.NewBinding(key.WithKeys(k.Pick.Keys()...), key.WithHelp(k.Pick.Help().Key, "answer"))
+	choose := key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "choose"))
+	return []key.Binding{answer, choose, k.Back}
 }
 
 // HuhKeys is the key map of the scanner's huh form: huh's defaults, with

@@ -30,6 +30,11 @@ type Config struct {
 	Recent       []string
 	Now          func() time.Time
 	SaveRecent   func([]string) error
+	// Scans are the saved scans of the config file; SaveScan and
+	// DeleteScan write it (nil: saving is not available).
+	Scans      []Scan
+	SaveScan   func(Scan) error
+	DeleteScan func(name string) error
 }
 
 // pane is where movement keys go.
@@ -73,6 +78,7 @@ type App struct {
 	lastInput         time.Time
 	help              bool
 	prompt            *prompt
+	scan              *Scanner
 	banner            bool
 	recent            []string
 	notice            string // a note for the status bar that is not a fetch error
@@ -123,6 +129,7 @@ func New(cfg Config) *App {
 	}
 	a.q = Query{Symbol: strings.ToUpper(cfg.Symbol), Mode: cfg.Mode, Date: cfg.Date, Gen: 1}
 	a.setQuery(a.q)
+	a.scan = NewScanner(sh, ctx, cfg, func() api.Mode { return a.q.Mode }, a.pointsLeft)
 	return a
 }
 
@@ -141,11 +148,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
+		r := a.scannerRect()
+		a.scan.SetSize(r.W, r.H)
 		return a, a.replan()
 	case tea.BackgroundColorMsg:
 		if !a.darkSet && msg.IsDark() != a.dark {
 			a.dark = msg.IsDark()
 			a.sh.Styles = theme.New(theme.ByName(a.dark, a.cfg.ColorBlind), a.cfg.NoColor)
+			a.scan.Restyle()
 		}
 		return a, nil
 	case tea.FocusMsg:
@@ -186,8 +196,12 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.tape.SetExchanges(msg.List)
 		}
 		return a, nil
+	case scanDoneMsg:
+		return a, a.onScanDone(msg)
 	}
-	return a, nil
+	// The rest is the scanner's: its field list, and huh's own messages
+	// (moving between fields, suggestions, the cursor's blink).
+	return a, a.onScanner(msg)
 }
 
 // Recent is the recent-symbols list, most recent first.

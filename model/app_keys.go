@@ -20,6 +20,9 @@ func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if a.prompt != nil {
 		return tea.Batch(wake, a.onPromptKey(k))
 	}
+	if a.scan.IsOpen() {
+		return tea.Batch(wake, a.onScanner(k))
+	}
 	if a.banner {
 		a.banner = false
 		if key.Matches(k, keys.Close) {
@@ -46,6 +49,9 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Help):
 		a.help = true
 		return nil
+	case key.Matches(k, keys.Scanner):
+		a.notice = ""
+		return a.openScanner()
 	case key.Matches(k, keys.Symbol):
 		a.prompt = newSymbolPrompt(a.recent)
 		return nil
@@ -156,7 +162,7 @@ func (a *App) fixFocus() {
 // onClick focuses the pane under the mouse and selects what was clicked.
 func (a *App) onClick(m tea.Mouse) tea.Cmd {
 	a.lastInput = a.sh.Now()
-	if a.prompt != nil || a.help || a.width == 0 {
+	if a.prompt != nil || a.help || a.scan.IsOpen() || a.width == 0 {
 		return nil
 	}
 	lay := a.layout()
@@ -183,7 +189,7 @@ func (a *App) onClick(m tea.Mouse) tea.Cmd {
 // onWheel scrolls the pane under the mouse.
 func (a *App) onWheel(m tea.Mouse) tea.Cmd {
 	a.lastInput = a.sh.Now()
-	if a.prompt != nil || a.help || a.width == 0 {
+	if a.prompt != nil || a.help || a.scan.IsOpen() || a.width == 0 {
 		return nil
 	}
 	step := 1

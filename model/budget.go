@@ -87,9 +87,31 @@ func (s *Scheduler) BudgetPerHour(now time.Time) float64 {
 // scheduler has seen, which is off by at most a fetch's latency.
 func (s *Scheduler) Spend(resp *api.Response) { s.book(resp, s.clock) }
 
+// Outside books points the user spent on purpose, a scan: they count in
+// the session's total and the balance, but not in the polling rate, so a
+// 150-point scan does not slow the chain down for the next hour.
+func (s *Scheduler) Outside(resp *api.Response) {
+	if resp == nil {
+		return
+	}
+	s.spent += max(resp.Cost, 0)
+	s.balance(resp)
+}
+
+// balance keeps the month's balance a response reports; headers the
+// service did not send leave the last known values, since unknown is not
+// zero.
+func (s *Scheduler) balance(resp *api.Response) {
+	if resp.PointsUsed.Valid {
+		s.pointsUsed = resp.PointsUsed
+	}
+	if resp.PointsLeft.Valid {
+		s.pointsLeft = resp.PointsLeft
+	}
+}
+
 // book records what a response says about spending: its cost and the
-// balance after it. Headers the service did not send leave the last known
-// values, since unknown is not zero.
+// balance after it.
 func (s *Scheduler) book(resp *api.Response, now time.Time) {
 	if !now.IsZero() {
 		s.clock = later(s.clock, now)
@@ -101,12 +123,7 @@ func (s *Scheduler) book(resp *api.Response, now time.Time) {
 		return
 	}
 	s.charge(resp.Cost, now)
-	if resp.PointsUsed.Valid {
-		s.pointsUsed = resp.PointsUsed
-	}
-	if resp.PointsLeft.Valid {
-		s.pointsLeft = resp.PointsLeft
-	}
+	s.balance(resp)
 }
 
 // charge books a fetch's cost, keeping only the last hour of fetches: the

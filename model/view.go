@@ -36,6 +36,14 @@ func (a *App) render(now time.Time) string {
 	}
 	lay := a.layout()
 	h := a.headerData(now)
+	if a.scan.IsOpen() {
+		r := a.scannerRect()
+		return ui.Compose(a.width, a.height, []ui.Pane{
+			{R: lay.Header, Lines: ui.Header(&h, lay.Header.W, st)},
+			{R: r, Lines: a.scan.View(now)},
+			{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
+		}, st)
+	}
 	panes := make([]ui.Pane, 0, 7)
 	panes = append(panes,
 		ui.Pane{R: lay.Header, Lines: ui.Header(&h, lay.Header.W, st)},

@@ -1,0 +1,328 @@
+package model
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/evertras/bubble-table/table"
+
+	"chainwatch/keymap"
+	"chainwatch/theme"
+)
+
+// scanResults is the results state of the scanner modal: the rows of the
+// last run in a bubble-table, sortable by any column, filterable, and
+// enter opens the highlighted symbol on the watch screen.
+//
+// bubble-table draws the header and rows; this type picks the columns'
+// widths, formats the values once (the table sorts on the values, not on
+// their text, through a sort function of its own), and draws the line
+// under the table itself (the filter being typed, the page), so that View
+// is exactly w x h whatever the table does.
+type scanResults struct {
+	st   *theme.Styles
+	keys keymap.ScannerKeys
+	tbl  table.Model
+	cols []srColumn
+	n    int // rows in all
+
+	// sortCol is the index into cols of the column sorted on, or -1 for
+	// the scan's own order (the service's, as returned); desc flips it.
+	sortCol int
+	desc    bool
+
+	w, h int
+}
+
+// srOrder is the hidden row key holding the row's place in the scan's
+// order, to sort back to it and to find a row again after a re-sort.
+const srOrder = "__order"
+
+func newScanResults(sh *Shared, out ScanOutcome) *scanResults {
+	r := &scanResults{st: sh.Styles, keys: keymap.Scanner(), sortCol: -1, w: 80, h: 10}
+	var rows []scanRowCells
+	if out.Result != nil {
+		rows = srBuildRows(out.Result.Output, out.Columns)
+	}
+	r.n = len(rows)
+	r.cols = srBuildColumns(rows, out.Columns)
+
+	st := r.st
+	tcols := make([]table.Column, len(r.cols))
+	for i, c := range r.cols {
+		align := lipgloss.Left
+		if c.kind == srNumber {
+			align = lipgloss.Right
+		}
+		tcols[i] = table.NewColumn(c.key, c.title, c.width).
+			WithStyle(lipgloss.NewStyle().Align(align)).
+			WithFiltered(c.kind == srText).
+			WithSortFunc(r.less)
+	}
+	trows := make([]table.Row, len(rows))
+	for i, cells := range rows {
+		data := table.RowData{srOrder: i}
+		for j, c := range cells {
+			if c.kind != srNull {
+				data[r.cols[j].key] = c
+			}
+		}
+		trows[i] = table.NewRow(data)
+	}
+	border := table.Border{Top: " ", Left: " ", Right: " ", Bottom: "─", TopRight: " ", TopLeft: " ",
+		BottomRight: " ", BottomLeft: " ", TopJunction: " ", LeftJunction: " ", RightJunction: " ",
+		BottomJunction: " ", InnerJunction: "─", InnerDivider: " "}
+	r.tbl = table.New(tcols).WithRows(trows).
+		Border(border).WithOuterBorder(false).
+		WithBaseStyle(st.ScanCell).HeaderStyle(st.ScanHeader).HighlightStyle(st.ScanSelected).
+		WithMissingDataIndicatorStyled(table.NewStyledCell("—", st.Muted)).
+		WithKeyMap(keymap.ResultsTableKeys()).
+		WithFooterVisibility(false).
+		Filtered(true).Focused(true).
+		WithHorizontalFreezeColumnCount(1)
+	if !st.NoColor {
+		r.tbl = r.tbl.WithBorderForeground(st.Palette.Border)
+	}
+	r.SetSize(r.w, r.h)
+	return r
+}
+
+// SetSize fits the table in w x h: one line for the header, one for its
+// rule, one under the table for the filter and the page, the rest rows.
+// Columns wider than w scroll sideways with Symbol frozen on the left.
+func (r *scanResults) SetSize(w, h int) {
+	r.w, r.h = max(w, 0), max(h, 0)
+	r.tbl = r.tbl.WithPageSize(max(r.h-3, 1)).WithMaxTotalWidth(max(r.w, 1))
+}
+
+// Update answers a key of the results state, except Back when no filter
+// is typed or applied (the modal's: it leaves the results). While a
+// filter is typed every key goes to it: enter keeps it, esc drops it.
+// Back on an applied filter clears it first. Enter on a row returns the
+// row's symbol.
+func (r *scanResults) Update(msg tea.KeyPressMsg) (picked string, cmd tea.Cmd) {
+	if r.tbl.GetIsFilterInputFocused() {
+		if key.Matches(msg, r.keys.Back) {
+			r.tbl = r.tbl.WithFilterInputValue("")
+			return "", nil
+		}
+		r.tbl, cmd = r.tbl.Update(msg)
+		return "", cmd
+	}
+	switch {
+	case key.Matches(msg, r.keys.Pick):
+		return r.highlighted(), nil
+	case key.Matches(msg, r.keys.SortNext):
+		r.sortBy(r.sortCol+1, true)
+		return "", nil
+	case key.Matches(msg, r.keys.SortPrev):
+		r.sortBy(r.sortCol-1, true)
+		return "", nil
+	case key.Matches(msg, r.keys.SortFlip):
+		r.desc = !r.desc
+		r.sortBy(r.sortCol, false)
+		return "", nil
+	case key.Matches(msg, r.keys.Back):
+		if r.tbl.GetIsFilterActive() {
+			r.tbl = r.tbl.WithFilterInputValue("")
+		}
+		return "", nil
+	}
+	r.tbl, cmd = r.tbl.Update(msg)
+	return "", cmd
+}
+
+// highlighted is the symbol of the highlighted row, "" for none.
+func (r *scanResults) highlighted() string {
+	rows := r.tbl.GetVisibleRows()
+	i := r.tbl.GetHighlightedRowIndex()
+	if i < 0 || i >= len(rows) {
+		return ""
+	}
+	c, _ := rows[i].Data[r.cols[0].key].(srCell)
+	return c.text
+}
+
+// sortBy sorts on column col (wrapping past either end through the
+// scan's own order, -1). A newly chosen column starts in the direction a
+// trader reads it: numbers biggest first, yes before no, text A to Z.
+// The highlight stays on the same row, wherever the sort moves it.
+func (r *scanResults) sortBy(col int, fresh bool) {
+	n := len(r.cols)
+	col = (col+1+n+1)%(n+1) - 1
+	if fresh {
+		r.desc = col >= 0 && r.cols[col].kind != srText
+	}
+	r.sortCol = col
+	keep := r.highlightedOrder()
+	k := srOrder
+	if col >= 0 {
+		k = r.cols[col].key
+	}
+	if r.desc {
+		r.tbl = r.tbl.SortByDesc(k)
+	} else {
+		r.tbl = r.tbl.SortByAsc(k)
+	}
+	for i, row := range r.tbl.GetVisibleRows() {
+		if o, _ := row.Data[srOrder].(int); o == keep {
+			r.tbl = r.tbl.WithHighlightedRow(i)
+			break
+		}
+	}
+}
+
+func (r *scanResults) highlightedOrder() int {
+	rows := r.tbl.GetVisibleRows()
+	i := r.tbl.GetHighlightedRowIndex()
+	if i < 0 || i >= len(rows) {
+		return -1
+	}
+	o, _ := rows[i].Data[srOrder].(int)
+	return o
+}
+
+// less orders two cells for the table's stable sort; the table swaps the
+// arguments for a descending sort. Nulls (nil: the key is missing) go
+// last in both directions, since a blank is never the answer to "highest
+// IV" nor to "lowest". Numbers compare as numbers, text without case.
+func (r *scanResults) less(a, b any) bool {
+	ca, okA := a.(srCell)
+	cb, okB := b.(srCell)
+	switch {
+	case !okA && !okB:
+		return false
+	case !okA:
+		return r.desc
+	case !okB:
+		return !r.desc
+	}
+	if ca.kind != cb.kind {
+		return ca.kind < cb.kind
+	}
+	if ca.kind == srText {
+		la, lb := strings.ToLower(ca.text), strings.ToLower(cb.text)
+		if la != lb {
+			return la < lb
+		}
+		return ca.text < cb.text
+	}
+	return ca.num < cb.num
+}
+
+// Filtering reports whether a filter is typed or applied. Esc then
+// belongs to the table: it drops the filter rather than leave the
+// results.
+func (r *scanResults) Filtering() bool {
+	return r.tbl.GetIsFilterInputFocused() || r.tbl.GetIsFilterActive()
+}
+
+// Len is the rows the scan returned; Visible the rows the filter keeps.
+func (r *scanResults) Len() int     { return r.n }
+func (r *scanResults) Visible() int { return r.tbl.TotalRows() }
+
+// SortInfo says how the rows are ordered: "scan order", "sorted by
+// iv30 ↓".
+func (r *scanResults) SortInfo() string {
+	arrow := "↑"
+	if r.desc {
+		arrow = "↓"
+	}
+	if r.sortCol < 0 {
+		if r.desc {
+			return "scan order reversed"
+		}
+		return "scan order"
+	}
+	return "sorted by " + r.cols[r.sortCol].title + " " + arrow
+}
+
+// View is the table and the line under it, exactly h lines of exactly w
+// cells.
+func (r *scanResults) View() []string {
+	out := make([]string, 0, r.h)
+	if r.h <= 0 {
+		return out
+	}
+	body := strings.Split(r.tbl.View(), "\n")
+	if r.tbl.TotalRows() == 0 {
+		msg := "no symbol matched the scan"
+		if r.n > 0 {
+			msg = "no row matches the filter"
+		}
+		body = append(body[:min(len(body), 1)], "", r.st.Muted.Render(msg))
+	}
+	for i := 0; i < r.h-1; i++ {
+		line := ""
+		if i < len(body) {
+			line = body[i]
+		}
+		out = append(out, srFit(line, r.w))
+	}
+	return append(out, r.footer())
+}
+
+// footer is the line under the table: the filter (with a cursor while it
+// is typed) on the left; on the right whether columns scroll sideways
+// and which page shows.
+func (r *scanResults) footer() string {
+	st := r.st
+	left := ""
+	// As typed (a trailing blank is part of the filter), but no control
+	// character reaches the terminal.
+	f := strings.Map(func(c rune) rune {
+		if unicode.IsControl(c) {
+			return -1
+		}
+		return c
+	}, r.tbl.GetCurrentFilter())
+	switch {
+	case r.tbl.GetIsFilterInputFocused():
+		left = st.Value.Render("/"+f) + st.Span(theme.ToneText, theme.ShadeCursor).Wrap(" ")
+	case f != "":
+		left = st.Muted.Render("filter ") + st.Value.Render(f)
+	}
+	var right []string
+	if r.scrollsRight() {
+		right = append(right, "←→ columns")
+	}
+	if pages := r.tbl.MaxPages(); pages > 1 {
+		right = append(right, "page "+strconv.Itoa(r.tbl.CurrentPage())+"/"+strconv.Itoa(pages))
+	}
+	rt := ""
+	if len(right) > 0 {
+		rt = st.Muted.Render(strings.Join(right, " · "))
+	}
+	gap := r.w - ansi.StringWidth(left) - ansi.StringWidth(rt)
+	if gap < 1 {
+		return srFit(left, r.w)
+	}
+	return left + strings.Repeat(" ", gap) + rt
+}
+
+// scrollsRight reports whether the columns are wider than the table.
+func (r *scanResults) scrollsRight() bool {
+	total := len(r.cols) - 1
+	for _, c := range r.cols {
+		total += c.width
+	}
+	return total > r.w
+}
+
+// srFit pads or cuts a styled line to exactly w cells.
+func srFit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	n := ansi.StringWidth(s)
+	if n > w {
+		s = ansi.Truncate(s, w, "")
+		n = ansi.StringWidth(s)
+	}
+	return s + strings.Repeat(" ", w-n)
+}

@@ -1,0 +1,193 @@
+package model
+
+import (
+	"context"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"chainwatch/api"
+)
+
+// scanMetaMsg is the scanner's field list (free), or why it is missing.
+type scanMetaMsg struct {
+	Meta *api.ScannerMetadata
+	Err  error
+}
+
+// scanDoneMsg is a finished run. Gen tells it from an older run's.
+type scanDoneMsg struct {
+	Gen uint64
+	Out ScanOutcome
+	Err error
+}
+
+func fetchScanMetaCmd(ctx context.Context, sh *Shared, mode api.Mode) tea.Cmd {
+	return func() tea.Msg {
+		meta, _, err := sh.Client.ScannerMetadata(ctx, api.ReferenceParams{Mode: mode})
+		return scanMetaMsg{Meta: meta, Err: err}
+	}
+}
+
+func runScanCmd(ctx context.Context, sh *Shared, g *api.Grammar, sc Scan, mode api.Mode, gen uint64) tea.Cmd {
+	return func() tea.Msg {
+		out, err := RunScan(ctx, sh.Client, g, sc, mode, sh.Now())
+		return scanDoneMsg{Gen: gen, Out: out, Err: err}
+	}
+}
+
+func (s *Scanner) onMeta(m scanMetaMsg) tea.Cmd {
+	s.metaWait = false
+	if m.Err != nil || m.Meta == nil {
+		s.metaErr = m.Err
+		return nil
+	}
+	s.grammar, s.metaErr = api.NewGrammar(m.Meta.Fields), nil
+	s.checks = checkCache{}
+	return nil
+}
+
+// run is ctrl+r: refuse what cannot be sent, ask before the expensive run,
+// else start.
+func (s *Scanner) run() tea.Cmd {
+	if s.running {
+		s.note("a scan is already running", false)
+		return nil
+	}
+	sc, rows := s.toScan()
+	if len(rows) == 0 {
+		s.note("nothing to run: type a formula, e.g. iv30 > 40, or load a saved scan with "+keyOf(s.keys.Saved), true)
+		return s.enter(inEdit)
+	}
+	for i, r := range rows {
+		if c := s.check(r); c.bad {
+			s.sel = s.indexOf(rows[i])
+			s.note(fmt.Sprintf("formula %d: %s", s.sel+1, c.text), true)
+			return s.enter(inEdit)
+		}
+	}
+	if err := sc.Params(s.mode()).Validate(); err != nil {
+		msg, field := DescribeScanError(err, sc)
+		return tea.Batch(s.enter(inEdit), s.markRow(rows, field, msg))
+	}
+	if sc.AllResults {
+		return s.enter(inConfirm)
+	}
+	return s.start()
+}
+
+// start sends the scan. The points are the App's to count (scanDoneMsg).
+func (s *Scanner) start() tea.Cmd {
+	sc, rows := s.toScan()
+	if len(rows) == 0 {
+		return nil
+	}
+	mode := s.mode()
+	s.running, s.sent, s.sentScan = true, rows, sc
+	s.runGen++
+	s.note(fmt.Sprintf("running… %d points", sc.Cost(mode)), false)
+	return runScanCmd(s.ctx, s.sh, s.grammar, sc, mode, s.runGen)
+}
+
+func (s *Scanner) onDone(m scanDoneMsg) tea.Cmd {
+	if m.Gen != s.runGen {
+		return nil
+	}
+	s.running = false
+	if m.Err != nil {
+		msg, field := DescribeScanError(m.Err, s.sentScan)
+		var cmd tea.Cmd
+		if s.state == inResults {
+			cmd = s.enter(inEdit)
+		}
+		return tea.Batch(cmd, s.markRow(s.sent, field, msg))
+	}
+	out := m.Out
+	s.last = &out
+	s.results = newScanResults(s.sh, out)
+	s.results.SetSize(s.innerW(), s.resultsH())
+	n := 0
+	if out.Result != nil {
+		n = len(out.Result.Output)
+	}
+	s.note(fmt.Sprintf("%d rows · %d points", n, spentOf(out.Resp)), false)
+	if n == 0 {
+		s.note("no symbol matches: every filter must hold (nothing else changed)", false)
+		return nil
+	}
+	return s.enter(inResults)
+}
+
+func spentOf(r *api.Response) int {
+	if r == nil {
+		return 0
+	}
+	return r.Cost
+}
+
+// markRow shows msg, and on the row behind field when there is one: the
+// service's 400 about a formula stays on it until the formula changes.
+func (s *Scanner) markRow(rows []*scanRow, field int, msg string) tea.Cmd {
+	s.note(msg, true)
+	if field < 0 || field >= len(rows) {
+		return nil
+	}
+	r := rows[field]
+	r.refused, r.refusedFormula = msg, r.Formula
+	if i := s.indexOf(r); i >= 0 && s.state == inEdit && i != s.sel {
+		return s.selectRow(i)
+	}
+	return nil
+}
+
+func (s *Scanner) indexOf(r *scanRow) int {
+	for i, x := range s.rows {
+		if x == r {
+			return i
+		}
+	}
+	return -1
+}
+
+// checkResult is a formula's verdict for the rows table.
+type checkResult struct {
+	text string
+	bad  bool
+}
+
+// checkCache keeps verdicts by formula text: the table is drawn every
+// second and on every key, and parsing fifty formulas each time is waste.
+type checkCache map[string]checkResult
+
+// check is a row's verdict: the service's refusal while the formula is
+// the one it refused, else the grammar's, else "not checked".
+func (s *Scanner) check(r *scanRow) checkResult {
+	switch {
+	case r.blank():
+		return checkResult{}
+	case r.refused != "" && r.refusedFormula == r.Formula:
+		return checkResult{text: r.refused, bad: true}
+	case s.grammar == nil:
+		return checkResult{text: "not checked yet"}
+	}
+	if c, ok := s.checks[r.Formula]; ok {
+		return c
+	}
+	var c checkResult
+	info, err := s.grammar.Check(r.Formula)
+	switch {
+	case err != nil:
+		c = checkResult{text: err.Error(), bad: true}
+	case info.Kind == api.FormulaBool:
+		c = checkResult{text: "filter"}
+	case info.Kind == api.FormulaString:
+		c = checkResult{text: "text"}
+	default: // a number, or a field of a type the grammar does not know
+		c = checkResult{text: "value"}
+	}
+	if s.checks == nil || len(s.checks) > 512 {
+		s.checks = checkCache{}
+	}
+	s.checks[r.Formula] = c
+	return c
+}
