@@ -48,6 +48,7 @@ type fileConfig struct {
 	TapeSize   *int          `toml:"tape_size"`
 	Budget     budgetConfig  `toml:"budget"`
 	Service    serviceConfig `toml:"service"`
+	Scans      []scanConfig  `toml:"scan"` // [[scan]] tables, config_scans.go
 }
 
 type budgetConfig struct {
@@ -182,6 +183,8 @@ var configKeys = []string{
 	"symbol", "mode", "theme", "colorblind", "block_size", "tape_size",
 	"budget.points_per_day", "budget.share",
 	"service.base_url", "service.auth_url", "service.client_id", "service.client_secret", "service.token_file",
+	"scan.name", "scan.description", "scan.all_results",
+	"scan.field.formula", "scan.field.display_name", "scan.field.include_in_resultset", "scan.field.sort",
 }
 
 // typeError is the decoder's message for a value of the wrong type, which
@@ -265,7 +268,7 @@ func (fc *fileConfig) check() error {
 	svc.ClientID = strings.TrimSpace(svc.ClientID)
 	svc.ClientSecret = secret(strings.TrimSpace(string(svc.ClientSecret)))
 	svc.TokenFile = strings.TrimSpace(svc.TokenFile)
-	return nil
+	return fc.checkScans()
 }
 
 // symbolPattern is what the service accepts as an underlying: letters,

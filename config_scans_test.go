@@ -1,0 +1,152 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"chainwatch/api"
+	"chainwatch/model"
+)
+
+const scansConfig = `
+symbol = "SPY"
+
+[[scan]]
+name = "  High IV "
+description = "iv30 over 40"
+  [[scan.field]]
+  formula = "iv30 > 40"
+  include_in_resultset = false
+  [[scan.field]]
+  formula = "iv30"
+  display_name = "IV30"
+  sort = "DESC"
+
+[[scan]]
+name = "everything"
+all_results = true
+  [[scan.field]]
+  formula = "price"
+  sort = ""
+`
+
+func TestConfigScans(t *testing.T) {
+	path := writeConfig(t, t.TempDir(), scansConfig, 0o600)
+	fc, _, err := loadConfig(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fc.savedScans()
+	want := []model.Scan{
+		{Name: "High IV", Description: "iv30 over 40", Fields: []api.ScanFieldParam{
+			{Formula: "iv30 > 40", IncludeInResultset: api.Ptr(false), Sort: api.SortNone},
+			{Formula: "iv30", DisplayName: "IV30", Sort: api.SortDesc},
+		}},
+		{Name: "everything", AllResults: true, Fields: []api.ScanFieldParam{{Formula: "price", Sort: api.SortNone}}},
+	}
+	if fmt.Sprintf("%+v", deref(got)) != fmt.Sprintf("%+v", deref(want)) {
+		t.Fatalf("got  %+v\nwant %+v", deref(got), deref(want))
+	}
+	if s, ok := model.FindScan(got, "HIGH iv"); !ok || s.Preset || s.Fields[1].Sort != api.SortDesc {
+		t.Fatalf("FindScan: %+v %v", s, ok)
+	}
+}
+
+// deref prints include flags by value, for comparing scans as text.
+func deref(scans []model.Scan) []string {
+	var out []string
+	for _, s := range scans {
+		line := fmt.Sprintf("%q %q all=%v:", s.Name, s.Description, s.AllResults)
+		for _, f := range s.Fields {
+			inc := "default"
+			if f.IncludeInResultset != nil {
+				inc = fmt.Sprint(*f.IncludeInResultset)
+			}
+			line += fmt.Sprintf(" [%q %q %s %q]", f.Formula, f.DisplayName, inc, f.Sort)
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func TestConfigScanErrors(t *testing.T) {
+	field := "  [[scan.field]]\n  formula = \"iv30\"\n"
+	var many strings.Builder
+	many.WriteString("[[scan]]\nname = \"many\"\n")
+	for i := range 51 {
+		fmt.Fprintf(&many, "  [[scan.field]]\n  formula = \"iv30 + %d\"\n", i)
+	}
+	for _, tc := range []struct {
+		name, body string
+		want       []string
+	}{
+		{"no name", "[[scan]]\n" + field, []string{"[[scan]] number 1: name is required"}},
+		{"blank name", "[[scan]]\nname = \"a\"\n" + field + "[[scan]]\nname = \"  \"\n" + field, []string{"[[scan]] number 2: name is required"}},
+		{"duplicate", "[[scan]]\nname = \"High IV\"\n" + field + "[[scan]]\nname = \"high iv\"\n" + field,
+			[]string{`[[scan]] "high iv": the name is already used by [[scan]] "High IV"`, "without regard to case"}},
+		{"no fields", "[[scan]]\nname = \"x\"\n", []string{`[[scan]] "x": needs at least one [[scan.field]]`}},
+		{"too many fields", many.String(), []string{`[[scan]] "many": has 51 [[scan.field]] tables; a scan takes at most 50`}},
+		{"empty formula", "[[scan]]\nname = \"x\"\n" + field + "  [[scan.field]]\n  formula = \" \"\n", []string{`[[scan]] "x": field 2: formula is required`}},
+		{"long formula", "[[scan]]\nname = \"x\"\n  [[scan.field]]\n  formula = \"" + strings.Repeat("1+", 500) + "1\"\n",
+			[]string{`[[scan]] "x": field 1: formula must be at most 1000 characters, not 1001`}},
+		{"sort", "[[scan]]\nname = \"x\"\n  [[scan.field]]\n  formula = \"iv30\"\n  sort = \"up\"\n", []string{`[[scan]] "x": field 1: sort "up": want asc, desc or none`}},
+		{"same output name", "[[scan]]\nname = \"x\"\n" + field + field, []string{`[[scan]] "x": the name of formula 2`, "already the name of formula 1"}},
+		{"multi-line name", "[[scan]]\nname = \"a\\nb\"\n" + field, []string{"name must be one line"}},
+		{"unknown key", "[[scan]]\nname = \"x\"\n  [[scan.field]]\n  formual = \"iv30\"\n", []string{"unknown key scan.field.formual", "scan.field.formula"}},
+		{"wrong type", "[[scan]]\nname = \"x\"\nall_results = \"yes\"\n" + field, []string{"scan.all_results", "wrong type"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeConfig(t, t.TempDir(), tc.body, 0o600)
+			_, _, err := loadConfig(path, true)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !strings.HasPrefix(err.Error(), path) {
+				t.Errorf("%q does not start with the file's path", err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%q does not say %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// TestWatchScans: the watch screen gets the config file's scans and
+// saves to and deletes from the file it loaded: --config's, else the
+// default path, created on the first save.
+func TestWatchScans(t *testing.T) {
+	env := homeEnv(t)
+	path := writeConfig(t, t.TempDir(), "# mine\n[[scan]]\nname = \"Old\"\n  [[scan.field]]\n  formula = \"iv30\"\n", 0o600)
+	res := watchCLI{env: env, during: func(cfg model.Config) error {
+		if err := cfg.SaveScan(model.Scan{Name: "New", Fields: []api.ScanFieldParam{{Formula: "hv30"}}}); err != nil {
+			return err
+		}
+		return cfg.DeleteScan("old")
+	}}.run(t, "--config", path)
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	if c := res.cfg; len(c.Scans) != 1 || c.Scans[0].Name != "Old" || c.Scans[0].Fields[0].Formula != "iv30" {
+		t.Fatalf("scans %+v", c.Scans)
+	}
+	if names := savedNames(t, path); strings.Join(names, ",") != "New" {
+		t.Fatalf("the file holds %v", names)
+	}
+
+	res = watchCLI{env: env, during: func(cfg model.Config) error {
+		return cfg.SaveScan(model.Scan{Name: "First", Fields: []api.ScanFieldParam{{Formula: "iv30"}}})
+	}}.run(t)
+	if res.err != nil || len(res.cfg.Scans) != 0 {
+		t.Fatalf("%v %+v", res.err, res.cfg)
+	}
+	def, _ := defaultConfigPath(func(k string) string { return env[k] })
+	if names := savedNames(t, def); strings.Join(names, ",") != "First" {
+		t.Fatalf("the default file holds %v", names)
+	}
+	if again := (watchCLI{env: env}).run(t); again.err != nil || len(again.cfg.Scans) != 1 || again.cfg.Scans[0].Name != "First" {
+		t.Fatalf("next run: %v %+v", again.err, again.cfg)
+	}
+}

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"chainwatch/api"
+	"chainwatch/model"
+)
+
+// handWritten is a config file as a person writes it: comments
+// everywhere, tables before, between and after the scans, odd spacing,
+// and multi-line strings holding what looks like a header.
+const handWritten = `# my chainwatch config
+symbol = "QQQ"   # the usual
+theme = "dark"
+
+[service]
+client_id = '''
+[[scan]]
+not a header: inside a string'''
+token_file = """
+[budget] \"""
+"""
+
+# --- scans ---
+[[scan]]
+name = "Alpha"
+description = "the first [one]"
+  [[scan.field]]
+  formula = "iv30 > 40"   # a filter
+  include_in_resultset = false
+
+[[ "scan" ]]
+name = "Beta"
+  [[scan.field]]
+  formula = "hv30"
+  sort = "asc"
+
+# the budget: keep it low
+[budget]
+share = 0.5   # half
+
+[[scan]]
+name = "Gamma"
+  [[scan.field]]
+  formula = "price"
+# trailing comment`
+
+func scanOf(name string, formulas ...string) model.Scan {
+	s := model.Scan{Name: name}
+	for _, f := range formulas {
+		s.Fields = append(s.Fields, api.ScanFieldParam{Formula: f})
+	}
+	return s
+}
+
+func savedNames(t *testing.T, path string) []string {
+	t.Helper()
+	fc, _, err := loadConfig(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range fc.savedScans() {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// noTempFiles checks an edit left nothing beside the config file.
+func noTempFiles(t *testing.T, dir string) {
+	t.Helper()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("left %s behind", e.Name())
+		}
+	}
+}
+
+func TestSaveScanAppendsAndKeepsEveryByte(t *testing.T) {
+	dir := t.TempDir()
+	path := writeConfig(t, dir, handWritten, 0o640)
+	s := model.Scan{Name: "Delta", Description: `quotes " and \ back`, AllResults: true, Fields: []api.ScanFieldParam{
+		{Formula: `sector == "Technology"`, IncludeInResultset: api.Ptr(false)},
+		{Formula: "iv30", DisplayName: "IV \"30\"", Sort: api.SortDesc},
+		{Formula: "price", IncludeInResultset: api.Ptr(true), Sort: api.SortNone},
+	}}
+	if err := saveScan(path, s); err != nil {
+		t.Fatal(err)
+	}
+	got := readFile(t, path)
+	if !strings.HasPrefix(got, handWritten+"\n\n[[scan]]\nname = \"Delta\"\n") {
+		t.Fatalf("the file was not kept byte for byte:\n%s", got)
+	}
+	fc, _, err := loadConfig(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scans := fc.savedScans()
+	if len(scans) != 4 || !sameScans(scans[3:], []model.Scan{s}) || fc.Symbol != "QQQ" || *fc.Budget.Share != 0.5 {
+		t.Fatalf("read back %+v", deref(scans))
+	}
+	if fi, _ := os.Stat(path); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want the file's own 0640", fi.Mode().Perm())
+	}
+	noTempFiles(t, dir)
+}
+
+func TestSaveScanReplacesByName(t *testing.T) {
+	path := writeConfig(t, t.TempDir(), handWritten, 0o600)
+	if err := saveScan(path, scanOf("beta", "iv_rank", "hv30")); err != nil {
+		t.Fatal(err)
+	}
+	got := readFile(t, path)
+	start := strings.Index(handWritten, `[[ "scan" ]]`)
+	end := strings.Index(handWritten, "\n\n# the budget") // the blank line stays
+	want := handWritten[:start] + "[[scan]]\nname = \"beta\"\n  [[scan.field]]\n  formula = \"iv_rank\"\n  [[scan.field]]\n  formula = \"hv30\"\n" +
+		handWritten[end+1:]
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if names := savedNames(t, path); strings.Join(names, ",") != "Alpha,beta,Gamma" {
+		t.Fatalf("scans %v", names)
+	}
+	// The last scan, at the end of a file without a final newline.
+	if err := saveScan(path, scanOf("GAMMA", "volume")); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, path); !strings.HasSuffix(got, "[[scan]]\nname = \"GAMMA\"\n  [[scan.field]]\n  formula = \"volume\"\n") ||
+		!strings.HasPrefix(got, want[:strings.Index(want, "[[scan]]\nname = \"Gamma\"")]) {
+		t.Fatalf("got\n%s", got)
+	}
+}
+
+func TestDeleteScan(t *testing.T) {
+	path := writeConfig(t, t.TempDir(), handWritten, 0o600)
+	if err := deleteScan(path, "BETA"); err != nil {
+		t.Fatal(err)
+	}
+	start := strings.Index(handWritten, `[[ "scan" ]]`)
+	end := strings.Index(handWritten, "# the budget")
+	if got := readFile(t, path); got != handWritten[:start]+handWritten[end:] {
+		t.Fatalf("got\n%s", got)
+	}
+	if err := deleteScan(path, "alpha"); err != nil {
+		t.Fatal(err)
+	}
+	if names := savedNames(t, path); strings.Join(names, ",") != "Gamma" {
+		t.Fatalf("scans %v", names)
+	}
+	before := readFile(t, path)
+	if err := deleteScan(path, "nope"); err == nil || !strings.Contains(err.Error(), `no saved scan named "nope"`) {
+		t.Fatalf("deleting a missing scan: %v", err)
+	}
+	if readFile(t, path) != before {
+		t.Fatal("a failed delete changed the file")
+	}
+}
+
+func TestSaveScanCreatesTheFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new", "chainwatch")
+	path := filepath.Join(dir, "config.toml")
+	if err := saveScan(path, scanOf("First", "iv30 > 40", "iv30")); err != nil {
+		t.Fatal(err)
+	}
+	if names := savedNames(t, path); strings.Join(names, ",") != "First" {
+		t.Fatalf("scans %v", names)
+	}
+	if runtime.GOOS != "windows" {
+		for p, want := range map[string]os.FileMode{path: 0o600, dir: 0o700} {
+			if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != want {
+				t.Errorf("%s: %v %v, want %v", p, fi.Mode().Perm(), err, want)
+			}
+		}
+	}
+	noTempFiles(t, dir)
+}
+
+// TestSaveScanRefuses: a scan that breaks a rule, a file that does not
+// load, and an edit that would not read back as intended all leave the
+// file alone.
+func TestSaveScanRefuses(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, body string
+		scan       model.Scan
+		op         string // "save" or "delete NAME"
+		want       string
+	}{
+		{"no name", handWritten, scanOf(" ", "iv30"), "save", "name is required"},
+		{"no field", handWritten, scanOf("x"), "save", "needs at least one"},
+		{"broken file", "symbol = \n", scanOf("x", "iv30"), "save", "does not load, fix it first"},
+		{"inline scans", "scan = [{name = \"x\", field = [{formula = \"iv30\"}]}]\n", scanOf("y", "iv30"), "save", "write each scan as a [[scan]] table"},
+		// A [[scan.field]] after another table still belongs to Alpha:
+		// deleting Alpha's block would hand it to a scan without a name.
+		{"result would not load", "[[scan]]\nname = \"Alpha\"\n[[scan.field]]\nformula = \"iv30\"\n[budget]\nshare = 0.5\n[[scan.field]]\nformula = \"hv30\"\n",
+			model.Scan{}, "delete Alpha", "the edited file would not load"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeConfig(t, filepath.Join(dir, tc.name), tc.body, 0o600)
+			var err error
+			if name, ok := strings.CutPrefix(tc.op, "delete "); ok {
+				err = deleteScan(path, name)
+			} else {
+				err = saveScan(path, tc.scan)
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "cannot ") {
+				t.Fatalf("%v, want %q", err, tc.want)
+			}
+			if readFile(t, path) != tc.body {
+				t.Fatal("the file changed")
+			}
+			noTempFiles(t, filepath.Dir(path))
+		})
+	}
+}
+
+func TestSaveScanThroughSymlinkAndCRLF(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks need privileges on Windows")
+	}
+	dir := t.TempDir()
+	body := "symbol = \"SPY\"\r\n[budget]\r\nshare = 0.5\r\n"
+	real := writeConfig(t, filepath.Join(dir, "dotfiles"), body, 0o600)
+	link := filepath.Join(dir, "config.toml")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := saveScan(link, scanOf("x", "iv30")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the symlink was replaced: %v %v", fi.Mode(), err)
+	}
+	if got := readFile(t, real); got != body+"\r\n[[scan]]\r\nname = \"x\"\r\n  [[scan.field]]\r\n  formula = \"iv30\"\r\n" {
+		t.Fatalf("%q", got)
+	}
+}
