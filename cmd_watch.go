@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
 	"chainwatch/api"
@@ -63,8 +64,16 @@ func addWatchFlags(cmd *cobra.Command, f *watchFlags) {
 
 // runWatchTUI is the production runWatch: the screen takes over the
 // terminal until the user quits. A SIGINT is a way to quit, not a failure.
+//
+// --no-color also sets the program's colour profile to plain ASCII: the
+// theme has no colour then, but the huh form's text inputs keep colours of
+// their own that no theme reaches, and the profile strips those too.
 func runWatchTUI(cfg model.Config) error {
-	_, err := tea.NewProgram(model.New(cfg)).Run()
+	var opts []tea.ProgramOption
+	if cfg.NoColor {
+		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	_, err := tea.NewProgram(model.New(cfg), opts...).Run()
 	if errors.Is(err, tea.ErrInterrupted) {
 		return nil
 	}
@@ -100,6 +109,11 @@ type watchSettings struct {
 	noColor      bool
 	configExists bool
 	service      serviceConfig
+	// configPath is the config file in use (--config, else the default
+	// path, which need not exist yet): where saved scans are written. ""
+	// when there is no user configuration directory.
+	configPath string
+	scans      []model.Scan
 }
 
 // resolveSettings merges the flags, the config file and the defaults. The
@@ -181,6 +195,7 @@ func resolveSettings(cmd *cobra.Command, args []string, f *watchFlags, getenv fu
 		}
 	}
 	s.service = fc.Service
+	s.configPath, s.scans = path, fc.savedScans()
 
 	// Flag over file over default, key by key.
 	switch {
@@ -335,6 +350,13 @@ func runWatchCmd(cmd *cobra.Command, args []string, f *watchFlags, deps cliDeps)
 			warn.add(err)
 			return err
 		},
+		Scans: set.scans,
+	}
+	if set.configPath != "" {
+		// The modal shows a failed save itself; the file is the one this
+		// run loaded, so what is saved is what the next run lists.
+		cfg.SaveScan = func(s model.Scan) error { return saveScan(set.configPath, s) }
+		cfg.DeleteScan = func(name string) error { return deleteScan(set.configPath, name) }
 	}
 	if firstRun {
 		// Now, not after the screen: the banner is shown once even if

@@ -91,7 +91,7 @@ needs no account.`,
 			return err
 		},
 	})
-	root.AddCommand(newSandboxCmd(), newLoginCmd(deps), newLogoutCmd(deps), newStatusCmd(deps))
+	root.AddCommand(newSandboxCmd(), newLoginCmd(deps), newLogoutCmd(deps), newStatusCmd(deps), newScanCmd(deps))
 	return root
 }
 

@@ -1,0 +1,263 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"chainwatch/api"
+	"chainwatch/model"
+)
+
+// scanFlags are `chainwatch scan`'s flags.
+type scanFlags struct {
+	formulas   []string
+	sort       string
+	name       string
+	all        bool
+	json, csv  bool
+	list       bool
+	mode       string
+	configPath string
+	svc        serviceFlags
+}
+
+// newScanCmd is the scanner for scripts: the same scan, checks and errors
+// as the modal (model.RunScan, model.DescribeScanError), with the rows on
+// stdout as a table, JSON or CSV, and what it cost on stderr.
+func newScanCmd(deps cliDeps) *cobra.Command {
+	var f scanFlags
+	cmd := &cobra.Command{
+		Use:   "scan --formula EXPR [--formula EXPR ...] | --name SAVED",
+		Short: "Run a custom scan (30 to 250 points) and print the rows",
+		Long: `scan runs a custom scan of the market-data service, the same scan as the
+watch screen's scanner, and prints the matching symbols: an aligned table, or
+--json or --csv for scripts. Rows, points spent and points left go to stderr.
+
+Each --formula is one field of the scan: a boolean formula filters rows (iv30 > 40),
+any other is a column (iv30). --name runs a scan saved in the config file or a
+preset (--list shows them); --formula adds fields to it. --sort KEY orders the
+rows by the formula or display name KEY (descending unless KEY:asc), in place
+of the scan's own order.
+
+A scan costs 30 points live and 50 delayed for the top 20 rows; --all returns
+every row for 150 or 250, and says so on stderr before it is sent. Formulas are
+checked against the service's field list first, so a typo costs nothing.`,
+		Example: `  chainwatch scan --formula 'iv30 > 40' --formula iv30 --sort iv30
+  chainwatch scan --name "High IV" --json
+  chainwatch scan --formula 'days_to_earnings <= 7' --formula earnings_date --sort earnings_date:asc --csv
+  chainwatch scan --list`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runScanCmd(cmd, &f, deps)
+		},
+	}
+	fl := cmd.Flags()
+	// A StringArray, not a StringSlice: formulas contain commas (min(a, b)).
+	fl.StringArrayVar(&f.formulas, "formula", nil, "a formula: a filter (iv30 > 40) or a column (iv30); repeat for more")
+	fl.StringVar(&f.sort, "sort", "", "order rows by KEY, a formula or display name of the scan: KEY[:asc|:desc] (default desc)")
+	fl.StringVar(&f.name, "name", "", "run a saved scan or preset by name (chainwatch scan --list shows them)")
+	fl.BoolVar(&f.all, "all", false, "every matching row, not the top 20 (150 points live, 250 delayed)")
+	fl.BoolVar(&f.json, "json", false, "print the result as JSON")
+	fl.BoolVar(&f.csv, "csv", false, "print the rows as CSV")
+	fl.BoolVar(&f.list, "list", false, "list the saved scans and presets with their formulas, and run nothing")
+	fl.StringVar(&f.mode, "mode", "", "data path: live or delayed (default the config file's mode, else live)")
+	fl.StringVar(&f.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chainwatch/config.toml)")
+	addServiceFlags(cmd, &f.svc)
+	cmd.MarkFlagsMutuallyExclusive("json", "csv")
+	for _, other := range []string{"formula", "name", "sort", "all", "json", "csv"} {
+		cmd.MarkFlagsMutuallyExclusive("list", other)
+	}
+	return cmd
+}
+
+// runScanCmd resolves the scan and the session, runs the scan and prints
+// it. Anything wrong is one line on stderr and exit status 1, with nothing
+// on stdout, so a script never parses half an answer.
+func runScanCmd(cmd *cobra.Command, f *scanFlags, deps cliDeps) error {
+	fc, path, err := scanConfigFile(cmd, f, deps.getenv)
+	if err != nil {
+		return err
+	}
+	saved := fc.savedScans()
+	if f.list {
+		return printScanList(cmd.OutOrStdout(), path, saved)
+	}
+	mode := api.Live
+	switch {
+	case cmd.Flags().Changed("mode"):
+		if mode, err = parseMode(f.mode); err != nil {
+			return fmt.Errorf("--mode %w", err)
+		}
+	case fc.Mode != "":
+		mode, _ = parseMode(fc.Mode) // checked by loadConfig
+	}
+	s, err := scanFromFlags(f, saved)
+	if err != nil {
+		return err
+	}
+
+	svc := f.svc
+	svc.file = &fc.Service
+	sess, err := resolveSession(svc, deps.getenv)
+	if err != nil {
+		return err
+	}
+	defer sess.close()
+	client, err := api.NewClient(api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode))
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), 2*time.Minute)
+	defer cancel()
+	errOut := cmd.ErrOrStderr()
+	if sess.source == fromEmbeddedSandbox {
+		// Rows from a simulated market must never pass for real ones.
+		fmt.Fprintln(errOut, "chainwatch: no credentials: scanning the embedded sandbox's simulated market")
+	}
+
+	// The field list is free; without it the service checks the formulas
+	// (a 400 costs nothing either, only a round trip).
+	var g *api.Grammar
+	if md, _, err := client.ScannerMetadata(ctx, api.ReferenceParams{Mode: mode}); err == nil {
+		g = api.NewGrammar(md.Fields)
+	} else {
+		msg, _ := model.DescribeScanError(err, s)
+		fmt.Fprintf(errOut, "chainwatch: warning: cannot read the scanner's field list (%s); the service will check the formulas\n", msg)
+	}
+	if s.AllResults {
+		// Scripts asked for the cost before it is spent; there is no one to
+		// confirm it, so it is said, not asked.
+		fmt.Fprintf(errOut, "chainwatch: --all: this scan returns every matching row and costs %d points (%s)\n", s.Cost(mode), mode)
+	}
+	now := time.Now
+	if deps.now != nil {
+		now = deps.now
+	}
+	out, err := model.RunScan(ctx, client, g, s, mode, now())
+	if err != nil {
+		msg, _ := model.DescribeScanError(err, s)
+		return errors.New(msg)
+	}
+	switch {
+	case f.json:
+		err = writeScanJSON(cmd.OutOrStdout(), out)
+	case f.csv:
+		err = writeScanCSV(cmd.OutOrStdout(), out)
+	default:
+		err = writeScanTable(cmd.OutOrStdout(), out)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(errOut, scanSummary(out))
+	return nil
+}
+
+// scanConfigFile loads the config file of --config, else the default one
+// if it exists, and returns it with its path ("" when there is none).
+func scanConfigFile(cmd *cobra.Command, f *scanFlags, getenv func(string) string) (fileConfig, string, error) {
+	path, explicit := f.configPath, cmd.Flags().Changed("config")
+	if explicit && strings.TrimSpace(path) == "" {
+		return fileConfig{}, "", errors.New("--config needs a path")
+	}
+	if !explicit {
+		var err error
+		if path, err = defaultConfigPath(getenv); err != nil {
+			return fileConfig{}, "", nil // no home directory: no config file
+		}
+	}
+	fc, _, err := loadConfig(path, explicit)
+	return fc, path, err
+}
+
+// scanFromFlags builds the scan to run: --name's, plus each --formula,
+// with --all and --sort applied.
+func scanFromFlags(f *scanFlags, saved []model.Scan) (model.Scan, error) {
+	var s model.Scan
+	if name := strings.TrimSpace(f.name); name != "" {
+		var ok bool
+		if s, ok = model.FindScan(saved, name); !ok {
+			return s, fmt.Errorf("--name %q: no saved scan or preset has that name; there are: %s", name, scanNames(saved))
+		}
+	} else if f.name != "" {
+		return s, errors.New("--name needs the name of a saved scan or preset (chainwatch scan --list shows them)")
+	}
+	for i, src := range f.formulas {
+		if strings.TrimSpace(src) == "" {
+			return s, fmt.Errorf("--formula number %d is empty: give an expression such as 'iv30 > 40'", i+1)
+		}
+		s.Fields = append(s.Fields, api.ScanFieldParam{Formula: src})
+	}
+	if len(s.Fields) == 0 {
+		return s, errors.New("no scan to run: give a formula with --formula 'iv30 > 40' (repeat --formula for more fields), or a saved scan or preset with --name (chainwatch scan --list shows them)")
+	}
+	if f.all {
+		s.AllResults = true
+	}
+	if f.sort != "" {
+		if err := applySort(&s, f.sort); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// applySort makes KEY[:asc|:desc] the scan's only sort. The service sorts
+// by the sorted fields in the scan's order, so --sort, which says "this
+// order", replaces the scan's own rather than adding a tie-breaker.
+func applySort(s *model.Scan, arg string) error {
+	key, dir := arg, api.SortDesc
+	if i := strings.LastIndexByte(arg, ':'); i >= 0 {
+		switch d := api.SortOrder(strings.ToLower(strings.TrimSpace(arg[i+1:]))); d {
+		case api.SortAsc, api.SortDesc:
+			key, dir = arg[:i], d
+		}
+	}
+	key = strings.TrimSpace(key)
+	idx := -1
+	for _, exact := range []bool{true, false} {
+		for i, fp := range s.Fields {
+			for _, name := range []string{fp.Key(), strings.TrimSpace(fp.Formula), fp.DisplayName} {
+				if name != "" && (name == key || !exact && strings.EqualFold(name, key)) {
+					idx = i
+					break
+				}
+			}
+			if idx >= 0 {
+				break
+			}
+		}
+		if idx >= 0 {
+			break
+		}
+	}
+	if idx < 0 {
+		var keys []string
+		for _, fp := range s.Fields {
+			keys = append(keys, fmt.Sprintf("%q", fp.Key()))
+		}
+		return fmt.Errorf("--sort %q: no formula or display name of the scan is %q; sort by one of %s, or add it with --formula %q",
+			arg, key, strings.Join(keys, ", "), key)
+	}
+	for i := range s.Fields {
+		s.Fields[i].Sort = api.SortNone
+	}
+	s.Fields[idx].Sort = dir
+	return nil
+}
+
+// scanNames lists every name --name accepts, saved scans first.
+func scanNames(saved []model.Scan) string {
+	var names []string
+	for _, list := range [][]model.Scan{saved, model.Presets()} {
+		for _, s := range list {
+			names = append(names, fmt.Sprintf("%q", s.Name))
+		}
+	}
+	return strings.Join(names, ", ")
+}

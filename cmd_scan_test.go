@@ -1,0 +1,255 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"chainwatch/api"
+	"chainwatch/model"
+	"chainwatch/sandbox"
+)
+
+// issueExample is the issue's scan: iv30 over 40, sorted by iv30.
+var issueExample = []string{"scan", "--formula", "iv30 > 40", "--formula", "iv30", "--sort", "iv30"}
+
+// TestScanCommandEmbeddedSandbox: without credentials `chainwatch scan`
+// runs on the embedded sandbox, as the watch screen does, and prints the
+// issue's example as a table, sorted by iv30, with what it cost.
+func TestScanCommandEmbeddedSandbox(t *testing.T) {
+	out, errOut, err := cli{env: homeEnv(t)}.run(t, issueExample...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) < 2 || !regexpMatch(`^SYMBOL +COMPANY +iv30 > 40 +iv30$`, lines[0]) {
+		t.Fatalf("table:\n%s", out)
+	}
+	prev := 1e9
+	for _, l := range lines[1:] {
+		f := strings.Fields(l)
+		iv, err := strconv.ParseFloat(f[len(f)-1], 64)
+		if err != nil || iv <= 40 || iv > prev || f[len(f)-2] != "yes" {
+			t.Fatalf("row %q after iv30 %v", l, prev)
+		}
+		prev = iv
+	}
+	if !regexpMatch(`^chainwatch: no credentials: scanning the embedded sandbox's simulated market\nchainwatch: \d+ rows.*, 30 points spent, [\d,]+ points left this month\n$`, errOut) {
+		t.Fatalf("stderr %q", errOut)
+	}
+}
+
+func regexpMatch(pattern, s string) bool { return regexp.MustCompile(pattern).MatchString(s) }
+
+// scanEnv starts one sandbox on the tests' clock for a group of runs (its
+// market is computed once) and returns an environment with its client
+// credentials.
+func scanEnv(t *testing.T) map[string]string {
+	t.Helper()
+	sb, err := sandbox.Start(sandbox.Config{Now: func() time.Time { return testNow }, PerSecond: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	env := homeEnv(t)
+	env[envAuthURL], env[envBaseURL], env[envClientID], env[envClientSecret] = sb.AuthURL, sb.BaseURL, sandbox.DemoClientID, sb.DemoSecret
+	return env
+}
+
+// scanJSON is the --json document.
+type scanJSON struct {
+	LastUpdated string               `json:"last_updated"`
+	Mode        string               `json:"mode"`
+	Points      int                  `json:"points"`
+	Inputs      []api.ScanFieldParam `json:"inputs"`
+	Columns     []string             `json:"columns"`
+	Rows        []map[string]any     `json:"rows"`
+}
+
+func TestScanCommand(t *testing.T) {
+	env := scanEnv(t)
+	run := func(t *testing.T, args ...string) (string, string, error) {
+		t.Helper()
+		return cli{env: env}.run(t, args...)
+	}
+
+	t.Run("json", func(t *testing.T) {
+		out, errOut, err := run(t, append(issueExample, "--json")...)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, errOut)
+		}
+		var doc scanJSON
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		if doc.Mode != "live" || doc.Points != 30 || !slices.Equal(doc.Columns, []string{"iv30 > 40", "iv30"}) ||
+			len(doc.Inputs) != 2 || doc.Inputs[1].Sort != api.SortDesc || doc.LastUpdated == "" || len(doc.Rows) != 20 {
+			t.Fatalf("%+v", doc)
+		}
+		for i, r := range doc.Rows {
+			iv, _ := r["iv30"].(float64)
+			if r["iv30 > 40"] != true || iv <= 40 || r["symbol"] == "" || r["company_name"] == "" ||
+				i > 0 && iv > doc.Rows[i-1]["iv30"].(float64) {
+				t.Fatalf("row %d: %v", i, r)
+			}
+		}
+		// Keys in a stable order: the document's, then each row's.
+		if keys := jsonKeys(t, out); !slices.Equal(keys[:6], []string{"last_updated", "mode", "points", "inputs", "columns", "rows"}) {
+			t.Fatalf("key order %v", keys)
+		}
+		row := out[strings.Index(out, `"rows"`):]
+		if !(strings.Index(row, `"symbol"`) < strings.Index(row, `"company_name"`) &&
+			strings.Index(row, `"company_name"`) < strings.Index(row, `"iv30 > 40"`) &&
+			strings.Index(row, `"iv30 > 40"`) < strings.Index(row, `"iv30":`)) {
+			t.Fatalf("row key order:\n%s", row[:300])
+		}
+		if !strings.Contains(errOut, "20 rows (the top 20; --all returns every row for 150 points), 30 points spent") {
+			t.Fatalf("stderr %q", errOut)
+		}
+	})
+
+	t.Run("csv", func(t *testing.T) {
+		out, _, err := run(t, append(issueExample, "--csv")...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil || len(recs) != 21 || !slices.Equal(recs[0], []string{"symbol", "company_name", "iv30 > 40", "iv30"}) {
+			t.Fatalf("%v %v", err, recs)
+		}
+		prev := 1e9
+		for _, r := range recs[1:] {
+			iv, err := strconv.ParseFloat(r[3], 64)
+			if err != nil || r[2] != "true" || iv <= 40 || iv > prev {
+				t.Fatalf("record %v", r)
+			}
+			prev = iv
+		}
+	})
+
+	t.Run("preset", func(t *testing.T) {
+		out, errOut, err := run(t, "scan", "--name", "high iv", "--json")
+		if err != nil {
+			t.Fatalf("%v %s", err, errOut)
+		}
+		var doc scanJSON
+		want, _ := model.FindScan(nil, "High IV")
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || !slices.Equal(doc.Columns, want.Columns()) || len(doc.Rows) == 0 {
+			t.Fatalf("%v %+v", err, doc)
+		}
+	})
+
+	t.Run("saved scan with an extra formula", func(t *testing.T) {
+		path := writeConfig(t, t.TempDir(), "[[scan]]\nname = \"Cheap\"\n  [[scan.field]]\n  formula = \"price < 50\"\n  include_in_resultset = false\n  [[scan.field]]\n  formula = \"price\"\n  sort = \"asc\"\n", 0o600)
+		out, errOut, err := run(t, "scan", "--config", path, "--name", "CHEAP", "--formula", "min(iv30, hv30)", "--csv")
+		if err != nil {
+			t.Fatalf("%v %s", err, errOut)
+		}
+		recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil || len(recs) < 2 || !slices.Equal(recs[0], []string{"symbol", "company_name", "price", "min(iv30, hv30)"}) {
+			t.Fatalf("%v %v", err, recs)
+		}
+		if p, _ := strconv.ParseFloat(recs[1][2], 64); p >= 50 {
+			t.Fatalf("first row %v", recs[1])
+		}
+	})
+
+	t.Run("unknown field", func(t *testing.T) {
+		out, errOut, err := run(t, "scan", "--formula", "iv30", "--formula", "iv31 > 40", "--json")
+		want := `formula 2 "iv31 > 40": unknown field iv31`
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(errOut, want) || out != "" {
+			t.Fatalf("err %v, stdout %q, stderr %q", err, out, errOut)
+		}
+	})
+
+	t.Run("all results cost", func(t *testing.T) {
+		out, errOut, err := run(t, "scan", "--formula", "iv30 > 20", "--formula", "iv30", "--all", "--csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if len(lines) != 2 || lines[0] != "chainwatch: --all: this scan returns every matching row and costs 150 points (live)" ||
+			!strings.Contains(lines[1], "150 points spent") {
+			t.Fatalf("stderr %q", errOut)
+		}
+		if recs, _ := csv.NewReader(strings.NewReader(out)).ReadAll(); len(recs) <= 21 {
+			t.Fatalf("--all returned %d rows", len(recs)-1)
+		}
+	})
+}
+
+// jsonKeys lists the top-level keys of a JSON object in document order.
+func jsonKeys(t *testing.T, doc string) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader([]byte(doc)))
+	var keys []string
+	if _, err := dec.Token(); err != nil {
+		t.Fatal(err)
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
+}
+
+// TestScanCommandFlagErrors: a mistake on the command line is one clear
+// line before anything is started or spent, and nothing on stdout.
+func TestScanCommandFlagErrors(t *testing.T) {
+	env := homeEnv(t)
+	env[envBaseURL] = "http://127.0.0.1:1" // were a session started, it would fail differently
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"scan"}, []string{"no scan to run", "--formula 'iv30 > 40'", "--name", "chainwatch scan --list"}},
+		{[]string{"scan", "--name", "nope"}, []string{`--name "nope": no saved scan or preset has that name`, `"High IV"`, `"Dividend capture"`}},
+		{[]string{"scan", "--formula", "iv30", "--sort", "iv31:asc"}, []string{`--sort "iv31:asc": no formula or display name of the scan is "iv31"`, `sort by one of "iv30"`}},
+		{[]string{"scan", "--formula", " "}, []string{"--formula number 1 is empty"}},
+		{[]string{"scan", "--formula", "iv30", "--json", "--csv"}, []string{"json", "csv", "none of the others"}},
+		{[]string{"scan", "--list", "--formula", "iv30"}, []string{"list", "formula"}},
+		{[]string{"scan", "--formula", "iv30", "--mode", "fast"}, []string{`--mode "fast": want live or delayed`}},
+		{[]string{"scan", "--formula", "iv30", "--config", filepath.Join(t.TempDir(), "none.toml")}, []string{"no such file"}},
+	} {
+		out, errOut, err := cli{env: env}.run(t, tc.args...)
+		if err == nil || out != "" {
+			t.Fatalf("%v: err %v, stdout %q", tc.args, err, out)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%v: %q does not say %q (stderr %q)", tc.args, err, w, errOut)
+			}
+		}
+	}
+}
+
+func TestScanCommandList(t *testing.T) {
+	env := homeEnv(t)
+	out, _, err := cli{env: env}.run(t, "scan", "--list")
+	if err != nil || !strings.Contains(out, "Saved scans: none") || !strings.Contains(out, "High IV") ||
+		!strings.Contains(out, "--formula 'iv30 >= 40'  (filter, not shown)") || !strings.Contains(out, `--formula iv30  as "IV30"  sort desc`) {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	path, _ := defaultConfigPath(func(k string) string { return env[k] })
+	if err := saveScan(path, model.Scan{Name: "Mine", AllResults: true, Fields: []api.ScanFieldParam{{Formula: "min(iv30, hv30)"}}}); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err = cli{env: env}.run(t, "scan", "--list")
+	if err != nil || !strings.Contains(out, "Saved scans ("+path+"):\n\n  Mine  [all results]\n      --formula 'min(iv30, hv30)'\n") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
