@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/api"
 	"chainwatch/model"
@@ -151,42 +151,37 @@ func csvValue(v any) string {
 	return fmt.Sprint(v)
 }
 
-// writeScanTable writes an aligned plain-text table for a person: numbers
-// right-aligned and rounded, big integers with thousands separators, a
-// dash for null. No row, no table: the summary on stderr says so.
+// writeScanTable writes an aligned plain-text table for a person, with
+// the modal's formatting (model.ScanOutcome.Table): numbers right-aligned
+// in one format per column, thousands grouped, a dash for null. No row, no
+// table: the summary on stderr says so.
 func writeScanTable(w io.Writer, out model.ScanOutcome) error {
-	rows := scanRows(out)
-	if len(rows) == 0 {
+	t := out.Table()
+	if len(t.Rows) == 0 {
 		return nil
 	}
-	keys := rowKeys(out)
-	head := append([]string{"SYMBOL", "COMPANY"}, keys...)
-	cells := make([][]string, len(rows))
-	right := make([]bool, len(head))
+	// The column names are the scan's keys, case sensitive, so only the
+	// two fixed columns are capitalised.
+	head := append([]string{"SYMBOL", "COMPANY"}, t.Titles[2:]...)
 	width := make([]int, len(head))
 	for i, h := range head {
-		width[i] = utf8.RuneCountInString(h)
+		width[i] = ansi.StringWidth(h)
 	}
-	for r, row := range rows {
-		line := []string{row.Symbol, clipRunes(row.CompanyName, 28)}
-		for c, k := range keys {
-			v := row.Values[k]
-			if _, ok := v.(float64); ok {
-				right[c+2] = true
+	for _, row := range t.Rows {
+		row[1] = ansi.Truncate(row[1], maxCompanyWidth, "…")
+		for i := range row {
+			if row[i] == "" {
+				row[i] = "-"
 			}
-			line = append(line, tableValue(v))
+			width[i] = max(width[i], ansi.StringWidth(row[i]))
 		}
-		for i, cell := range line {
-			width[i] = max(width[i], utf8.RuneCountInString(cell))
-		}
-		cells[r] = line
 	}
 	var b strings.Builder
 	writeLine := func(line []string) {
 		for i, cell := range line {
-			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
+			pad := strings.Repeat(" ", width[i]-ansi.StringWidth(cell))
 			switch {
-			case right[i]:
+			case t.Numeric[i]:
 				b.WriteString(pad + cell)
 			case i == len(line)-1:
 				b.WriteString(cell)
@@ -200,51 +195,16 @@ func writeScanTable(w io.Writer, out model.ScanOutcome) error {
 		b.WriteByte('\n')
 	}
 	writeLine(head)
-	for _, line := range cells {
+	for _, line := range t.Rows {
 		writeLine(line)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func tableValue(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "-"
-	case bool:
-		if v {
-			return "yes"
-		}
-		return "no"
-	case float64:
-		if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-			return thousands(int64(v))
-		}
-		return strconv.FormatFloat(math.Round(v*1e4)/1e4, 'f', -1, 64)
-	}
-	return fmt.Sprint(v)
-}
-
-// thousands formats n with comma separators: 1234567 is 1,234,567.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
-}
-
-func clipRunes(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
-}
+// maxCompanyWidth keeps a long company name from pushing the values off a
+// terminal's width.
+const maxCompanyWidth = 28
 
 func scanRows(out model.ScanOutcome) []api.ScanRow {
 	if out.Result == nil {
@@ -269,9 +229,9 @@ func scanSummary(out model.ScanOutcome) string {
 		fmt.Fprintf(&b, "chainwatch: %d rows", n)
 	}
 	if out.Resp != nil {
-		fmt.Fprintf(&b, ", %s points spent", thousands(int64(out.Resp.Cost)))
+		fmt.Fprintf(&b, ", %s points spent", model.GroupDigits(int64(out.Resp.Cost)))
 		if left, ok := out.Resp.PointsLeft.Get(); ok {
-			fmt.Fprintf(&b, ", %s points left this month", thousands(left))
+			fmt.Fprintf(&b, ", %s points left this month", model.GroupDigits(left))
 		}
 	}
 	return b.String()

@@ -180,3 +180,36 @@ func srNumberText(v float64, decimals int) string {
 	}
 	return b.String()
 }
+
+// ScanTable is a finished scan as text, formatted as the results table
+// shows it (one number format per column, thousands grouped, yes/no), so
+// `chainwatch scan` prints what the modal shows.
+type ScanTable struct {
+	Titles  []string   // Symbol, Company, then the scan's columns
+	Numeric []bool     // columns of numbers, which read right-aligned
+	Rows    [][]string // "" for a null
+}
+
+// Table is the outcome's rows as text cells.
+func (o ScanOutcome) Table() ScanTable {
+	var out []api.ScanRow
+	if o.Result != nil {
+		out = o.Result.Output
+	}
+	rows := srBuildRows(out, o.Columns)
+	cols := srBuildColumns(rows, o.Columns)
+	t := ScanTable{Titles: make([]string, len(cols)), Numeric: make([]bool, len(cols)), Rows: make([][]string, len(rows))}
+	for j, c := range cols {
+		t.Titles[j], t.Numeric[j] = c.title, c.kind == srNumber
+	}
+	for i, r := range rows {
+		t.Rows[i] = make([]string, len(r))
+		for j, c := range r {
+			t.Rows[i][j] = c.text
+		}
+	}
+	return t
+}
+
+// GroupDigits writes n with thousands separators: 1,234,567.
+func GroupDigits(n int64) string { return srNumberText(float64(n), 0) }

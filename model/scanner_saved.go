@@ -49,7 +49,7 @@ func (s *Scanner) confirmForm() tea.Cmd {
 	top.AllResults = false
 	desc := fmt.Sprintf("Every matching symbol costs %d points %s; the top 20 costs %d.", sc.Cost(mode), mode, top.Cost(mode))
 	if left, ok := s.pointsLeft(); ok {
-		desc += fmt.Sprintf(" %s points left this month.", groupDigits(left))
+		desc += fmt.Sprintf(" %s points left this month.", GroupDigits(left))
 	}
 	s.dialog.yes = false
 	c := huh.NewConfirm().Title("Run for all results?").Description(desc).

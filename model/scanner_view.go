@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -167,7 +166,7 @@ func (s *Scanner) allLine(iw int) string {
 		text = fmt.Sprintf("All results: off · the top 20 cost %d points %s · %s for every match (%d points)", top.Cost(mode), mode, keyOf(s.keys.AllResults), all.Cost(mode))
 	}
 	if left, ok := s.pointsLeft(); ok {
-		text += " · " + groupDigits(left) + " left"
+		text += " · " + GroupDigits(left) + " left"
 	}
 	return ansi.Truncate(st.Muted.Render(text), iw, "…")
 }
@@ -221,21 +220,3 @@ func helpText(bs []key.Binding) string {
 // keyOf is a binding's key as its help shows it, for messages that name
 // a key: the keymap owns the key, the message follows it.
 func keyOf(b key.Binding) string { return b.Help().Key }
-
-// groupDigits writes n with thousands separators: 1,234,567.
-func groupDigits(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
