@@ -89,9 +89,14 @@ func (a *App) lastErr() (error, time.Time) {
 }
 
 // hint is the status bar's reminder of the keys a newcomer needs first.
+// Under the scanner modal, letters are typed into its form, so the hint
+// says how to leave it instead.
 func (a *App) hint() string {
 	k := a.sh.Keys
-	return k.Symbol.Help().Key + " symbol  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
+	if a.scan.IsOpen() {
+		return k.Close.Help().Key + " close scanner  " + k.Interrupt.Help().Key + " quit"
+	}
+	return k.Symbol.Help().Key + " symbol  " + k.Scanner.Help().Key + " scan  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
 }
 
 // errText says what went wrong in the words a trader needs: what failed
