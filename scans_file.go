@@ -38,39 +38,61 @@ func saveScan(path string, s model.Scan) error {
 		}
 		return fmt.Errorf("cannot save the scan %q: %w", clipName(sc.Name), err)
 	}
-	return editScans(path, fmt.Sprintf("save the scan %q", sc.Name), func(text string, blocks []scanBlock, fc fileConfig) (string, []model.Scan, error) {
+	return editScans(path, fmt.Sprintf("save the scan %q", sc.Name), func(text string, blocks []scanBlock, fc fileConfig) (textEdit, []model.Scan, error) {
 		want := fc.savedScans()
 		block := renderScan(sc, newline(text))
 		for i, old := range fc.Scans {
 			if strings.EqualFold(old.Name, sc.Name) {
-				b := blocks[i]
 				want[i] = sc.scan()
-				return text[:b.start] + block + text[b.contentEnd:], want, nil
+				return textEdit{lo: blocks[i].start, hi: blocks[i].end, insert: block}, want, nil
 			}
 		}
-		return appendBlock(text, block), append(want, sc.scan()), nil
+		return textEdit{lo: len(text), hi: len(text), insert: appendBlock(text, block)}, append(want, sc.scan()), nil
 	})
 }
 
 // deleteScan removes the [[scan]] named name (without regard to case)
-// from the config file at path, with its fields, and nothing else.
+// from the config file at path, with its fields, and nothing else but
+// the blank lines that separated it.
 func deleteScan(path, name string) error {
 	name = strings.TrimSpace(name)
-	return editScans(path, fmt.Sprintf("delete the scan %q", name), func(text string, blocks []scanBlock, fc fileConfig) (string, []model.Scan, error) {
+	return editScans(path, fmt.Sprintf("delete the scan %q", name), func(text string, blocks []scanBlock, fc fileConfig) (textEdit, []model.Scan, error) {
 		want := fc.savedScans()
 		for i, old := range fc.Scans {
 			if strings.EqualFold(old.Name, name) {
-				b := blocks[i]
-				return text[:b.start] + text[b.end:], append(want[:i:i], want[i+1:]...), nil
+				return deleteBlock(text, blocks[i]), append(want[:i:i], want[i+1:]...), nil
 			}
 		}
-		return "", nil, fmt.Errorf("%s has no saved scan named %q", path, name)
+		return textEdit{}, nil, fmt.Errorf("%s has no saved scan named %q", path, name)
 	})
 }
 
-// scanEdit turns the file's text into the new text and the scans it must
+// deleteBlock removes b and one of the runs of blank lines around it, so
+// the tables on either side keep the spacing they had. Comments, even
+// those right above or below the block, stay: they are the user's.
+func deleteBlock(text string, b scanBlock) textEdit {
+	e := textEdit{lo: b.start, hi: b.end}
+	switch after := blankLinesAfter(text, b.end); {
+	case after == len(text):
+		// The last thing in the file: the blank lines above it go too.
+		e.lo, e.hi = blankLinesBefore(text, b.start), after
+	case b.start == 0 || blankLinesBefore(text, b.start) < b.start:
+		e.hi = after
+	}
+	return e
+}
+
+// textEdit replaces text[lo:hi], whole lines, with insert.
+type textEdit struct {
+	lo, hi int
+	insert string
+}
+
+func (e textEdit) apply(text string) string { return text[:e.lo] + e.insert + text[e.hi:] }
+
+// scanEdit says how to change the file's text, and which scans it must
 // then hold. blocks[i] is where fc.Scans[i] is written.
-type scanEdit func(text string, blocks []scanBlock, fc fileConfig) (string, []model.Scan, error)
+type scanEdit func(text string, blocks []scanBlock, fc fileConfig) (textEdit, []model.Scan, error)
 
 // editScans reads the file (none is an empty one), applies edit, and puts
 // the result in place atomically if, read back, it holds the scans edit
@@ -116,20 +138,49 @@ func editScans(path, what string, edit scanEdit) error {
 	if len(blocks) != len(fc.Scans) {
 		return fail(fmt.Errorf("%s: found %d [[scan]] headers for %d scans; write each scan as a [[scan]] table, not inline", path, len(blocks), len(fc.Scans)))
 	}
-	newText, want, err := edit(text, blocks, fc)
+	e, want, err := edit(text, blocks, fc)
 	if err != nil {
 		return fail(err)
 	}
-	if err := writeVerified(path, newText, perm, fc, want); err != nil {
+	if !onlyBlocks(text, e, blocks) {
+		return fail(fmt.Errorf("the edit would remove text outside the scan's [[scan]] block; %s is unchanged", path))
+	}
+	if err := writeVerified(path, text, e, perm, fc, want); err != nil {
 		return fail(err)
 	}
 	return nil
 }
 
-// writeVerified writes text to a temporary file beside path, reads it back
-// as a config file, and renames it over path only if it holds exactly want
-// as scans and otherwise the settings of before.
-func writeVerified(path, text string, perm os.FileMode, before fileConfig, want []model.Scan) (err error) {
+// onlyBlocks tells whether every line e removes is blank or part of a
+// [[scan]] block: a comment or setting outside them is never dropped.
+func onlyBlocks(text string, e textEdit, blocks []scanBlock) bool {
+	if e.lo < 0 || e.hi < e.lo || e.hi > len(text) {
+		return false
+	}
+	for _, l := range tomlLines(text) {
+		if l.next <= e.lo || l.at >= e.hi || strings.TrimSpace(l.text) == "" {
+			continue
+		}
+		inside := false
+		for _, b := range blocks {
+			if b.start <= l.at && l.next <= b.end {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			return false
+		}
+	}
+	return true
+}
+
+// writeVerified writes old with e applied to a temporary file beside path,
+// reads it back, and renames it over path only if it holds old's bytes
+// outside the edited lines unchanged, exactly want as scans, and
+// otherwise the settings of before.
+func writeVerified(path, old string, e textEdit, perm os.FileMode, before fileConfig, want []model.Scan) (err error) {
+	text := e.apply(old)
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
@@ -153,6 +204,14 @@ func writeVerified(path, text string, perm os.FileMode, before fileConfig, want 
 	}
 	if werr != nil {
 		return werr
+	}
+	got, err := os.ReadFile(tmpPath)
+	if err != nil {
+		return err
+	}
+	if keep := len(old) - (e.hi - e.lo); len(got) != keep+len(e.insert) ||
+		string(got[:e.lo]) != old[:e.lo] || string(got[e.lo+len(e.insert):]) != old[e.hi:] {
+		return fmt.Errorf("the edited file would change text outside the scan's block; %s is unchanged", path)
 	}
 	after, _, err := loadConfig(tmpPath, true)
 	if err != nil {

@@ -136,14 +136,143 @@ func TestSaveScanReplacesByName(t *testing.T) {
 	if names := savedNames(t, path); strings.Join(names, ",") != "Alpha,beta,Gamma" {
 		t.Fatalf("scans %v", names)
 	}
-	// The last scan, at the end of a file without a final newline.
+	// The last scan, before a comment that ends the file without a final
+	// newline: the comment is not the scan's and stays.
 	if err := saveScan(path, scanOf("GAMMA", "volume")); err != nil {
 		t.Fatal(err)
 	}
-	if got := readFile(t, path); !strings.HasSuffix(got, "[[scan]]\nname = \"GAMMA\"\n  [[scan.field]]\n  formula = \"volume\"\n") ||
-		!strings.HasPrefix(got, want[:strings.Index(want, "[[scan]]\nname = \"Gamma\"")]) {
-		t.Fatalf("got\n%s", got)
+	want = want[:strings.Index(want, "[[scan]]\nname = \"Gamma\"")] +
+		"[[scan]]\nname = \"GAMMA\"\n  [[scan.field]]\n  formula = \"volume\"\n# trailing comment"
+	if got := readFile(t, path); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
+}
+
+// commented is the reviewer's file: comments after a scan's last line,
+// set apart by blank lines, that describe what follows, and a comment
+// that ends the file after the last scan.
+const commented = `# my config
+[[scan]]
+name = "a"
+  [[scan.field]]
+  formula = "iv30"
+
+# ---- connection settings (keep!) ----
+
+[service]
+base_url = "http://127.0.0.1:9"
+
+[[scan]]
+name = "b"
+  [[scan.field]]
+  formula = "hv30"
+  sort = "asc"
+  # b sorts by hv30: keep this note
+
+# end of file: keep me too
+`
+
+// blockOf is where the scan named name is written in text, from its
+// header to the end of its last TOML line.
+func blockOf(t *testing.T, text, name string) (start, end int) {
+	t.Helper()
+	start = strings.Index(text, "[[scan]]\nname = \""+name+"\"")
+	if start < 0 {
+		t.Fatalf("no scan %q in\n%s", name, text)
+	}
+	for _, b := range findScanBlocks(text) {
+		if b.start == start {
+			return b.start, b.end
+		}
+	}
+	t.Fatalf("no block at %d", start)
+	return 0, 0
+}
+
+// TestScanEditsKeepComments: saving or deleting a scan changes its own
+// lines and nothing else: a comment below a scan's last line, blank
+// lines apart from the next table or at the end of the file, stays byte
+// for byte.
+func TestScanEditsKeepComments(t *testing.T) {
+	repl := func(name, formula string) string {
+		return "[[scan]]\nname = \"" + name + "\"\n  [[scan.field]]\n  formula = \"" + formula + "\"\n"
+	}
+	aEnd := strings.Index(commented, "\n\n# ---- connection") + 1
+	bEnd := strings.Index(commented, "  # b sorts")
+	if s, e := blockOf(t, commented, "a"); s != len("# my config\n") || e != aEnd {
+		t.Fatalf("block a is [%d,%d), want [%d,%d)", s, e, len("# my config\n"), aEnd)
+	}
+	if _, e := blockOf(t, commented, "b"); e != bEnd {
+		t.Fatalf("block b ends at %d, want %d", e, bEnd)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(path string) error
+		want string
+	}{
+		{"save a", func(p string) error { return saveScan(p, scanOf("a", "iv_rank")) },
+			"# my config\n" + repl("a", "iv_rank") + commented[aEnd:]},
+		{"save b, the last", func(p string) error { return saveScan(p, scanOf("B", "price")) },
+			commented[:strings.Index(commented, "[[scan]]\nname = \"b\"")] + repl("B", "price") + commented[bEnd:]},
+		{"delete a", func(p string) error { return deleteScan(p, "A") },
+			"# my config\n" + commented[aEnd:]},
+		{"delete b, the last", func(p string) error { return deleteScan(p, "b") },
+			commented[:strings.Index(commented, "[[scan]]\nname = \"b\"")] + commented[bEnd:]},
+		{"append", func(p string) error { return saveScan(p, scanOf("c", "volume")) },
+			commented + "\n" + repl("c", "volume")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeConfig(t, t.TempDir(), commented, 0o600)
+			if err := tc.edit(path); err != nil {
+				t.Fatal(err)
+			}
+			if got := readFile(t, path); got != tc.want {
+				t.Fatalf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDeleteScanSpacing: deleting a scan takes one run of the blank lines
+// around it, so the tables on either side keep their spacing, and never a
+// comment.
+func TestDeleteScanSpacing(t *testing.T) {
+	field := "  [[scan.field]]\n  formula = \"iv30\"\n"
+	for _, tc := range []struct{ name, body, want string }{
+		{"between blank lines", "theme = \"dark\"\n\n[[scan]]\nname = \"a\"\n" + field + "\n[budget]\nshare = 0.5\n", "theme = \"dark\"\n\n[budget]\nshare = 0.5\n"},
+		{"right after a line", "symbol = \"SPY\"\n[[scan]]\nname = \"a\"\n" + field + "\n[budget]\nshare = 0.5\n", "symbol = \"SPY\"\n\n[budget]\nshare = 0.5\n"},
+		{"last", "symbol = \"SPY\"\n\n[[scan]]\nname = \"a\"\n" + field + "\n\n", "symbol = \"SPY\"\n"},
+		{"only", "[[scan]]\nname = \"a\"\n" + field, ""},
+		{"commented above and below", "symbol = \"SPY\"\n\n# scans:\n[[scan]]\nname = \"a\"\n" + field + "# that was a\n", "symbol = \"SPY\"\n\n# scans:\n# that was a\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeConfig(t, t.TempDir(), tc.body, 0o600)
+			if err := deleteScan(path, "a"); err != nil {
+				t.Fatal(err)
+			}
+			if got := readFile(t, path); got != tc.want {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestEditScansRefusesToDropOtherText: an edit that would remove a line
+// outside the scan's block (as a block that ran on over the next table's
+// comment once did) is refused and the file left alone.
+func TestEditScansRefusesToDropOtherText(t *testing.T) {
+	path := writeConfig(t, t.TempDir(), commented, 0o600)
+	err := editScans(path, "test", func(text string, blocks []scanBlock, fc fileConfig) (textEdit, []model.Scan, error) {
+		end := strings.Index(text, "[service]") // over the comment
+		return textEdit{lo: blocks[0].start, hi: end, insert: renderScan(fc.Scans[0], "\n")}, fc.savedScans(), nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "outside the scan's [[scan]] block") {
+		t.Fatalf("%v", err)
+	}
+	if readFile(t, path) != commented {
+		t.Fatal("the file changed")
+	}
+	noTempFiles(t, filepath.Dir(path))
 }
 
 func TestDeleteScan(t *testing.T) {

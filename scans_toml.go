@@ -16,68 +16,90 @@ import (
 // here can refuse a save but never damage the file.
 
 // scanBlock is where one [[scan]] is written, as byte offsets: start is
-// its header line; contentEnd follows its last non-blank line; end is
-// where the next table's header (or the comment lines attached above it)
-// begins, so end-contentEnd is the blank lines between them.
-type scanBlock struct{ start, contentEnd, end int }
+// its header line; end follows the line of its last key/value or
+// [[scan.field]] header. Comments and blank lines after that belong to
+// what follows (a note above the next table, a closing remark), so an
+// edit of the block never takes them with it.
+type scanBlock struct{ start, end int }
 
-// header is a table header line: its offset, whether it is an array of
-// tables ([[...]]), and its key with quotes and spaces removed.
+// header is a table header line: whether it is an array of tables
+// ([[...]]), and its key with quotes and spaces removed.
 type header struct {
-	at    int
 	array bool
 	key   string
 }
 
-// findScanBlocks returns the blocks of the top-level [[scan]] headers, in
-// file order, which is the order of fileConfig.Scans.
-func findScanBlocks(text string) []scanBlock {
-	heads := findHeaders(text)
-	var blocks []scanBlock
-	for i, h := range heads {
-		if !h.array || h.key != "scan" {
-			continue
-		}
-		end := len(text)
-		for _, next := range heads[i+1:] {
-			if next.key == "scan" || !strings.HasPrefix(next.key, "scan.") {
-				end = attachedComments(text, next.at)
-				break
-			}
-		}
-		blocks = append(blocks, scanBlock{start: h.at, contentEnd: trimBlankLines(text, h.at, end), end: end})
-	}
-	return blocks
+// tomlLine is one line of the file: its offset, where the next line
+// starts, and whether it continues a multi-line string or array of the
+// lines above (then it is part of a value: never a header or a comment).
+type tomlLine struct {
+	at, next int
+	text     string
+	cont     bool
 }
 
-// findHeaders lists the table headers outside strings and array values.
-func findHeaders(text string) []header {
+// header reads the line as a table header.
+func (l tomlLine) header() (header, bool) {
+	t := strings.TrimLeft(l.text, " \t")
+	if l.cont || !strings.HasPrefix(t, "[") {
+		return header{}, false
+	}
+	return parseHeader(t)
+}
+
+// content tells whether the line says something to TOML: a key/value (or
+// part of one), or a header; not a blank or comment-only line.
+func (l tomlLine) content() bool {
+	t := strings.TrimSpace(l.text)
+	return l.cont || t != "" && !strings.HasPrefix(t, "#")
+}
+
+// tomlLines splits text into lines, following strings and brackets.
+func tomlLines(text string) []tomlLine {
 	var (
-		heads []header
+		lines []tomlLine
 		ml    string // the delimiter of the multi-line string we are in
 		depth int    // open [ and { of a value
 	)
 	for at := 0; at < len(text); {
-		n := strings.IndexByte(text[at:], '\n')
-		line := text[at:]
-		next := len(text)
-		if n >= 0 {
-			line, next = text[at:at+n], at+n+1
+		l := tomlLine{at: at, text: text[at:], next: len(text), cont: ml != "" || depth > 0}
+		if n := strings.IndexByte(text[at:], '\n'); n >= 0 {
+			l.text, l.next = text[at:at+n], at+n+1
 		}
-		if ml == "" && depth == 0 {
-			if t := strings.TrimLeft(line, " \t"); strings.HasPrefix(t, "[") {
-				if h, ok := parseHeader(t); ok {
-					h.at = at
-					heads = append(heads, h)
-				}
-				at = next
-				continue
+		lines = append(lines, l)
+		// A line that starts with "[" outside a value is a header; its
+		// brackets are not a value's.
+		if l.cont || !strings.HasPrefix(strings.TrimLeft(l.text, " \t"), "[") {
+			ml, depth = scanLine(l.text, ml, depth)
+		}
+		at = l.next
+	}
+	return lines
+}
+
+// findScanBlocks returns the blocks of the top-level [[scan]] headers, in
+// file order, which is the order of fileConfig.Scans. A block runs to the
+// next header that is not one of its [[scan.field]]s (or the end of the
+// file) and ends after the last line of TOML before it.
+func findScanBlocks(text string) []scanBlock {
+	lines := tomlLines(text)
+	var blocks []scanBlock
+	for i, l := range lines {
+		if h, ok := l.header(); !ok || !h.array || h.key != "scan" {
+			continue
+		}
+		b := scanBlock{start: l.at, end: l.next}
+		for _, next := range lines[i+1:] {
+			if h, ok := next.header(); ok && (h.key == "scan" || !strings.HasPrefix(h.key, "scan.")) {
+				break
+			}
+			if next.content() {
+				b.end = next.next
 			}
 		}
-		ml, depth = scanLine(line, ml, depth)
-		at = next
+		blocks = append(blocks, b)
 	}
-	return heads
+	return blocks
 }
 
 // scanLine follows strings, comments and brackets through one line.
@@ -135,13 +157,26 @@ func parseHeader(t string) (header, bool) {
 	return h, true
 }
 
-// attachedComments moves back from a header over the comment lines right
-// above it (no blank line between): they describe that table, not the
-// scan before it.
-func attachedComments(text string, at int) int {
+// blankLinesAfter moves at (a line start) forward over whole blank lines.
+func blankLinesAfter(text string, at int) int {
+	for at < len(text) {
+		next := len(text)
+		if n := strings.IndexByte(text[at:], '\n'); n >= 0 {
+			next = at + n + 1
+		}
+		if strings.TrimSpace(text[at:next]) != "" {
+			break
+		}
+		at = next
+	}
+	return at
+}
+
+// blankLinesBefore moves at (a line start) back over whole blank lines.
+func blankLinesBefore(text string, at int) int {
 	for at > 0 {
 		prev := strings.LastIndexByte(text[:at-1], '\n') + 1
-		if t := strings.TrimSpace(text[prev:at]); !strings.HasPrefix(t, "#") {
+		if strings.TrimSpace(text[prev:at]) != "" {
 			break
 		}
 		at = prev
@@ -149,35 +184,21 @@ func attachedComments(text string, at int) int {
 	return at
 }
 
-// trimBlankLines moves end back over whole blank lines, not before start.
-func trimBlankLines(text string, start, end int) int {
-	for end > start {
-		prev := strings.LastIndexByte(text[start:end-1], '\n')
-		lineStart := start
-		if prev >= 0 {
-			lineStart = start + prev + 1
-		}
-		if strings.TrimSpace(text[lineStart:end]) != "" {
-			break
-		}
-		end = lineStart
-	}
-	return end
-}
-
-// appendBlock adds a block at the end of text, after a blank line.
+// appendBlock is what to add at the end of text to append block: the
+// line end text lacks, and a blank line before the block.
 func appendBlock(text, block string) string {
 	if text == "" {
 		return block
 	}
 	nl := newline(text)
+	var add string
 	if !strings.HasSuffix(text, "\n") {
-		text += nl
+		add = nl
 	}
-	if !strings.HasSuffix(text, nl+nl) {
-		text += nl
+	if !strings.HasSuffix(text+add, nl+nl) {
+		add += nl
 	}
-	return text + block
+	return add + block
 }
 
 // newline is the file's line ending, so an edit does not mix them.
