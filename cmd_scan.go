@@ -19,6 +19,7 @@ type scanFlags struct {
 	sort       string
 	name       string
 	all        bool
+	allSet     bool // --all was given, as true or false
 	json, csv  bool
 	list       bool
 	mode       string
@@ -45,7 +46,8 @@ rows by the formula or display name KEY (descending unless KEY:asc), in place
 of the scan's own order.
 
 A scan costs 30 points live and 50 delayed for the top 20 rows; --all returns
-every row for 150 or 250, and says so on stderr before it is sent. Formulas are
+every row for 150 or 250, and says so on stderr before it is sent; --all=false
+runs a saved scan with all_results = true for its top 20 only. Formulas are
 checked against the service's field list first, so a typo costs nothing.`,
 		Example: `  chainwatch scan --formula 'iv30 > 40' --formula iv30 --sort iv30
   chainwatch scan --name "High IV" --json
@@ -61,7 +63,7 @@ checked against the service's field list first, so a typo costs nothing.`,
 	fl.StringArrayVar(&f.formulas, "formula", nil, "a formula: a filter (iv30 > 40) or a column (iv30); repeat for more")
 	fl.StringVar(&f.sort, "sort", "", "order rows by KEY, a formula or display name of the scan: KEY[:asc|:desc] (default desc)")
 	fl.StringVar(&f.name, "name", "", "run a saved scan or preset by name (chainwatch scan --list shows them)")
-	fl.BoolVar(&f.all, "all", false, "every matching row, not the top 20 (150 points live, 250 delayed)")
+	fl.BoolVar(&f.all, "all", false, "every matching row, not the top 20 (150 points live, 250 delayed); --all=false overrides a saved scan's all_results")
 	fl.BoolVar(&f.json, "json", false, "print the result as JSON")
 	fl.BoolVar(&f.csv, "csv", false, "print the rows as CSV")
 	fl.BoolVar(&f.list, "list", false, "list the saved scans and presets with their formulas, and run nothing")
@@ -96,6 +98,7 @@ func runScanCmd(cmd *cobra.Command, f *scanFlags, deps cliDeps) error {
 	case fc.Mode != "":
 		mode, _ = parseMode(fc.Mode) // checked by loadConfig
 	}
+	f.allSet = cmd.Flags().Changed("all")
 	s, err := scanFromFlags(f, saved)
 	if err != nil {
 		return err
@@ -176,7 +179,9 @@ func scanConfigFile(cmd *cobra.Command, f *scanFlags, getenv func(string) string
 }
 
 // scanFromFlags builds the scan to run: --name's, plus each --formula,
-// with --all and --sort applied.
+// with --all and --sort applied. --all, when given, says what the run
+// returns either way: --all=false runs a saved scan that keeps
+// all_results = true for the top 20 at the lower cost.
 func scanFromFlags(f *scanFlags, saved []model.Scan) (model.Scan, error) {
 	var s model.Scan
 	if name := strings.TrimSpace(f.name); name != "" {
@@ -196,8 +201,8 @@ func scanFromFlags(f *scanFlags, saved []model.Scan) (model.Scan, error) {
 	if len(s.Fields) == 0 {
 		return s, errors.New("no scan to run: give a formula with --formula 'iv30 > 40' (repeat --formula for more fields), or a saved scan or preset with --name (chainwatch scan --list shows them)")
 	}
-	if f.all {
-		s.AllResults = true
+	if f.allSet {
+		s.AllResults = f.all
 	}
 	if f.sort != "" {
 		if err := applySort(&s, f.sort); err != nil {

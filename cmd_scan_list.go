@@ -3,7 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/api"
 	"chainwatch/model"
@@ -25,42 +29,81 @@ func printScanList(w io.Writer, path string, saved []model.Scan) error {
 	}
 	b.WriteString("\nPresets:\n")
 	listScans(&b, model.Presets())
+	b.WriteString("\nRun one with chainwatch scan --name NAME; --formula adds fields to it.\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
+// maxListFormula is the widest formula the notes after it are aligned
+// past; a longer one is followed by its notes directly.
+const maxListFormula = 40
+
+// listScans writes each scan's name, description and numbered fields:
+//
+//	High IV
+//	  Implied volatility above 40
+//	  1  iv30 >= 40  (not shown)
+//	  2  iv30        (as IV30, sort desc)
+//
+// A field is its formula with its options in parentheses after it, not a
+// --formula argument: options such as a display name have no flag, so a
+// line that looked like a command could not be run as one. The numbers
+// are those of the error messages ("formula 2 ..."). Every text is passed
+// through plainText, since a hand-edited file's formula or display name
+// may hold anything.
 func listScans(b *strings.Builder, scans []model.Scan) {
 	for _, s := range scans {
-		fmt.Fprintf(b, "\n  %s", s.Name)
+		fmt.Fprintf(b, "\n  %s", plainText(s.Name))
 		if s.AllResults {
 			b.WriteString("  [all results]")
 		}
 		b.WriteByte('\n')
 		if s.Description != "" {
-			fmt.Fprintf(b, "    %s\n", s.Description)
+			fmt.Fprintf(b, "    %s\n", plainText(s.Description))
 		}
-		for _, f := range s.Fields {
-			fmt.Fprintf(b, "      --formula %s", shellQuote(f.Formula))
-			if f.DisplayName != "" {
-				fmt.Fprintf(b, "  as %q", f.DisplayName)
+		formulas := make([]string, len(s.Fields))
+		width := 0
+		for i, f := range s.Fields {
+			formulas[i] = plainText(f.Formula)
+			if w := ansi.StringWidth(formulas[i]); w <= maxListFormula {
+				width = max(width, w)
 			}
-			if !f.Included() {
-				b.WriteString("  (filter, not shown)")
-			}
-			if f.Sort == api.SortAsc || f.Sort == api.SortDesc {
-				fmt.Fprintf(b, "  sort %s", f.Sort)
+		}
+		digits := len(strconv.Itoa(len(s.Fields)))
+		for i, f := range s.Fields {
+			fmt.Fprintf(b, "    %*d  %s", digits, i+1, formulas[i])
+			if notes := fieldNotes(f); notes != "" {
+				pad := max(width-ansi.StringWidth(formulas[i]), 0)
+				fmt.Fprintf(b, "%s  (%s)", strings.Repeat(" ", pad), notes)
 			}
 			b.WriteByte('\n')
 		}
 	}
 }
 
-// shellQuote quotes a formula the way it would be typed after --formula.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+// fieldNotes are a field's options as words: its display name, whether
+// it is left out of the rows, its sort.
+func fieldNotes(f api.ScanFieldParam) string {
+	var notes []string
+	if name := plainText(f.DisplayName); name != "" {
+		notes = append(notes, "as "+listWord(name))
+	}
+	if !f.Included() {
+		notes = append(notes, "not shown")
+	}
+	if f.Sort == api.SortAsc || f.Sort == api.SortDesc {
+		notes = append(notes, "sort "+string(f.Sort))
+	}
+	return strings.Join(notes, ", ")
+}
+
+// listWord is s as is when it is one word, else quoted, so a display name
+// with a blank, comma or parenthesis reads as one name among the notes.
+func listWord(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '.' || r == '-' || r == '/' || r == '%')
 	}) < 0 {
 		return s
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return strconv.Quote(s)
 }

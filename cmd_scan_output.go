@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -107,6 +109,10 @@ func writeScanJSON(w io.Writer, out model.ScanOutcome) error {
 
 // marshalJSON is json.Marshal without HTML escaping: a formula such as
 // "iv30 > 40" is a key, and a script (or a person) should read it as typed.
+// encoding/json escapes C0 controls (ESC among them) but writes DEL and the
+// C1 controls as they are; those are escaped too (escapeC1), so a value
+// cannot drive a terminal that shows the document, and still decodes to
+// what the service sent.
 func marshalJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -114,18 +120,66 @@ func marshalJSON(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return escapeC1(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
+}
+
+// escapeC1 writes DEL (U+007F) and U+0080 to U+009F as \u00XX. They can
+// only stand inside strings of the encoder's output, which is valid UTF-8
+// and otherwise ASCII outside strings, so the escape keeps the JSON valid
+// and the value unchanged.
+func escapeC1(js []byte) []byte {
+	if !bytes.ContainsFunc(js, func(r rune) bool { return r == 0x7f || r >= 0x80 && r <= 0x9f }) {
+		return js
+	}
+	out := make([]byte, 0, len(js)+16)
+	for i := 0; i < len(js); {
+		r, n := utf8.DecodeRune(js[i:])
+		if r == 0x7f || r >= 0x80 && r <= 0x9f {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, js[i:i+n]...)
+		}
+		i += n
+	}
+	return out
+}
+
+// plainText makes text from the service or the config file (a company
+// name, a string value, a formula) safe to print: escape sequences (CSI,
+// OSC, DCS ...) are removed whole, then any other control character, C0,
+// DEL or C1, goes too, a tab or line break becoming a space, so a value
+// cannot move the cursor, retitle the window or hide rows when the CSV or
+// the list is read in a terminal. Nothing is cut: a script gets the text.
+func plainText(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) || r == utf8.RuneError }) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+			return ' '
+		case unicode.IsControl(r):
+			return -1
+		}
+		return r
+	}, ansi.Strip(s))
 }
 
 // writeScanCSV writes a header (symbol, company_name, the columns) and a
 // record per row; a null is an empty cell, numbers are written in full.
+// Text is passed through plainText: a CSV is as often read with cat as
+// parsed.
 func writeScanCSV(w io.Writer, out model.ScanOutcome) error {
 	var b bytes.Buffer
 	cw := csv.NewWriter(&b)
 	keys := rowKeys(out)
-	_ = cw.Write(append([]string{"symbol", "company_name"}, keys...))
+	head := []string{"symbol", "company_name"}
+	for _, k := range keys {
+		head = append(head, plainText(k))
+	}
+	_ = cw.Write(head)
 	for _, r := range scanRows(out) {
-		rec := []string{r.Symbol, r.CompanyName}
+		rec := []string{plainText(r.Symbol), plainText(r.CompanyName)}
 		for _, k := range keys {
 			rec = append(rec, csvValue(r.Values[k]))
 		}
@@ -146,9 +200,9 @@ func csvValue(v any) string {
 	case float64:
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	case string:
-		return v
+		return plainText(v)
 	}
-	return fmt.Sprint(v)
+	return plainText(fmt.Sprint(v))
 }
 
 // writeScanTable writes an aligned plain-text table for a person, with

@@ -183,6 +183,30 @@ func TestScanCommand(t *testing.T) {
 			t.Fatalf("--all returned %d rows", len(recs)-1)
 		}
 	})
+
+	// --all given says what the run returns either way: --all=false runs
+	// a saved scan that returns every row for its top 20, at 30 points.
+	t.Run("all=false overrides a saved scan", func(t *testing.T) {
+		path := writeConfig(t, t.TempDir(), "[[scan]]\nname = \"Wide\"\nall_results = true\n  [[scan.field]]\n  formula = \"iv30 > 20\"\n  [[scan.field]]\n  formula = \"iv30\"\n", 0o600)
+		for _, tc := range []struct {
+			flag   string
+			points string
+			all    bool
+		}{{"", "150 points spent", true}, {"--all=false", "30 points spent", false}, {"--all=true", "150 points spent", true}} {
+			args := []string{"scan", "--config", path, "--name", "wide", "--csv"}
+			if tc.flag != "" {
+				args = append(args, tc.flag)
+			}
+			out, errOut, err := run(t, args...)
+			if err != nil {
+				t.Fatalf("%v: %v %s", args, err, errOut)
+			}
+			recs, _ := csv.NewReader(strings.NewReader(out)).ReadAll()
+			if strings.Contains(errOut, "every matching row") != tc.all || !strings.Contains(errOut, tc.points) || (len(recs) > 21) != tc.all {
+				t.Fatalf("%v: %d rows, stderr %q", args, len(recs)-1, errOut)
+			}
+		}
+	})
 }
 
 // jsonKeys lists the top-level keys of a JSON object in document order.
@@ -237,19 +261,91 @@ func TestScanCommandFlagErrors(t *testing.T) {
 	}
 }
 
+// TestScanCommandList: --list shows each field as its formula with its
+// options in words after it, numbered as errors number them, never as a
+// --formula argument that would not run as shown.
 func TestScanCommandList(t *testing.T) {
 	env := homeEnv(t)
 	out, _, err := cli{env: env}.run(t, "scan", "--list")
-	if err != nil || !strings.Contains(out, "Saved scans: none") || !strings.Contains(out, "High IV") ||
-		!strings.Contains(out, "--formula 'iv30 >= 40'  (filter, not shown)") || !strings.Contains(out, `--formula iv30  as "IV30"  sort desc`) {
+	if err != nil || !strings.Contains(out, "Saved scans: none") || !strings.Contains(out, "\n  High IV\n") ||
+		!strings.Contains(out, "\n    1  iv30 >= 40  (not shown)\n    2  iv30        (as IV30, sort desc)\n    3  iv_rank     (as \"IV Rank\")\n") ||
+		!strings.HasSuffix(out, "\nRun one with chainwatch scan --name NAME; --formula adds fields to it.\n") {
 		t.Fatalf("%v\n%s", err, out)
 	}
+	if regexpMatch(`(?m)^ +[0-9 ]*--formula`, out) {
+		t.Fatalf("a field is shown as a --formula argument:\n%s", out)
+	}
 	path, _ := defaultConfigPath(func(k string) string { return env[k] })
-	if err := saveScan(path, model.Scan{Name: "Mine", AllResults: true, Fields: []api.ScanFieldParam{{Formula: "min(iv30, hv30)"}}}); err != nil {
+	if err := saveScan(path, model.Scan{Name: "Mine", AllResults: true, Fields: []api.ScanFieldParam{
+		{Formula: "min(iv30, hv30)"}, {Formula: "iv30 > 40", IncludeInResultset: api.Ptr(false), Sort: api.SortAsc}}}); err != nil {
 		t.Fatal(err)
 	}
 	out, _, err = cli{env: env}.run(t, "scan", "--list")
-	if err != nil || !strings.Contains(out, "Saved scans ("+path+"):\n\n  Mine  [all results]\n      --formula 'min(iv30, hv30)'\n") {
+	if err != nil || !strings.Contains(out, "Saved scans ("+path+"):\n\n  Mine  [all results]\n    1  min(iv30, hv30)\n    2  iv30 > 40        (not shown, sort asc)\n\nPresets:\n") {
 		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
+// hostile is text with terminal controls: CSI and OSC sequences, a BEL,
+// a line break, DEL and the C1 CSI (U+009B).
+const hostile = "\x1b[2J\x1b]0;owned\x07A\u009b31mB\x7f\tC\nD\x1b[0m"
+
+// noControls fails when s holds a control character other than '\n'.
+func noControls(t *testing.T, what, s string) {
+	t.Helper()
+	for _, r := range s {
+		if r != '\n' && (r < 0x20 || r >= 0x7f && r <= 0x9f) {
+			t.Fatalf("%s holds %U:\n%q", what, r, s)
+		}
+	}
+}
+
+// TestScanListStripsControls: a hand-edited file's formula or display
+// name cannot drive the terminal through --list.
+func TestScanListStripsControls(t *testing.T) {
+	var b strings.Builder
+	err := printScanList(&b, "config.toml", []model.Scan{{Name: "x" + hostile, Description: hostile,
+		Fields: []api.ScanFieldParam{{Formula: "iv30 > 40" + hostile, DisplayName: hostile}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noControls(t, "--list", b.String())
+	if !strings.Contains(b.String(), "\n  xA31mB C D\n    A31mB C D\n    1  iv30 > 40A31mB C D  (as \"A31mB C D\")\n") {
+		t.Fatalf("%s", b.String())
+	}
+}
+
+// TestScanOutputStripsControls: symbols, company names and string values
+// from the service reach a CSV without terminal controls; JSON keeps them
+// exactly, escaped (C0 by encoding/json, DEL and C1 by escapeC1).
+func TestScanOutputStripsControls(t *testing.T) {
+	out := model.ScanOutcome{Mode: api.Live, Columns: []string{"sector" + hostile, "iv30", "ok", "none"},
+		Result: &api.ScanResult{LastUpdated: "2026-01-02T15:04:05Z", Output: []api.ScanRow{{
+			Symbol: "EV" + hostile, CompanyName: "Evil \u0085Corp" + hostile,
+			Values: map[string]any{"sector" + hostile: "Tech" + hostile, "iv30": 41.5, "ok": true, "none": nil},
+		}}}}
+	var b bytes.Buffer
+	if err := writeScanCSV(&b, out); err != nil {
+		t.Fatal(err)
+	}
+	noControls(t, "CSV", b.String())
+	recs, err := csv.NewReader(&b).ReadAll()
+	if want := [][]string{{"symbol", "company_name", "sectorA31mB C D", "iv30", "ok", "none"},
+		{"EVA31mB C D", "Evil CorpA31mB C D", "TechA31mB C D", "41.5", "true", ""}}; err != nil || !slices.EqualFunc(recs, want, slices.Equal) {
+		t.Fatalf("%v\n%q\nwant %q", err, recs, want)
+	}
+
+	b.Reset()
+	if err := writeScanJSON(&b, out); err != nil {
+		t.Fatal(err)
+	}
+	noControls(t, "JSON", b.String())
+	var doc scanJSON
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	if r := doc.Rows[0]; r["symbol"] != "EV"+hostile || r["company_name"] != "Evil \u0085Corp"+hostile || r["sector"+hostile] != "Tech"+hostile ||
+		doc.Columns[0] != "sector"+hostile {
+		t.Fatalf("JSON changed the values: %q", doc.Rows[0])
 	}
 }
