@@ -50,6 +50,9 @@ type Scanner struct {
 	form *huh.Form // the selected row's form (or the dialog of the state)
 	name string    // the saved scan loaded or saved last, for the title
 	all  bool      // all_results
+	// formulaIn is the selected row's formula input, whose completions
+	// refreshSuggestions keeps up to date.
+	formulaIn *huh.Input
 
 	grammar  *api.Grammar // nil until the metadata arrives
 	metaErr  error
@@ -154,6 +157,10 @@ func (s *Scanner) forward(msg tea.Msg) tea.Cmd {
 	m, cmd := s.form.Update(msg)
 	if f, ok := m.(*huh.Form); ok {
 		s.form = f
+	}
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg:
+		s.refreshSuggestions()
 	}
 	if s.form.State == huh.StateCompleted {
 		return tea.Batch(cmd, s.completed())

@@ -121,8 +121,7 @@ func (s *Scanner) editForm() tea.Cmd {
 	r := s.rows[s.sel]
 	formula := huh.NewInput().Key("formula").Title("Formula").
 		Placeholder("a field or a condition, e.g. iv30 > 40").
-		CharLimit(api.MaxFormulaLength).Value(&r.Formula).
-		SuggestionsFunc(func() []string { return s.suggestions(r.Formula) }, &r.Formula)
+		CharLimit(api.MaxFormulaLength).Value(&r.Formula)
 	name := huh.NewInput().Key("name").Title("Display name ").Inline(true).
 		Placeholder("(the formula)").CharLimit(60).Value(&r.Name)
 	include := huh.NewConfirm().Key("include").Title("In results ").Inline(true).
@@ -130,7 +129,20 @@ func (s *Scanner) editForm() tea.Cmd {
 	sort := huh.NewSelect[api.SortOrder]().Key("sort").Title("Sort ").Inline(true).
 		Options(huh.NewOption("none", api.SortNone), huh.NewOption("desc", api.SortDesc), huh.NewOption("asc", api.SortAsc)).
 		Value(&r.Sort)
+	s.formulaIn = formula
+	s.refreshSuggestions()
 	return s.setForm(huh.NewGroup(formula, name, include, sort))
+}
+
+// refreshSuggestions gives the formula input the completions of what is
+// typed in it now. It runs in Update, after every key: huh's
+// SuggestionsFunc would instead call back from a command's goroutine and
+// read the formula and the field list while Update writes them (a race).
+func (s *Scanner) refreshSuggestions() {
+	if s.state != inEdit || s.formulaIn == nil {
+		return
+	}
+	s.formulaIn.Suggestions(s.suggestions(s.rows[s.sel].Formula))
 }
 
 // setForm makes g the live form, sized to its content.

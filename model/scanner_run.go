@@ -3,6 +3,8 @@ package model
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"strconv"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -44,6 +46,7 @@ func (s *Scanner) onMeta(m scanMetaMsg) tea.Cmd {
 	}
 	s.grammar, s.metaErr = api.NewGrammar(m.Meta.Fields), nil
 	s.checks = checkCache{}
+	s.refreshSuggestions()
 	return nil
 }
 
@@ -128,16 +131,29 @@ func spentOf(r *api.Response) int {
 // markRow shows msg, and on the row behind field when there is one: the
 // service's 400 about a formula stays on it until the formula changes.
 func (s *Scanner) markRow(rows []*scanRow, field int, msg string) tea.Cmd {
-	s.note(msg, true)
 	if field < 0 || field >= len(rows) {
+		s.note(msg, true)
 		return nil
 	}
 	r := rows[field]
+	i := s.indexOf(r)
+	if i >= 0 && i != field {
+		// The message counts the scan's fields; blank rows are not sent,
+		// so the row the trader sees may have a higher number.
+		msg = renumber(msg, field+1, i+1)
+	}
+	s.note(msg, true)
 	r.refused, r.refusedFormula = msg, r.Formula
-	if i := s.indexOf(r); i >= 0 && s.state == inEdit && i != s.sel {
+	if i >= 0 && s.state == inEdit && i != s.sel {
 		return s.selectRow(i)
 	}
 	return nil
+}
+
+// renumber rewrites "formula n" as "formula m" in msg.
+func renumber(msg string, n, m int) string {
+	re := regexp.MustCompile(`\bformula ` + strconv.Itoa(n) + `\b`)
+	return re.ReplaceAllLiteralString(msg, "formula "+strconv.Itoa(m))
 }
 
 func (s *Scanner) indexOf(r *scanRow) int {

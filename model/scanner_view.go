@@ -79,7 +79,16 @@ func (s *Scanner) editBody(iw, ih int) []string {
 }
 
 func (s *Scanner) dialogBody(iw int) []string {
-	return append(s.formLines(iw), "", s.msgLine(iw))
+	msg := s.msgLine(iw)
+	// The forms show no errors of their own (WithShowErrors(false)): a
+	// value the dialog refuses, such as a preset's name to save under,
+	// is said on the message line, else enter would seem to do nothing.
+	if s.form != nil {
+		if errs := s.form.Errors(); len(errs) > 0 {
+			msg = ansi.Truncate(s.sh.Styles.Error.Render(oneLine(errs[0].Error())), iw, "…")
+		}
+	}
+	return append(s.formLines(iw), "", msg)
 }
 
 func (s *Scanner) formLines(iw int) []string {
