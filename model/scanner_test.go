@@ -1,0 +1,613 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"chainwatch/api"
+)
+
+// The scanner modal's tests run the App over the in-process sandbox and
+// press keys as a trader would (see scanDriver in scanner_helpers_test.go).
+
+// TestScannerRowsAddRemoveMove: ctrl+o adds a row under the selected one
+// up to the service's 50 and then says no; ctrl+x removes the selected
+// row and empties the last one instead; pgup and pgdown (alt+arrows too)
+// move between rows; what is typed lands in the selected row.
+func TestScannerRowsAddRemoveMove(t *testing.T) {
+	a, d := scannerApp(t, Config{}, 120, 40)
+	d.openScanner()
+	s := a.scan
+	d.typeText("iv30 > 40")
+	d.keys("ctrl+o")
+	d.typeText("iv30")
+	if len(s.rows) != 2 || s.sel != 1 || s.rows[0].Formula != "iv30 > 40" || s.rows[1].Formula != "iv30" {
+		t.Fatalf("after typing two rows: sel %d, %+v", s.sel, rowsOf(s))
+	}
+	d.keys("pgup")
+	if s.sel != 0 {
+		t.Fatalf("pgup: sel %d", s.sel)
+	}
+	d.typeText(" and hv30 < 90") // into row 1, the selected one
+	d.keys("pgdown")
+	if s.sel != 1 || s.rows[0].Formula != "iv30 > 40 and hv30 < 90" || s.rows[1].Formula != "iv30" {
+		t.Fatalf("pgdown after typing in row 1: sel %d, %+v", s.sel, rowsOf(s))
+	}
+	d.keys("alt+up")
+	if s.sel != 0 {
+		t.Fatalf("alt+up: sel %d", s.sel)
+	}
+	d.keys("alt+down", "pgdown") // past the last row it stays there
+	if s.sel != 1 {
+		t.Fatalf("alt+down, pgdown: sel %d", s.sel)
+	}
+
+	// A row added under row 1 goes between the two.
+	d.keys("pgup", "ctrl+o")
+	d.typeText("hv30")
+	if got := formulas(s); !slices.Equal(got, []string{"iv30 > 40 and hv30 < 90", "hv30", "iv30"}) || s.sel != 1 {
+		t.Fatalf("insert under row 1: sel %d, %q", s.sel, got)
+	}
+
+	// Up to 50, then refused with a message and nothing added.
+	for i := 0; i < 60 && len(s.rows) < api.MaxScanFields; i++ {
+		d.keys("ctrl+o")
+	}
+	if len(s.rows) != api.MaxScanFields {
+		t.Fatalf("%d rows after adding", len(s.rows))
+	}
+	d.keys("ctrl+o")
+	if len(s.rows) != api.MaxScanFields || !s.msgBad || !strings.Contains(d.screen(), "a scan has at most 50 fields") {
+		t.Fatalf("row 51: %d rows, message %q", len(s.rows), s.msg)
+	}
+
+	// ctrl+x removes the selected row, and the one under it takes its
+	// place: the last blank one added, then "iv30" is selected.
+	if s.sel != api.MaxScanFields-2 || s.rows[s.sel+1].Formula != "iv30" {
+		t.Fatalf("after adding: sel %d", s.sel)
+	}
+	d.keys("ctrl+x")
+	if len(s.rows) != api.MaxScanFields-1 || s.rows[s.sel].Formula != "iv30" {
+		t.Fatalf("ctrl+x: %d rows, sel %d is %q", len(s.rows), s.sel, s.rows[s.sel].Formula)
+	}
+	// Then the blank rows above it, one by one.
+	for i := 0; i < 60 && len(s.rows) > 3; i++ {
+		d.keys("pgup", "ctrl+x")
+	}
+	if got := formulas(s); !slices.Equal(got, []string{"iv30 > 40 and hv30 < 90", "hv30", "iv30"}) {
+		t.Fatalf("after removing the blank rows: sel %d, %q", s.sel, got)
+	}
+	if s.sel != 2 {
+		t.Fatalf("sel %d", s.sel)
+	}
+	d.keys("pgup", "ctrl+x") // row 2, "hv30"
+	if got := formulas(s); !slices.Equal(got, []string{"iv30 > 40 and hv30 < 90", "iv30"}) || s.sel != 1 {
+		t.Fatalf("removing row 2: sel %d, %q", s.sel, got)
+	}
+	d.keys("ctrl+x", "ctrl+x")
+	if len(s.rows) != 1 || s.rows[0].Formula != "" || !s.rows[0].Include || s.rows[0].Sort != api.SortNone {
+		t.Fatalf("the last row must be emptied, not removed: %+v", rowsOf(s))
+	}
+	d.typeText("iv_rank")
+	if s.rows[0].Formula != "iv_rank" {
+		t.Fatalf("typing into the emptied row: %+v", rowsOf(s))
+	}
+}
+
+func formulas(s *Scanner) []string {
+	out := make([]string, len(s.rows))
+	for i, r := range s.rows {
+		out[i] = r.Formula
+	}
+	return out
+}
+
+// TestScannerBlankRowsLeftOut: blank rows are not sent, and each field of
+// the scan still knows its row.
+func TestScannerBlankRowsLeftOut(t *testing.T) {
+	a, d := scannerApp(t, Config{}, 120, 40)
+	d.openScanner()
+	s := a.scan
+	d.typeText("iv30 > 40")
+	d.keys("ctrl+o", "ctrl+o")
+	d.typeText("  ") // blanks are blank
+	d.keys("ctrl+o")
+	d.typeText("iv30")
+	d.keys("tab", "tab", "tab", "right") // Sort: none → desc
+	sc, rows := s.toScan()
+	want := []api.ScanFieldParam{{Formula: "iv30 > 40", Sort: api.SortNone}, {Formula: "iv30", Sort: api.SortDesc}}
+	if !reflect.DeepEqual(sc.Fields, want) {
+		t.Fatalf("fields %+v, want %+v", sc.Fields, want)
+	}
+	if len(rows) != 2 || rows[0] != s.rows[0] || rows[1] != s.rows[3] {
+		t.Fatalf("the fields' rows are not rows 1 and 4")
+	}
+	if got := sc.Columns(); !slices.Equal(got, []string{"iv30 > 40", "iv30"}) {
+		t.Fatalf("columns %q", got)
+	}
+}
+
+// TestScannerVerdicts: each row's verdict in the rows table, the line
+// under the form in words, the hint while a field name is being typed
+// and the completions offered for it.
+func TestScannerVerdicts(t *testing.T) {
+	a, d := scannerApp(t, Config{NoColor: true}, 120, 40)
+	d.openScanner()
+	s := a.scan
+	d.typeText("iv30 > 40")
+	if sc := d.screen(); !strings.Contains(sc, "✓ filter") || !strings.Contains(sc, "✓ a filter: only symbols where it holds are listed") {
+		t.Fatalf("a filter:\n%s", sc)
+	}
+	d.keys("ctrl+o")
+	d.typeText("iv3")
+	sc := d.screen()
+	for _, want := range []string{"✗ unknown field iv3", "… ctrl+e completes the field name", "iv30 ", "30-day at-the-money implied volatility", "iv30_change "} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("typing iv3: no %q in\n%s", want, sc)
+		}
+	}
+	comp := s.completions()
+	if len(comp) == 0 || len(comp) > maxCompletions || comp[0].Name != "iv30" {
+		t.Fatalf("completions of iv3: %+v", comp)
+	}
+	for _, c := range comp {
+		if !strings.HasPrefix(c.Name, "iv3") || c.Description == "" {
+			t.Errorf("completion %+v", c)
+		}
+	}
+	if sg := s.suggestions("iv_r"); !slices.Contains(sg, "iv_rank") {
+		t.Errorf("suggestions of iv_r: %q", sg)
+	}
+	if sg := s.suggestions("iv30 > hv3"); len(sg) == 0 || sg[0] != "iv30 > hv30" {
+		t.Errorf("suggestions complete the last word only: %q", sg)
+	}
+
+	d.keys("ctrl+e") // accept the completion
+	sc = d.screen()
+	if s.rows[1].Formula != "iv30" || !strings.Contains(sc, "✓ value") || !strings.Contains(sc, "✓ a value column") {
+		t.Fatalf("ctrl+e: formula %q\n%s", s.rows[1].Formula, sc)
+	}
+
+	// A capitalised field: the verdict says names are case sensitive.
+	d.keys("ctrl+o")
+	d.typeText("IV30 > 40")
+	sc = d.screen()
+	if !strings.Contains(sc, "✗ unknown field IV30") || !strings.Contains(sc, "names are case sensitive: did you mean iv30?") {
+		t.Fatalf("IV30:\n%s", sc)
+	}
+	if c := s.check(s.rows[2]); !c.bad {
+		t.Fatalf("IV30 is %+v", c)
+	}
+	// A syntax error and an empty row.
+	d.keys("ctrl+o")
+	d.typeText("iv30 >")
+	if c := s.check(s.rows[3]); !c.bad || !strings.Contains(d.screen(), "✗ ") {
+		t.Fatalf("iv30 >: %+v", c)
+	}
+	d.keys("ctrl+o")
+	if c := s.check(s.rows[4]); c.bad || c.text != "" || !strings.Contains(d.screen(), "type a field name for completion") {
+		t.Fatalf("an empty row: %+v", c)
+	}
+}
+
+// TestScannerCost: the price of a run in the title and on the all-results
+// line, live and delayed, before and after ctrl+t.
+func TestScannerCost(t *testing.T) {
+	for _, tc := range []struct {
+		mode     api.Mode
+		top, all int
+	}{{api.Live, 30, 150}, {api.Delayed, 50, 250}} {
+		t.Run(string(tc.mode), func(t *testing.T) {
+			a, d := scannerApp(t, Config{Mode: tc.mode, NoColor: true}, 160, 40)
+			d.openScanner()
+			d.typeText("iv30 > 40")
+			m := string(tc.mode)
+			top := strings.Join([]string{m, "top 20", strconv.Itoa(tc.top) + " points"}, " · ")
+			off := "All results: off · the top 20 cost " + strconv.Itoa(tc.top) + " points " + m + " · ctrl+t for every match (" + strconv.Itoa(tc.all) + " points)"
+			if sc := d.screen(); !strings.Contains(sc, top) || !strings.Contains(sc, off) {
+				t.Fatalf("want %q and %q in\n%s", top, off, sc)
+			}
+			d.keys("ctrl+t")
+			all := strings.Join([]string{m, "all results", strconv.Itoa(tc.all) + " points"}, " · ")
+			on := "All results: on · " + strconv.Itoa(tc.all) + " points " + m + ", asked before it runs (top 20: " + strconv.Itoa(tc.top) + ")"
+			if sc := d.screen(); !a.scan.all || !strings.Contains(sc, all) || !strings.Contains(sc, on) {
+				t.Fatalf("ctrl+t: want %q and %q in\n%s", all, on, sc)
+			}
+			d.keys("ctrl+t")
+			if sc := d.screen(); a.scan.all || !strings.Contains(sc, top) {
+				t.Fatalf("ctrl+t again:\n%s", sc)
+			}
+		})
+	}
+}
+
+// TestScannerAllResultsAsksFirst: the all-results run waits for a yes;
+// no spends nothing, yes spends 150 points and shows the rows.
+func TestScannerAllResultsAsksFirst(t *testing.T) {
+	a, d := scannerApp(t, Config{NoColor: true}, 120, 40)
+	d.openScanner()
+	s := a.scan
+	before := pointsUsed(t, a.sh.Client)
+	d.typeText("iv30 > 40")
+	d.keys("ctrl+t", "ctrl+r")
+	sc := d.screen()
+	if s.state != inConfirm || !strings.Contains(sc, "Run for all results?") || !strings.Contains(sc, "Run · 150 points") ||
+		!strings.Contains(sc, "Every matching symbol costs 150 points live; the top 20 costs 30.") {
+		t.Fatalf("no confirmation:\n%s", sc)
+	}
+	d.keys("enter") // the default is Cancel
+	if s.state != inEdit || countMsgs[scanDoneMsg](d) != 0 || s.running || !strings.Contains(d.screen(), "not run: nothing spent") {
+		t.Fatalf("no: state %d, %d runs", s.state, countMsgs[scanDoneMsg](d))
+	}
+	if got := pointsUsed(t, a.sh.Client); got != before {
+		t.Fatalf("no spent %d points", got-before)
+	}
+	d.keys("ctrl+r", "esc") // esc leaves the question unanswered
+	if s.state != inEdit || countMsgs[scanDoneMsg](d) != 0 {
+		t.Fatalf("esc: state %d, %d runs", s.state, countMsgs[scanDoneMsg](d))
+	}
+
+	d.keys("ctrl+r", "left", "enter") // ← to Run, then enter
+	if countMsgs[scanDoneMsg](d) != 1 || s.state != inResults || s.last == nil || s.last.Rows() <= 20 {
+		t.Fatalf("yes: %d runs, state %d", countMsgs[scanDoneMsg](d), s.state)
+	}
+	if got := pointsUsed(t, a.sh.Client); got-before != 150 {
+		t.Fatalf("yes spent %d points, want 150", got-before)
+	}
+	if spent := a.poll.sched.Stats(a.sh.Now()).SessionSpent; spent != 150 {
+		t.Fatalf("the screen counted %d points", spent)
+	}
+	if s.rows[0].Formula != "iv30 > 40" || !s.all {
+		t.Fatalf("rows after the run: %+v", rowsOf(s))
+	}
+}
+
+// TestScannerErrors: each failure is one clear line in the modal, on the
+// row it is about, and the rows stay exactly as typed.
+func TestScannerErrors(t *testing.T) {
+	typed := func(d *scanDriver) {
+		d.typeText("iv30 > 40")
+		d.keys("ctrl+o", "ctrl+o")
+		d.typeText("iv31 > 4")
+		d.keys("tab")
+		d.typeText("Bad one")
+	}
+	want := []scanRow{
+		{Formula: "iv30 > 40", Include: true, Sort: api.SortNone},
+		{Include: true, Sort: api.SortNone},
+		{Formula: "iv31 > 4", Name: "Bad one", Include: true, Sort: api.SortNone},
+	}
+	kept := func(t *testing.T, s *Scanner) {
+		t.Helper()
+		if got := rowsOf(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("rows changed:\n got %+v\nwant %+v", got, want)
+		}
+	}
+
+	t.Run("refused before sending", func(t *testing.T) {
+		a, d := scannerApp(t, Config{NoColor: true}, 120, 40)
+		d.openScanner()
+		before := pointsUsed(t, a.sh.Client)
+		typed(d)
+		d.keys("pgup", "pgup", "ctrl+r")
+		s := a.scan
+		if countMsgs[scanDoneMsg](d) != 0 || s.running || !s.msgBad || s.sel != 2 {
+			t.Fatalf("sent anyway: %d runs, sel %d, message %q", countMsgs[scanDoneMsg](d), s.sel, s.msg)
+		}
+		if !strings.Contains(d.screen(), "formula 3: unknown field iv31") {
+			t.Fatalf("no message on row 3:\n%s", d.screen())
+		}
+		if got := pointsUsed(t, a.sh.Client); got != before {
+			t.Fatalf("spent %d", got-before)
+		}
+		kept(t, s)
+	})
+
+	t.Run("the service's 400", func(t *testing.T) {
+		a, d := scannerApp(t, Config{NoColor: true}, 120, 40)
+		// The field list does not arrive: the formulas go unchecked to
+		// the service, which refuses the third row (the second field).
+		d.drop = func(m tea.Msg) bool {
+			meta, ok := m.(scanMetaMsg)
+			_, poll := m.(pollMsg)
+			return poll || ok && meta.Err == nil
+		}
+		d.keys("S")
+		d.send(scanMetaMsg{Err: errors.New("api: GET scanner: 503 unavailable")})
+		typed(d)
+		s := a.scan
+		if sc := d.screen(); s.grammar != nil || !strings.Contains(sc, "not checked: the field list is unavailable") {
+			t.Fatalf("the field list is there:\n%s", sc)
+		}
+		d.keys("pgup", "pgup", "ctrl+r")
+		if countMsgs[scanDoneMsg](d) != 1 || s.running {
+			t.Fatalf("%d runs", countMsgs[scanDoneMsg](d))
+		}
+		sc := d.screen()
+		if s.sel != 2 || !s.msgBad || !strings.Contains(s.msg, "the service refused formula 3") || !strings.Contains(s.msg, "unknown field iv31") {
+			t.Fatalf("the 400 is not on row 3: sel %d, %q\n%s", s.sel, s.msg, sc)
+		}
+		if c := s.check(s.rows[2]); !c.bad || !strings.Contains(sc, "✗ the service refused formula 3") {
+			t.Fatalf("row 3's verdict %+v\n%s", c, sc)
+		}
+		kept(t, s)
+		// Changing the formula clears the service's word about it.
+		d.typeText("0")
+		if c := s.check(s.rows[2]); c.bad {
+			t.Fatalf("after an edit: %+v", c)
+		}
+	})
+
+	t.Run("nothing to run", func(t *testing.T) {
+		a, d := scannerApp(t, Config{NoColor: true}, 120, 40)
+		d.openScanner()
+		d.keys("ctrl+o")
+		d.typeText("   ")
+		d.keys("ctrl+r")
+		if countMsgs[scanDoneMsg](d) != 0 || !strings.Contains(d.screen(), "nothing to run: type a formula") {
+			t.Fatalf("an empty scan:\n%s", d.screen())
+		}
+		if len(a.scan.rows) != 2 || a.scan.rows[1].Formula != "   " {
+			t.Fatalf("rows %+v", rowsOf(a.scan))
+		}
+	})
+
+	t.Run("no symbol matches", func(t *testing.T) {
+		a, d := scannerApp(t, Config{NoColor: true}, 120, 40)
+		d.openScanner()
+		d.typeText("iv30 > 100000")
+		d.keys("ctrl+r")
+		s := a.scan
+		if countMsgs[scanDoneMsg](d) != 1 || s.state != inEdit || s.msgBad || !strings.Contains(d.screen(), "no symbol matches") {
+			t.Fatalf("state %d, %q", s.state, s.msg)
+		}
+		if s.rows[0].Formula != "iv30 > 100000" || s.last == nil || s.last.Rows() != 0 {
+			t.Fatalf("rows %+v", rowsOf(s))
+		}
+	})
+
+	t.Run("429", func(t *testing.T) {
+		srv := tooManyServer(t, "3")
+		a, d := scannerOn(t, srv.URL)
+		typed(d)
+		d.keys("ctrl+r")
+		s := a.scan
+		if countMsgs[scanDoneMsg](d) != 1 || !s.msgBad || s.msg != "too many requests: try again in 3s" {
+			t.Fatalf("429: %q", s.msg)
+		}
+		if !strings.Contains(d.screen(), "too many requests: try again in 3s") {
+			t.Fatalf("not on screen:\n%s", d.screen())
+		}
+		kept(t, s)
+	})
+
+	t.Run("network", func(t *testing.T) {
+		srv := httptest.NewServer(nil) // 127.0.0.1
+		url := srv.URL
+		srv.Close()
+		a, d := scannerOn(t, url)
+		typed(d)
+		d.keys("ctrl+r")
+		s := a.scan
+		if countMsgs[scanDoneMsg](d) != 1 || !s.msgBad || !strings.HasPrefix(s.msg, "cannot reach the service: ") {
+			t.Fatalf("network: %q", s.msg)
+		}
+		if !strings.Contains(d.screen(), "cannot reach the service") {
+			t.Fatalf("not on screen:\n%s", d.screen())
+		}
+		kept(t, s)
+	})
+}
+
+// scannerOn is the App with its scanner open on a service at base that
+// is not the sandbox (one that fails): no login, no retries.
+func scannerOn(t *testing.T, base string) (*App, *scanDriver) {
+	t.Helper()
+	c, err := api.NewClient(api.WithBaseURL(base), api.WithClock(func() time.Time { return testNow }),
+		api.WithRetryPolicy(api.RetryPolicy{MaxAttempts: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := New(Config{Client: c, Source: "PRODUCTION", Symbol: "SPY", Now: func() time.Time { return testNow }, Theme: "dark", NoColor: true})
+	d := newScanDriver(t, a)
+	d.drop = dropPolls
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	d.keys("S")
+	if a.scan.grammar != nil || a.scan.metaErr == nil {
+		t.Fatalf("the field list came from a failing service: %v", a.scan.metaErr)
+	}
+	return a, d
+}
+
+// TestScannerSavedScans: ctrl+l lists the config file's scans and the
+// presets, enter loads one, ctrl+s saves the rows under a name (not a
+// preset's), and ctrl+x deletes a saved scan after asking, never a preset.
+func TestScannerSavedScans(t *testing.T) {
+	mine := Scan{Name: "Mine", Fields: []api.ScanFieldParam{
+		{Formula: "iv_rank > 50", IncludeInResultset: api.Ptr(false), Sort: api.SortNone},
+		{Formula: "iv_rank", DisplayName: "Rank", Sort: api.SortDesc},
+	}}
+	var saves []Scan
+	var deletes []string
+	a, d := scannerApp(t, Config{
+		NoColor:    true,
+		Scans:      []Scan{mine},
+		SaveScan:   func(sc Scan) error { saves = append(saves, sc); return nil },
+		DeleteScan: func(name string) error { deletes = append(deletes, name); return nil },
+	}, 120, 40)
+	d.openScanner()
+	s := a.scan
+
+	d.keys("ctrl+l")
+	sc := d.screen()
+	if s.state != inSaved || !strings.Contains(sc, "Saved scans") || !strings.Contains(sc, "Mine  ·  iv_rank > 50 · iv_rank ↓") {
+		t.Fatalf("ctrl+l:\n%s", sc)
+	}
+	for _, p := range Presets() {
+		if !strings.Contains(sc, p.Name+"  ·  ") {
+			t.Errorf("the preset %q is not listed", p.Name)
+		}
+	}
+	d.keys("enter")
+	if s.state != inEdit || s.name != "Mine" || !strings.Contains(d.screen(), "Scanner · Mine") {
+		t.Fatalf("enter on Mine: state %d, name %q", s.state, s.name)
+	}
+	if got, _ := s.toScan(); !reflect.DeepEqual(got.Fields, mine.Fields) {
+		t.Fatalf("loaded %+v, want %+v", got.Fields, mine.Fields)
+	}
+
+	// A preset: the second entry of the list, the first preset.
+	preset := Presets()[0]
+	d.keys("ctrl+l", "down", "enter")
+	if got, _ := s.toScan(); s.name != preset.Name || !reflect.DeepEqual(got.Fields, preset.Fields) {
+		t.Fatalf("loaded %q %+v, want %+v", s.name, got.Fields, preset.Fields)
+	}
+
+	// Saved under a preset's name: refused, said so, nothing written.
+	d.keys("ctrl+o")
+	d.typeText("price")
+	d.keys("ctrl+s")
+	if s.state != inSaveAs {
+		t.Fatalf("ctrl+s: state %d", s.state)
+	}
+	d.typeText(strings.ToLower(preset.Name))
+	d.keys("enter")
+	if s.state != inSaveAs || len(saves) != 0 || !strings.Contains(d.screen(), "is a preset's name; choose another") {
+		t.Fatalf("a preset's name: state %d, %d saves\n%s", s.state, len(saves), d.screen())
+	}
+	d.keys("ctrl+u") // the input's "delete to the start"
+	d.typeText("My high IV")
+	d.keys("enter")
+	want := preset.Clone()
+	want.Name, want.Description, want.Preset = "My high IV", "", false
+	want.Fields = append(want.Fields[:1], append([]api.ScanFieldParam{{Formula: "price", Sort: api.SortNone}}, want.Fields[1:]...)...)
+	if len(saves) != 1 || !reflect.DeepEqual(saves[0], want) {
+		t.Fatalf("saved %+v\nwant %+v", saves, want)
+	}
+	if s.state != inEdit || s.name != "My high IV" || !strings.Contains(d.screen(), "saved as My high IV") {
+		t.Fatalf("after saving: state %d, name %q", s.state, s.name)
+	}
+
+	// Deleting: a preset is refused; a saved scan is asked about first.
+	d.keys("ctrl+l") // Mine, My high IV, then the presets
+	d.keys("down", "down", "ctrl+x")
+	if s.state != inSaved || len(deletes) != 0 || !strings.Contains(d.screen(), preset.Name+" is a preset") {
+		t.Fatalf("ctrl+x on a preset: state %d, deletes %q\n%s", s.state, deletes, d.screen())
+	}
+	d.keys("up", "up", "ctrl+x")
+	if s.state != inDeleteConfirm || !strings.Contains(d.screen(), "Delete the saved scan Mine?") {
+		t.Fatalf("ctrl+x on Mine:\n%s", d.screen())
+	}
+	d.keys("enter") // the default is Keep
+	if len(deletes) != 0 || s.state != inSaved || !strings.Contains(d.screen(), "kept Mine") {
+		t.Fatalf("keep: %q", deletes)
+	}
+	d.keys("ctrl+x", "left", "enter")
+	if !slices.Equal(deletes, []string{"Mine"}) || s.state != inSaved || strings.Contains(d.screen(), "Mine  ·") {
+		t.Fatalf("delete: %q\n%s", deletes, d.screen())
+	}
+	if _, ok := FindScan(s.saved, "Mine"); ok {
+		t.Fatal("Mine is still listed")
+	}
+	d.keys("esc")
+	if s.state != inEdit || len(s.rows) != len(want.Fields) {
+		t.Fatalf("esc: state %d, %d rows", s.state, len(s.rows))
+	}
+}
+
+// TestScannerResults: ctrl+r runs the rows on the sandbox and shows the
+// rows; enter on one closes the modal and the watch screen switches to
+// it; the modal opens again on the results, esc goes back to the rows as
+// typed, and ctrl+g shows the results again without a request.
+func TestScannerResults(t *testing.T) {
+	a, d := scannerApp(t, Config{NoColor: true}, 120, 40)
+	d.openScanner()
+	s := a.scan
+	d.typeText("iv30 > 40")
+	d.keys("ctrl+o")
+	d.typeText("iv30")
+	d.keys("tab")
+	d.typeText("IV")
+	d.keys("tab", "tab", "right") // Sort: desc
+	typed := rowsOf(s)
+	before := pointsUsed(t, a.sh.Client)
+
+	d.keys("ctrl+r")
+	if countMsgs[scanDoneMsg](d) != 1 || s.state != inResults || s.last == nil || s.last.Rows() == 0 {
+		t.Fatalf("ctrl+r: state %d, msg %q", s.state, s.msg)
+	}
+	if got := pointsUsed(t, a.sh.Client); got-before != 30 {
+		t.Fatalf("spent %d, want 30", got-before)
+	}
+	out := s.last.Result.Output
+	for i := 1; i < len(out); i++ {
+		if out[i-1].Values["IV"].(float64) < out[i].Values["IV"].(float64) {
+			t.Fatalf("not sorted by IV desc: %v then %v", out[i-1].Values, out[i].Values)
+		}
+	}
+	sc := d.screen()
+	for _, want := range []string{out[0].Symbol, out[1].Symbol, "IV", fmt.Sprintf("%d of %d rows", len(out), len(out)), "30 points"} {
+		if !strings.Contains(sc, want) {
+			t.Fatalf("no %q in the results:\n%s", want, sc)
+		}
+	}
+
+	pick := out[1].Symbol
+	d.keys("down", "enter")
+	if s.IsOpen() || a.Query().Symbol != pick {
+		t.Fatalf("enter on %s: open %v, symbol %s", pick, s.IsOpen(), a.Query().Symbol)
+	}
+	if head := strings.SplitN(d.screen(), "\n", 2)[0]; !strings.HasPrefix(strings.TrimSpace(head), pick+" ") {
+		t.Fatalf("the header is not %s's: %q", pick, head)
+	}
+
+	d.keys("S")
+	if !s.IsOpen() || s.state != inResults || !strings.Contains(d.screen(), out[0].Symbol) {
+		t.Fatalf("reopened: state %d", s.state)
+	}
+	d.keys("esc")
+	if s.state != inEdit || !reflect.DeepEqual(rowsOf(s), typed) {
+		t.Fatalf("esc: state %d, rows %+v, want %+v", s.state, rowsOf(s), typed)
+	}
+	spent := pointsUsed(t, a.sh.Client)
+	d.keys("ctrl+g")
+	if s.state != inResults || countMsgs[scanDoneMsg](d) != 1 || !strings.Contains(d.screen(), out[0].Symbol) {
+		t.Fatalf("ctrl+g: state %d, %d runs", s.state, countMsgs[scanDoneMsg](d))
+	}
+	if got := pointsUsed(t, a.sh.Client); got != spent {
+		t.Fatalf("ctrl+g spent %d", got-spent)
+	}
+}
+
+// TestScannerWatchScreenKeepsPolling: with the modal open, the poller's
+// timers still fetch and the chain and tape still update underneath.
+func TestScannerWatchScreenKeepsPolling(t *testing.T) {
+	a, d := scannerApp(t, Config{}, 120, 40)
+	d.openScanner()
+	d.typeText("iv30 > 40")
+	d.drop = nil
+	d.send(pollMsg{feed: FeedChain, gen: a.poll.gen[FeedChain]}, pollMsg{feed: FeedTape, gen: a.poll.gen[FeedTape]})
+	if countMsgs[ChainMsg](d) == 0 || countMsgs[TapeMsg](d) == 0 || a.chain.LastOK().IsZero() || a.tape.Held() == 0 {
+		t.Fatalf("under the modal: %d chains, %d tapes, chain at %v, %d trades",
+			countMsgs[ChainMsg](d), countMsgs[TapeMsg](d), a.chain.LastOK(), a.tape.Held())
+	}
+	if !a.scan.IsOpen() || a.scan.state != inEdit || a.scan.rows[0].Formula != "iv30 > 40" || !a.scan.formulaFocused() {
+		t.Fatalf("the modal changed: open %v, rows %+v", a.scan.IsOpen(), rowsOf(a.scan))
+	}
+	if head := strings.SplitN(d.screen(), "\n", 2)[0]; !strings.Contains(head, "SPY") || strings.Contains(head, "loading") {
+		t.Fatalf("the header under the modal: %q", head)
+	}
+	d.typeText(" and hv30 > 10")
+	if a.scan.rows[0].Formula != "iv30 > 40 and hv30 > 10" {
+		t.Fatalf("typing after the replies: %q", a.scan.rows[0].Formula)
+	}
+}
