@@ -81,6 +81,13 @@ func (k ScannerKeys) DialogHelp() []key.Binding {
 	return []key.Binding{answer, choose, k.Back}
 }
 
+// NameHelp is the help line of the save dialog, a text input: enter
+// saves, esc goes back.
+func (k ScannerKeys) NameHelp() []key.Binding {
+	save := key.NewBinding(key.WithKeys(k.Pick.Keys()...), key.WithHelp(k.Pick.Help().Key, "save"))
+	return []key.Binding{save, k.Back}
+}
+
 // HuhKeys is the key map of the scanner's huh form: huh's defaults, with
 // its Quit disabled. The App owns ctrl+c (quit from anywhere); a form that
 // quit on it would close the modal and leave the program running.

@@ -31,9 +31,11 @@ const (
 type Scanner struct {
 	sh   *Shared
 	keys keymap.ScannerKeys
-	// huhKeys is the form's key map, one for every form the modal builds.
-	huhKeys *huh.KeyMap
-	ctx     context.Context
+	// huhKeys is the dialogs' key map; editHuhKeys the rows form's, where
+	// the Sort select has no filter (esc there closes the modal, and three
+	// options need none).
+	huhKeys, editHuhKeys *huh.KeyMap
+	ctx                  context.Context
 
 	// mode is the watch screen's mode, which a scan uses: the scanner has
 	// no date, it is live or delayed only.
@@ -48,8 +50,13 @@ type Scanner struct {
 	rows []*scanRow // pointers: the form binds to a row's fields
 	sel  int
 	form *huh.Form // the selected row's form (or the dialog of the state)
-	name string    // the saved scan loaded or saved last, for the title
-	all  bool      // all_results
+	// formGen rises with every form built; see formMsg.
+	formGen uint64
+	// typed is a key or paste since the last run started: then results
+	// arriving do not take the screen from what is being typed.
+	typed bool
+	name  string // the saved scan loaded or saved last, for the title
+	all   bool   // all_results
 	// formulaIn is the selected row's formula input, whose completions
 	// refreshSuggestions keeps up to date.
 	formulaIn *huh.Input
@@ -80,6 +87,10 @@ func NewScanner(sh *Shared, ctx context.Context, cfg Config, mode func() api.Mod
 	s := &Scanner{
 		sh: sh, keys: keymap.Scanner(), huhKeys: keymap.HuhKeys(), ctx: ctx, mode: mode, pointsLeft: pointsLeft,
 		saved: append([]Scan(nil), cfg.Scans...), save: cfg.SaveScan, delete: cfg.DeleteScan,
+	}
+	s.editHuhKeys = keymap.HuhKeys()
+	for _, b := range []*key.Binding{&s.editHuhKeys.Select.Filter, &s.editHuhKeys.Select.SetFilter, &s.editHuhKeys.Select.ClearFilter} {
+		b.SetEnabled(false)
 	}
 	s.rows = []*scanRow{newScanRow()}
 	return s
@@ -144,9 +155,22 @@ func (s *Scanner) Update(msg tea.Msg) (tea.Cmd, string) {
 		if !s.open {
 			return nil, ""
 		}
+		s.typed = true
 		return s.onKey(msg)
+	case tea.PasteMsg:
+		// A paste on the watch screen is not the hidden form's.
+		if !s.open || s.state == inResults {
+			return nil, ""
+		}
+		s.typed = true
+		return s.forward(msg), ""
+	case formMsg:
+		if msg.gen != s.formGen {
+			return nil, "" // from a form the modal has since replaced
+		}
+		return s.forward(msg.msg), ""
 	}
-	return s.forward(msg), ""
+	return nil, ""
 }
 
 // forward hands a message to the live huh form and acts on its end.
@@ -158,6 +182,7 @@ func (s *Scanner) forward(msg tea.Msg) tea.Cmd {
 	if f, ok := m.(*huh.Form); ok {
 		s.form = f
 	}
+	cmd = tagCmd(s.formGen, cmd)
 	switch msg.(type) {
 	case tea.KeyPressMsg, tea.PasteMsg:
 		s.refreshSuggestions()
@@ -212,12 +237,12 @@ func (s *Scanner) resultsKey(k tea.KeyPressMsg) (tea.Cmd, string) {
 		return s.enter(inEdit), ""
 	}
 	if !s.results.Filtering() {
-		switch {
-		case key.Matches(k, s.keys.Back):
+		if key.Matches(k, s.keys.Back) {
 			return s.enter(inEdit), ""
-		case key.Matches(k, s.keys.Run):
-			return s.run(), ""
 		}
+	}
+	if key.Matches(k, s.keys.Run) { // a chord no filter types
+		return s.run(), ""
 	}
 	picked, cmd := s.results.Update(k)
 	if picked != "" {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -17,8 +18,23 @@ type scanRow struct {
 	Include bool
 	Sort    api.SortOrder
 	// refused is the service's 400 about this row, shown on it while the
-	// formula is still the one it refused.
-	refused, refusedFormula string
+	// row is still the one it refused (formula, name, inclusion and sort:
+	// the complaint may be about any of them).
+	refused, refusedAs string
+}
+
+// state is the row's whole content, to tell whether it changed since the
+// service refused it.
+func (r *scanRow) state() string {
+	return r.Formula + "\x00" + r.Name + "\x00" + strconv.FormatBool(r.Include) + "\x00" + string(r.Sort)
+}
+
+// refusal is the service's complaint while it still applies.
+func (r *scanRow) refusal() string {
+	if r.refused != "" && r.refusedAs == r.state() {
+		return r.refused
+	}
+	return ""
 }
 
 func newScanRow() *scanRow { return &scanRow{Include: true, Sort: api.SortNone} }
@@ -64,8 +80,10 @@ func (s *Scanner) editKey(k tea.KeyPressMsg) tea.Cmd {
 		s.all = !s.all
 		return nil
 	case key.Matches(k, keys.Saved):
+		s.note("", false)
 		return s.enter(inSaved)
 	case key.Matches(k, keys.Save):
+		s.note("", false)
 		return s.enter(inSaveAs)
 	case key.Matches(k, keys.Results):
 		if s.results != nil {
@@ -147,11 +165,16 @@ func (s *Scanner) refreshSuggestions() {
 
 // setForm makes g the live form, sized to its content.
 func (s *Scanner) setForm(g *huh.Group) tea.Cmd {
-	f := huh.NewForm(g).WithTheme(s.sh.Styles.Huh()).WithKeyMap(s.huhKeys).
+	keys := s.huhKeys
+	if s.state == inEdit {
+		keys = s.editHuhKeys
+	}
+	f := huh.NewForm(g).WithTheme(s.sh.Styles.Huh()).WithKeyMap(keys).
 		WithShowHelp(false).WithShowErrors(false).WithWidth(s.innerW())
 	f = f.WithHeight(max(countLines(g.Content()), 1))
 	s.form = f
-	return f.Init()
+	s.formGen++
+	return tagCmd(s.formGen, f.Init())
 }
 
 func countLines(s string) int { return strings.Count(s, "\n") + 1 }

@@ -2,7 +2,9 @@ package model
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"regexp"
 	"strconv"
 
@@ -71,7 +73,7 @@ func (s *Scanner) run() tea.Cmd {
 	}
 	if err := sc.Params(s.mode()).Validate(); err != nil {
 		msg, field := DescribeScanError(err, sc)
-		return tea.Batch(s.enter(inEdit), s.markRow(rows, field, msg))
+		return tea.Batch(s.enter(inEdit), s.markRow(rows, field, msg, false))
 	}
 	if sc.AllResults {
 		return s.enter(inConfirm)
@@ -86,7 +88,7 @@ func (s *Scanner) start() tea.Cmd {
 		return nil
 	}
 	mode := s.mode()
-	s.running, s.sent, s.sentScan = true, rows, sc
+	s.running, s.sent, s.sentScan, s.typed = true, rows, sc, false
 	s.runGen++
 	s.note(fmt.Sprintf("running… %d points", sc.Cost(mode)), false)
 	return runScanCmd(s.ctx, s.sh, s.grammar, sc, mode, s.runGen)
@@ -103,7 +105,9 @@ func (s *Scanner) onDone(m scanDoneMsg) tea.Cmd {
 		if s.state == inResults {
 			cmd = s.enter(inEdit)
 		}
-		return tea.Batch(cmd, s.markRow(s.sent, field, msg))
+		var ae *api.APIError
+		refused := errors.As(m.Err, &ae) && ae.StatusCode == http.StatusBadRequest
+		return tea.Batch(cmd, s.markRow(s.sent, field, msg, refused))
 	}
 	out := m.Out
 	s.last = &out
@@ -114,8 +118,14 @@ func (s *Scanner) onDone(m scanDoneMsg) tea.Cmd {
 		n = len(out.Result.Output)
 	}
 	s.note(fmt.Sprintf("%d rows · %d points", n, spentOf(out.Resp)), false)
-	if n == 0 {
+	switch {
+	case n == 0:
 		s.note("no symbol matches: every filter must hold (nothing else changed)", false)
+		return nil
+	case s.open && (s.state != inEdit || s.typed):
+		// The trader is typing or in a dialog: the results wait for
+		// them rather than take the keys.
+		s.note(fmt.Sprintf("%d rows · %d points · %s shows them", n, spentOf(out.Resp), keyOf(s.keys.Results)), false)
 		return nil
 	}
 	return s.enter(inResults)
@@ -128,22 +138,30 @@ func spentOf(r *api.Response) int {
 	return r.Cost
 }
 
-// markRow shows msg, and on the row behind field when there is one: the
-// service's 400 about a formula stays on it until the formula changes.
-func (s *Scanner) markRow(rows []*scanRow, field int, msg string) tea.Cmd {
+// markRow shows msg and selects the row behind field when there is one.
+// persist keeps the service's 400 on the row until the row changes; the
+// client's own checks are not kept, they are made again at every run.
+func (s *Scanner) markRow(rows []*scanRow, field int, msg string, persist bool) tea.Cmd {
 	if field < 0 || field >= len(rows) {
 		s.note(msg, true)
 		return nil
 	}
 	r := rows[field]
 	i := s.indexOf(r)
+	if !persist {
+		s.note(renumber(msg, field+1, i+1), true)
+		if i >= 0 && s.state == inEdit && i != s.sel {
+			return s.selectRow(i)
+		}
+		return nil
+	}
 	if i >= 0 && i != field {
 		// The message counts the scan's fields; blank rows are not sent,
 		// so the row the trader sees may have a higher number.
 		msg = renumber(msg, field+1, i+1)
 	}
 	s.note(msg, true)
-	r.refused, r.refusedFormula = msg, r.Formula
+	r.refused, r.refusedAs = msg, r.state()
 	if i >= 0 && s.state == inEdit && i != s.sel {
 		return s.selectRow(i)
 	}
@@ -181,8 +199,8 @@ func (s *Scanner) check(r *scanRow) checkResult {
 	switch {
 	case r.blank():
 		return checkResult{}
-	case r.refused != "" && r.refusedFormula == r.Formula:
-		return checkResult{text: r.refused, bad: true}
+	case r.refusal() != "":
+		return checkResult{text: r.refusal(), bad: true}
 	case s.grammar == nil:
 		return checkResult{text: "not checked yet"}
 	}

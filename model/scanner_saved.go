@@ -196,6 +196,9 @@ func (s *Scanner) deleteSaved() tea.Cmd {
 				break
 			}
 		}
+		if strings.EqualFold(s.name, name) {
+			s.name = "" // the title no longer names a scan that is gone
+		}
 		s.note("deleted "+name, false)
 	}
 	return s.enter(inSaved)

@@ -32,6 +32,8 @@ func (s *Scanner) View(now time.Time) []string {
 		body, help = s.resultsBody(iw, now), s.keys.ResultsHelp()
 	case inSaved:
 		body, help = s.dialogBody(iw), s.keys.SavedHelp()
+	case inSaveAs:
+		body, help = s.dialogBody(iw), s.keys.NameHelp()
 	default:
 		body, help = s.dialogBody(iw), s.keys.DialogHelp()
 	}
@@ -131,7 +133,7 @@ func (s *Scanner) checkLine(iw int) string {
 // being typed: then "unknown field iv" is a word not yet finished, and the
 // line under the form says how to complete it instead.
 func (s *Scanner) typingField(r *scanRow) bool {
-	if !s.formulaFocused() || s.grammar == nil || r.refused != "" && r.refusedFormula == r.Formula {
+	if !s.formulaFocused() || s.grammar == nil || r.refusal() != "" {
 		return false
 	}
 	word, _ := api.WordAt(r.Formula)
@@ -202,9 +204,6 @@ func (s *Scanner) resultsBody(iw int, now time.Time) []string {
 		age := now.Sub(s.last.At).Round(time.Second)
 		info = fmt.Sprintf("%d of %d rows · %s · %d points · %s ago", s.results.Visible(), s.results.Len(),
 			s.results.SortInfo(), spentOf(s.last.Resp), age)
-	}
-	if s.msgBad {
-		info = s.msg
 	}
 	body := []string{ansi.Truncate(st.Muted.Render(info), iw, "…")}
 	if s.results != nil {
