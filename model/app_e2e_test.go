@@ -49,9 +49,16 @@ func (p probed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // waitState probes the program until cond holds, for at most 30 s.
 func waitState(t *testing.T, tm *teatest.TestModel, what string, cond func(snapshot) bool) snapshot {
 	t.Helper()
-	var last snapshot
+	return waitProbe[probeMsg](t, tm, what, cond)
+}
+
+// waitProbe sends probe messages of type M (a channel the wrapper answers
+// on with a snapshot S) until cond holds, for at most 30 s.
+func waitProbe[M ~chan S, S any](t *testing.T, tm *teatest.TestModel, what string, cond func(S) bool) S {
+	t.Helper()
+	var last S
 	for i := 0; i < 600; i++ {
-		ch := make(probeMsg, 1)
+		ch := make(M, 1)
 		tm.Send(ch)
 		select {
 		case last = <-ch:

@@ -19,8 +19,20 @@ import (
 // mid-session and every answer is the same from run to run.
 func startTestSandbox(t *testing.T) *Shared {
 	t.Helper()
+	return startSandboxWith(t, sandbox.Config{})
+}
+
+// startSandboxWith is an in-process sandbox with cfg on 127.0.0.1, on the
+// tests' stopped clock, and a client of it signed in with real OAuth2
+// client credentials over loopback HTTP (opts added to the client's).
+func startSandboxWith(t *testing.T, cfg sandbox.Config, opts ...api.Option) *Shared {
+	t.Helper()
 	now := func() time.Time { return testNow }
-	sb, err := sandbox.Start(sandbox.Config{Now: now, PerSecond: -1}) // a stopped clock never refills a rate limiter
+	cfg.Now = now
+	if cfg.PerSecond == 0 {
+		cfg.PerSecond = -1 // a stopped clock never refills a rate limiter
+	}
+	sb, err := sandbox.Start(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +41,8 @@ func startTestSandbox(t *testing.T) *Shared {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, err := api.NewClient(api.WithBaseURL(sb.BaseURL), api.WithTokenSource(ts), api.WithClock(now))
+	opts = append([]api.Option{api.WithBaseURL(sb.BaseURL), api.WithTokenSource(ts), api.WithClock(now)}, opts...)
+	client, err := api.NewClient(opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

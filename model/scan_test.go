@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"chainwatch/api"
 	"chainwatch/sandbox"
@@ -16,26 +15,7 @@ import (
 // and returns a client of it (no retries, so a 429 comes back at once).
 func startScanSandbox(t *testing.T, cfg sandbox.Config) *api.Client {
 	t.Helper()
-	now := func() time.Time { return testNow }
-	cfg.Now = now
-	if cfg.PerSecond == 0 {
-		cfg.PerSecond = -1 // a stopped clock never refills a rate limiter
-	}
-	sb, err := sandbox.Start(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sb.Close() })
-	ts, err := api.NewClientCredentials(api.AuthConfig{AuthURL: sb.AuthURL, ClientID: sandbox.DemoClientID, ClientSecret: sb.DemoSecret})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := api.NewClient(api.WithBaseURL(sb.BaseURL), api.WithTokenSource(ts), api.WithClock(now),
-		api.WithRetryPolicy(api.RetryPolicy{MaxAttempts: 1}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return startSandboxWith(t, cfg, api.WithRetryPolicy(api.RetryPolicy{MaxAttempts: 1})).Client
 }
 
 // TestPresets: every preset is checked by the grammar against the

@@ -60,21 +60,7 @@ func (p scanProbed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // waitScan probes the program until cond holds, for at most 30 s.
 func waitScan(t *testing.T, tm *teatest.TestModel, what string, cond func(scanSnap) bool) scanSnap {
 	t.Helper()
-	var last scanSnap
-	for i := 0; i < 600; i++ {
-		ch := make(scanProbeMsg, 1)
-		tm.Send(ch)
-		select {
-		case last = <-ch:
-			if cond(last) {
-				return last
-			}
-		case <-time.After(time.Second):
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("%s: not reached in 30 s; last state %+v", what, last)
-	return last
+	return waitProbe[scanProbeMsg](t, tm, what, cond)
 }
 
 // TestScannerEndToEnd runs the real program in a virtual terminal against

@@ -15,10 +15,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/api"
-	"chainwatch/keymap"
 	"chainwatch/sandbox"
 	"chainwatch/sandbox/sim"
-	"chainwatch/theme"
 )
 
 // The scanner's tests drive the whole App synchronously: a key goes to
@@ -277,21 +275,7 @@ var sharedMarket = sync.OnceValue(func() *sim.Market {
 // loopback HTTP, the tests' stopped clock.
 func startMarketSandbox(t *testing.T) *Shared {
 	t.Helper()
-	now := func() time.Time { return testNow }
-	sb, err := sandbox.Start(sandbox.Config{Now: now, PerSecond: -1, Market: sharedMarket()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sb.Close() })
-	ts, err := api.NewClientCredentials(api.AuthConfig{AuthURL: sb.AuthURL, ClientID: sandbox.DemoClientID, ClientSecret: sb.DemoSecret})
-	if err != nil {
-		t.Fatal(err)
-	}
-	client, err := api.NewClient(api.WithBaseURL(sb.BaseURL), api.WithTokenSource(ts), api.WithClock(now))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &Shared{Styles: theme.New(theme.Dark(), false), Keys: keymap.Default(), Client: client, Now: now}
+	return startSandboxWith(t, sandbox.Config{Market: sharedMarket()})
 }
 
 // openScanner presses S and waits for the field list (the drive runs the
