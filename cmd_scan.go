@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"chainwatch/api"
-	"chainwatch/model"
+	"chainwatch/scan"
 )
 
 // scanFlags are `chainwatch scan`'s flags.
@@ -28,7 +28,7 @@ type scanFlags struct {
 }
 
 // newScanCmd is the scanner for scripts: the same scan, checks and errors
-// as the modal (model.RunScan, model.DescribeScanError), with the rows on
+// as the modal (scan.Run, scan.DescribeError), with the rows on
 // stdout as a table, JSON or CSV, and what it cost on stderr.
 func newScanCmd(deps cliDeps) *cobra.Command {
 	var f scanFlags
@@ -129,7 +129,7 @@ func runScanCmd(cmd *cobra.Command, f *scanFlags, deps cliDeps) error {
 	if md, _, err := client.ScannerMetadata(ctx, api.ReferenceParams{Mode: mode}); err == nil {
 		g = api.NewGrammar(md.Fields)
 	} else {
-		msg, _ := model.DescribeScanError(err, s)
+		msg, _ := scan.DescribeError(err, s)
 		fmt.Fprintf(errOut, "chainwatch: warning: cannot read the scanner's field list (%s); the service will check the formulas\n", msg)
 	}
 	if s.AllResults {
@@ -141,9 +141,9 @@ func runScanCmd(cmd *cobra.Command, f *scanFlags, deps cliDeps) error {
 	if deps.now != nil {
 		now = deps.now
 	}
-	out, err := model.RunScan(ctx, client, g, s, mode, now())
+	out, err := scan.Run(ctx, client, g, s, mode, now())
 	if err != nil {
-		msg, _ := model.DescribeScanError(err, s)
+		msg, _ := scan.DescribeError(err, s)
 		return errors.New(msg)
 	}
 	switch {
@@ -182,11 +182,11 @@ func scanConfigFile(cmd *cobra.Command, f *scanFlags, getenv func(string) string
 // with --all and --sort applied. --all, when given, says what the run
 // returns either way: --all=false runs a saved scan that keeps
 // all_results = true for the top 20 at the lower cost.
-func scanFromFlags(f *scanFlags, saved []model.Scan) (model.Scan, error) {
-	var s model.Scan
+func scanFromFlags(f *scanFlags, saved []scan.Scan) (scan.Scan, error) {
+	var s scan.Scan
 	if name := strings.TrimSpace(f.name); name != "" {
 		var ok bool
-		if s, ok = model.FindScan(saved, name); !ok {
+		if s, ok = scan.Find(saved, name); !ok {
 			return s, fmt.Errorf("--name %q: no saved scan or preset has that name; there are: %s", name, scanNames(saved))
 		}
 	} else if f.name != "" {
@@ -215,7 +215,7 @@ func scanFromFlags(f *scanFlags, saved []model.Scan) (model.Scan, error) {
 // applySort makes KEY[:asc|:desc] the scan's only sort. The service sorts
 // by the sorted fields in the scan's order, so --sort, which says "this
 // order", replaces the scan's own rather than adding a tie-breaker.
-func applySort(s *model.Scan, arg string) error {
+func applySort(s *scan.Scan, arg string) error {
 	key, dir := arg, api.SortDesc
 	if i := strings.LastIndexByte(arg, ':'); i >= 0 {
 		switch d := api.SortOrder(strings.ToLower(strings.TrimSpace(arg[i+1:]))); d {
@@ -257,9 +257,9 @@ func applySort(s *model.Scan, arg string) error {
 }
 
 // scanNames lists every name --name accepts, saved scans first.
-func scanNames(saved []model.Scan) string {
+func scanNames(saved []scan.Scan) string {
 	var names []string
-	for _, list := range [][]model.Scan{saved, model.Presets()} {
+	for _, list := range [][]scan.Scan{saved, scan.Presets()} {
 		for _, s := range list {
 			names = append(names, fmt.Sprintf("%q", s.Name))
 		}

@@ -10,12 +10,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/api"
-	"chainwatch/model"
+	"chainwatch/scan"
 )
 
 // printScanList shows what --name accepts: the config file's scans, then
 // the presets, each with its fields as they would be sent.
-func printScanList(w io.Writer, path string, saved []model.Scan) error {
+func printScanList(w io.Writer, path string, saved []scan.Scan) error {
 	var b strings.Builder
 	if len(saved) == 0 {
 		where := "no config file"
@@ -28,7 +28,7 @@ func printScanList(w io.Writer, path string, saved []model.Scan) error {
 		listScans(&b, saved)
 	}
 	b.WriteString("\nPresets:\n")
-	listScans(&b, model.Presets())
+	listScans(&b, scan.Presets())
 	b.WriteString("\nRun one with chainwatch scan --name NAME; --formula adds fields to it.\n")
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -51,7 +51,7 @@ const maxListFormula = 40
 // are those of the error messages ("formula 2 ..."). Every text is passed
 // through plainText, since a hand-edited file's formula or display name
 // may hold anything.
-func listScans(b *strings.Builder, scans []model.Scan) {
+func listScans(b *strings.Builder, scans []scan.Scan) {
 	for _, s := range scans {
 		fmt.Fprintf(b, "\n  %s", plainText(s.Name))
 		if s.AllResults {

@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/api"
-	"chainwatch/model"
+	"chainwatch/scan"
 )
 
 // The three outputs of `chainwatch scan`. Each writes the whole answer in
@@ -24,7 +24,7 @@ import (
 // rowKeys are the columns a row carries after symbol and company_name: a
 // column keyed "symbol" or "company_name" (the formula symbol, say) holds
 // the row's own value and is not repeated, since JSON keys must be unique.
-func rowKeys(out model.ScanOutcome) []string {
+func rowKeys(out scan.Outcome) []string {
 	keys := make([]string, 0, len(out.Columns))
 	for _, k := range out.Columns {
 		if k != "symbol" && k != "company_name" {
@@ -38,7 +38,7 @@ func rowKeys(out model.ScanOutcome) []string {
 // with keys in that order and each row's keys in column order: encoding/json
 // would sort a map's keys, and a script reading the rows by eye should see
 // the scan's own order.
-func writeScanJSON(w io.Writer, out model.ScanOutcome) error {
+func writeScanJSON(w io.Writer, out scan.Outcome) error {
 	var b bytes.Buffer
 	field := func(first bool, key string, v any) error {
 		if !first {
@@ -169,7 +169,7 @@ func plainText(s string) string {
 // record per row; a null is an empty cell, numbers are written in full.
 // Text is passed through plainText: a CSV is as often read with cat as
 // parsed.
-func writeScanCSV(w io.Writer, out model.ScanOutcome) error {
+func writeScanCSV(w io.Writer, out scan.Outcome) error {
 	var b bytes.Buffer
 	cw := csv.NewWriter(&b)
 	keys := rowKeys(out)
@@ -206,10 +206,10 @@ func csvValue(v any) string {
 }
 
 // writeScanTable writes an aligned plain-text table for a person, with
-// the modal's formatting (model.ScanOutcome.Table): numbers right-aligned
+// the modal's formatting (scan.Outcome.Table): numbers right-aligned
 // in one format per column, thousands grouped, a dash for null. No row, no
 // table: the summary on stderr says so.
-func writeScanTable(w io.Writer, out model.ScanOutcome) error {
+func writeScanTable(w io.Writer, out scan.Outcome) error {
 	t := out.Table()
 	if len(t.Rows) == 0 {
 		return nil
@@ -260,7 +260,7 @@ func writeScanTable(w io.Writer, out model.ScanOutcome) error {
 // terminal's width.
 const maxCompanyWidth = 28
 
-func scanRows(out model.ScanOutcome) []api.ScanRow {
+func scanRows(out scan.Outcome) []api.ScanRow {
 	if out.Result == nil {
 		return nil
 	}
@@ -269,7 +269,7 @@ func scanRows(out model.ScanOutcome) []api.ScanRow {
 
 // scanSummary is the stderr line after a scan: rows, points spent, points
 // left this month when the service said.
-func scanSummary(out model.ScanOutcome) string {
+func scanSummary(out scan.Outcome) string {
 	var b strings.Builder
 	switch n := out.Rows(); {
 	case n == 0:
@@ -278,14 +278,14 @@ func scanSummary(out model.ScanOutcome) string {
 		b.WriteString("chainwatch: 1 row")
 	case n == 20 && !out.Scan.AllResults:
 		fmt.Fprintf(&b, "chainwatch: 20 rows (the top 20; --all returns every row for %d points)",
-			model.Scan{AllResults: true}.Cost(out.Mode))
+			scan.Scan{AllResults: true}.Cost(out.Mode))
 	default:
 		fmt.Fprintf(&b, "chainwatch: %d rows", n)
 	}
 	if out.Resp != nil {
-		fmt.Fprintf(&b, ", %s points spent", model.GroupDigits(int64(out.Resp.Cost)))
+		fmt.Fprintf(&b, ", %s points spent", scan.GroupDigits(int64(out.Resp.Cost)))
 		if left, ok := out.Resp.PointsLeft.Get(); ok {
-			fmt.Fprintf(&b, ", %s points left this month", model.GroupDigits(left))
+			fmt.Fprintf(&b, ", %s points left this month", scan.GroupDigits(left))
 		}
 	}
 	return b.String()

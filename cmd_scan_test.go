@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"chainwatch/api"
-	"chainwatch/model"
 	"chainwatch/sandbox"
+	"chainwatch/scan"
 )
 
 // issueExample is the issue's scan: iv30 over 40, sorted by iv30.
@@ -140,7 +140,7 @@ func TestScanCommand(t *testing.T) {
 			t.Fatalf("%v %s", err, errOut)
 		}
 		var doc scanJSON
-		want, _ := model.FindScan(nil, "High IV")
+		want, _ := scan.Find(nil, "High IV")
 		if err := json.Unmarshal([]byte(out), &doc); err != nil || !slices.Equal(doc.Columns, want.Columns()) || len(doc.Rows) == 0 {
 			t.Fatalf("%v %+v", err, doc)
 		}
@@ -276,7 +276,7 @@ func TestScanCommandList(t *testing.T) {
 		t.Fatalf("a field is shown as a --formula argument:\n%s", out)
 	}
 	path, _ := defaultConfigPath(func(k string) string { return env[k] })
-	if err := saveScan(path, model.Scan{Name: "Mine", AllResults: true, Fields: []api.ScanFieldParam{
+	if err := saveScan(path, scan.Scan{Name: "Mine", AllResults: true, Fields: []api.ScanFieldParam{
 		{Formula: "min(iv30, hv30)"}, {Formula: "iv30 > 40", IncludeInResultset: api.Ptr(false), Sort: api.SortAsc}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +304,7 @@ func noControls(t *testing.T, what, s string) {
 // name cannot drive the terminal through --list.
 func TestScanListStripsControls(t *testing.T) {
 	var b strings.Builder
-	err := printScanList(&b, "config.toml", []model.Scan{{Name: "x" + hostile, Description: hostile,
+	err := printScanList(&b, "config.toml", []scan.Scan{{Name: "x" + hostile, Description: hostile,
 		Fields: []api.ScanFieldParam{{Formula: "iv30 > 40" + hostile, DisplayName: hostile}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -319,7 +319,7 @@ func TestScanListStripsControls(t *testing.T) {
 // from the service reach a CSV without terminal controls; JSON keeps them
 // exactly, escaped (C0 by encoding/json, DEL and C1 by escapeC1).
 func TestScanOutputStripsControls(t *testing.T) {
-	out := model.ScanOutcome{Mode: api.Live, Columns: []string{"sector" + hostile, "iv30", "ok", "none"},
+	out := scan.Outcome{Mode: api.Live, Columns: []string{"sector" + hostile, "iv30", "ok", "none"},
 		Result: &api.ScanResult{LastUpdated: "2026-01-02T15:04:05Z", Output: []api.ScanRow{{
 			Symbol: "EV" + hostile, CompanyName: "Evil \u0085Corp" + hostile,
 			Values: map[string]any{"sector" + hostile: "Tech" + hostile, "iv30": 41.5, "ok": true, "none": nil},

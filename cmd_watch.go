@@ -13,8 +13,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"chainwatch/api"
+	"chainwatch/feed"
 	"chainwatch/model"
 	"chainwatch/sandbox/market"
+	"chainwatch/scan"
 )
 
 // Sources, as the header's badge and the first-run banner name them.
@@ -101,7 +103,7 @@ type watchSettings struct {
 	symbol       string
 	mode         api.Mode
 	date         api.Date
-	budget       model.Budget
+	budget       feed.Budget
 	blockSize    int64
 	tapeSize     int
 	theme        string
@@ -113,7 +115,7 @@ type watchSettings struct {
 	// path, which need not exist yet): where saved scans are written. ""
 	// when there is no user configuration directory.
 	configPath string
-	scans      []model.Scan
+	scans      []scan.Scan
 }
 
 // resolveSettings merges the flags, the config file and the defaults. The
@@ -123,7 +125,7 @@ func resolveSettings(cmd *cobra.Command, args []string, f *watchFlags, getenv fu
 	changed := cmd.Flags().Changed
 	s := watchSettings{
 		symbol: defaultSymbol, mode: api.Live, theme: defaultTheme,
-		budget:    model.Budget{Share: defaultBudgetShare},
+		budget:    feed.Budget{Share: defaultBudgetShare},
 		blockSize: defaultBlockSize, tapeSize: defaultTapeSize,
 	}
 	// The flags, checked before anything is read.
@@ -355,7 +357,7 @@ func runWatchCmd(cmd *cobra.Command, args []string, f *watchFlags, deps cliDeps)
 	if set.configPath != "" {
 		// The modal shows a failed save itself; the file is the one this
 		// run loaded, so what is saved is what the next run lists.
-		cfg.SaveScan = func(s model.Scan) error { return saveScan(set.configPath, s) }
+		cfg.SaveScan = func(s scan.Scan) error { return saveScan(set.configPath, s) }
 		cfg.DeleteScan = func(name string) error { return deleteScan(set.configPath, name) }
 	}
 	if firstRun {

@@ -27,7 +27,7 @@ const (
 	defaultTapeSize  = 5000
 	minTapeSize      = 100
 	maxTapeSize      = 100000
-	// defaultBudgetShare mirrors model.DefaultBudget: a quarter of the
+	// defaultBudgetShare mirrors feed.DefaultBudget: a quarter of the
 	// month's points left, so a screen left open all month cannot drain
 	// the account.
 	defaultBudgetShare = 0.25

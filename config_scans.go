@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"chainwatch/api"
-	"chainwatch/model"
+	"chainwatch/scan"
 )
 
 // scanConfig is one [[scan]] table of the config file: a saved scan, as
@@ -120,15 +120,15 @@ func (sc *scanConfig) check() error {
 	// say) with the same words as when the scan is run.
 	s := sc.scan()
 	if err := s.Params(api.Live).Validate(); err != nil {
-		msg, _ := model.DescribeScanError(err, s)
+		msg, _ := scan.DescribeError(err, s)
 		return errors.New(msg)
 	}
 	return nil
 }
 
 // scan is the saved scan as the model keeps it.
-func (sc scanConfig) scan() model.Scan {
-	s := model.Scan{Name: sc.Name, Description: sc.Description, AllResults: sc.AllResults,
+func (sc scanConfig) scan() scan.Scan {
+	s := scan.Scan{Name: sc.Name, Description: sc.Description, AllResults: sc.AllResults,
 		Fields: make([]api.ScanFieldParam, len(sc.Fields))}
 	for i, f := range sc.Fields {
 		p := api.ScanFieldParam{Formula: f.Formula, DisplayName: f.DisplayName, Sort: api.SortOrder(f.Sort)}
@@ -144,8 +144,8 @@ func (sc scanConfig) scan() model.Scan {
 }
 
 // savedScans are the file's [[scan]] tables as model.Scans, in file order.
-func (fc fileConfig) savedScans() []model.Scan {
-	out := make([]model.Scan, 0, len(fc.Scans))
+func (fc fileConfig) savedScans() []scan.Scan {
+	out := make([]scan.Scan, 0, len(fc.Scans))
 	for _, sc := range fc.Scans {
 		out = append(out, sc.scan())
 	}

@@ -7,6 +7,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/model"
+	"chainwatch/scan"
 )
 
 const scansConfig = `
@@ -38,7 +39,7 @@ func TestConfigScans(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := fc.savedScans()
-	want := []model.Scan{
+	want := []scan.Scan{
 		{Name: "High IV", Description: "iv30 over 40", Fields: []api.ScanFieldParam{
 			{Formula: "iv30 > 40", IncludeInResultset: api.Ptr(false), Sort: api.SortNone},
 			{Formula: "iv30", DisplayName: "IV30", Sort: api.SortDesc},
@@ -48,13 +49,13 @@ func TestConfigScans(t *testing.T) {
 	if fmt.Sprintf("%+v", deref(got)) != fmt.Sprintf("%+v", deref(want)) {
 		t.Fatalf("got  %+v\nwant %+v", deref(got), deref(want))
 	}
-	if s, ok := model.FindScan(got, "HIGH iv"); !ok || s.Preset || s.Fields[1].Sort != api.SortDesc {
+	if s, ok := scan.Find(got, "HIGH iv"); !ok || s.Preset || s.Fields[1].Sort != api.SortDesc {
 		t.Fatalf("FindScan: %+v %v", s, ok)
 	}
 }
 
 // deref prints include flags by value, for comparing scans as text.
-func deref(scans []model.Scan) []string {
+func deref(scans []scan.Scan) []string {
 	var out []string
 	for _, s := range scans {
 		line := fmt.Sprintf("%q %q all=%v:", s.Name, s.Description, s.AllResults)
@@ -121,7 +122,7 @@ func TestWatchScans(t *testing.T) {
 	env := homeEnv(t)
 	path := writeConfig(t, t.TempDir(), "# mine\n[[scan]]\nname = \"Old\"\n  [[scan.field]]\n  formula = \"iv30\"\n", 0o600)
 	res := watchCLI{env: env, during: func(cfg model.Config) error {
-		if err := cfg.SaveScan(model.Scan{Name: "New", Fields: []api.ScanFieldParam{{Formula: "hv30"}}}); err != nil {
+		if err := cfg.SaveScan(scan.Scan{Name: "New", Fields: []api.ScanFieldParam{{Formula: "hv30"}}}); err != nil {
 			return err
 		}
 		return cfg.DeleteScan("old")
@@ -137,7 +138,7 @@ func TestWatchScans(t *testing.T) {
 	}
 
 	res = watchCLI{env: env, during: func(cfg model.Config) error {
-		return cfg.SaveScan(model.Scan{Name: "First", Fields: []api.ScanFieldParam{{Formula: "iv30"}}})
+		return cfg.SaveScan(scan.Scan{Name: "First", Fields: []api.ScanFieldParam{{Formula: "iv30"}}})
 	}}.run(t)
 	if res.err != nil || len(res.cfg.Scans) != 0 {
 		t.Fatalf("%v %+v", res.err, res.cfg)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"chainwatch/scan"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,8 +10,6 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-
-	"chainwatch/model"
 )
 
 // The config file is the user's: hand-written, commented, perhaps holding
@@ -30,7 +29,7 @@ var scansFileMu sync.Mutex
 // the scan of the same name (without regard to case), else appends one. A
 // missing file is created 0600 (its directory 0700), since it may later
 // hold a client secret.
-func saveScan(path string, s model.Scan) error {
+func saveScan(path string, s scan.Scan) error {
 	sc := scanToConfig(s)
 	if err := sc.check(); err != nil {
 		if sc.Name == "" {
@@ -38,7 +37,7 @@ func saveScan(path string, s model.Scan) error {
 		}
 		return fmt.Errorf("cannot save the scan %q: %w", clipName(sc.Name), err)
 	}
-	return editScans(path, fmt.Sprintf("save the scan %q", sc.Name), func(text string, blocks []scanBlock, fc fileConfig) (textEdit, []model.Scan, error) {
+	return editScans(path, fmt.Sprintf("save the scan %q", sc.Name), func(text string, blocks []scanBlock, fc fileConfig) (textEdit, []scan.Scan, error) {
 		want := fc.savedScans()
 		block := renderScan(sc, newline(text))
 		for i, old := range fc.Scans {
@@ -56,7 +55,7 @@ func saveScan(path string, s model.Scan) error {
 // the blank lines that separated it.
 func deleteScan(path, name string) error {
 	name = strings.TrimSpace(name)
-	return editScans(path, fmt.Sprintf("delete the scan %q", name), func(text string, blocks []scanBlock, fc fileConfig) (textEdit, []model.Scan, error) {
+	return editScans(path, fmt.Sprintf("delete the scan %q", name), func(text string, blocks []scanBlock, fc fileConfig) (textEdit, []scan.Scan, error) {
 		want := fc.savedScans()
 		for i, old := range fc.Scans {
 			if strings.EqualFold(old.Name, name) {
@@ -92,7 +91,7 @@ func (e textEdit) apply(text string) string { return text[:e.lo] + e.insert + te
 
 // scanEdit says how to change the file's text, and which scans it must
 // then hold. blocks[i] is where fc.Scans[i] is written.
-type scanEdit func(text string, blocks []scanBlock, fc fileConfig) (textEdit, []model.Scan, error)
+type scanEdit func(text string, blocks []scanBlock, fc fileConfig) (textEdit, []scan.Scan, error)
 
 // editScans reads the file (none is an empty one), applies edit, and puts
 // the result in place atomically if, read back, it holds the scans edit
@@ -179,7 +178,7 @@ func onlyBlocks(text string, e textEdit, blocks []scanBlock) bool {
 // reads it back, and renames it over path only if it holds old's bytes
 // outside the edited lines unchanged, exactly want as scans, and
 // otherwise the settings of before.
-func writeVerified(path, old string, e textEdit, perm os.FileMode, before fileConfig, want []model.Scan) (err error) {
+func writeVerified(path, old string, e textEdit, perm os.FileMode, before fileConfig, want []scan.Scan) (err error) {
 	text := e.apply(old)
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -243,7 +242,7 @@ func syncDir(dir string) {
 
 // sameScans compares scans as the file stores them: an omitted sort is
 // none and an omitted include flag is true, whichever way they are said.
-func sameScans(a, b []model.Scan) bool {
+func sameScans(a, b []scan.Scan) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"chainwatch/api"
-	"chainwatch/model"
+	"chainwatch/scan"
 )
 
 // handWritten is a config file as a person writes it: comments
@@ -50,8 +50,8 @@ name = "Gamma"
   formula = "price"
 # trailing comment`
 
-func scanOf(name string, formulas ...string) model.Scan {
-	s := model.Scan{Name: name}
+func scanOf(name string, formulas ...string) scan.Scan {
+	s := scan.Scan{Name: name}
 	for _, f := range formulas {
 		s.Fields = append(s.Fields, api.ScanFieldParam{Formula: f})
 	}
@@ -94,7 +94,7 @@ func noTempFiles(t *testing.T, dir string) {
 func TestSaveScanAppendsAndKeepsEveryByte(t *testing.T) {
 	dir := t.TempDir()
 	path := writeConfig(t, dir, handWritten, 0o640)
-	s := model.Scan{Name: "Delta", Description: `quotes " and \ back`, AllResults: true, Fields: []api.ScanFieldParam{
+	s := scan.Scan{Name: "Delta", Description: `quotes " and \ back`, AllResults: true, Fields: []api.ScanFieldParam{
 		{Formula: `sector == "Technology"`, IncludeInResultset: api.Ptr(false)},
 		{Formula: "iv30", DisplayName: "IV \"30\"", Sort: api.SortDesc},
 		{Formula: "price", IncludeInResultset: api.Ptr(true), Sort: api.SortNone},
@@ -111,7 +111,7 @@ func TestSaveScanAppendsAndKeepsEveryByte(t *testing.T) {
 		t.Fatal(err)
 	}
 	scans := fc.savedScans()
-	if len(scans) != 4 || !sameScans(scans[3:], []model.Scan{s}) || fc.Symbol != "QQQ" || *fc.Budget.Share != 0.5 {
+	if len(scans) != 4 || !sameScans(scans[3:], []scan.Scan{s}) || fc.Symbol != "QQQ" || *fc.Budget.Share != 0.5 {
 		t.Fatalf("read back %+v", deref(scans))
 	}
 	if fi, _ := os.Stat(path); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o640 {
@@ -262,7 +262,7 @@ func TestDeleteScanSpacing(t *testing.T) {
 // comment once did) is refused and the file left alone.
 func TestEditScansRefusesToDropOtherText(t *testing.T) {
 	path := writeConfig(t, t.TempDir(), commented, 0o600)
-	err := editScans(path, "test", func(text string, blocks []scanBlock, fc fileConfig) (textEdit, []model.Scan, error) {
+	err := editScans(path, "test", func(text string, blocks []scanBlock, fc fileConfig) (textEdit, []scan.Scan, error) {
 		end := strings.Index(text, "[service]") // over the comment
 		return textEdit{lo: blocks[0].start, hi: end, insert: renderScan(fc.Scans[0], "\n")}, fc.savedScans(), nil
 	})
@@ -326,7 +326,7 @@ func TestSaveScanRefuses(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name, body string
-		scan       model.Scan
+		scan       scan.Scan
 		op         string // "save" or "delete NAME"
 		want       string
 	}{
@@ -337,7 +337,7 @@ func TestSaveScanRefuses(t *testing.T) {
 		// A [[scan.field]] after another table still belongs to Alpha:
 		// deleting Alpha's block would hand it to a scan without a name.
 		{"result would not load", "[[scan]]\nname = \"Alpha\"\n[[scan.field]]\nformula = \"iv30\"\n[budget]\nshare = 0.5\n[[scan.field]]\nformula = \"hv30\"\n",
-			model.Scan{}, "delete Alpha", "the edited file would not load"},
+			scan.Scan{}, "delete Alpha", "the edited file would not load"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeConfig(t, filepath.Join(dir, tc.name), tc.body, 0o600)

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 
 	"chainwatch/api"
-	"chainwatch/model"
+	"chainwatch/scan"
 )
 
 // This file finds and writes [[scan]] blocks in the config file's text.
@@ -211,7 +211,7 @@ func newline(text string) string {
 
 // scanToConfig is s as the file stores it: only what differs from the
 // defaults (sort none, include true) is written.
-func scanToConfig(s model.Scan) scanConfig {
+func scanToConfig(s scan.Scan) scanConfig {
 	sc := scanConfig{Name: strings.TrimSpace(s.Name), Description: strings.TrimSpace(s.Description), AllResults: s.AllResults}
 	for _, f := range s.Fields {
 		fc := scanFieldConfig{Formula: f.Formula, DisplayName: f.DisplayName, Sort: strings.ToLower(string(f.Sort))}

@@ -8,7 +8,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
+	"chainwatch/feed"
 	"chainwatch/keymap"
+	"chainwatch/model/common"
+	"chainwatch/scan"
 	"chainwatch/theme"
 )
 
@@ -20,7 +23,7 @@ type Config struct {
 	Symbol       string   // default SPY
 	Mode         api.Mode // default live
 	Date         api.Date // 0: today; a past day is historical
-	Budget       Budget
+	Budget       feed.Budget
 	BlockSize    int64 // tape prints of at least this size are blocks; default 100
 	TapeCapacity int   // trades the tape holds; default 5000
 	Theme        string
@@ -32,8 +35,8 @@ type Config struct {
 	SaveRecent   func([]string) error
 	// Scans are the saved scans of the config file; SaveScan and
 	// DeleteScan write it (nil: saving is not available).
-	Scans      []Scan
-	SaveScan   func(Scan) error
+	Scans      []scan.Scan
+	SaveScan   func(scan.Scan) error
 	DeleteScan func(name string) error
 }
 
@@ -59,11 +62,11 @@ const flashFor = 700 * time.Millisecond
 // panes hold the state; App holds only what is between them.
 type App struct {
 	cfg    Config
-	sh     *Shared
+	sh     *common.Common
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	q     Query
+	q     feed.Query
 	chain *Chain
 	tape  *Tape
 	cal   *Calendar
@@ -104,11 +107,11 @@ func New(cfg Config) *App {
 	if cfg.TapeCapacity <= 0 {
 		cfg.TapeCapacity = 5000
 	}
-	if cfg.Budget == (Budget{}) {
-		cfg.Budget = DefaultBudget()
+	if cfg.Budget == (feed.Budget{}) {
+		cfg.Budget = feed.DefaultBudget()
 	}
 	dark := cfg.Theme != "light"
-	sh := &Shared{
+	sh := &common.Common{
 		Styles: theme.New(theme.ByName(dark, cfg.ColorBlind), cfg.NoColor),
 		Keys:   keymap.Default(),
 		Prompt: keymap.Prompt(),
@@ -127,7 +130,7 @@ func New(cfg Config) *App {
 		darkSet:   cfg.Theme == "dark" || cfg.Theme == "light",
 		dark:      dark,
 	}
-	a.q = Query{Symbol: strings.ToUpper(cfg.Symbol), Mode: cfg.Mode, Date: cfg.Date, Gen: 1}
+	a.q = feed.Query{Symbol: strings.ToUpper(cfg.Symbol), Mode: cfg.Mode, Date: cfg.Date, Gen: 1}
 	a.setQuery(a.q)
 	a.scan = NewScanner(sh, ctx, cfg, func() api.Mode { return a.q.Mode }, a.pointsLeft)
 	return a
@@ -183,13 +186,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.onPoll(msg)
 	case expiryMsg:
 		return a, a.onExpiryDebounced(msg)
-	case ChainMsg:
+	case feed.ChainMsg:
 		return a, a.onChain(msg)
-	case TapeMsg:
+	case feed.TapeMsg:
 		return a, a.onTape(msg)
-	case CalendarMsg:
+	case feed.CalendarMsg:
 		return a, a.onCalendar(msg)
-	case ExchangesMsg:
+	case feed.ExchangesMsg:
 		// Without the table the tape shows exchange ids; nothing to retry
 		// for, so a failure is not shown.
 		if msg.Err == nil {
@@ -207,8 +210,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // Recent is the recent-symbols list, most recent first.
 func (a *App) Recent() []string { return append([]string(nil), a.recent...) }
 
-// Query is what the screen is looking at.
-func (a *App) Query() Query { return a.q }
+// feed.Query is what the screen is looking at.
+func (a *App) Query() feed.Query { return a.q }
 
 // frameMsg is the once-a-second clock.
 type frameMsg struct{}

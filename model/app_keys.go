@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
+	"chainwatch/feed"
 	"chainwatch/ui"
 )
 
@@ -105,7 +106,7 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 // a feed already in flight is not asked twice.
 func (a *App) refreshNow() tea.Cmd {
 	var cmds []tea.Cmd
-	for _, f := range []Feed{FeedChain, FeedTape} {
+	for _, f := range []feed.Feed{feed.FeedChain, feed.FeedTape} {
 		if a.poll.inflight[f] == 0 {
 			cmds = append(cmds, a.fetch(f))
 		}

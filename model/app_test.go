@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/api"
+	"chainwatch/feed"
 )
 
 // clock is a settable time source for Update tests.
@@ -35,7 +36,7 @@ func okResp(cost int) *api.Response {
 // loadChain answers the App's first chain request as the service would.
 func loadChain(t *testing.T, a *App, at time.Time) {
 	t.Helper()
-	a.Update(ChainMsg{Query: a.q, Chain: synthChain(3, 60, 0), Resp: okResp(4), At: at})
+	a.Update(feed.ChainMsg{Query: a.q, Chain: synthChain(3, 60, 0), Resp: okResp(4), At: at})
 	if a.chain.LastOK().IsZero() {
 		t.Fatal("the first chain was not applied")
 	}
@@ -52,7 +53,7 @@ func TestAppDropsRepliesForASymbolLeftButCountsTheirPoints(t *testing.T) {
 	if a.q.Symbol != "QQQ" || a.q.Gen == old.Gen {
 		t.Fatalf("query after the prompt: %+v", a.q)
 	}
-	a.Update(ChainMsg{Query: old, Chain: synthChain(1, 10, 0), Resp: okResp(4), At: c.t})
+	a.Update(feed.ChainMsg{Query: old, Chain: synthChain(1, 10, 0), Resp: okResp(4), At: c.t})
 	if !a.chain.LastOK().IsZero() {
 		t.Fatal("a chain for SPY, which the user left, was applied to QQQ")
 	}
@@ -67,7 +68,7 @@ func TestAppDropsRepliesForASymbolLeftButCountsTheirPoints(t *testing.T) {
 func TestAppPollingFollowsFocusAndIdleness(t *testing.T) {
 	a, c := offlineApp(t)
 	loadChain(t, a, c.t)
-	due := func() time.Duration { return a.poll.due[FeedChain].Sub(c.t) }
+	due := func() time.Duration { return a.poll.due[feed.FeedChain].Sub(c.t) }
 	active := due()
 	if active <= 0 {
 		t.Fatalf("no chain refresh planned after a reply: %v", active)
@@ -81,7 +82,7 @@ func TestAppPollingFollowsFocusAndIdleness(t *testing.T) {
 		t.Fatalf("focus back: next chain in %v, want %v", d, active)
 	}
 	c.t = c.t.Add(idleAfter + time.Second)
-	bookFetch(a, FeedChain, c.t)
+	bookFetch(a, feed.FeedChain, c.t)
 	a.Update(frameMsg{})
 	if idle := due(); idle < 3*active {
 		t.Fatalf("idle: next chain in %v, active %v", idle, active)
@@ -93,7 +94,7 @@ func TestAppPollingFollowsFocusAndIdleness(t *testing.T) {
 }
 
 // bookFetch records a fetch of f at now, as if its timer had fired.
-func bookFetch(a *App, f Feed, now time.Time) {
+func bookFetch(a *App, f feed.Feed, now time.Time) {
 	a.poll.last[f] = now
 }
 
@@ -102,7 +103,7 @@ func TestAppKeepsDataAndMarksItStaleWhenTheServiceFails(t *testing.T) {
 	loadChain(t, a, c.t)
 	rows := len(a.chain.rows())
 	c.t = c.t.Add(5 * time.Second)
-	a.Update(ChainMsg{Query: a.q, Expiry: a.chain.Expiry(), Err: &api.APIError{StatusCode: 503, Endpoint: "allaccess/market/option-and-underlying-quotes", Message: "upstream down"}, At: c.t})
+	a.Update(feed.ChainMsg{Query: a.q, Expiry: a.chain.Expiry(), Err: &api.APIError{StatusCode: 503, Endpoint: "allaccess/market/option-and-underlying-quotes", Message: "upstream down"}, At: c.t})
 	if len(a.chain.rows()) != rows {
 		t.Fatal("a failure dropped the data on screen")
 	}
@@ -117,24 +118,24 @@ func TestAppKeepsDataAndMarksItStaleWhenTheServiceFails(t *testing.T) {
 		}
 	}
 	// Failures in a row back off past the steady interval: 2, 4, 8, 16 s.
-	steady := a.poll.sched.Interval(FeedChain, a.poll.cond, c.t)
+	steady := a.poll.sched.Interval(feed.FeedChain, a.poll.cond, c.t)
 	for range 3 {
 		c.t = c.t.Add(time.Second)
-		a.Update(ChainMsg{Query: a.q, Expiry: a.chain.Expiry(), Err: &api.APIError{StatusCode: 503, Message: "upstream down"}, At: c.t})
+		a.Update(feed.ChainMsg{Query: a.q, Expiry: a.chain.Expiry(), Err: &api.APIError{StatusCode: 503, Message: "upstream down"}, At: c.t})
 	}
-	if d := a.poll.due[FeedChain].Sub(c.t); d != 16*time.Second || d <= steady {
+	if d := a.poll.due[feed.FeedChain].Sub(c.t); d != 16*time.Second || d <= steady {
 		t.Fatalf("after 4 failures the next chain is in %v; want the 16 s backoff (steady %v)", d, steady)
 	}
 	// It recovers by itself: the next good reply clears the mark.
 	c.t = c.t.Add(16 * time.Second)
-	a.Update(ChainMsg{Query: a.q, Expiry: a.chain.Expiry(), Chain: synthChain(1, 60, 1), Resp: okResp(4), At: c.t})
+	a.Update(feed.ChainMsg{Query: a.q, Expiry: a.chain.Expiry(), Chain: synthChain(1, 60, 1), Resp: okResp(4), At: c.t})
 	if h := a.headerData(c.t); h.Stale {
 		t.Fatal("still stale after a good reply")
 	}
 	if strings.Contains(ansi.Strip(a.render(c.t)), "upstream down") {
 		t.Fatal("the status bar still shows an error the screen recovered from")
 	}
-	if d, want := a.poll.due[FeedChain].Sub(c.t), a.poll.sched.Interval(FeedChain, a.poll.cond, c.t); d != want {
+	if d, want := a.poll.due[feed.FeedChain].Sub(c.t), a.poll.sched.Interval(feed.FeedChain, a.poll.cond, c.t); d != want {
 		t.Fatalf("after recovery the next chain is in %v, want the steady %v", d, want)
 	}
 }
@@ -144,15 +145,15 @@ func TestAppKeepsDataAndMarksItStaleWhenTheServiceFails(t *testing.T) {
 func TestAppRecoversFromAFailureAfterTheClose(t *testing.T) {
 	a, c := offlineApp(t)
 	c.t = time.Date(2026, 11, 18, 19, 0, 0, 0, api.Eastern)
-	a.Update(ChainMsg{Query: a.q, Err: errors.New("dial tcp: connection refused"), At: c.t})
-	if d := a.poll.due[FeedChain].Sub(c.t); d <= 0 || d > 2*time.Second {
+	a.Update(feed.ChainMsg{Query: a.q, Err: errors.New("dial tcp: connection refused"), At: c.t})
+	if d := a.poll.due[feed.FeedChain].Sub(c.t); d <= 0 || d > 2*time.Second {
 		t.Fatalf("after a failed first fetch in the evening the next is in %v, want the 2 s backoff", d)
 	}
 	if h := a.headerData(c.t); h.Loading || !h.Stale {
 		t.Fatalf("the header must say the fetch failed, not that it is loading: %+v", h)
 	}
-	a.Update(ChainMsg{Query: a.q, Chain: synthChain(2, 40, 0), Resp: okResp(4), At: c.t.Add(2 * time.Second)})
-	if d := a.poll.due[FeedChain].Sub(c.t); d < 10*time.Hour {
+	a.Update(feed.ChainMsg{Query: a.q, Chain: synthChain(2, 40, 0), Resp: okResp(4), At: c.t.Add(2 * time.Second)})
+	if d := a.poll.due[feed.FeedChain].Sub(c.t); d < 10*time.Hour {
 		t.Fatalf("with the close held, the next chain waits for the open; it is in %v", d)
 	}
 }
@@ -162,19 +163,19 @@ func TestAppRecoversFromAFailureAfterTheClose(t *testing.T) {
 // the latest window instead of paying for trades it would overwrite.
 func TestAppTapeCatchUp(t *testing.T) {
 	a, c := offlineApp(t)
-	a.Update(TapeMsg{Query: a.q, From: 0, Trades: synthTrades(1, tapePageLimit), Resp: okResp(15), At: c.t})
-	if d := a.poll.due[FeedTape].Sub(c.t); d != 0 || !a.tape.More() {
+	a.Update(feed.TapeMsg{Query: a.q, From: 0, Trades: synthTrades(1, tapePageLimit), Resp: okResp(15), At: c.t})
+	if d := a.poll.due[feed.FeedTape].Sub(c.t); d != 0 || !a.tape.More() {
 		t.Fatalf("a full first page: next tape in %v, more %v; want at once", d, a.tape.More())
 	}
-	a.poll.inflight[FeedTape] = 1 // that fetch
+	a.poll.inflight[feed.FeedTape] = 1 // that fetch
 	rl := &api.RateLimitError{APIError: api.APIError{StatusCode: 429, Message: "per-second limit"}, RetryAfter: 30 * time.Second}
-	a.Update(CalendarMsg{Query: a.q, Err: rl, At: c.t})
+	a.Update(feed.CalendarMsg{Query: a.q, Err: rl, At: c.t})
 	from := a.tape.NextFrom()
-	a.Update(TapeMsg{Query: a.q, From: from, Trades: synthTrades(from, tapePageLimit), Resp: okResp(15), At: c.t})
+	a.Update(feed.TapeMsg{Query: a.q, From: from, Trades: synthTrades(from, tapePageLimit), Resp: okResp(15), At: c.t})
 	if a.tape.NextFrom() != 0 || a.tape.Held() != 0 {
 		t.Fatalf("a second full page outgrows the %d-trade ring: the tape should start over, holds %d from %d", a.cfg.TapeCapacity, a.tape.Held(), a.tape.NextFrom())
 	}
-	if d := a.poll.due[FeedTape].Sub(c.t); d < 30*time.Second {
+	if d := a.poll.due[feed.FeedTape].Sub(c.t); d < 30*time.Second {
 		t.Fatalf("the restart fetch is due in %v, before the 30 s Retry-After", d)
 	}
 }
@@ -185,18 +186,18 @@ func TestAppTapeKeepsItsFiltersAtTheOpen(t *testing.T) {
 	a, c := offlineApp(t)
 	c.t = time.Date(2026, 11, 20, 9, 29, 0, 0, api.Eastern)
 	loadChain(t, a, c.t)
-	a.fetch(FeedTape)
+	a.fetch(feed.FeedTape)
 	if a.tapeDay != api.NewDate(2026, 11, 19) {
 		t.Fatalf("before the open the tape shows %s, want the 19th", a.tapeDay)
 	}
-	a.Update(TapeMsg{Query: a.q, Trades: synthTrades(1, 50), Resp: okResp(15), At: c.t})
+	a.Update(feed.TapeMsg{Query: a.q, Trades: synthTrades(1, 50), Resp: okResp(15), At: c.t})
 	a.Update(runeKey('x'))
 	osi := a.chain.SelectedOSI()
 	if osi == "" || !strings.Contains(ansi.Strip(strings.Join(a.tape.View(70, 10, false), "\n")), osi) {
 		t.Fatalf("the contract filter is not on for %q", osi)
 	}
 	c.t = c.t.Add(2 * time.Minute)
-	a.fetch(FeedTape)
+	a.fetch(feed.FeedTape)
 	if a.tapeDay != api.NewDate(2026, 11, 20) || a.tape.Held() != 0 {
 		t.Fatalf("at the open the tape starts over on the 20th: day %s, held %d", a.tapeDay, a.tape.Held())
 	}
@@ -288,23 +289,5 @@ func TestAppHelpAndQuit(t *testing.T) {
 	}
 	if _, ok := cmd().(tea.QuitMsg); !ok {
 		t.Fatal("q does not return tea.Quit")
-	}
-}
-
-func TestErrTextSaysWhatHappensNext(t *testing.T) {
-	for _, tc := range []struct {
-		err  error
-		want string
-	}{
-		{&api.RateLimitError{APIError: api.APIError{StatusCode: 429, Message: "per-second limit"}, RetryAfter: 2 * time.Second}, "retrying in 2s"},
-		{api.ErrUnauthorized, "chainwatch login"},
-		{&api.APIError{StatusCode: 400, Endpoint: "allaccess/time-and-sales/option-trades", Message: "not licensed\nsecond line"}, "not licensed"},
-		{errors.New("dial tcp 127.0.0.1:1: connect: connection refused"), "connection refused"},
-		{&api.APIError{StatusCode: 500, Endpoint: "x", Message: "\x1b]0;pwned\x07 \x1b[2Jboom"}, "boom"},
-	} {
-		got := errText(tc.err)
-		if !strings.Contains(got, tc.want) || strings.ContainsAny(got, "\n\x1b\x07") {
-			t.Errorf("errText(%v) = %q, want it to say %q on one line without control characters", tc.err, got, tc.want)
-		}
 	}
 }

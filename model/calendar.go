@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/feed"
+	"chainwatch/model/common"
 	"chainwatch/ui"
 )
 
@@ -15,8 +17,8 @@ import (
 // report (it moves the options' vol, and the expiry tabs mark it) and the
 // last few for context.
 type Calendar struct {
-	sh *Shared
-	q  Query
+	sh *common.Common
+	q  feed.Query
 
 	earnings  []ui.Earning  // ascending by date
 	dividends []ui.Dividend // ascending by ex-date
@@ -32,10 +34,10 @@ type Calendar struct {
 }
 
 // NewCalendar returns an empty calendar; SetQuery starts it.
-func NewCalendar(sh *Shared) *Calendar { return &Calendar{sh: sh} }
+func NewCalendar(sh *common.Common) *Calendar { return &Calendar{sh: sh} }
 
 // SetQuery empties the calendar for another symbol.
-func (c *Calendar) SetQuery(q Query) {
+func (c *Calendar) SetQuery(q feed.Query) {
 	c.q = q
 	c.earnings, c.dividends, c.scroll = c.earnings[:0], c.dividends[:0], 0
 	c.lastOK, c.errAt, c.err, c.loading = time.Time{}, time.Time{}, nil, true
@@ -46,7 +48,7 @@ func (c *Calendar) LastOK() time.Time       { return c.lastOK }
 func (c *Calendar) Err() (error, time.Time) { return c.err, c.errAt }
 
 // Apply takes the events of the current query; a failure keeps the last.
-func (c *Calendar) Apply(m CalendarMsg) bool {
+func (c *Calendar) Apply(m feed.CalendarMsg) bool {
 	if m.Query.Gen != c.q.Gen {
 		return false
 	}
@@ -142,7 +144,7 @@ func (c *Calendar) message() string {
 	case len(c.earnings)+len(c.dividends) > 0:
 		return ""
 	case c.err != nil:
-		return "events: " + errText(c.err)
+		return "events: " + feed.Describe(c.err, "")
 	case c.loading:
 		return "loading events…"
 	}

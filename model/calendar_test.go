@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/api"
+	"chainwatch/feed"
 )
 
 func earning(sym string, d api.Date, q int) api.CalendarEvent {
@@ -22,7 +23,7 @@ func dividend(sym string, ex api.Date) api.CalendarEvent {
 
 func TestCalendar(t *testing.T) {
 	c := NewCalendar(testShared(testNow))
-	q := Query{Symbol: "AAPL", Gen: 4}
+	q := feed.Query{Symbol: "AAPL", Gen: 4}
 	c.SetQuery(q)
 	today := q.Day(testNow)
 	events := []api.CalendarEvent{
@@ -34,10 +35,10 @@ func TestCalendar(t *testing.T) {
 		dividend("AAPL", today.AddDays(10)),
 		dividend("AAPL", today.AddDays(10)), // a duplicate
 	}
-	if c.Apply(CalendarMsg{Query: Query{Gen: 3}, Events: events}) {
+	if c.Apply(feed.CalendarMsg{Query: feed.Query{Gen: 3}, Events: events}) {
 		t.Error("a stale reply was applied")
 	}
-	if !c.Apply(CalendarMsg{Query: q, Events: events, At: testNow}) {
+	if !c.Apply(feed.CalendarMsg{Query: q, Events: events, At: testNow}) {
 		t.Fatal("reply dropped")
 	}
 	if got := c.NextEarnings(today); got != today.AddDays(70) {
@@ -74,10 +75,10 @@ func TestCalendar(t *testing.T) {
 	}
 
 	// A failure keeps the events; a new query drops them.
-	if !c.Apply(CalendarMsg{Query: q, Err: errors.New("503")}) || len(c.earnings) != 3 {
+	if !c.Apply(feed.CalendarMsg{Query: q, Err: errors.New("503")}) || len(c.earnings) != 3 {
 		t.Error("an error lost the events")
 	}
-	c.SetQuery(Query{Symbol: "XYZ", Gen: 5})
+	c.SetQuery(feed.Query{Symbol: "XYZ", Gen: 5})
 	if c.NextEarnings(today) != 0 || !strings.Contains(ansi.Strip(strings.Join(c.View(60, 9, testNow, false), "")), "loading") {
 		t.Error("SetQuery kept the old events")
 	}

@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
+	"chainwatch/feed"
+	"chainwatch/model/common"
 	"chainwatch/ui"
 )
 
@@ -29,8 +31,8 @@ const (
 // expects the cursor to stay on the contract they chose. A NaN strike
 // means "at the money" and follows the underlying until the user moves.
 type Chain struct {
-	sh *Shared
-	q  Query
+	sh *common.Common
+	q  feed.Query
 	st chainStore
 
 	expiry api.Date
@@ -52,14 +54,14 @@ type Chain struct {
 }
 
 // NewChain returns an empty ladder; SetQuery starts it.
-func NewChain(sh *Shared) *Chain {
+func NewChain(sh *common.Common) *Chain {
 	return &Chain{sh: sh, strike: math.NaN(), side: api.Call, win: defaultWindow, page: 10}
 }
 
 // SetQuery switches to another symbol, mode or date: the old chain means
 // nothing for the new one, so everything but the user's view preferences
 // (window, column set) is dropped.
-func (c *Chain) SetQuery(q Query) {
+func (c *Chain) SetQuery(q feed.Query) {
 	c.q = q
 	c.st.clear()
 	c.expiry, c.strike, c.side, c.offset, c.center = 0, math.NaN(), api.Call, 0, true
@@ -67,8 +69,8 @@ func (c *Chain) SetQuery(q Query) {
 	c.loading, c.earnings = true, 0
 }
 
-// Query is what the ladder shows now.
-func (c *Chain) Query() Query { return c.q }
+// feed.Query is what the ladder shows now.
+func (c *Chain) Query() feed.Query { return c.q }
 
 // Expiry is the selected expiry; 0 until a whole chain arrived.
 func (c *Chain) Expiry() api.Date { return c.expiry }
@@ -93,7 +95,7 @@ func (c *Chain) SetEarnings(next api.Date) { c.earnings = next }
 // Apply takes a chain reply. It returns false for a reply made for another
 // query or another expiry than the one selected now: a slow answer must not
 // overwrite what the user went to. A failure keeps the data on screen.
-func (c *Chain) Apply(m ChainMsg) bool {
+func (c *Chain) Apply(m feed.ChainMsg) bool {
 	if m.Query.Gen != c.q.Gen || (m.Expiry != 0 && m.Expiry != c.expiry) {
 		return false
 	}
@@ -365,7 +367,7 @@ func (c *Chain) message(rows int) string {
 	case rows > 0:
 		return ""
 	case c.err != nil:
-		return c.q.Symbol + ": " + errText(c.err)
+		return c.q.Symbol + ": " + feed.Describe(c.err, "")
 	case c.loading || c.fullAt.IsZero():
 		return "loading " + c.q.Symbol + "…"
 	case len(c.st.exps) == 0:

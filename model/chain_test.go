@@ -10,7 +10,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/api"
+	"chainwatch/feed"
 	"chainwatch/keymap"
+	"chainwatch/model/common"
 	"chainwatch/theme"
 	"chainwatch/ui"
 )
@@ -18,8 +20,8 @@ import (
 // testNow is the sandbox tests' clock: Friday 2026-11-20, 11:30 Eastern.
 var testNow = time.Date(2026, 11, 20, 11, 30, 0, 0, api.Eastern)
 
-func testShared(now time.Time) *Shared {
-	return &Shared{Styles: theme.New(theme.Dark(), false), Keys: keymap.Default(), Now: func() time.Time { return now }}
+func testShared(now time.Time) *common.Common {
+	return &common.Common{Styles: theme.New(theme.Dark(), false), Keys: keymap.Default(), Now: func() time.Time { return now }}
 }
 
 // Key presses as the terminal sends them.
@@ -39,9 +41,9 @@ func runeKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Text: str
 func loadedChain(t *testing.T) *Chain {
 	t.Helper()
 	c := NewChain(testShared(testNow))
-	q := Query{Symbol: "SPY", Mode: api.Live, Gen: 1}
+	q := feed.Query{Symbol: "SPY", Mode: api.Live, Gen: 1}
 	c.SetQuery(q)
-	if !c.Apply(ChainMsg{Query: q, Chain: synthChain(5, 200, 1), At: testNow}) {
+	if !c.Apply(feed.ChainMsg{Query: q, Chain: synthChain(5, 200, 1), At: testNow}) {
 		t.Fatal("full chain dropped")
 	}
 	return c
@@ -86,12 +88,12 @@ func TestChainFirstSnapshot(t *testing.T) {
 
 	// On a later day the first expiry not yet expired is chosen.
 	later := NewChain(testShared(testNow.AddDate(0, 0, 2)))
-	q := Query{Symbol: "SPY", Gen: 3}
+	q := feed.Query{Symbol: "SPY", Gen: 3}
 	later.SetQuery(q)
 	if !later.NeedsFull(testNow) {
 		t.Error("no full chain yet, but NeedsFull is false")
 	}
-	later.Apply(ChainMsg{Query: q, Chain: synthChain(5, 200, 1), At: testNow})
+	later.Apply(feed.ChainMsg{Query: q, Chain: synthChain(5, 200, 1), At: testNow})
 	if later.Expiry() != synthDay.AddDays(2) {
 		t.Errorf("expiry %s, want the first with DTE >= 0", later.Expiry())
 	}
@@ -99,21 +101,21 @@ func TestChainFirstSnapshot(t *testing.T) {
 
 func TestChainGenerationDropping(t *testing.T) {
 	c := loadedChain(t)
-	old := Query{Symbol: "SPY", Gen: 1}
-	if c.Apply(ChainMsg{Query: Query{Symbol: "QQQ", Gen: 0}, Chain: synthChain(1, 10, 9)}) {
+	old := feed.Query{Symbol: "SPY", Gen: 1}
+	if c.Apply(feed.ChainMsg{Query: feed.Query{Symbol: "QQQ", Gen: 0}, Chain: synthChain(1, 10, 9)}) {
 		t.Error("a stale generation was applied")
 	}
-	if c.Apply(ChainMsg{Query: old, Expiry: synthDay.AddDays(3), Chain: synthChain(4, 200, 2)}) {
+	if c.Apply(feed.ChainMsg{Query: old, Expiry: synthDay.AddDays(3), Chain: synthChain(4, 200, 2)}) {
 		t.Error("a reply for an expiry not selected was applied")
 	}
-	if !c.Apply(ChainMsg{Query: old, Expiry: synthDay, Chain: synthChain(1, 200, 2), At: testNow.Add(time.Second)}) {
+	if !c.Apply(feed.ChainMsg{Query: old, Expiry: synthDay, Chain: synthChain(1, 200, 2), At: testNow.Add(time.Second)}) {
 		t.Error("the selected expiry's reply was dropped")
 	}
 
 	// An error keeps the data and is remembered with its time.
 	boom := errors.New("503 service unavailable")
 	at := testNow.Add(2 * time.Second)
-	if !c.Apply(ChainMsg{Query: old, Expiry: synthDay, Err: boom, At: at}) {
+	if !c.Apply(feed.ChainMsg{Query: old, Expiry: synthDay, Err: boom, At: at}) {
 		t.Error("error reply dropped")
 	}
 	if err, when := c.Err(); err != boom || when != at {
@@ -124,8 +126,8 @@ func TestChainGenerationDropping(t *testing.T) {
 	}
 
 	// A new query clears everything; the old generation's reply is dropped.
-	c.SetQuery(Query{Symbol: "QQQ", Gen: 2})
-	if c.Apply(ChainMsg{Query: old, Chain: synthChain(2, 10, 1)}) || c.Expiry() != 0 || !c.Loading() {
+	c.SetQuery(feed.Query{Symbol: "QQQ", Gen: 2})
+	if c.Apply(feed.ChainMsg{Query: old, Chain: synthChain(2, 10, 1)}) || c.Expiry() != 0 || !c.Loading() {
 		t.Error("SetQuery did not reset, or the old reply landed")
 	}
 }
@@ -199,7 +201,7 @@ func TestChainFollowsTheMoney(t *testing.T) {
 	c := loadedChain(t)
 	s := synthChain(5, 200, 1)
 	s.LastTradePrice = api.Some(611.9)
-	c.Apply(ChainMsg{Query: c.Query(), Chain: s, At: testNow})
+	c.Apply(feed.ChainMsg{Query: c.Query(), Chain: s, At: testNow})
 	if got := selStrike(t, c); got != 612 {
 		t.Errorf("ATM after the spot moved: %v", got)
 	}
@@ -257,7 +259,7 @@ func TestChainTabs(t *testing.T) {
 
 func TestChainHeader(t *testing.T) {
 	c := NewChain(testShared(testNow))
-	c.SetQuery(Query{Symbol: "SPY", Gen: 1})
+	c.SetQuery(feed.Query{Symbol: "SPY", Gen: 1})
 	if h := c.Header(); h.Symbol != "SPY" || h.AsOf >= 0 || h.Indicator != "" {
 		t.Errorf("empty header %+v", h)
 	}
@@ -275,7 +277,7 @@ func TestChainHeader(t *testing.T) {
 // renderer only a slice of the store.
 func TestChainView(t *testing.T) {
 	c := NewChain(testShared(testNow))
-	c.SetQuery(Query{Symbol: "SPY", Gen: 1})
+	c.SetQuery(feed.Query{Symbol: "SPY", Gen: 1})
 	lines := c.View(80, 20, testNow, true)
 	if len(lines) != 20 || !strings.Contains(ansi.Strip(strings.Join(lines, "\n")), "loading SPY") {
 		t.Fatalf("loading view: %q", lines)

@@ -7,17 +7,19 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/feed"
 	"chainwatch/keymap"
+	"chainwatch/model/common"
 	"chainwatch/sandbox"
 	"chainwatch/theme"
 )
 
 // startTestSandbox starts the sandbox in process on 127.0.0.1 and returns
-// the panes' Shared with a client of it (real OAuth2 client credentials
-// over loopback HTTP). The sandbox, the client and Shared.Now share one
+// the panes' common.Common with a client of it (real OAuth2 client credentials
+// over loopback HTTP). The sandbox, the client and common.Common.Now share one
 // stopped clock, Friday 2026-11-20 at 11:30 Eastern, so "live" is always
 // mid-session and every answer is the same from run to run.
-func startTestSandbox(t *testing.T) *Shared {
+func startTestSandbox(t *testing.T) *common.Common {
 	t.Helper()
 	return startSandboxWith(t, sandbox.Config{})
 }
@@ -25,7 +27,7 @@ func startTestSandbox(t *testing.T) *Shared {
 // startSandboxWith is an in-process sandbox with cfg on 127.0.0.1, on the
 // tests' stopped clock, and a client of it signed in with real OAuth2
 // client credentials over loopback HTTP (opts added to the client's).
-func startSandboxWith(t *testing.T, cfg sandbox.Config, opts ...api.Option) *Shared {
+func startSandboxWith(t *testing.T, cfg sandbox.Config, opts ...api.Option) *common.Common {
 	t.Helper()
 	now := func() time.Time { return testNow }
 	cfg.Now = now
@@ -46,17 +48,17 @@ func startSandboxWith(t *testing.T, cfg sandbox.Config, opts ...api.Option) *Sha
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Shared{Styles: theme.New(theme.Dark(), false), Keys: keymap.Default(), Client: client, Now: now}
+	return &common.Common{Styles: theme.New(theme.Dark(), false), Keys: keymap.Default(), Client: client, Now: now}
 }
 
 func TestFetchChain(t *testing.T) {
 	sh := startTestSandbox(t)
 	ctx := context.Background()
-	q := Query{Symbol: "SPY", Mode: api.Live, Gen: 1}
+	q := feed.Query{Symbol: "SPY", Mode: api.Live, Gen: 1}
 	c := NewChain(sh)
 	c.SetQuery(q)
 
-	m, ok := fetchChainCmd(ctx, sh, q, 0)().(ChainMsg)
+	m, ok := fetchChainCmd(ctx, sh, q, 0)().(feed.ChainMsg)
 	if !ok || m.Err != nil || m.Chain == nil || m.Query != q || m.Expiry != 0 || !m.At.Equal(testNow) {
 		t.Fatalf("whole chain: %T %v", m, m.Err)
 	}
@@ -91,7 +93,7 @@ func TestFetchChain(t *testing.T) {
 	if _, changed := c.HandleKey(runeKey(']')); !changed || c.Expiry() != exp {
 		t.Fatalf("next expiry: %s", c.Expiry())
 	}
-	m = fetchChainCmd(ctx, sh, q, exp)().(ChainMsg)
+	m = fetchChainCmd(ctx, sh, q, exp)().(feed.ChainMsg)
 	if m.Err != nil || len(m.Chain.Options) == 0 {
 		t.Fatalf("expiry %s: %v", exp, m.Err)
 	}
@@ -108,11 +110,11 @@ func TestFetchChain(t *testing.T) {
 func TestFetchTape(t *testing.T) {
 	sh := startTestSandbox(t)
 	ctx := context.Background()
-	q := Query{Symbol: "SPY", Mode: api.Live, Gen: 1}
+	q := feed.Query{Symbol: "SPY", Mode: api.Live, Gen: 1}
 	tp := NewTape(sh, 50000, 100)
 	tp.SetQuery(q)
 
-	m := fetchTapeCmd(ctx, sh, q, tapeDay(q, sh.Now()), tp.NextFrom())().(TapeMsg)
+	m := fetchTapeCmd(ctx, sh, q, feed.TapeDay(q, sh.Now()), tp.NextFrom())().(feed.TapeMsg)
 	if m.Err != nil || len(m.Trades) == 0 || m.From != 0 {
 		t.Fatalf("first page: %d trades, %v", len(m.Trades), m.Err)
 	}
@@ -128,7 +130,7 @@ func TestFetchTape(t *testing.T) {
 	// run out (a 204, or a short page). Bounded in any case.
 	for i := 0; i < 10; i++ {
 		from := tp.NextFrom()
-		m = fetchTapeCmd(ctx, sh, q, tapeDay(q, sh.Now()), from)().(TapeMsg)
+		m = fetchTapeCmd(ctx, sh, q, feed.TapeDay(q, sh.Now()), from)().(feed.TapeMsg)
 		if m.Err != nil && !api.IsNoData(m.Err) {
 			t.Fatalf("page from %d: %v", from, m.Err)
 		}
@@ -159,10 +161,10 @@ func TestFetchTape(t *testing.T) {
 
 func TestFetchCalendar(t *testing.T) {
 	sh := startTestSandbox(t)
-	q := Query{Symbol: "AAPL", Mode: api.Live, Gen: 1}
+	q := feed.Query{Symbol: "AAPL", Mode: api.Live, Gen: 1}
 	cal := NewCalendar(sh)
 	cal.SetQuery(q)
-	m := fetchCalendarCmd(context.Background(), sh, q)().(CalendarMsg)
+	m := fetchCalendarCmd(context.Background(), sh, q)().(feed.CalendarMsg)
 	if m.Err != nil || len(m.Events) == 0 {
 		t.Fatalf("calendar: %d events, %v", len(m.Events), m.Err)
 	}
@@ -177,51 +179,5 @@ func TestFetchCalendar(t *testing.T) {
 	}
 	if next := cal.NextEarnings(today); next < today {
 		t.Errorf("next earnings %s", next)
-	}
-}
-
-func TestTapeStart(t *testing.T) {
-	live := Query{Symbol: "SPY", Mode: api.Live}
-	delayed := Query{Symbol: "SPY", Mode: api.Delayed}
-	past := Query{Symbol: "SPY", Date: api.NewDate(2026, 11, 18)}
-	evening := time.Date(2026, 11, 20, 18, 0, 0, 0, api.Eastern)
-	for _, tc := range []struct {
-		q    Query
-		now  time.Time
-		want api.TimeOfDay
-	}{
-		{live, testNow, api.NewTimeOfDay(11, 15, 0, 0)},
-		{delayed, testNow, api.NewTimeOfDay(11, 0, 0, 0)},
-		{past, testNow, api.NewTimeOfDay(15, 45, 0, 0)},
-		{live, evening, api.NewTimeOfDay(15, 45, 0, 0)},
-	} {
-		if got := tapeStart(tc.q, tapeDay(tc.q, tc.now), tc.now); got != tc.want {
-			t.Errorf("%+v at %s: %s, want %s", tc.q, tc.now, got, tc.want)
-		}
-	}
-}
-
-// TestTapeDay: a live screen before the open or on a weekend shows the
-// last session's trades; a chosen day is that day.
-func TestTapeDay(t *testing.T) {
-	live := Query{Symbol: "SPY", Mode: api.Live}
-	at := func(d, h, m int) time.Time { return time.Date(2026, 11, d, h, m, 0, 0, api.Eastern) }
-	for _, tc := range []struct {
-		q    Query
-		now  time.Time
-		want api.Date
-	}{
-		{live, at(20, 11, 30), api.NewDate(2026, 11, 20)}, // Friday, open
-		{live, at(20, 18, 0), api.NewDate(2026, 11, 20)},  // Friday evening: today's session
-		{live, at(21, 12, 0), api.NewDate(2026, 11, 20)},  // Saturday: Friday
-		{live, at(22, 12, 0), api.NewDate(2026, 11, 20)},  // Sunday: Friday
-		{live, at(23, 8, 0), api.NewDate(2026, 11, 20)},   // Monday before the open: Friday
-		{live, at(24, 9, 29), api.NewDate(2026, 11, 23)},  // Tuesday before the open: Monday
-		{live, at(24, 9, 30), api.NewDate(2026, 11, 24)},  // the open
-		{Query{Symbol: "SPY", Date: api.NewDate(2026, 11, 18)}, at(21, 12, 0), api.NewDate(2026, 11, 18)},
-	} {
-		if got := tapeDay(tc.q, tc.now); got != tc.want {
-			t.Errorf("%+v at %s: %s, want %s", tc.q, tc.now, got, tc.want)
-		}
 	}
 }

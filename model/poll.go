@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/feed"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -18,23 +19,23 @@ const expiryDebounce = 250 * time.Millisecond
 // regained, tape shown, symbol changed) simply outdates the old timer
 // instead of having to cancel it.
 type poller struct {
-	sched     *Scheduler
-	last      [NumFeeds]time.Time // when the last reply of the current query arrived
-	due       [NumFeeds]time.Time // when the next fetch is planned; zero: none
-	gen       [NumFeeds]uint64
-	inflight  [NumFeeds]int
-	cond      Conditions
+	sched     *feed.Scheduler
+	last      [feed.NumFeeds]time.Time // when the last reply of the current query arrived
+	due       [feed.NumFeeds]time.Time // when the next fetch is planned; zero: none
+	gen       [feed.NumFeeds]uint64
+	inflight  [feed.NumFeeds]int
+	cond      feed.Conditions
 	expiryGen uint64
 	catchUp   int  // consecutive full tape pages
 	restarted bool // the tape started over in this catch-up
 	refetch   bool // the selected expiry changed while a chain fetch was in flight
 }
 
-func newPoller(b Budget) poller { return poller{sched: NewScheduler(b)} }
+func newPoller(b feed.Budget) poller { return poller{sched: feed.NewScheduler(b)} }
 
 // pollMsg is a feed's timer firing.
 type pollMsg struct {
-	feed Feed
+	feed feed.Feed
 	gen  uint64
 }
 
@@ -42,9 +43,9 @@ type pollMsg struct {
 type expiryMsg struct{ gen uint64 }
 
 // conditions is what the scheduler needs to know about the screen now.
-func (a *App) conditions() Conditions {
+func (a *App) conditions() feed.Conditions {
 	now := a.sh.Now()
-	return Conditions{
+	return feed.Conditions{
 		Mode:        a.q.Mode,
 		Historical:  a.q.Historical(now),
 		TapeVisible: a.showTape,
@@ -55,11 +56,11 @@ func (a *App) conditions() Conditions {
 
 // plan arms f's timer for its next fetch, outdating any earlier timer. A
 // feed with a request in flight is planned when the reply arrives.
-func (a *App) plan(f Feed) tea.Cmd { return a.planAfter(f, a.poll.last[f]) }
+func (a *App) plan(f feed.Feed) tea.Cmd { return a.planAfter(f, a.poll.last[f]) }
 
 // planAfter is plan as if f was last fetched at last; the zero time asks
 // for the soonest fetch the scheduler allows (a pending Retry-After only).
-func (a *App) planAfter(f Feed, last time.Time) tea.Cmd {
+func (a *App) planAfter(f feed.Feed, last time.Time) tea.Cmd {
 	p := &a.poll
 	p.gen[f]++
 	p.due[f] = time.Time{}
@@ -82,8 +83,8 @@ func (a *App) planAfter(f Feed, last time.Time) tea.Cmd {
 // replan re-arms every feed under the current conditions.
 func (a *App) replan() tea.Cmd {
 	a.poll.cond = a.conditions()
-	cmds := make([]tea.Cmd, 0, NumFeeds)
-	for f := Feed(0); f < NumFeeds; f++ {
+	cmds := make([]tea.Cmd, 0, feed.NumFeeds)
+	for f := feed.Feed(0); f < feed.NumFeeds; f++ {
 		cmds = append(cmds, a.plan(f))
 	}
 	return tea.Batch(cmds...)
@@ -107,20 +108,20 @@ func (a *App) onPoll(m pollMsg) tea.Cmd {
 }
 
 // fetch starts a request for f now.
-func (a *App) fetch(f Feed) tea.Cmd {
+func (a *App) fetch(f feed.Feed) tea.Cmd {
 	var cmd tea.Cmd
 	switch f {
-	case FeedChain:
+	case feed.FeedChain:
 		var expiry = a.chain.Expiry()
 		if a.chain.NeedsFull(a.sh.Now()) {
 			expiry = 0
 		}
 		cmd = fetchChainCmd(a.ctx, a.sh, a.q, expiry)
-	case FeedTape:
+	case feed.FeedTape:
 		if !a.showTape {
 			return nil
 		}
-		day := tapeDay(a.q, a.sh.Now())
+		day := feed.TapeDay(a.q, a.sh.Now())
 		if day != a.tapeDay {
 			// A new session began (the open, or midnight): start the
 			// tape over on the new day rather than paging the old one.
@@ -128,7 +129,7 @@ func (a *App) fetch(f Feed) tea.Cmd {
 			a.tapeDay = day
 		}
 		cmd = fetchTapeCmd(a.ctx, a.sh, a.q, day, a.tape.NextFrom())
-	case FeedCalendar:
+	case feed.FeedCalendar:
 		cmd = fetchCalendarCmd(a.ctx, a.sh, a.q)
 	}
 	a.poll.inflight[f]++
@@ -139,14 +140,14 @@ func (a *App) fetch(f Feed) tea.Cmd {
 
 // setQuery points every pane at q and forgets the old query's timers;
 // replies still in flight for it will be dropped by generation.
-func (a *App) setQuery(q Query) {
+func (a *App) setQuery(q feed.Query) {
 	a.q = q
 	a.chain.SetQuery(q)
 	a.tape.SetQuery(q)
 	a.tapeDay = 0
 	a.cal.SetQuery(q)
 	p := &a.poll
-	for f := Feed(0); f < NumFeeds; f++ {
+	for f := feed.Feed(0); f < feed.NumFeeds; f++ {
 		p.gen[f]++
 		p.inflight[f] = 0
 		p.last[f] = time.Time{}
@@ -159,11 +160,11 @@ func (a *App) setQuery(q Query) {
 
 // startAll fetches every feed now: the first paint of a new query.
 func (a *App) startAll() tea.Cmd {
-	return tea.Batch(a.fetch(FeedChain), a.fetch(FeedCalendar), a.fetch(FeedTape))
+	return tea.Batch(a.fetch(feed.FeedChain), a.fetch(feed.FeedCalendar), a.fetch(feed.FeedTape))
 }
 
 // changeQuery moves to a new symbol, mode or date.
-func (a *App) changeQuery(q Query) tea.Cmd {
+func (a *App) changeQuery(q feed.Query) tea.Cmd {
 	q.Gen = a.q.Gen + 1
 	a.setQuery(q)
 	return a.startAll()
@@ -179,7 +180,7 @@ type replyInfo struct {
 // settle books a reply of feed f: its points always count, since the
 // service charged them whether or not the screen still wants the answer;
 // the rest only when it belongs to the current query.
-func (a *App) settle(f Feed, q Query, m replyInfo) bool {
+func (a *App) settle(f feed.Feed, q feed.Query, m replyInfo) bool {
 	if !q.Same(a.q) {
 		a.poll.sched.Spend(m.resp)
 		return false
@@ -196,8 +197,8 @@ func (a *App) settle(f Feed, q Query, m replyInfo) bool {
 	return true
 }
 
-func (a *App) onChain(m ChainMsg) tea.Cmd {
-	if !a.settle(FeedChain, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
+func (a *App) onChain(m feed.ChainMsg) tea.Cmd {
+	if !a.settle(feed.FeedChain, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
 		return nil
 	}
 	var cmds []tea.Cmd
@@ -210,18 +211,18 @@ func (a *App) onChain(m ChainMsg) tea.Cmd {
 	}
 	if a.poll.refetch {
 		a.poll.refetch = false
-		return tea.Batch(append(cmds, a.planAfter(FeedChain, time.Time{}))...)
+		return tea.Batch(append(cmds, a.planAfter(feed.FeedChain, time.Time{}))...)
 	}
-	return tea.Batch(append(cmds, a.plan(FeedChain))...)
+	return tea.Batch(append(cmds, a.plan(feed.FeedChain))...)
 }
 
-func (a *App) onTape(m TapeMsg) tea.Cmd {
-	if !a.settle(FeedTape, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
+func (a *App) onTape(m feed.TapeMsg) tea.Cmd {
+	if !a.settle(feed.FeedTape, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
 		return nil
 	}
 	if !a.tape.Apply(m) || m.Err != nil || !a.tape.More() {
 		a.poll.catchUp, a.poll.restarted = 0, false
-		return a.plan(FeedTape)
+		return a.plan(feed.FeedTape)
 	}
 	// A full page means more trades are waiting: catch up at once rather
 	// than an interval later, as soon as a Retry-After allows. A backlog
@@ -238,22 +239,22 @@ func (a *App) onTape(m TapeMsg) tea.Cmd {
 		// Still behind after several pages (a very busy name): from
 		// here the budget paces the tape again.
 		p.catchUp = 0
-		return a.plan(FeedTape)
+		return a.plan(feed.FeedTape)
 	}
-	return a.planAfter(FeedTape, time.Time{})
+	return a.planAfter(feed.FeedTape, time.Time{})
 }
 
 // maxCatchUp is how many full tape pages are fetched back to back.
 const maxCatchUp = 4
 
-func (a *App) onCalendar(m CalendarMsg) tea.Cmd {
-	if !a.settle(FeedCalendar, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
+func (a *App) onCalendar(m feed.CalendarMsg) tea.Cmd {
+	if !a.settle(feed.FeedCalendar, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
 		return nil
 	}
 	if a.cal.Apply(m) {
 		a.chain.SetEarnings(a.cal.NextEarnings(a.q.Day(a.sh.Now())))
 	}
-	return a.plan(FeedCalendar)
+	return a.plan(feed.FeedCalendar)
 }
 
 // expiryChanged waits for the user to stop flipping before fetching.
@@ -269,14 +270,14 @@ func (a *App) onExpiryDebounced(m expiryMsg) tea.Cmd {
 		// A past day's whole chain is already held and never changes.
 		return nil
 	}
-	if a.poll.inflight[FeedChain] > 0 {
+	if a.poll.inflight[feed.FeedChain] > 0 {
 		// The reply in flight is for the old expiry (dropped) or the whole
 		// chain (which holds the new one); its arrival plans the next
 		// fetch, which asks for the selected expiry.
-		a.poll.gen[FeedChain]++
-		a.poll.due[FeedChain] = time.Time{}
+		a.poll.gen[feed.FeedChain]++
+		a.poll.due[feed.FeedChain] = time.Time{}
 		a.poll.refetch = true
 		return nil
 	}
-	return a.planAfter(FeedChain, time.Time{})
+	return a.planAfter(feed.FeedChain, time.Time{})
 }

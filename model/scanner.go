@@ -9,6 +9,8 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/keymap"
+	"chainwatch/model/common"
+	"chainwatch/scan"
 	"chainwatch/ui"
 )
 
@@ -29,7 +31,7 @@ const (
 // lives as long as the App, so closing it (esc) keeps what was typed and
 // the last results, and a run still in flight when it closes lands anyway.
 type Scanner struct {
-	sh   *Shared
+	sh   *common.Common
 	keys keymap.ScannerKeys
 	// huhKeys is the dialogs' key map; editHuhKeys the rows form's, where
 	// the Sort select has no filter (esc there closes the modal, and three
@@ -68,25 +70,25 @@ type Scanner struct {
 	running  bool
 	runGen   uint64
 	sent     []*scanRow // the rows of the run in flight, by field index
-	sentScan Scan
+	sentScan scan.Scan
 	results  *scanResults
-	last     *ScanOutcome
+	last     *scan.Outcome
 
 	msg    string // a one-line message under the form
 	msgBad bool
 
-	saved  []Scan
-	save   func(Scan) error
+	saved  []scan.Scan
+	save   func(scan.Scan) error
 	delete func(string) error
 	dialog dialog // the state's own huh form and its values
 	checks checkCache
 }
 
 // NewScanner builds the modal, closed.
-func NewScanner(sh *Shared, ctx context.Context, cfg Config, mode func() api.Mode, pointsLeft func() (int64, bool)) *Scanner {
+func NewScanner(sh *common.Common, ctx context.Context, cfg Config, mode func() api.Mode, pointsLeft func() (int64, bool)) *Scanner {
 	s := &Scanner{
 		sh: sh, keys: keymap.Scanner(), huhKeys: keymap.HuhKeys(), ctx: ctx, mode: mode, pointsLeft: pointsLeft,
-		saved: append([]Scan(nil), cfg.Scans...), save: cfg.SaveScan, delete: cfg.DeleteScan,
+		saved: append([]scan.Scan(nil), cfg.Scans...), save: cfg.SaveScan, delete: cfg.DeleteScan,
 	}
 	s.editHuhKeys = keymap.HuhKeys()
 	for _, b := range []*key.Binding{&s.editHuhKeys.Select.Filter, &s.editHuhKeys.Select.SetFilter, &s.editHuhKeys.Select.ClearFilter} {

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/api"
+	"chainwatch/model/common"
 	"chainwatch/sandbox"
 	"chainwatch/sandbox/sim"
 )
@@ -273,7 +274,7 @@ var sharedMarket = sync.OnceValue(func() *sim.Market {
 // startMarketSandbox is startTestSandbox on the shared market: an
 // in-process sandbox on 127.0.0.1, real OAuth2 client credentials over
 // loopback HTTP, the tests' stopped clock.
-func startMarketSandbox(t *testing.T) *Shared {
+func startMarketSandbox(t *testing.T) *common.Common {
 	t.Helper()
 	return startSandboxWith(t, sandbox.Config{Market: sharedMarket()})
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/evertras/bubble-table/table"
 
 	"chainwatch/keymap"
+	"chainwatch/model/common"
+	"chainwatch/scan"
 	"chainwatch/theme"
 )
 
@@ -25,11 +27,12 @@ import (
 // under the table itself (the filter being typed, the page), so that View
 // is exactly w x h whatever the table does.
 type scanResults struct {
-	st   *theme.Styles
-	keys keymap.ScannerKeys
-	tbl  table.Model
-	cols []srColumn
-	n    int // rows in all
+	st     *theme.Styles
+	keys   keymap.ScannerKeys
+	tbl    table.Model
+	cols   []scan.Column
+	widths []int // each column's drawn width (columnWidths)
+	n      int   // rows in all
 
 	// sortCol is the index into cols of the column sorted on, or -1 for
 	// the scan's own order (the service's, as returned); desc flips it.
@@ -43,33 +46,34 @@ type scanResults struct {
 // order, to sort back to it and to find a row again after a re-sort.
 const srOrder = "__order"
 
-func newScanResults(sh *Shared, out ScanOutcome) *scanResults {
+func newScanResults(sh *common.Common, out scan.Outcome) *scanResults {
 	r := &scanResults{st: sh.Styles, keys: keymap.Scanner(), sortCol: -1, w: 80, h: 10}
-	var rows []scanRowCells
+	var rows []scan.RowCells
 	if out.Result != nil {
-		rows = srBuildRows(out.Result.Output, out.Columns)
+		rows = scan.BuildRows(out.Result.Output, out.Columns)
 	}
 	r.n = len(rows)
-	r.cols = srBuildColumns(rows, out.Columns)
+	r.cols = scan.BuildColumns(rows, out.Columns)
+	r.widths = columnWidths(rows, r.cols)
 
 	st := r.st
 	tcols := make([]table.Column, len(r.cols))
 	for i, c := range r.cols {
 		align := lipgloss.Left
-		if c.kind == srNumber {
+		if c.Kind == scan.KindNumber {
 			align = lipgloss.Right
 		}
-		tcols[i] = table.NewColumn(c.key, c.title, c.width).
+		tcols[i] = table.NewColumn(c.Key, c.Title, r.widths[i]).
 			WithStyle(lipgloss.NewStyle().Align(align)).
-			WithFiltered(c.kind == srText).
+			WithFiltered(c.Kind == scan.KindText).
 			WithSortFunc(r.less)
 	}
 	trows := make([]table.Row, len(rows))
 	for i, cells := range rows {
 		data := table.RowData{srOrder: i}
 		for j, c := range cells {
-			if c.kind != srNull {
-				data[r.cols[j].key] = c
+			if c.Kind != scan.KindNull {
+				data[r.cols[j].Key] = c
 			}
 		}
 		trows[i] = table.NewRow(data)
@@ -144,8 +148,8 @@ func (r *scanResults) highlighted() string {
 	if i < 0 || i >= len(rows) {
 		return ""
 	}
-	c, _ := rows[i].Data[r.cols[0].key].(srCell)
-	return c.text
+	c, _ := rows[i].Data[r.cols[0].Key].(scan.Cell)
+	return c.Text
 }
 
 // sortBy sorts on column col (wrapping past either end through the
@@ -156,13 +160,13 @@ func (r *scanResults) sortBy(col int, fresh bool) {
 	n := len(r.cols)
 	col = (col+1+n+1)%(n+1) - 1
 	if fresh {
-		r.desc = col >= 0 && r.cols[col].kind != srText
+		r.desc = col >= 0 && r.cols[col].Kind != scan.KindText
 	}
 	r.sortCol = col
 	keep := r.highlightedOrder()
 	k := srOrder
 	if col >= 0 {
-		k = r.cols[col].key
+		k = r.cols[col].Key
 	}
 	if r.desc {
 		r.tbl = r.tbl.SortByDesc(k)
@@ -192,8 +196,8 @@ func (r *scanResults) highlightedOrder() int {
 // last in both directions, since a blank is never the answer to "highest
 // IV" nor to "lowest". Numbers compare as numbers, text without case.
 func (r *scanResults) less(a, b any) bool {
-	ca, okA := a.(srCell)
-	cb, okB := b.(srCell)
+	ca, okA := a.(scan.Cell)
+	cb, okB := b.(scan.Cell)
 	switch {
 	case !okA && !okB:
 		return false
@@ -202,17 +206,17 @@ func (r *scanResults) less(a, b any) bool {
 	case !okB:
 		return !r.desc
 	}
-	if ca.kind != cb.kind {
-		return ca.kind < cb.kind
+	if ca.Kind != cb.Kind {
+		return ca.Kind < cb.Kind
 	}
-	if ca.kind == srText {
-		la, lb := strings.ToLower(ca.text), strings.ToLower(cb.text)
+	if ca.Kind == scan.KindText {
+		la, lb := strings.ToLower(ca.Text), strings.ToLower(cb.Text)
 		if la != lb {
 			return la < lb
 		}
-		return ca.text < cb.text
+		return ca.Text < cb.Text
 	}
-	return ca.num < cb.num
+	return ca.Num < cb.Num
 }
 
 // Filtering reports whether a filter is typed or applied. Esc then
@@ -239,7 +243,7 @@ func (r *scanResults) SortInfo() string {
 		}
 		return "scan order"
 	}
-	return "sorted by " + r.cols[r.sortCol].title + " " + arrow
+	return "sorted by " + r.cols[r.sortCol].Title + " " + arrow
 }
 
 // View is the table and the line under it, exactly h lines of exactly w
@@ -308,8 +312,8 @@ func (r *scanResults) footer() string {
 // scrollsRight reports whether the columns are wider than the table.
 func (r *scanResults) scrollsRight() bool {
 	total := len(r.cols) - 1
-	for _, c := range r.cols {
-		total += c.width
+	for _, w := range r.widths {
+		total += w
 	}
 	return total > r.w
 }
@@ -325,4 +329,32 @@ func srFit(s string, w int) string {
 		n = ansi.StringWidth(s)
 	}
 	return s + strings.Repeat(" ", w-n)
+}
+
+// Cap widths so one long company name or formula header cannot take the
+// table from the other columns; a cut value ends in "…".
+const (
+	srMaxCompany = 28
+	srMaxColumn  = 18
+)
+
+// columnWidths is each column's natural width, the widest of its header
+// and values, capped (a symbol is never cut).
+func columnWidths(rows []scan.RowCells, cols []scan.Column) []int {
+	widths := make([]int, len(cols))
+	for j, c := range cols {
+		width := ansi.StringWidth(c.Title)
+		for _, row := range rows {
+			width = max(width, ansi.StringWidth(row[j].Text))
+		}
+		limit := srMaxColumn
+		switch j {
+		case 0:
+			limit = 1 << 10
+		case 1:
+			limit = srMaxCompany
+		}
+		widths[j] = max(min(width, limit), 1)
+	}
+	return widths
 }

@@ -10,13 +10,15 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/keymap"
+	"chainwatch/model/common"
+	"chainwatch/scan"
 	"chainwatch/theme"
 )
 
 // srOutcome is a finished scan of six symbols in the service's order,
 // with a number column (iv30), a whole-number column with big values
 // (volume), a bool, a string, and nulls in some of them.
-func srOutcome() ScanOutcome {
+func srOutcome() scan.Outcome {
 	rows := []api.ScanRow{
 		{Symbol: "TSLA", CompanyName: "Tesla, Inc.", Values: map[string]any{"IV30": 61.25, "option_volume": 2_345_678.0, "earnings_soon": true, "sector": "Consumer Cyclical"}},
 		{Symbol: "NVDA", CompanyName: "NVIDIA Corporation", Values: map[string]any{"IV30": 9.5, "option_volume": 1_234_567.0, "earnings_soon": false, "sector": "Technology"}},
@@ -25,19 +27,19 @@ func srOutcome() ScanOutcome {
 		{Symbol: "XOM", CompanyName: "Exxon Mobil \x1b[31mCorporation", Values: map[string]any{"IV30": 100.75, "option_volume": 12.0, "earnings_soon": false}},
 		{Symbol: "KO", CompanyName: "The Coca-Cola Company", Values: map[string]any{"IV30": 12.0, "option_volume": 0.0, "earnings_soon": false, "sector": "Consumer Defensive"}},
 	}
-	sc := Scan{Name: "test", Fields: []api.ScanFieldParam{
+	sc := scan.Scan{Name: "test", Fields: []api.ScanFieldParam{
 		{Formula: "iv30", DisplayName: "IV30", Sort: api.SortDesc},
 		{Formula: "option_volume"},
 		{Formula: "days_to_earnings < 10", DisplayName: "earnings_soon"},
 		{Formula: "sector"},
 	}}
-	return ScanOutcome{Scan: sc, Mode: api.Live, Result: &api.ScanResult{Output: rows}, Columns: sc.Columns(),
+	return scan.Outcome{Scan: sc, Mode: api.Live, Result: &api.ScanResult{Output: rows}, Columns: sc.Columns(),
 		At: time.Date(2025, 11, 14, 15, 0, 0, 0, time.UTC)}
 }
 
-func srNew(t *testing.T, out ScanOutcome, w, h int, noColor bool) *scanResults {
+func srNew(t *testing.T, out scan.Outcome, w, h int, noColor bool) *scanResults {
 	t.Helper()
-	sh := &Shared{Styles: theme.New(theme.Dark(), noColor), Keys: keymap.Default()}
+	sh := &common.Common{Styles: theme.New(theme.Dark(), noColor), Keys: keymap.Default()}
 	r := newScanResults(sh, out)
 	r.SetSize(w, h)
 	return r
@@ -77,7 +79,7 @@ func srPress(r *scanResults, keys ...string) string {
 func srSymbols(r *scanResults) []string {
 	var out []string
 	for _, row := range r.tbl.GetVisibleRows() {
-		out = append(out, row.Data["symbol"].(srCell).text)
+		out = append(out, row.Data["symbol"].(scan.Cell).Text)
 	}
 	return out
 }
@@ -137,7 +139,7 @@ func TestSrNumberText(t *testing.T) {
 		{0, 0, "0"}, {999, 0, "999"}, {1000, 0, "1,000"}, {1234567, 0, "1,234,567"}, {-1234567, 0, "-1,234,567"},
 		{12.5, 2, "12.50"}, {1234.5, 2, "1,234.50"}, {-0.001, 2, "0.00"}, {0.0123, 4, "0.0123"}, {-45.678, 2, "-45.68"},
 	} {
-		if got := srNumberText(c.v, c.d); got != c.want {
+		if got := scan.NumberText(c.v, c.d); got != c.want {
 			t.Errorf("srNumberText(%v, %d) = %q, want %q", c.v, c.d, got, c.want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"charm.land/huh/v2"
 
 	"chainwatch/api"
+	"chainwatch/scan"
 )
 
 // scanRow is one ScanFieldParam as the form edits it.
@@ -210,8 +211,8 @@ func (s *Scanner) formulaFocused() bool {
 
 // toScan is the rows as a scan, blank rows left out, and the row behind
 // each field, so the service's word about field N lands on its row.
-func (s *Scanner) toScan() (Scan, []*scanRow) {
-	sc := Scan{Name: s.name, AllResults: s.all}
+func (s *Scanner) toScan() (scan.Scan, []*scanRow) {
+	sc := scan.Scan{Name: s.name, AllResults: s.all}
 	var rows []*scanRow
 	for _, r := range s.rows {
 		if r.blank() {

@@ -11,6 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
+	"chainwatch/model/common"
+	"chainwatch/scan"
 )
 
 // scanMetaMsg is the scanner's field list (free), or why it is missing.
@@ -22,20 +24,20 @@ type scanMetaMsg struct {
 // scanDoneMsg is a finished run. Gen tells it from an older run's.
 type scanDoneMsg struct {
 	Gen uint64
-	Out ScanOutcome
+	Out scan.Outcome
 	Err error
 }
 
-func fetchScanMetaCmd(ctx context.Context, sh *Shared, mode api.Mode) tea.Cmd {
+func fetchScanMetaCmd(ctx context.Context, sh *common.Common, mode api.Mode) tea.Cmd {
 	return func() tea.Msg {
 		meta, _, err := sh.Client.ScannerMetadata(ctx, api.ReferenceParams{Mode: mode})
 		return scanMetaMsg{Meta: meta, Err: err}
 	}
 }
 
-func runScanCmd(ctx context.Context, sh *Shared, g *api.Grammar, sc Scan, mode api.Mode, gen uint64) tea.Cmd {
+func runScanCmd(ctx context.Context, sh *common.Common, g *api.Grammar, sc scan.Scan, mode api.Mode, gen uint64) tea.Cmd {
 	return func() tea.Msg {
-		out, err := RunScan(ctx, sh.Client, g, sc, mode, sh.Now())
+		out, err := scan.Run(ctx, sh.Client, g, sc, mode, sh.Now())
 		return scanDoneMsg{Gen: gen, Out: out, Err: err}
 	}
 }
@@ -72,7 +74,7 @@ func (s *Scanner) run() tea.Cmd {
 		}
 	}
 	if err := sc.Params(s.mode()).Validate(); err != nil {
-		msg, field := DescribeScanError(err, sc)
+		msg, field := scan.DescribeError(err, sc)
 		return tea.Batch(s.enter(inEdit), s.markRow(rows, field, msg, false))
 	}
 	if sc.AllResults {
@@ -100,7 +102,7 @@ func (s *Scanner) onDone(m scanDoneMsg) tea.Cmd {
 	}
 	s.running = false
 	if m.Err != nil {
-		msg, field := DescribeScanError(m.Err, s.sentScan)
+		msg, field := scan.DescribeError(m.Err, s.sentScan)
 		var cmd tea.Cmd
 		if s.state == inResults {
 			cmd = s.enter(inEdit)

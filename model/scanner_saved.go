@@ -1,6 +1,7 @@
 package model
 
 import (
+	"chainwatch/scan"
 	"fmt"
 	"strings"
 
@@ -40,7 +41,9 @@ func (s *Scanner) enter(st scanState) tea.Cmd {
 
 // scanList is what the saved-scans list offers: the config file's scans,
 // then the presets.
-func (s *Scanner) scanList() []Scan { return append(append([]Scan(nil), s.saved...), Presets()...) }
+func (s *Scanner) scanList() []scan.Scan {
+	return append(append([]scan.Scan(nil), s.saved...), scan.Presets()...)
+}
 
 func (s *Scanner) confirmForm() tea.Cmd {
 	sc, _ := s.toScan()
@@ -49,7 +52,7 @@ func (s *Scanner) confirmForm() tea.Cmd {
 	top.AllResults = false
 	desc := fmt.Sprintf("Every matching symbol costs %d points %s; the top 20 costs %d.", sc.Cost(mode), mode, top.Cost(mode))
 	if left, ok := s.pointsLeft(); ok {
-		desc += fmt.Sprintf(" %s points left this month.", GroupDigits(left))
+		desc += fmt.Sprintf(" %s points left this month.", scan.GroupDigits(left))
 	}
 	s.dialog.yes = false
 	c := huh.NewConfirm().Title("Run for all results?").Description(desc).
@@ -76,7 +79,7 @@ func (s *Scanner) savedForm() tea.Cmd {
 }
 
 // summary is a scan's formulas on one line, sorts marked.
-func summary(sc Scan) string {
+func summary(sc scan.Scan) string {
 	parts := make([]string, 0, len(sc.Fields))
 	for _, f := range sc.Fields {
 		p := f.Formula
@@ -97,7 +100,7 @@ func summary(sc Scan) string {
 
 func (s *Scanner) saveAsForm() tea.Cmd {
 	s.dialog.text = ""
-	if sc, ok := FindScan(s.saved, s.name); ok && !sc.Preset {
+	if sc, ok := scan.Find(s.saved, s.name); ok && !sc.Preset {
 		s.dialog.text = s.name
 	}
 	in := huh.NewInput().Title("Save the scan as").
@@ -113,7 +116,7 @@ func (s *Scanner) checkName(name string) error {
 	if name == "" {
 		return fmt.Errorf("type a name")
 	}
-	for _, p := range Presets() {
+	for _, p := range scan.Presets() {
 		if strings.EqualFold(p.Name, name) {
 			return fmt.Errorf("%q is a preset's name; choose another", p.Name)
 		}
@@ -142,7 +145,7 @@ func (s *Scanner) saveAs(name string) tea.Cmd {
 	return s.enter(inEdit)
 }
 
-func replaceScan(list []Scan, sc Scan) []Scan {
+func replaceScan(list []scan.Scan, sc scan.Scan) []scan.Scan {
 	for i := range list {
 		if strings.EqualFold(list[i].Name, sc.Name) {
 			list[i] = sc

@@ -14,6 +14,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
+	"chainwatch/feed"
+	"chainwatch/scan"
 )
 
 // The scanner modal's tests run the App over the in-process sandbox and
@@ -432,16 +434,16 @@ func scannerOn(t *testing.T, base string) (*App, *scanDriver) {
 // presets, enter loads one, ctrl+s saves the rows under a name (not a
 // preset's), and ctrl+x deletes a saved scan after asking, never a preset.
 func TestScannerSavedScans(t *testing.T) {
-	mine := Scan{Name: "Mine", Fields: []api.ScanFieldParam{
+	mine := scan.Scan{Name: "Mine", Fields: []api.ScanFieldParam{
 		{Formula: "iv_rank > 50", IncludeInResultset: api.Ptr(false), Sort: api.SortNone},
 		{Formula: "iv_rank", DisplayName: "Rank", Sort: api.SortDesc},
 	}}
-	var saves []Scan
+	var saves []scan.Scan
 	var deletes []string
 	a, d := scannerApp(t, Config{
 		NoColor:    true,
-		Scans:      []Scan{mine},
-		SaveScan:   func(sc Scan) error { saves = append(saves, sc); return nil },
+		Scans:      []scan.Scan{mine},
+		SaveScan:   func(sc scan.Scan) error { saves = append(saves, sc); return nil },
 		DeleteScan: func(name string) error { deletes = append(deletes, name); return nil },
 	}, 120, 40)
 	d.openScanner()
@@ -452,7 +454,7 @@ func TestScannerSavedScans(t *testing.T) {
 	if s.state != inSaved || !strings.Contains(sc, "Saved scans") || !strings.Contains(sc, "Mine  ·  iv_rank > 50 · iv_rank ↓") {
 		t.Fatalf("ctrl+l:\n%s", sc)
 	}
-	for _, p := range Presets() {
+	for _, p := range scan.Presets() {
 		if !strings.Contains(sc, p.Name+"  ·  ") {
 			t.Errorf("the preset %q is not listed", p.Name)
 		}
@@ -466,7 +468,7 @@ func TestScannerSavedScans(t *testing.T) {
 	}
 
 	// A preset: the second entry of the list, the first preset.
-	preset := Presets()[0]
+	preset := scan.Presets()[0]
 	d.keys("ctrl+l", "down", "enter")
 	if got, _ := s.toScan(); s.name != preset.Name || !reflect.DeepEqual(got.Fields, preset.Fields) {
 		t.Fatalf("loaded %q %+v, want %+v", s.name, got.Fields, preset.Fields)
@@ -515,7 +517,7 @@ func TestScannerSavedScans(t *testing.T) {
 	if !slices.Equal(deletes, []string{"Mine"}) || s.state != inSaved || strings.Contains(d.screen(), "Mine  ·") {
 		t.Fatalf("delete: %q\n%s", deletes, d.screen())
 	}
-	if _, ok := FindScan(s.saved, "Mine"); ok {
+	if _, ok := scan.Find(s.saved, "Mine"); ok {
 		t.Fatal("Mine is still listed")
 	}
 	d.keys("esc")
@@ -595,10 +597,10 @@ func TestScannerWatchScreenKeepsPolling(t *testing.T) {
 	d.openScanner()
 	d.typeText("iv30 > 40")
 	d.drop = nil
-	d.send(pollMsg{feed: FeedChain, gen: a.poll.gen[FeedChain]}, pollMsg{feed: FeedTape, gen: a.poll.gen[FeedTape]})
-	if countMsgs[ChainMsg](d) == 0 || countMsgs[TapeMsg](d) == 0 || a.chain.LastOK().IsZero() || a.tape.Held() == 0 {
+	d.send(pollMsg{feed: feed.FeedChain, gen: a.poll.gen[feed.FeedChain]}, pollMsg{feed: feed.FeedTape, gen: a.poll.gen[feed.FeedTape]})
+	if countMsgs[feed.ChainMsg](d) == 0 || countMsgs[feed.TapeMsg](d) == 0 || a.chain.LastOK().IsZero() || a.tape.Held() == 0 {
 		t.Fatalf("under the modal: %d chains, %d tapes, chain at %v, %d trades",
-			countMsgs[ChainMsg](d), countMsgs[TapeMsg](d), a.chain.LastOK(), a.tape.Held())
+			countMsgs[feed.ChainMsg](d), countMsgs[feed.TapeMsg](d), a.chain.LastOK(), a.tape.Held())
 	}
 	if !a.scan.IsOpen() || a.scan.state != inEdit || a.scan.rows[0].Formula != "iv30 > 40" || !a.scan.formulaFocused() {
 		t.Fatalf("the modal changed: open %v, rows %+v", a.scan.IsOpen(), rowsOf(a.scan))

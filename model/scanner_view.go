@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/api"
+	"chainwatch/feed"
+	"chainwatch/scan"
 	"chainwatch/ui"
 )
 
@@ -87,7 +89,7 @@ func (s *Scanner) dialogBody(iw int) []string {
 	// is said on the message line, else enter would seem to do nothing.
 	if s.form != nil {
 		if errs := s.form.Errors(); len(errs) > 0 {
-			msg = ansi.Truncate(s.sh.Styles.Error.Render(oneLine(errs[0].Error())), iw, "…")
+			msg = ansi.Truncate(s.sh.Styles.Error.Render(feed.OneLine(errs[0].Error())), iw, "…")
 		}
 	}
 	return append(s.formLines(iw), "", msg)
@@ -118,7 +120,7 @@ func (s *Scanner) checkLine(iw int) string {
 	case c.bad:
 		text = st.Error.Render("✗ " + c.text)
 	case s.grammar == nil && s.metaErr != nil:
-		text = st.Warn.Render("not checked: the field list is unavailable (" + oneLine(s.metaErr.Error()) + "); the service checks it when run")
+		text = st.Warn.Render("not checked: the field list is unavailable (" + feed.OneLine(s.metaErr.Error()) + "); the service checks it when run")
 	case s.grammar == nil:
 		text = st.Muted.Render("not checked yet: the field list is on its way")
 	case c.text == "filter":
@@ -177,7 +179,7 @@ func (s *Scanner) allLine(iw int) string {
 		text = fmt.Sprintf("All results: off · the top 20 cost %d points %s · %s for every match (%d points)", top.Cost(mode), mode, keyOf(s.keys.AllResults), all.Cost(mode))
 	}
 	if left, ok := s.pointsLeft(); ok {
-		text += " · " + GroupDigits(left) + " left"
+		text += " · " + scan.GroupDigits(left) + " left"
 	}
 	return ansi.Truncate(st.Muted.Render(text), iw, "…")
 }
@@ -188,9 +190,9 @@ func (s *Scanner) msgLine(iw int) string {
 	}
 	st := s.sh.Styles
 	if s.msgBad {
-		return ansi.Truncate(st.Error.Render(oneLine(s.msg)), iw, "…")
+		return ansi.Truncate(st.Error.Render(feed.OneLine(s.msg)), iw, "…")
 	}
-	return ansi.Truncate(st.Value.Render(oneLine(s.msg)), iw, "…")
+	return ansi.Truncate(st.Value.Render(feed.OneLine(s.msg)), iw, "…")
 }
 
 // resultsH is the table's height inside the box: the box less its border,

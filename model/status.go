@@ -1,15 +1,10 @@
 package model
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"net"
-	"strings"
 	"time"
-	"unicode"
 
 	"chainwatch/api"
+	"chainwatch/feed"
 	"chainwatch/ui"
 )
 
@@ -35,8 +30,8 @@ func (a *App) headerData(now time.Time) ui.HeaderData {
 	case h.Loading:
 	case err != nil && at.After(last):
 		h.Stale = true
-	case sessionLive(now, a.q.Mode) && !h.Historical:
-		limit := staleAfter*a.poll.sched.Interval(FeedChain, a.poll.cond, now) + 5*time.Second
+	case feed.SessionLive(now, a.q.Mode) && !h.Historical:
+		limit := staleAfter*a.poll.sched.Interval(feed.FeedChain, a.poll.cond, now) + 5*time.Second
 		h.Stale = h.Age > limit
 	}
 	return h
@@ -58,7 +53,7 @@ func (a *App) statusLine(width int, now time.Time) string {
 		d.PointsLeft = v
 	}
 	var next time.Time
-	for f := Feed(0); f < NumFeeds; f++ {
+	for f := feed.Feed(0); f < feed.NumFeeds; f++ {
 		if due := a.poll.due[f]; !due.IsZero() && (next.IsZero() || due.Before(next)) {
 			next, d.NextFeed = due, f.String()
 		}
@@ -67,7 +62,7 @@ func (a *App) statusLine(width int, now time.Time) string {
 		d.Next = max(next.Sub(now), 0)
 	}
 	if err, at := a.lastErr(); err != nil {
-		d.Err, d.ErrAge = errText(err), now.Sub(at)
+		d.Err, d.ErrAge = feed.Describe(err, ""), now.Sub(at)
 	} else if a.notice != "" {
 		d.Err = a.notice
 	}
@@ -97,60 +92,4 @@ func (a *App) hint() string {
 		return k.Close.Help().Key + " close scanner  " + k.Interrupt.Help().Key + " quit"
 	}
 	return k.Symbol.Help().Key + " symbol  " + k.Scanner.Help().Key + " scan  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
-}
-
-// errText says what went wrong in the words a trader needs: what failed
-// and what happens next. api errors never hold a secret.
-func errText(err error) string {
-	var rl *api.RateLimitError
-	var ae *api.APIError
-	var ne net.Error
-	switch {
-	case err == nil:
-		return ""
-	case errors.As(err, &rl) && rl.MonthlyAllowance():
-		return "monthly points used up; polling paused until " + retryIn(rl.RetryAfter)
-	case errors.As(err, &rl):
-		return "rate limited by the service; retrying in " + retryIn(rl.RetryAfter)
-	case errors.Is(err, api.ErrUnauthorized):
-		return "the service refused the sign-in; run `chainwatch login` again"
-	case errors.As(err, &ae):
-		msg := ae.Message
-		if msg == "" {
-			msg = fmt.Sprintf("HTTP %d", ae.StatusCode)
-		}
-		return fmt.Sprintf("%s: %s", ae.Endpoint, oneLine(msg))
-	case errors.Is(err, context.DeadlineExceeded):
-		return "the service did not answer in time; retrying"
-	case errors.As(err, &ne):
-		return "network: " + oneLine(err.Error())
-	}
-	return oneLine(err.Error())
-}
-
-func retryIn(d time.Duration) string {
-	if d <= 0 {
-		return "shortly"
-	}
-	return d.Round(time.Second).String()
-}
-
-// oneLine is the first line of s with control characters (escape
-// sequences in a server's error body included) dropped, at most 160
-// characters: an error must never drive the terminal.
-func oneLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
-		s = s[:i]
-	}
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return -1
-		}
-		return r
-	}, s)
-	if r := []rune(s); len(r) > 160 {
-		s = string(r[:160]) + "…"
-	}
-	return s
 }

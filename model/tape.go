@@ -12,6 +12,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
+	"chainwatch/feed"
+	"chainwatch/model/common"
 	"chainwatch/ui"
 )
 
@@ -53,8 +55,8 @@ type tapeEntry struct {
 // fixed capacity, fetched incrementally by seq_no so that no trade is
 // fetched (and paid for) twice, with filters applied when drawing.
 type Tape struct {
-	sh        *Shared
-	q         Query
+	sh        *common.Common
+	q         feed.Query
 	r         ring[tapeEntry]
 	last      int64       // highest seq_no held; -1 none
 	exchanges [256]string // exchange codes by id, from the reference table
@@ -82,7 +84,7 @@ type Tape struct {
 
 // NewTape returns a tape holding at most capacity trades (default 5000);
 // trades of blockSize contracts or more are blocks.
-func NewTape(sh *Shared, capacity int, blockSize int64) *Tape {
+func NewTape(sh *common.Common, capacity int, blockSize int64) *Tape {
 	if capacity <= 0 {
 		capacity = 5000
 	}
@@ -94,7 +96,7 @@ func NewTape(sh *Shared, capacity int, blockSize int64) *Tape {
 // SetQuery empties the tape for another symbol, mode or date. The side and
 // size filters are the user's and stay; the contract filter belonged to
 // the old chain and goes.
-func (t *Tape) SetQuery(q Query) {
+func (t *Tape) SetQuery(q feed.Query) {
 	t.q = q
 	t.r.reset()
 	t.last, t.more, t.scroll = -1, false, 0
@@ -147,7 +149,7 @@ func (t *Tape) Err() (error, time.Time) { return t.err, t.errAt }
 // that does not start where the tape ends (a second fetch from the same
 // point answered after the first): its trades are held already. A page
 // out of seq_no order is sorted in place first.
-func (t *Tape) Apply(m TapeMsg) bool {
+func (t *Tape) Apply(m feed.TapeMsg) bool {
 	if m.Query.Gen != t.q.Gen || m.From != t.NextFrom() {
 		return false
 	}
@@ -351,7 +353,7 @@ func (t *Tape) message() string {
 	case len(t.vis) > 0:
 		return ""
 	case t.r.len() == 0 && t.err != nil:
-		return "trades: " + errText(t.err)
+		return "trades: " + feed.Describe(t.err, "")
 	case t.r.len() == 0 && t.loading:
 		return "loading trades…"
 	case t.r.len() == 0:

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/api"
+	"chainwatch/feed"
 )
 
 // synthTrades returns n trades with seq_no from first on, alternating
@@ -37,9 +38,9 @@ func synthTrades(first int64, n int) []api.OptionTrade {
 	return out
 }
 
-func newTestTape(capacity int) (*Tape, Query) {
+func newTestTape(capacity int) (*Tape, feed.Query) {
 	t := NewTape(testShared(testNow), capacity, 100)
-	q := Query{Symbol: "SPY", Mode: api.Live, Gen: 7}
+	q := feed.Query{Symbol: "SPY", Mode: api.Live, Gen: 7}
 	t.SetQuery(q)
 	return t, q
 }
@@ -49,23 +50,23 @@ func TestTapeIncremental(t *testing.T) {
 	if tp.NextFrom() != 0 {
 		t.Fatalf("NextFrom before any page: %d", tp.NextFrom())
 	}
-	if !tp.Apply(TapeMsg{Query: q, From: 0, Trades: synthTrades(1, 100), At: testNow}) {
+	if !tp.Apply(feed.TapeMsg{Query: q, From: 0, Trades: synthTrades(1, 100), At: testNow}) {
 		t.Fatal("first page dropped")
 	}
 	if tp.NextFrom() != 101 || tp.r.len() != 100 || tp.More() {
 		t.Fatalf("after the first page: next %d held %d more %v", tp.NextFrom(), tp.r.len(), tp.More())
 	}
 	// A second answer to the same first fetch is a duplicate: dropped.
-	if tp.Apply(TapeMsg{Query: q, From: 0, Trades: synthTrades(1, 100)}) {
+	if tp.Apply(feed.TapeMsg{Query: q, From: 0, Trades: synthTrades(1, 100)}) {
 		t.Error("an overlapping page was applied")
 	}
 	// A stale generation is dropped.
-	if tp.Apply(TapeMsg{Query: Query{Gen: 6}, From: 101, Trades: synthTrades(101, 5)}) {
+	if tp.Apply(feed.TapeMsg{Query: feed.Query{Gen: 6}, From: 101, Trades: synthTrades(101, 5)}) {
 		t.Error("a stale page was applied")
 	}
 	// Trades already held are skipped even inside a page that starts right.
 	page := append(synthTrades(95, 10), synthTrades(105, 45)...)
-	if !tp.Apply(TapeMsg{Query: q, From: 101, Trades: page}) {
+	if !tp.Apply(feed.TapeMsg{Query: q, From: 101, Trades: page}) {
 		t.Fatal("second page dropped")
 	}
 	if tp.NextFrom() != 150 || tp.r.len() != 149 {
@@ -78,20 +79,20 @@ func TestTapeIncremental(t *testing.T) {
 	}
 	// An error keeps the trades and the position.
 	boom := errors.New("502")
-	if !tp.Apply(TapeMsg{Query: q, From: 150, Err: boom, At: testNow}) {
+	if !tp.Apply(feed.TapeMsg{Query: q, From: 150, Err: boom, At: testNow}) {
 		t.Error("error dropped")
 	}
 	if err, _ := tp.Err(); err != boom || tp.r.len() != 149 || tp.NextFrom() != 150 {
 		t.Error("the error lost the tape")
 	}
 	// A full page means more are waiting.
-	tp.Apply(TapeMsg{Query: q, From: 150, Trades: synthTrades(150, tapePageLimit)})
+	tp.Apply(feed.TapeMsg{Query: q, From: 150, Trades: synthTrades(150, tapePageLimit)})
 	if !tp.More() {
 		t.Error("a full page did not set More")
 	}
 	// A 204 (no trades) is an empty page, not an error.
 	next := tp.NextFrom()
-	if !tp.Apply(TapeMsg{Query: q, From: next, Err: api.ErrNoData}) || tp.More() || tp.NextFrom() != next {
+	if !tp.Apply(feed.TapeMsg{Query: q, From: next, Err: api.ErrNoData}) || tp.More() || tp.NextFrom() != next {
 		t.Error("no-data page")
 	}
 	if err, _ := tp.Err(); err != nil {
@@ -108,7 +109,7 @@ func TestTapeBounded(t *testing.T) {
 	for page := range 10 {
 		from := tp.NextFrom()
 		first := int64(1 + page*capacity)
-		if !tp.Apply(TapeMsg{Query: q, From: from, Trades: synthTrades(first, capacity)}) {
+		if !tp.Apply(feed.TapeMsg{Query: q, From: from, Trades: synthTrades(first, capacity)}) {
 			t.Fatalf("page %d dropped", page)
 		}
 	}
@@ -129,7 +130,7 @@ func TestTapeFilters(t *testing.T) {
 	trades := synthTrades(1, 200)
 	trades[198].CancelFlag = api.TradeCanceled
 	trades[199].CancelFlag = api.TradeCancel
-	tp.Apply(TapeMsg{Query: q, Trades: trades})
+	tp.Apply(feed.TapeMsg{Query: q, Trades: trades})
 
 	tp.View(60, 7, false)
 	if len(tp.vis) != 5 || tp.vis[0].Cancel != api.TradeCancel || tp.vis[1].Cancel != api.TradeCanceled {
@@ -196,7 +197,7 @@ func TestTapeFilters(t *testing.T) {
 
 func TestTapeScrollAndView(t *testing.T) {
 	tp, q := newTestTape(1000)
-	tp.Apply(TapeMsg{Query: q, Trades: synthTrades(1, 100)})
+	tp.Apply(feed.TapeMsg{Query: q, Trades: synthTrades(1, 100)})
 	tp.View(60, 12, true) // 10 rows
 	tp.HandleKey(keyDown, true)
 	tp.HandleKey(keyDown, true)
@@ -205,7 +206,7 @@ func TestTapeScrollAndView(t *testing.T) {
 		t.Fatalf("scrolled 2: first %d", tp.vis[0].SeqNo)
 	}
 	// New trades keep the scrolled rows in place.
-	tp.Apply(TapeMsg{Query: q, From: 101, Trades: synthTrades(101, 5)})
+	tp.Apply(feed.TapeMsg{Query: q, From: 101, Trades: synthTrades(101, 5)})
 	tp.View(60, 12, true)
 	if tp.vis[0].SeqNo != 98 {
 		t.Errorf("after new trades: first %d", tp.vis[0].SeqNo)
@@ -238,7 +239,7 @@ func TestTapeNamesExchanges(t *testing.T) {
 	tp, q := newTestTape(100)
 	tr := synthTrades(1, 1)
 	tr[0].ExchangeID = 3
-	tp.Apply(TapeMsg{Query: q, Trades: tr, At: testNow})
+	tp.Apply(feed.TapeMsg{Query: q, Trades: tr, At: testNow})
 	row := func() string { return ansi.Strip(strings.Join(tp.View(70, 3, false), "\n")) }
 	if got := row(); !strings.Contains(got, " 3 ") || strings.Contains(got, "CBOE") {
 		t.Fatalf("before the table the id shows:\n%s", got)

@@ -1,4 +1,8 @@
-package model
+// Package scan is a custom scan as chainwatch runs it, with no terminal in
+// it: its definition (Scan), the presets, running one (Run, the one path of
+// the modal and `chainwatch scan`), its outcome as a table, and the words
+// for every way it can fail (DescribeError).
+package scan
 
 import (
 	"context"
@@ -7,9 +11,11 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"chainwatch/api"
+	"chainwatch/config"
+	"chainwatch/feed"
+	"chainwatch/text"
 )
 
 // Scan is a custom scan as chainwatch keeps it: saved in the config file,
@@ -22,6 +28,17 @@ type Scan struct {
 	Fields      []api.ScanFieldParam
 	AllResults  bool
 	Preset      bool // shipped with chainwatch, not from the config file
+}
+
+// FromSaved is the runnable scan of a config file's [[scan]].
+func FromSaved(c config.SavedScan) Scan {
+	return Scan{Name: c.Name, Description: c.Description, Fields: c.Fields, AllResults: c.AllResults}.Clone()
+}
+
+// Saved is s as the config file keeps it.
+func (s Scan) Saved() config.SavedScan {
+	c := s.Clone()
+	return config.SavedScan{Name: c.Name, Description: c.Description, Fields: c.Fields, AllResults: c.AllResults}
 }
 
 // endpoint is the priced operation the scan is: all_results costs five
@@ -72,9 +89,9 @@ func (s Scan) Clone() Scan {
 	return c
 }
 
-// FindScan looks a name up, saved scans first (case-insensitive), then
+// Find looks a name up, saved scans first (case-insensitive), then
 // presets: a user's own scan of a preset's name is the one they mean.
-func FindScan(saved []Scan, name string) (Scan, bool) {
+func Find(saved []Scan, name string) (Scan, bool) {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return Scan{}, false
@@ -89,8 +106,8 @@ func FindScan(saved []Scan, name string) (Scan, bool) {
 	return Scan{}, false
 }
 
-// ScanOutcome is a finished scan.
-type ScanOutcome struct {
+// Outcome is a finished scan.
+type Outcome struct {
 	Scan    Scan
 	Mode    api.Mode
 	Result  *api.ScanResult // nil Output slice when no row matched (204 included)
@@ -100,7 +117,7 @@ type ScanOutcome struct {
 }
 
 // Rows is the number of rows the scan returned.
-func (o ScanOutcome) Rows() int {
+func (o Outcome) Rows() int {
 	if o.Result == nil {
 		return 0
 	}
@@ -121,22 +138,22 @@ type FormulaError struct {
 const maxQuoted = 60
 
 func (e *FormulaError) Error() string {
-	return fmt.Sprintf("formula %d %q: %s", e.Index+1, clipRunes(e.Formula, maxQuoted), oneLine(e.Err.Error()))
+	return fmt.Sprintf("formula %d %q: %s", e.Index+1, text.Clip(e.Formula, maxQuoted), feed.OneLine(e.Err.Error()))
 }
 
 func (e *FormulaError) Unwrap() error { return e.Err }
 
-// RunScan is the one code path of the modal and `chainwatch scan`: when g
+// Run is the one code path of the modal and `chainwatch scan`: when g
 // is not nil every formula is checked client-side first (a *FormulaError,
 // nothing spent); then the POST. 204 (api.ErrNoData) is a success with no
-// rows. Errors are returned as is (the caller uses DescribeScanError); the
+// rows. Errors are returned as is (the caller uses DescribeError); the
 // outcome still carries the scan, mode, columns and any Response, so a
 // caller can show what was (not) spent. An empty mode is the client's.
-func RunScan(ctx context.Context, c *api.Client, g *api.Grammar, s Scan, mode api.Mode, now time.Time) (ScanOutcome, error) {
+func Run(ctx context.Context, c *api.Client, g *api.Grammar, s Scan, mode api.Mode, now time.Time) (Outcome, error) {
 	if mode == "" && c != nil {
 		mode = c.Mode()
 	}
-	out := ScanOutcome{Scan: s.Clone(), Mode: mode, Columns: s.Columns(), At: now}
+	out := Outcome{Scan: s.Clone(), Mode: mode, Columns: s.Columns(), At: now}
 	if g != nil {
 		for i, f := range s.Fields {
 			if strings.TrimSpace(f.Formula) == "" {
@@ -163,12 +180,4 @@ func RunScan(ctx context.Context, c *api.Client, g *api.Grammar, s Scan, mode ap
 	}
 	out.Result = res
 	return out, nil
-}
-
-// clipRunes shortens s to n runes, marking the cut.
-func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n]) + "…"
 }

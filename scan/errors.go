@@ -1,22 +1,19 @@
-package model
+package scan
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"math"
-	"net"
 	"net/http"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"chainwatch/api"
+	"chainwatch/feed"
+	"chainwatch/text"
 )
 
-// DescribeScanError is one plain line a trader can act on, and the index
+// DescribeError is one plain line a trader can act on, and the index
 // (into Scan.Fields) of the field it is about, or -1, so the modal can put
 // the message on the offending row and `chainwatch scan` can print it.
 //
@@ -25,17 +22,11 @@ import (
 // from 1, what to do next. It never adds a token or secret: it only
 // repeats error texts the api package has already redacted and formulas
 // the user wrote.
-func DescribeScanError(err error, s Scan) (msg string, field int) {
+func DescribeError(err error, s Scan) (msg string, field int) {
 	var (
-		fe   *FormulaError
-		ve   *api.ValidationError
-		rl   *api.RateLimitError
-		ae   *api.APIError
-		aue  *api.AuthError
-		ue   *url.Error
-		ne   net.Error
-		oe   *net.OpError
-		dnse *net.DNSError
+		fe *FormulaError
+		ve *api.ValidationError
+		ae *api.APIError
 	)
 	switch {
 	case err == nil:
@@ -50,27 +41,12 @@ func DescribeScanError(err error, s Scan) (msg string, field int) {
 			msg += fmt.Sprintf(" (and %d more problems)", n-1)
 		}
 		return msg, field
-	case errors.As(err, &rl):
-		return describeRateLimit(rl), -1
-	case errors.Is(err, api.ErrUnauthorized):
-		return "the service refused the login: run `chainwatch login` again, or check the client credentials", -1
-	case errors.As(err, &ae):
-		return describeAPIError(ae, s)
-	case errors.As(err, &aue):
-		return "cannot sign in to the service: " + oneLine(aue.Error()), -1
-	case errors.Is(err, context.DeadlineExceeded):
-		return "cannot reach the service: no answer in time", -1
-	case errors.Is(err, context.Canceled):
-		return "the scan was canceled", -1
-	case errors.As(err, &ue):
-		return "cannot reach the service: " + oneLine(ue.Err.Error()), -1
-	case errors.As(err, &oe), errors.As(err, &dnse), errors.As(err, &ne):
-		return "cannot reach the service: " + oneLine(err.Error()), -1
+	case errors.As(err, &ae) && !errors.Is(err, api.ErrUnauthorized):
+		if msg, field, ok := describeAPIError(ae, s); ok {
+			return msg, field
+		}
 	}
-	if m := networkText.FindStringSubmatch(err.Error()); m != nil && looksLikeNetwork(m[1]) {
-		return "cannot reach the service: " + oneLine(m[1]), -1
-	}
-	return oneLine(err.Error()), -1
+	return feed.Describe(err, "the scan"), -1
 }
 
 // fieldRef finds the service's and the client's name of a field, as in
@@ -105,7 +81,7 @@ func humanRefs(s string) string {
 // describeParam words a broken rule of the request (the client's
 // ValidationError, or the same text in a 400).
 func describeParam(param, rule string) (string, int) {
-	rule = humanRefs(oneLine(rule))
+	rule = humanRefs(feed.OneLine(rule))
 	if param == "fields" {
 		if strings.HasPrefix(rule, "is required") {
 			return "the scan has no formula: add at least one", -1
@@ -133,19 +109,6 @@ func countJoined(err error) int {
 	return 1
 }
 
-// describeRateLimit tells the two 429s apart: a per-second limit is a
-// moment's wait; a used-up month is the end of scanning until it renews.
-func describeRateLimit(rl *api.RateLimitError) string {
-	if rl.MonthlyAllowance() {
-		return "the month's points are used up, so the scan was not run: " + oneLine(rl.Message)
-	}
-	if rl.RetryAfter <= 0 {
-		return "too many requests: try again in a moment"
-	}
-	secs := int(math.Ceil(rl.RetryAfter.Seconds()))
-	return "too many requests: try again in " + (time.Duration(secs) * time.Second).String()
-}
-
 // quotedFormula is what the sandbox prints after fields[N].formula: the
 // formula in Go quotes, then a colon.
 var quotedFormula = regexp.MustCompile(`^fields\[\d+\]\.formula "(?:[^"\\]|\\.)*…?":\s*`)
@@ -153,34 +116,31 @@ var quotedFormula = regexp.MustCompile(`^fields\[\d+\]\.formula "(?:[^"\\]|\\.)*
 // describeAPIError words a status. A 400 is the service refusing the
 // request: when it names a field (fields[N]) or quotes one of the scan's
 // formulas, the message goes on that row.
-func describeAPIError(ae *api.APIError, s Scan) (string, int) {
-	msg := oneLine(ae.Message)
+func describeAPIError(ae *api.APIError, s Scan) (string, int, bool) {
+	msg := feed.OneLine(ae.Message)
 	switch ae.StatusCode {
 	case http.StatusBadRequest:
 		if i := fieldIndex(msg, len(s.Fields)); i >= 0 {
 			if loc := quotedFormula.FindStringIndex(msg); loc != nil {
 				rest := msg[loc[1]:]
-				return fmt.Sprintf("the service refused formula %d %q: %s", i+1, clipRunes(s.Fields[i].Formula, maxQuoted), rest), i
+				return fmt.Sprintf("the service refused formula %d %q: %s", i+1, text.Clip(s.Fields[i].Formula, maxQuoted), rest), i, true
 			}
 			if m := fieldRef.FindStringSubmatchIndex(msg); m != nil && m[0] == 0 {
 				text, _ := describeParam(msg[m[0]:m[1]], strings.TrimSpace(msg[m[1]:]))
-				return "the service refused " + text, i
+				return "the service refused " + text, i, true
 			}
-			return "the service refused the scan: " + humanRefs(msg), i
+			return "the service refused the scan: " + humanRefs(msg), i, true
 		}
 		if i := quotedIndex(msg, s); i >= 0 {
-			return fmt.Sprintf("the service refused formula %d: %s", i+1, msg), i
+			return fmt.Sprintf("the service refused formula %d: %s", i+1, msg), i, true
 		}
-		return "the service refused the scan: " + humanRefs(msg), -1
+		return "the service refused the scan: " + humanRefs(msg), -1, true
 	case http.StatusForbidden:
-		return "the service refused the scan: this login may not use the custom scanner (scope api.scans.custom): " + msg, -1
+		return "the service refused the scan: this login may not use the custom scanner (scope api.scans.custom): " + msg, -1, true
 	case http.StatusNotFound:
-		return "the service has no custom scanner at this address (404): check the base URL", -1
+		return "the service has no custom scanner at this address (404): check the base URL", -1, true
 	}
-	if ae.StatusCode >= 500 {
-		return fmt.Sprintf("the service failed (%d): %s; nothing was charged, try again", ae.StatusCode, msg), -1
-	}
-	return fmt.Sprintf("the service answered %d: %s", ae.StatusCode, msg), -1
+	return "", -1, false // not the scan's own: feed words it
 }
 
 // quotedIndex is the field whose formula the message quotes, longest
@@ -200,21 +160,4 @@ func quotedIndex(msg string, s Scan) int {
 		}
 	}
 	return best
-}
-
-// networkText is how the api package reports a failed exchange: it flattens
-// the transport's error into text (redacted), so the type is gone and only
-// the words tell; e.g. `api: POST path: Post "http://...": dial tcp ...`.
-var networkText = regexp.MustCompile(`^api: [A-Z]+ \S+: (?:[A-Z][a-z]+ "[^"]*": )?(.*)$`)
-
-// looksLikeNetwork reports whether an error text is a transport failure.
-func looksLikeNetwork(s string) bool {
-	s = strings.ToLower(s)
-	for _, w := range []string{"dial ", "connection refused", "connection reset", "no such host", "i/o timeout",
-		"eof", "timeout", "tls:", "network is unreachable", "broken pipe", "server misbehaving"} {
-		if strings.Contains(s, w) {
-			return true
-		}
-	}
-	return false
 }

@@ -1,4 +1,4 @@
-package model
+package scan
 
 import (
 	"errors"
@@ -7,23 +7,24 @@ import (
 	"testing"
 
 	"chainwatch/api"
+	"chainwatch/model/modeltest"
 	"chainwatch/sandbox"
-	"chainwatch/sandbox/scan"
+	sbscan "chainwatch/sandbox/scan"
 )
 
 // startScanSandbox starts a sandbox with cfg on the tests' stopped clock
 // and returns a client of it (no retries, so a 429 comes back at once).
 func startScanSandbox(t *testing.T, cfg sandbox.Config) *api.Client {
 	t.Helper()
-	return startSandboxWith(t, cfg, api.WithRetryPolicy(api.RetryPolicy{MaxAttempts: 1})).Client
+	return modeltest.StartSandbox(t, cfg, api.WithRetryPolicy(api.RetryPolicy{MaxAttempts: 1}))
 }
 
 // TestPresets: every preset is checked by the grammar against the
 // scanner metadata, is a request the client accepts, and returns rows
 // from the sandbox in the order it asks for.
 func TestPresets(t *testing.T) {
-	g := api.NewGrammar(scan.Metadata().Fields)
-	c := startTestSandbox(t).Client
+	g := api.NewGrammar(sbscan.Metadata().Fields)
+	c := modeltest.StartSandbox(t, sandbox.Config{})
 	presets := Presets()
 	if len(presets) < 4 || len(presets) > 6 {
 		t.Fatalf("%d presets, want 4 to 6", len(presets))
@@ -57,11 +58,11 @@ func TestPresets(t *testing.T) {
 			if err := p.Params(api.Live).Validate(); err != nil {
 				t.Fatal(err)
 			}
-			out, err := RunScan(t.Context(), c, g, p, api.Live, testNow)
+			out, err := Run(t.Context(), c, g, p, api.Live, modeltest.Now)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if out.Rows() == 0 || out.Resp == nil || out.Resp.Cost != 30 || !slices.Equal(out.Columns, p.Columns()) || !out.At.Equal(testNow) {
+			if out.Rows() == 0 || out.Resp == nil || out.Resp.Cost != 30 || !slices.Equal(out.Columns, p.Columns()) || !out.At.Equal(modeltest.Now) {
 				t.Fatalf("%d rows, resp %+v, columns %v", out.Rows(), out.Resp, out.Columns)
 			}
 			key, desc := p.Fields[sorted].Key(), p.Fields[sorted].Sort == api.SortDesc
@@ -125,26 +126,26 @@ func TestScanCostParamsColumns(t *testing.T) {
 
 func TestFindScan(t *testing.T) {
 	saved := []Scan{{Name: "Mine", Fields: []api.ScanFieldParam{{Formula: "iv30"}}}, {Name: "high iv", Fields: []api.ScanFieldParam{{Formula: "hv30"}}}}
-	if s, ok := FindScan(saved, "  MINE "); !ok || s.Name != "Mine" || s.Preset {
+	if s, ok := Find(saved, "  MINE "); !ok || s.Name != "Mine" || s.Preset {
 		t.Fatalf("saved: %+v %v", s, ok)
 	}
 	// A saved scan of a preset's name is the one the user means.
-	if s, ok := FindScan(saved, "High IV"); !ok || s.Preset || s.Fields[0].Formula != "hv30" {
+	if s, ok := Find(saved, "High IV"); !ok || s.Preset || s.Fields[0].Formula != "hv30" {
 		t.Fatalf("shadowed preset: %+v %v", s, ok)
 	}
-	if s, ok := FindScan(nil, "high iv"); !ok || !s.Preset || s.Name != "High IV" {
+	if s, ok := Find(nil, "high iv"); !ok || !s.Preset || s.Name != "High IV" {
 		t.Fatalf("preset: %+v %v", s, ok)
 	}
-	if _, ok := FindScan(saved, "nope"); ok {
+	if _, ok := Find(saved, "nope"); ok {
 		t.Fatal("found a scan that does not exist")
 	}
-	if _, ok := FindScan(saved, " "); ok {
+	if _, ok := Find(saved, " "); ok {
 		t.Fatal("found a scan without a name")
 	}
-	s, _ := FindScan(saved, "mine")
+	s, _ := Find(saved, "mine")
 	s.Fields[0].Formula = "x"
 	if saved[0].Fields[0].Formula != "iv30" {
-		t.Fatal("FindScan returned the saved scan's own fields")
+		t.Fatal("Find returned the saved scan's own fields")
 	}
 }
 
@@ -152,10 +153,10 @@ func TestFindScan(t *testing.T) {
 // and no request; without a grammar the service's 400 says the same. A
 // scan without rows is not an error.
 func TestRunScanChecksFirst(t *testing.T) {
-	c := startTestSandbox(t).Client
-	g := api.NewGrammar(scan.Metadata().Fields)
+	c := modeltest.StartSandbox(t, sandbox.Config{})
+	g := api.NewGrammar(sbscan.Metadata().Fields)
 	s := Scan{Fields: []api.ScanFieldParam{{Formula: "iv30 > 40"}, {Formula: "iv31 > 4"}}}
-	out, err := RunScan(t.Context(), c, g, s, api.Live, testNow)
+	out, err := Run(t.Context(), c, g, s, api.Live, modeltest.Now)
 	var fe *FormulaError
 	if !errors.As(err, &fe) || fe.Index != 1 || out.Resp != nil || out.Result != nil {
 		t.Fatalf("err %v, outcome %+v", err, out)
@@ -163,19 +164,19 @@ func TestRunScanChecksFirst(t *testing.T) {
 	if want := `formula 2 "iv31 > 4": unknown field iv31`; err.Error() != want {
 		t.Fatalf("%q, want %q", err, want)
 	}
-	_, err = RunScan(t.Context(), c, nil, s, api.Live, testNow)
+	_, err = Run(t.Context(), c, nil, s, api.Live, modeltest.Now)
 	var ae *api.APIError
 	if !errors.As(err, &ae) || ae.StatusCode != 400 {
 		t.Fatalf("without a grammar: %v", err)
 	}
-	if msg, field := DescribeScanError(err, s); field != 1 || !strings.Contains(msg, "unknown field iv31") {
+	if msg, field := DescribeError(err, s); field != 1 || !strings.Contains(msg, "unknown field iv31") {
 		t.Fatalf("%q %d", msg, field)
 	}
 
 	// A scan that matches nothing is a success without rows, and was
 	// charged; an empty mode is the client's.
 	none := Scan{Fields: []api.ScanFieldParam{{Formula: "iv30 > 1000"}, {Formula: "iv30"}}}
-	out, err = RunScan(t.Context(), c, g, none, "", testNow)
+	out, err = Run(t.Context(), c, g, none, "", modeltest.Now)
 	if err != nil || out.Result == nil || out.Result.Output != nil || out.Rows() != 0 || out.Mode != api.Live || out.Resp.Cost != 30 {
 		t.Fatalf("no rows: err %v, outcome %+v", err, out)
 	}

@@ -1,4 +1,4 @@
-package model
+package feed
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/config"
 )
 
 // Feed is a periodic fetch of the watch screen.
@@ -33,27 +34,13 @@ func (f Feed) String() string {
 
 var feedEndpoints = [NumFeeds]api.Endpoint{api.EndpointOptionQuotes, api.EndpointOptionTrades, api.EndpointCalendar}
 
-// Pacing limits. The minimums keep a generous budget from turning into a
-// request storm against the per-second limit, and a faster redraw would not
-// be readable anyway. The maximums are an hour: the budget is the user's
-// word, so a small one (the trial's 500 points a day) gets long intervals
-// rather than an overdraft; the status bar says when the next refresh
-// comes, and r fetches at once. A quiet screen (lost focus, idle user) may
-// wait up to quietMax beyond its own interval, because nobody is looking.
+// Pacing limits beyond config's defaults: how long a 429 without a
+// Retry-After holds the feeds back, and the window of the hourly rate.
 const (
-	chainMin         = 2 * time.Second
-	tapeMin          = 3 * time.Second
-	chainMax         = time.Hour
-	tapeMax          = time.Hour
-	quietMax         = 15 * time.Minute
-	calendarInterval = 6 * time.Hour
-	quietFactor      = 4
-	backoffBase      = 2 * time.Second
-	backoffMax       = 2 * time.Minute
-	perSecondWait    = time.Second
-	monthlyWait      = time.Minute
-	rateWindow       = time.Hour
-	minRateWindow    = time.Minute
+	perSecondWait = time.Second
+	monthlyWait   = time.Minute
+	rateWindow    = time.Hour
+	minRateWindow = time.Minute
 )
 
 // Conditions is what is on screen and around it when planning the next fetch.
@@ -167,7 +154,7 @@ func (s *Scheduler) Next(f Feed, c Conditions, last, now time.Time) (d time.Dura
 		}
 		switch {
 		case c.Historical:
-		case f != FeedCalendar && !sessionLive(now, c.Mode):
+		case f != FeedCalendar && !SessionLive(now, c.Mode):
 			// After a failure the backoff below decides: a screen
 			// opened in the evening must recover by itself, not wait
 			// for tomorrow's open to show anything.
@@ -195,9 +182,9 @@ func (s *Scheduler) Reset() { s.feeds = [NumFeeds]feedState{} }
 // enough to ride out a blip, slow enough not to hammer a service that is down.
 func backoff(failures int) time.Duration {
 	if failures > 7 { // 2 s << 6 is already past the cap
-		return backoffMax
+		return config.BackoffMax
 	}
-	return min(backoffBase<<(failures-1), backoffMax)
+	return min(config.BackoffBase<<(failures-1), config.BackoffMax)
 }
 
 // Interval is the steady polling interval of f under c, before backoff and
@@ -213,24 +200,24 @@ func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration 
 	case f < 0 || f >= NumFeeds || c.Historical || (f == FeedTape && !c.TapeVisible):
 		return 0
 	case f == FeedCalendar:
-		return calendarInterval
-	case !sessionLive(now, c.Mode):
-		return quietMax // for the stale mark only: Next waits for the open
+		return config.CalendarInterval
+	case !SessionLive(now, c.Mode):
+		return config.QuietMax // for the stale mark only: Next waits for the open
 	}
 	perHour := s.BudgetPerHour(now)
 	chainCost := float64(api.Cost(feedEndpoints[FeedChain], c.Mode, false))
 	if !c.TapeVisible {
-		return quiet(clampInterval(chainCost, perHour, chainMin, chainMax), c)
+		return quiet(clampInterval(chainCost, perHour, config.ChainMinInterval, config.ChainMaxInterval), c)
 	}
 	tapeCost := float64(api.Cost(feedEndpoints[FeedTape], c.Mode, false))
 	chainShare, tapeShare := perHour/2, perHour/2
-	chainCap, tapeCap := ratePerHour(chainCost, chainMin), ratePerHour(tapeCost, tapeMin)
+	chainCap, tapeCap := ratePerHour(chainCost, config.ChainMinInterval), ratePerHour(tapeCost, config.TapeMinInterval)
 	chainShare, tapeShare = min(chainShare, chainCap)+max(tapeShare-tapeCap, 0),
 		min(tapeShare, tapeCap)+max(chainShare-chainCap, 0)
 	if f == FeedChain {
-		return quiet(clampInterval(chainCost, chainShare, chainMin, chainMax), c)
+		return quiet(clampInterval(chainCost, chainShare, config.ChainMinInterval, config.ChainMaxInterval), c)
 	}
-	return quiet(clampInterval(tapeCost, tapeShare, tapeMin, tapeMax), c)
+	return quiet(clampInterval(tapeCost, tapeShare, config.TapeMinInterval, config.TapeMaxInterval), c)
 }
 
 // ratePerHour is the points per hour that fetching at cost every d spends.
@@ -254,20 +241,20 @@ func clampInterval(cost, perHour float64, lo, hi time.Duration) time.Duration {
 
 // quiet stretches the interval when nobody is watching: points spent on a
 // screen in a background tab or in front of an empty chair are wasted. The
-// cap is quietMax rather than the feed's own maximum, or the stretch would
+// cap is config.QuietMax rather than the feed's own maximum, or the stretch would
 // do nothing on a small budget.
 func quiet(d time.Duration, c Conditions) time.Duration {
 	factor := time.Duration(1)
 	if !c.Focused {
-		factor *= quietFactor
+		factor *= config.QuietFactor
 	}
 	if c.Idle {
-		factor *= quietFactor
+		factor *= config.QuietFactor
 	}
 	if factor == 1 {
 		return d
 	}
-	return min(d*factor, max(quietMax, d))
+	return min(d*factor, max(config.QuietMax, d))
 }
 
 func later(a, b time.Time) time.Time {

@@ -1,4 +1,4 @@
-package model
+package scan
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"chainwatch/api"
+	"chainwatch/model/modeltest"
 	"chainwatch/sandbox"
 	"chainwatch/sandbox/quota"
 )
@@ -88,7 +89,7 @@ func TestDescribeScanError(t *testing.T) {
 		{"other", errors.New("something odd\nsecond line"), two, "something odd", false, -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			msg, field := DescribeScanError(tc.err, tc.scan)
+			msg, field := DescribeError(tc.err, tc.scan)
 			if tc.part && !strings.Contains(msg, tc.want) || !tc.part && msg != tc.want || field != tc.field {
 				t.Fatalf("(%q, %d), want (%q, %d)", msg, field, tc.want, tc.field)
 			}
@@ -107,13 +108,13 @@ func TestDescribeScanErrorFromSandbox(t *testing.T) {
 	// 20 points a month: the 400 is free, and a scan (30) is more than is left.
 	c := startScanSandbox(t, sandbox.Config{Plan: quota.Plan{Name: "tiny", Points: 20}})
 	_, _, err := c.CustomScan(t.Context(), s.Params(api.Live))
-	msg, field := DescribeScanError(err, s)
+	msg, field := DescribeError(err, s)
 	if field != 1 || msg != `the service refused formula 2 "iv31 * 2": unknown field iv31` {
 		t.Fatalf("400: %v -> (%q, %d)", err, msg, field)
 	}
 	ok := fields("iv30 > 40")
 	_, _, err = c.CustomScan(t.Context(), ok.Params(api.Live))
-	if msg, field := DescribeScanError(err, ok); field != -1 || !strings.HasPrefix(msg, "the month's points are used up, so the scan was not run: monthly points allowance used up") {
+	if msg, field := DescribeError(err, ok); field != -1 || !strings.HasPrefix(msg, "the month's points are used up, so the scan was not run: monthly points allowance used up") {
 		t.Fatalf("monthly: %v -> (%q, %d)", err, msg, field)
 	}
 
@@ -125,7 +126,7 @@ func TestDescribeScanErrorFromSandbox(t *testing.T) {
 	}
 	_, _, err = c.CustomScan(t.Context(), ok.Params(api.Live))
 	var rl *api.RateLimitError
-	if msg, _ := DescribeScanError(err, ok); !errors.As(err, &rl) || rl.MonthlyAllowance() || !strings.HasPrefix(msg, "too many requests: try again in ") {
+	if msg, _ := DescribeError(err, ok); !errors.As(err, &rl) || rl.MonthlyAllowance() || !strings.HasPrefix(msg, "too many requests: try again in ") {
 		t.Fatalf("per second: %v -> %q", err, msg)
 	}
 }
@@ -153,8 +154,8 @@ func TestDescribeScanErrorNetwork(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := fields("iv30 > 40")
-	_, err = RunScan(t.Context(), c, nil, s, api.Live, testNow)
-	msg, field := DescribeScanError(err, s)
+	_, err = Run(t.Context(), c, nil, s, api.Live, modeltest.Now)
+	msg, field := DescribeError(err, s)
 	if field != -1 || !strings.HasPrefix(msg, "cannot reach the service: ") || !strings.Contains(msg, "refused") || strings.Contains(msg, token) {
 		t.Fatalf("%v -> (%q, %d)", err, msg, field)
 	}

@@ -1,4 +1,4 @@
-package model
+package scan
 
 import "chainwatch/api"
 

@@ -1,27 +1,16 @@
-// Package model holds chainwatch's bubbletea models: the root App, the
-// chain, tape and calendar panes, and the point-aware scheduler that
-// decides when each is fetched. Models keep state and answer messages;
-// drawing is package ui's, keys are package keymap's, colours theme's.
-package model
+// Package feed is chainwatch's data feed, with no terminal in it: what
+// the screen is looking at (Query, with a generation that retires late
+// replies), the fetches that answer it, the point budget and the
+// scheduler that paces them, and the one wording of every service error.
+// The TUI (model/) turns its fetches into commands; headless commands
+// call them directly.
+package feed
 
 import (
 	"time"
 
 	"chainwatch/api"
-	"chainwatch/keymap"
-	"chainwatch/theme"
 )
-
-// Shared is what every pane is handed by the root model: one struct
-// instead of globals, so tests build panes with their own clock and
-// styles.
-type Shared struct {
-	Styles *theme.Styles
-	Keys   keymap.KeyMap
-	Prompt keymap.PromptKeys
-	Client *api.Client
-	Now    func() time.Time
-}
 
 // Query is what the screen is looking at. Gen rises whenever Symbol, Mode
 // or Date changes; every fetch carries the Query it was made for, and a

@@ -1,0 +1,89 @@
+package config
+
+import "time"
+
+// Every default of chainwatch, in one place: the flags' help, the config
+// file's documentation, the watch screen, the scheduler and the tests all
+// read these, so a default changed here changes everywhere at once and
+// nothing else defines one.
+
+// The watch screen's settings, each a flag and a config key.
+const (
+	DefaultSymbol = "SPY"
+	DefaultTheme  = "auto"
+	// DefaultBlockSize is the size from which a print on the tape is a
+	// block: 100 contracts is where desks start to call it size.
+	DefaultBlockSize = 100
+	// DefaultTapeSize is how many trades the tape holds; a busy SPX
+	// session prints a few thousand, and the ring stays a few hundred kB.
+	DefaultTapeSize = 5000
+	MinTapeSize     = 100
+	MaxTapeSize     = 100000
+	// DefaultBudgetShare is the share of the month's points left that a
+	// screen may spend: a quarter, so a screen left open all month cannot
+	// drain the account and other tools keep the rest.
+	DefaultBudgetShare = 0.25
+)
+
+// Themes are the values of --theme and the config's theme.
+var Themes = []string{"auto", "dark", "light"}
+
+// The service's plans, as far as pacing needs them.
+const (
+	// TrialAllowance is the trial plan's daily points (used + left): it
+	// renews daily, so its balance is spread over today, not the month.
+	TrialAllowance = 500
+	// FallbackPointsPerHour is the pace before the first reply tells the
+	// balance: it fills the screen quickly without assuming a large plan.
+	FallbackPointsPerHour = 2000.0
+)
+
+// Pacing of the feeds. The minimums keep a generous budget from turning
+// into a request storm against the per-second limit, and a faster redraw
+// would not be readable anyway. The maximums are an hour: the budget is
+// the user's word, so a small one (the trial's 500 points a day) gets long
+// intervals rather than an overdraft. A quiet screen (lost focus, idle
+// user) may wait up to QuietMax beyond its own interval.
+const (
+	ChainMinInterval = 2 * time.Second
+	TapeMinInterval  = 3 * time.Second
+	ChainMaxInterval = time.Hour
+	TapeMaxInterval  = time.Hour
+	QuietMax         = 15 * time.Minute
+	CalendarInterval = 6 * time.Hour
+	// QuietFactor slows polling when the terminal loses focus, and again
+	// after IdleAfter without input.
+	QuietFactor = 4
+	IdleAfter   = 5 * time.Minute
+	BackoffBase = 2 * time.Second
+	BackoffMax  = 2 * time.Minute
+	// FetchTimeout bounds one request with its retries: a chain of 11 MB
+	// over a slow link fits, a hung connection does not stall the screen.
+	FetchTimeout = 20 * time.Second
+	// ExpiryDebounce is how long expiry flips wait before fetching, so
+	// flipping through ten tabs costs one request.
+	ExpiryDebounce = 250 * time.Millisecond
+	// StaleAfter is how many steady intervals may pass without a good
+	// chain before the header calls the data stale.
+	StaleAfter = 3
+)
+
+// The ladder and the tape.
+const (
+	// StrikeWindows are the strikes shown around the money (w cycles
+	// them); 0 is all of them. DefaultStrikeWindow indexes it: 40
+	// strikes, a screenful either side on a tall terminal.
+	DefaultStrikeWindow = 2
+	// FlashFor is how long a changed cell stays highlighted.
+	FlashFor = 700 * time.Millisecond
+	// TapePageLimit is the trades one tape request asks for.
+	TapePageLimit = 10000
+	// TapeWindow is how far back the first tape page reaches.
+	TapeWindow = 15 * time.Minute
+)
+
+// StrikeWindows are the ladder's window sizes; see DefaultStrikeWindow.
+var StrikeWindows = [...]int{10, 20, 40, 0}
+
+// MaxRecent is how many recent symbols are kept for the prompt's completion.
+const MaxRecent = 20

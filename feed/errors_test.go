@@ -1,0 +1,27 @@
+package feed
+
+import (
+	"chainwatch/api"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDescribeSaysWhatHappensNext(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&api.RateLimitError{APIError: api.APIError{StatusCode: 429, Message: "per-second limit"}, RetryAfter: 2 * time.Second}, "retrying in 2s"},
+		{api.ErrUnauthorized, "chainwatch login"},
+		{&api.APIError{StatusCode: 400, Endpoint: "allaccess/time-and-sales/option-trades", Message: "not licensed\nsecond line"}, "not licensed"},
+		{errors.New("dial tcp 127.0.0.1:1: connect: connection refused"), "connection refused"},
+		{&api.APIError{StatusCode: 500, Endpoint: "x", Message: "\x1b]0;pwned\x07 \x1b[2Jboom"}, "boom"},
+	} {
+		got := Describe(tc.err, "")
+		if !strings.Contains(got, tc.want) || strings.ContainsAny(got, "\n\x1b\x07") {
+			t.Errorf("Describe(%v) = %q, want it to say %q on one line without control characters", tc.err, got, tc.want)
+		}
+	}
+}

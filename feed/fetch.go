@@ -1,0 +1,113 @@
+package feed
+
+import (
+	"context"
+	"time"
+
+	"chainwatch/api"
+	"chainwatch/config"
+)
+
+// Source does the watch screen's I/O. Each fetch stamps its reply with the
+// query (and expiry, or seq_no) it was made for and the time it arrived,
+// and touches no screen state: the caller decides what to do with the
+// reply, including dropping it. The TUI runs these off its update loop as
+// commands; headless commands call them directly.
+type Source struct {
+	Client *api.Client
+	Now    func() time.Time
+}
+
+// closeWindowStart is where the first tape page starts when the market is
+// closed or the day is past: the last quarter hour of the session.
+var closeWindowStart = api.NewTimeOfDay(15, 45, 0, 0)
+
+// Chain fetches the whole chain (expiry 0), or one expiry.
+func (s Source) Chain(ctx context.Context, q Query, expiry api.Date) ChainMsg {
+	ctx, cancel := context.WithTimeout(ctx, config.FetchTimeout)
+	defer cancel()
+	p := api.OptionQuotesParams{Symbol: q.Symbol, Date: q.Day(s.Now()).String(), Mode: q.Mode}
+	if expiry != 0 {
+		p.MinExpiry, p.MaxExpiry = expiry.String(), expiry.String()
+	}
+	ch, resp, err := s.Client.OptionAndUnderlyingQuotes(ctx, p)
+	return ChainMsg{Query: q, Expiry: expiry, Chain: ch, Resp: resp, Err: err, At: s.Now()}
+}
+
+// Tape fetches a page of option trades from seq_no from; from 0 asks for
+// the latest window instead (see TapeStart).
+func (s Source) Tape(ctx context.Context, q Query, day api.Date, from int64) TapeMsg {
+	ctx, cancel := context.WithTimeout(ctx, config.FetchTimeout)
+	defer cancel()
+	now := s.Now()
+	p := api.OptionTradesParams{Symbol: q.Symbol, Date: day.String(), Limit: api.Ptr(config.TapePageLimit), Mode: q.Mode}
+	if from > 0 {
+		p.SeqNo = api.Ptr(from)
+	} else {
+		p.MinTime = TapeStart(q, day, now).String()
+	}
+	trades, resp, err := s.Client.OptionTrades(ctx, p)
+	return TapeMsg{Query: q, From: from, Trades: trades, Resp: resp, Err: err, At: s.Now()}
+}
+
+// TapeStart is where the first tape page begins: a quarter of an hour
+// before the data's clock (now live, 15 minutes ago delayed), so the tape
+// opens full without paying for the whole day; at 15:45 when the market is
+// closed or the day is past, which shows the close.
+func TapeStart(q Query, day api.Date, now time.Time) api.TimeOfDay {
+	if day != api.Today(now) || !MarketOpen(now) {
+		return closeWindowStart
+	}
+	clock := now
+	if q.Mode == api.Delayed {
+		clock = clock.Add(-dataDelay)
+	}
+	t := api.TimeOfDayOf(clock.Add(-config.TapeWindow))
+	if api.Today(clock.Add(-config.TapeWindow)) != api.Today(now) {
+		t = 0 // never wrap to yesterday's evening
+	}
+	return t
+}
+
+// TapeDay is the day whose trades the tape shows: the query's day, except
+// that a live screen on a weekend or before the open shows the last
+// session. The service has no trades for a day whose session has not
+// begun, and a trader opening chainwatch on Saturday wants Friday's tape,
+// not an empty pane. Holidays are not known client-side: on one the tape
+// is empty and says so.
+func TapeDay(q Query, now time.Time) api.Date {
+	if q.Date != 0 {
+		return q.Date
+	}
+	et := now.In(api.Eastern)
+	if weekday(et.Weekday()) && !et.Before(sessionStart(et)) {
+		return api.DateOf(et)
+	}
+	return api.DateOf(prevWeekday(et))
+}
+
+// ExchangesMsg is the service's exchange table (0 points), fetched once.
+type ExchangesMsg struct {
+	List []api.Exchange
+	Err  error
+}
+
+// Exchanges fetches the exchange table that names the tape's exchange ids.
+func (s Source) Exchanges(ctx context.Context, mode api.Mode) ExchangesMsg {
+	ctx, cancel := context.WithTimeout(ctx, config.FetchTimeout)
+	defer cancel()
+	list, _, err := s.Client.Exchanges(ctx, api.ReferenceParams{Mode: mode})
+	return ExchangesMsg{List: list, Err: err}
+}
+
+// Calendar fetches the symbol's events from 120 days back (the last
+// reports, for context) to 200 days ahead (the next two).
+func (s Source) Calendar(ctx context.Context, q Query) CalendarMsg {
+	ctx, cancel := context.WithTimeout(ctx, config.FetchTimeout)
+	defer cancel()
+	day := q.Day(s.Now())
+	p := api.CalendarParams{Symbols: []string{q.Symbol}, EventType: api.EventsAll,
+		StartDate: day.AddDays(-120).String(), EndDate: day.AddDays(200).String(), Mode: q.Mode}
+	ev, resp, err := s.Client.Calendar(ctx, p)
+	return CalendarMsg{Query: q, Events: ev, Resp: resp, Err: err, At: s.Now()}
+}

@@ -1,0 +1,63 @@
+// Package modeltest holds what the tests of the TUI and of the headless
+// packages share: an in-process sandbox on 127.0.0.1 on a stopped clock,
+// signed in with real OAuth2 client credentials over loopback HTTP, and
+// one simulated market for the scanner's tests. It is imported by tests
+// only.
+package modeltest
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"chainwatch/api"
+	"chainwatch/sandbox"
+	"chainwatch/sandbox/sim"
+)
+
+// Now is the tests' clock: Friday 2026-11-20, 11:30 Eastern, so "live" is
+// always mid-session and every answer is the same from run to run.
+var Now = time.Date(2026, 11, 20, 11, 30, 0, 0, api.Eastern)
+
+// Clock is Now as the clients and models take it.
+func Clock() time.Time { return Now }
+
+// StartSandbox starts the sandbox in process on 127.0.0.1 with cfg on the
+// stopped clock and returns a client of it (opts added to the client's).
+func StartSandbox(t testing.TB, cfg sandbox.Config, opts ...api.Option) *api.Client {
+	t.Helper()
+	cfg.Now = Clock
+	if cfg.PerSecond == 0 {
+		cfg.PerSecond = -1 // a stopped clock never refills a rate limiter
+	}
+	sb, err := sandbox.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	ts, err := api.NewClientCredentials(api.AuthConfig{AuthURL: sb.AuthURL, ClientID: sandbox.DemoClientID, ClientSecret: sb.DemoSecret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts = append([]api.Option{api.WithBaseURL(sb.BaseURL), api.WithTokenSource(ts), api.WithClock(Clock)}, opts...)
+	client, err := api.NewClient(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client
+}
+
+// sharedMarket is one simulated market for every scanner test's sandbox.
+// The market is safe for concurrent use and caches what it computes; the
+// first scan of a market prices every optionable symbol, which under the
+// race detector takes seconds, so the tests share that work. Each test
+// still has a sandbox of its own: its points and rate are its own.
+var sharedMarket = sync.OnceValue(func() *sim.Market {
+	return sim.New(sim.Config{Now: Clock})
+})
+
+// StartMarketSandbox is StartSandbox on the shared market.
+func StartMarketSandbox(t testing.TB, opts ...api.Option) *api.Client {
+	t.Helper()
+	return StartSandbox(t, sandbox.Config{Market: sharedMarket()}, opts...)
+}
