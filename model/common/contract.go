@@ -1,0 +1,62 @@
+package common
+
+import (
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Pane is a part of the watch screen (ladder, tape, calendar) and Page a
+// part that fills the screen (watchlist, contract, vol, as they come). The
+// root sizes and focuses a part, hands it its messages, and draws what
+// View returns: exactly the set height in lines, each exactly the set
+// width in cells. Self is the part's own type, so Update returns it as
+// bubbles' components do, without a type assertion at the root.
+//
+// A part never reaches into the root or into another part: what the root
+// needs from it (the selected contract, the expiry) it reads from the
+// part's exported state after Update.
+type Pane[Self any] interface {
+	help.KeyMap
+	SetSize(width, height int)
+	SetFocused(focused bool)
+	Update(msg tea.Msg) (Self, tea.Cmd)
+	View() []string
+}
+
+// Page is a part that fills the screen; its contract is a Pane's.
+type Page[Self any] interface{ Pane[Self] }
+
+// Overlay floats above the screen (help, symbol and date prompts, the
+// scanner, confirmations). Its Update returns an Action for the root to
+// carry out instead of changing the screen itself.
+type Overlay interface {
+	help.KeyMap
+	SetSize(width, height int)
+	Update(msg tea.Msg) (tea.Cmd, Action)
+	View() []string
+}
+
+// Action is what an overlay asks of the root. nil is nothing.
+type Action interface{ action() }
+
+// Close asks the root to close the overlay.
+type Close struct{}
+
+// PickSymbol asks the root to close the overlay and watch Symbol.
+type PickSymbol struct{ Symbol string }
+
+// PickDate asks the root to close the overlay and show Date's session
+// (zero: today, live).
+type PickDate struct{ Date int32 }
+
+// OpenContract asks the root to open the contract page of OSI.
+type OpenContract struct{ OSI string }
+
+// Notice asks the root to show Text in the status bar.
+type Notice struct{ Text string }
+
+func (Close) action()        {}
+func (PickSymbol) action()   {}
+func (PickDate) action()     {}
+func (OpenContract) action() {}
+func (Notice) action()       {}
