@@ -1,6 +1,8 @@
 package common
 
 import (
+	"chainwatch/api"
+
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 )
@@ -47,7 +49,7 @@ type PickSymbol struct{ Symbol string }
 
 // PickDate asks the root to close the overlay and show Date's session
 // (zero: today, live).
-type PickDate struct{ Date int32 }
+type PickDate struct{ Date api.Date }
 
 // OpenContract asks the root to open the contract page of OSI.
 type OpenContract struct{ OSI string }
