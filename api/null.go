@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -192,4 +193,13 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// OrNaN is f's value, or NaN when null: what a screen draws as a dash and
+// what arithmetic carries through without a special case.
+func OrNaN(f Float) float64 {
+	if f.Valid {
+		return f.V
+	}
+	return math.NaN()
 }

@@ -71,3 +71,22 @@ type CalendarMsg struct {
 	Err    error
 	At     time.Time
 }
+
+// FetchError is a failed fetch and when it failed: the status bar says how
+// long ago, and a success after At means the screen has recovered. The
+// time travels inside the error, so a pane's Err is a plain error.
+type FetchError struct {
+	Err error
+	At  time.Time
+}
+
+func (e *FetchError) Error() string { return e.Err.Error() }
+func (e *FetchError) Unwrap() error { return e.Err }
+
+// Failed is err stamped with at, or nil when err is nil.
+func Failed(err error, at time.Time) error {
+	if err == nil {
+		return nil
+	}
+	return &FetchError{Err: err, At: at}
+}

@@ -10,7 +10,11 @@ import (
 	"chainwatch/api"
 	"chainwatch/feed"
 	"chainwatch/keymap"
+	"chainwatch/model/calendar"
+	"chainwatch/model/chain"
 	"chainwatch/model/common"
+	"chainwatch/model/prompt"
+	"chainwatch/model/tape"
 	"chainwatch/scan"
 	"chainwatch/theme"
 )
@@ -67,9 +71,9 @@ type App struct {
 	cancel context.CancelFunc
 
 	q     feed.Query
-	chain *Chain
-	tape  *Tape
-	cal   *Calendar
+	chain *chain.Model
+	tape  *tape.Model
+	cal   *calendar.Model
 	poll  poller
 	// tapeDay is the session the tape holds (see tapeDay).
 	tapeDay api.Date
@@ -80,7 +84,7 @@ type App struct {
 	termFocused       bool
 	lastInput         time.Time
 	help              bool
-	prompt            *prompt
+	prompt            *prompt.Model
 	scan              *Scanner
 	banner            bool
 	recent            []string
@@ -121,7 +125,7 @@ func New(cfg Config) *App {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{
 		cfg: cfg, sh: sh, ctx: ctx, cancel: cancel,
-		chain: NewChain(sh), tape: NewTape(sh, cfg.TapeCapacity, cfg.BlockSize), cal: NewCalendar(sh),
+		chain: chain.New(sh), tape: tape.New(sh, cfg.TapeCapacity, cfg.BlockSize), cal: calendar.New(sh),
 		poll:     newPoller(cfg.Budget),
 		showTape: true, showCal: true, termFocused: true,
 		lastInput: cfg.Now(),
@@ -193,11 +197,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case feed.CalendarMsg:
 		return a, a.onCalendar(msg)
 	case feed.ExchangesMsg:
-		// Without the table the tape shows exchange ids; nothing to retry
-		// for, so a failure is not shown.
-		if msg.Err == nil {
-			a.tape.SetExchanges(msg.List)
-		}
+		a.tape.Update(msg)
 		return a, nil
 	case scanDoneMsg:
 		return a, a.onScanDone(msg)

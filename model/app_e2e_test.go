@@ -37,7 +37,7 @@ func (p probed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a := p.App
 		ch <- snapshot{
 			symbol: a.q.Symbol, expiry: a.chain.Expiry(), loaded: !a.chain.LastOK().IsZero(),
-			rows: len(a.chain.rows()), help: a.help, tapeHeld: a.tape.Held(),
+			rows: a.chain.Strikes(), help: a.help, tapeHeld: a.tape.Held(),
 			spent: a.poll.sched.Stats(a.sh.Now()).SessionSpent,
 		}
 		return p, nil

@@ -6,6 +6,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/model/prompt"
 	"chainwatch/ui"
 )
 
@@ -54,10 +55,10 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 		a.notice = ""
 		return a.openScanner()
 	case key.Matches(k, keys.Symbol):
-		a.prompt = newSymbolPrompt(a.recent)
+		a.prompt = prompt.NewSymbol(a.sh, a.q.Symbol, a.recent)
 		return nil
 	case key.Matches(k, keys.Date):
-		a.prompt = newDatePrompt(a.q.Date)
+		a.prompt = prompt.NewDate(a.sh, a.q.Date)
 		return nil
 	case key.Matches(k, keys.Mode):
 		q := a.q
@@ -83,22 +84,24 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Refresh):
 		return a.refreshNow()
 	}
-	if a.tape.HandleKey(k, a.focus == paneTape) {
-		return nil
+	return a.paneKey(k)
+}
+
+// paneKey hands a key to the panes; each takes only its own keys (the
+// ladder's expiry keys and the tape's filters whatever has the focus,
+// movement only in the focused pane), so no key does two things. What
+// the ladder changed is read back from it: a new expiry is fetched after
+// the debounce, a new selection filters the tape.
+func (a *App) paneKey(k tea.KeyPressMsg) tea.Cmd {
+	a.focusParts()
+	a.tape.Update(k)
+	a.cal.Update(k)
+	before := a.chain.Expiry()
+	a.chain.Update(k)
+	if a.chain.Expiry() != before {
+		return a.expiryChanged()
 	}
-	if a.focus == paneCalendar && a.calendarKey(k) {
-		return nil
-	}
-	expiryKey := key.Matches(k, keys.PrevExpiry, keys.NextExpiry, keys.Columns, keys.Window)
-	if a.focus == paneLadder || expiryKey {
-		handled, changed := a.chain.HandleKey(k)
-		if changed {
-			return a.expiryChanged()
-		}
-		if handled {
-			a.tape.SetContract(a.chain.SelectedOSI())
-		}
-	}
+	a.tape.SetContract(a.chain.SelectedOSI())
 	return nil
 }
 
@@ -112,23 +115,6 @@ func (a *App) refreshNow() tea.Cmd {
 		}
 	}
 	return tea.Batch(cmds...)
-}
-
-func (a *App) calendarKey(k tea.KeyPressMsg) bool {
-	keys := a.sh.Keys
-	switch {
-	case key.Matches(k, keys.Up):
-		a.cal.Scroll(-1)
-	case key.Matches(k, keys.Down):
-		a.cal.Scroll(1)
-	case key.Matches(k, keys.PageUp):
-		a.cal.Scroll(-10)
-	case key.Matches(k, keys.PageDown):
-		a.cal.Scroll(10)
-	default:
-		return false
-	}
-	return true
 }
 
 // visible reports whether pane p is on screen.

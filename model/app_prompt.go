@@ -1,82 +1,33 @@
 package model
 
 import (
-	"fmt"
+	"chainwatch/config"
+	"chainwatch/model/common"
 
 	tea "charm.land/bubbletea/v2"
-
-	"chainwatch/api"
 )
 
-// maxRecent is how many recent symbols are remembered.
-const maxRecent = 20
-
-// earliestDate is the first day the service has option data for.
-var earliestDate = api.NewDate(2003, 1, 1)
-
-// onPromptKey feeds a key to the open prompt and acts on enter.
+// onPromptKey feeds a key to the open prompt and carries out what it
+// asks: close, or switch the screen to a symbol or a day.
 func (a *App) onPromptKey(k tea.KeyPressMsg) tea.Cmd {
-	p := a.prompt
-	accepted, canceled := p.update(k, a.sh.Prompt)
-	switch {
-	case canceled:
+	cmd, act := a.prompt.Update(k)
+	q := a.q
+	switch act := act.(type) {
+	case common.Close:
 		a.prompt = nil
-	case accepted && p.kind == promptSymbol:
-		return a.submitSymbol(p)
-	case accepted && p.kind == promptDate:
-		return a.submitDate(p)
-	}
-	return nil
-}
-
-func (a *App) submitSymbol(p *prompt) tea.Cmd {
-	sym := p.value
-	if sym == "" {
-		p.errMsg = "type a symbol, or esc to keep " + a.q.Symbol
-		return nil
-	}
-	if !validSymbolChars(sym) || len(sym) > maxSymbolLen {
-		p.errMsg = "a symbol has 1 to 10 letters, digits and . - ^ /"
-		return nil
+		return cmd
+	case common.PickSymbol:
+		q.Symbol = act.Symbol
+	case common.PickDate:
+		q.Date = act.Date
+	default:
+		return cmd
 	}
 	a.prompt = nil
-	if sym == a.q.Symbol {
-		return nil
+	if q == a.q {
+		return cmd
 	}
-	q := a.q
-	q.Symbol = sym
-	return a.changeQuery(q)
-}
-
-func (a *App) submitDate(p *prompt) tea.Cmd {
-	now := a.sh.Now()
-	today := api.Today(now)
-	var d api.Date
-	if p.value != "" && p.value != "today" {
-		var err error
-		d, err = api.ParseDate(p.value)
-		switch {
-		case err != nil:
-			p.errMsg = "not a date: use yyyy-mm-dd, e.g. " + today.String()
-			return nil
-		case d > today:
-			p.errMsg = fmt.Sprintf("%s is in the future; today is %s", d, today)
-			return nil
-		case d < earliestDate:
-			p.errMsg = "the service's option data starts on " + earliestDate.String()
-			return nil
-		}
-		if d == today {
-			d = 0
-		}
-	}
-	a.prompt = nil
-	if d == a.q.Date {
-		return nil
-	}
-	q := a.q
-	q.Date = d
-	return a.changeQuery(q)
+	return tea.Batch(cmd, a.changeQuery(q))
 }
 
 // remember puts sym first in the recent list and saves the list off the
@@ -85,7 +36,7 @@ func (a *App) submitDate(p *prompt) tea.Cmd {
 func (a *App) remember(sym string) tea.Cmd {
 	list := []string{sym}
 	for _, s := range a.recent {
-		if s != sym && len(list) < maxRecent {
+		if s != sym && len(list) < config.MaxRecent {
 			list = append(list, s)
 		}
 	}

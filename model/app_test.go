@@ -10,7 +10,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/api"
+	"chainwatch/config"
 	"chainwatch/feed"
+	"chainwatch/model/modeltest"
 )
 
 // clock is a settable time source for Update tests.
@@ -36,7 +38,7 @@ func okResp(cost int) *api.Response {
 // loadChain answers the App's first chain request as the service would.
 func loadChain(t *testing.T, a *App, at time.Time) {
 	t.Helper()
-	a.Update(feed.ChainMsg{Query: a.q, Chain: synthChain(3, 60, 0), Resp: okResp(4), At: at})
+	a.Update(feed.ChainMsg{Query: a.q, Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4), At: at})
 	if a.chain.LastOK().IsZero() {
 		t.Fatal("the first chain was not applied")
 	}
@@ -53,7 +55,7 @@ func TestAppDropsRepliesForASymbolLeftButCountsTheirPoints(t *testing.T) {
 	if a.q.Symbol != "QQQ" || a.q.Gen == old.Gen {
 		t.Fatalf("query after the prompt: %+v", a.q)
 	}
-	a.Update(feed.ChainMsg{Query: old, Chain: synthChain(1, 10, 0), Resp: okResp(4), At: c.t})
+	a.Update(feed.ChainMsg{Query: old, Chain: modeltest.SynthChain(1, 10, 0), Resp: okResp(4), At: c.t})
 	if !a.chain.LastOK().IsZero() {
 		t.Fatal("a chain for SPY, which the user left, was applied to QQQ")
 	}
@@ -101,10 +103,10 @@ func bookFetch(a *App, f feed.Feed, now time.Time) {
 func TestAppKeepsDataAndMarksItStaleWhenTheServiceFails(t *testing.T) {
 	a, c := offlineApp(t)
 	loadChain(t, a, c.t)
-	rows := len(a.chain.rows())
+	rows := a.chain.Strikes()
 	c.t = c.t.Add(5 * time.Second)
 	a.Update(feed.ChainMsg{Query: a.q, Expiry: a.chain.Expiry(), Err: &api.APIError{StatusCode: 503, Endpoint: "allaccess/market/option-and-underlying-quotes", Message: "upstream down"}, At: c.t})
-	if len(a.chain.rows()) != rows {
+	if a.chain.Strikes() != rows {
 		t.Fatal("a failure dropped the data on screen")
 	}
 	h := a.headerData(c.t)
@@ -128,7 +130,7 @@ func TestAppKeepsDataAndMarksItStaleWhenTheServiceFails(t *testing.T) {
 	}
 	// It recovers by itself: the next good reply clears the mark.
 	c.t = c.t.Add(16 * time.Second)
-	a.Update(feed.ChainMsg{Query: a.q, Expiry: a.chain.Expiry(), Chain: synthChain(1, 60, 1), Resp: okResp(4), At: c.t})
+	a.Update(feed.ChainMsg{Query: a.q, Expiry: a.chain.Expiry(), Chain: modeltest.SynthChain(1, 60, 1), Resp: okResp(4), At: c.t})
 	if h := a.headerData(c.t); h.Stale {
 		t.Fatal("still stale after a good reply")
 	}
@@ -152,7 +154,7 @@ func TestAppRecoversFromAFailureAfterTheClose(t *testing.T) {
 	if h := a.headerData(c.t); h.Loading || !h.Stale {
 		t.Fatalf("the header must say the fetch failed, not that it is loading: %+v", h)
 	}
-	a.Update(feed.ChainMsg{Query: a.q, Chain: synthChain(2, 40, 0), Resp: okResp(4), At: c.t.Add(2 * time.Second)})
+	a.Update(feed.ChainMsg{Query: a.q, Chain: modeltest.SynthChain(2, 40, 0), Resp: okResp(4), At: c.t.Add(2 * time.Second)})
 	if d := a.poll.due[feed.FeedChain].Sub(c.t); d < 10*time.Hour {
 		t.Fatalf("with the close held, the next chain waits for the open; it is in %v", d)
 	}
@@ -163,7 +165,7 @@ func TestAppRecoversFromAFailureAfterTheClose(t *testing.T) {
 // the latest window instead of paying for trades it would overwrite.
 func TestAppTapeCatchUp(t *testing.T) {
 	a, c := offlineApp(t)
-	a.Update(feed.TapeMsg{Query: a.q, From: 0, Trades: synthTrades(1, tapePageLimit), Resp: okResp(15), At: c.t})
+	a.Update(feed.TapeMsg{Query: a.q, From: 0, Trades: modeltest.SynthTrades(1, config.TapePageLimit), Resp: okResp(15), At: c.t})
 	if d := a.poll.due[feed.FeedTape].Sub(c.t); d != 0 || !a.tape.More() {
 		t.Fatalf("a full first page: next tape in %v, more %v; want at once", d, a.tape.More())
 	}
@@ -171,7 +173,7 @@ func TestAppTapeCatchUp(t *testing.T) {
 	rl := &api.RateLimitError{APIError: api.APIError{StatusCode: 429, Message: "per-second limit"}, RetryAfter: 30 * time.Second}
 	a.Update(feed.CalendarMsg{Query: a.q, Err: rl, At: c.t})
 	from := a.tape.NextFrom()
-	a.Update(feed.TapeMsg{Query: a.q, From: from, Trades: synthTrades(from, tapePageLimit), Resp: okResp(15), At: c.t})
+	a.Update(feed.TapeMsg{Query: a.q, From: from, Trades: modeltest.SynthTrades(from, config.TapePageLimit), Resp: okResp(15), At: c.t})
 	if a.tape.NextFrom() != 0 || a.tape.Held() != 0 {
 		t.Fatalf("a second full page outgrows the %d-trade ring: the tape should start over, holds %d from %d", a.cfg.TapeCapacity, a.tape.Held(), a.tape.NextFrom())
 	}
@@ -190,10 +192,10 @@ func TestAppTapeKeepsItsFiltersAtTheOpen(t *testing.T) {
 	if a.tapeDay != api.NewDate(2026, 11, 19) {
 		t.Fatalf("before the open the tape shows %s, want the 19th", a.tapeDay)
 	}
-	a.Update(feed.TapeMsg{Query: a.q, Trades: synthTrades(1, 50), Resp: okResp(15), At: c.t})
+	a.Update(feed.TapeMsg{Query: a.q, Trades: modeltest.SynthTrades(1, 50), Resp: okResp(15), At: c.t})
 	a.Update(runeKey('x'))
 	osi := a.chain.SelectedOSI()
-	if osi == "" || !strings.Contains(ansi.Strip(strings.Join(a.tape.View(70, 10, false), "\n")), osi) {
+	if osi == "" || !strings.Contains(ansi.Strip(strings.Join(tapeView(a, 70, 10), "\n")), osi) {
 		t.Fatalf("the contract filter is not on for %q", osi)
 	}
 	c.t = c.t.Add(2 * time.Minute)
@@ -201,7 +203,7 @@ func TestAppTapeKeepsItsFiltersAtTheOpen(t *testing.T) {
 	if a.tapeDay != api.NewDate(2026, 11, 20) || a.tape.Held() != 0 {
 		t.Fatalf("at the open the tape starts over on the 20th: day %s, held %d", a.tapeDay, a.tape.Held())
 	}
-	if !strings.Contains(ansi.Strip(strings.Join(a.tape.View(70, 10, false), "\n")), osi) {
+	if !strings.Contains(ansi.Strip(strings.Join(tapeView(a, 70, 10), "\n")), osi) {
 		t.Fatal("the contract filter was lost at the open")
 	}
 }
@@ -214,7 +216,7 @@ func TestAppDatePromptValidatesAndGoesHistorical(t *testing.T) {
 		a.Update(runeKey(r))
 	}
 	a.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	if a.prompt == nil || !strings.Contains(a.prompt.errMsg, "future") || a.prompt.value != "2027-01-04" {
+	if a.prompt == nil || !strings.Contains(a.prompt.Err(), "future") || a.prompt.Value() != "2027-01-04" {
 		t.Fatalf("a future date is refused in the prompt, keeping the text: %+v", a.prompt)
 	}
 	a.Update(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/config"
 	"chainwatch/feed"
 
 	tea "charm.land/bubbletea/v2"
@@ -232,7 +233,7 @@ func (a *App) onTape(m feed.TapeMsg) tea.Cmd {
 	p := &a.poll
 	p.catchUp++
 	switch {
-	case m.From > 0 && !p.restarted && p.catchUp*tapePageLimit > a.cfg.TapeCapacity:
+	case m.From > 0 && !p.restarted && p.catchUp*config.TapePageLimit > a.cfg.TapeCapacity:
 		p.catchUp, p.restarted = 0, true
 		a.tape.Restart()
 	case p.catchUp > maxCatchUp:

@@ -2,6 +2,7 @@ package model
 
 import (
 	"chainwatch/feed"
+	"chainwatch/model/modeltest"
 	"strings"
 	"testing"
 
@@ -31,7 +32,7 @@ func TestGoldenScanner(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			a, d := scannerApp(t, Config{NoColor: true}, tc.w, tc.h)
 			// A chain under the modal, so the header is a trader's.
-			d.send(feed.ChainMsg{Query: a.q, Chain: synthChain(3, 60, 0), Resp: okResp(4), At: testNow})
+			d.send(feed.ChainMsg{Query: a.q, Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4), At: testNow})
 			d.openScanner()
 			tc.setup(t, d)
 			out := a.render(testNow)

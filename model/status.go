@@ -1,16 +1,14 @@
 package model
 
 import (
+	"errors"
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/ui"
 )
-
-// staleAfter is how many steady intervals may pass without a good chain
-// before the header calls the data stale.
-const staleAfter = 3
 
 // headerData is the chain's quote plus what only the root knows: where
 // the data comes from, in which mode, and how old it is.
@@ -25,13 +23,13 @@ func (a *App) headerData(now time.Time) ui.HeaderData {
 	if !last.IsZero() {
 		h.Age = max(now.Sub(last), 0)
 	}
-	err, at := a.chain.Err()
+	var fe *feed.FetchError
 	switch {
 	case h.Loading:
-	case err != nil && at.After(last):
+	case errors.As(a.chain.Err(), &fe) && fe.At.After(last):
 		h.Stale = true
 	case feed.SessionLive(now, a.q.Mode) && !h.Historical:
-		limit := staleAfter*a.poll.sched.Interval(feed.FeedChain, a.poll.cond, now) + 5*time.Second
+		limit := config.StaleAfter*a.poll.sched.Interval(feed.FeedChain, a.poll.cond, now) + 5*time.Second
 		h.Stale = h.Age > limit
 	}
 	return h
@@ -41,7 +39,8 @@ func (a *App) headerData(now time.Time) ui.HeaderData {
 func (a *App) statusLine(width int, now time.Time) string {
 	st := a.sh.Styles
 	if p := a.prompt; p != nil {
-		return ui.Prompt(p.label, p.value, p.sugg, p.sel, p.errMsg, width, st)
+		p.SetSize(width, 1)
+		return p.View()[0]
 	}
 	s := a.poll.sched.Stats(now)
 	d := ui.StatusData{
@@ -61,8 +60,8 @@ func (a *App) statusLine(width int, now time.Time) string {
 	if !next.IsZero() {
 		d.Next = max(next.Sub(now), 0)
 	}
-	if err, at := a.lastErr(); err != nil {
-		d.Err, d.ErrAge = feed.Describe(err, ""), now.Sub(at)
+	if err := a.lastErr(); err != nil {
+		d.Err, d.ErrAge = feed.Describe(err, ""), now.Sub(err.At)
 	} else if a.notice != "" {
 		d.Err = a.notice
 	}
@@ -72,15 +71,15 @@ func (a *App) statusLine(width int, now time.Time) string {
 // lastErr is the newest failure among the panes that has not been
 // followed by a success of the same pane: an error the screen has
 // recovered from is no longer news.
-func (a *App) lastErr() (error, time.Time) {
-	var err error
-	var at time.Time
-	for _, p := range []interface{ Err() (error, time.Time) }{a.chain, a.tape, a.cal} {
-		if e, t := p.Err(); e != nil && !api.IsNoData(e) && t.After(at) {
-			err, at = e, t
+func (a *App) lastErr() *feed.FetchError {
+	var last *feed.FetchError
+	for _, err := range []error{a.chain.Err(), a.tape.Err(), a.cal.Err()} {
+		var fe *feed.FetchError
+		if errors.As(err, &fe) && !api.IsNoData(fe) && (last == nil || fe.At.After(last.At)) {
+			last = fe
 		}
 	}
-	return err, at
+	return last
 }
 
 // hint is the status bar's reminder of the keys a newcomer needs first.

@@ -44,6 +44,7 @@ func (a *App) render(now time.Time) string {
 			{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
 		}, st)
 	}
+	a.sizeParts(lay)
 	panes := make([]ui.Pane, 0, 7)
 	panes = append(panes,
 		ui.Pane{R: lay.Header, Lines: ui.Header(&h, lay.Header.W, st)},
@@ -54,10 +55,10 @@ func (a *App) render(now time.Time) string {
 		panes = append(panes, ui.Pane{R: r, Lines: a.chain.DetailsView(r.W, r.H)})
 	}
 	if r := lay.Tape; r.W > 0 && r.H > 0 {
-		panes = append(panes, ui.Pane{R: r, Lines: a.tape.View(r.W, r.H, a.focus == paneTape)})
+		panes = append(panes, ui.Pane{R: r, Lines: a.tape.View()})
 	}
 	if r := lay.Calendar; r.W > 0 && r.H > 0 {
-		panes = append(panes, ui.Pane{R: r, Lines: a.cal.View(r.W, r.H, now, a.focus == paneCalendar)})
+		panes = append(panes, ui.Pane{R: r, Lines: a.cal.View()})
 	}
 	panes = append(panes, ui.Pane{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}})
 	return ui.Compose(a.width, a.height, panes, st)
@@ -66,7 +67,8 @@ func (a *App) render(now time.Time) string {
 // ladderLines is the ladder, under the first-run banner while it shows.
 func (a *App) ladderLines(r ui.Rect, now time.Time) []string {
 	banner := a.bannerLines(r)
-	lines := a.chain.View(r.W, r.H-len(banner), now, a.focus == paneLadder && a.prompt == nil)
+	a.chain.SetSize(r.W, r.H-len(banner))
+	lines := a.chain.View()
 	if len(banner) == 0 {
 		return lines
 	}
@@ -88,4 +90,20 @@ func (a *App) bannerLines(r ui.Rect) []string {
 		b = b[:r.H/2]
 	}
 	return b
+}
+
+// sizeParts gives each pane its rectangle of lay and its focus, as the
+// contract asks before View.
+func (a *App) sizeParts(lay ui.Layout) {
+	a.tape.SetSize(lay.Tape.W, lay.Tape.H)
+	a.cal.SetSize(lay.Calendar.W, lay.Calendar.H)
+	a.focusParts()
+}
+
+// focusParts tells each pane whether it has the focus: the ladder loses
+// it under a prompt, whose keys are its own.
+func (a *App) focusParts() {
+	a.chain.SetFocused(a.focus == paneLadder && a.prompt == nil)
+	a.tape.SetFocused(a.focus == paneTape)
+	a.cal.SetFocused(a.focus == paneCalendar)
 }

@@ -1,4 +1,4 @@
-package model
+package chain
 
 import (
 	"cmp"
@@ -283,13 +283,13 @@ func rootRank(root, symbol string) int {
 // the time at; a cell that did not change keeps its last flash, which has
 // long faded by the next snapshot. A new contract does not flash.
 func setContract(c *ui.Contract, o *api.OptionData, at int64) {
-	bid, ask := flt(o.Bid), flt(o.Ask)
-	mid := flt(o.Mid)
+	bid, ask := api.OrNaN(o.Bid), api.OrNaN(o.Ask)
+	mid := api.OrNaN(o.Mid)
 	if !o.Mid.Valid && o.Bid.Valid && o.Ask.Valid {
 		mid = (bid + ask) / 2
 	}
-	last, volume, oi := flt(o.LastTradePrice), intv(o.Volume), intv(o.OpenInterest)
-	iv, delta, gamma, theta, vega := flt(o.IV), flt(o.Delta), flt(o.Gamma), flt(o.Theta), flt(o.Vega)
+	last, volume, oi := api.OrNaN(o.LastTradePrice), intv(o.Volume), intv(o.OpenInterest)
+	iv, delta, gamma, theta, vega := api.OrNaN(o.IV), api.OrNaN(o.Delta), api.OrNaN(o.Gamma), api.OrNaN(o.Theta), api.OrNaN(o.Vega)
 	bidSize, askSize := intv(o.BidSize), intv(o.AskSize)
 
 	if c.OSI == "" || c.OSI != o.Option {
@@ -317,16 +317,9 @@ func setContract(c *ui.Contract, o *api.OptionData, at int64) {
 		}
 	}
 	c.Bid, c.Ask, c.Mid, c.Last = bid, ask, mid, last
-	c.Open, c.High, c.Low, c.PrevClose = flt(o.Open), flt(o.High), flt(o.Low), flt(o.PrevDayClose)
-	c.IV, c.Delta, c.Gamma, c.Theta, c.Vega, c.Rho = iv, delta, gamma, theta, vega, flt(o.Rho)
+	c.Open, c.High, c.Low, c.PrevClose = api.OrNaN(o.Open), api.OrNaN(o.High), api.OrNaN(o.Low), api.OrNaN(o.PrevDayClose)
+	c.IV, c.Delta, c.Gamma, c.Theta, c.Vega, c.Rho = iv, delta, gamma, theta, vega, api.OrNaN(o.Rho)
 	c.BidSize, c.AskSize, c.Volume, c.OI, c.Trades = bidSize, askSize, volume, oi, intv(o.TradeCount)
-}
-
-func flt(f api.Float) float64 {
-	if f.Valid {
-		return f.V
-	}
-	return math.NaN()
 }
 
 func intv(n api.Int) int64 {
@@ -363,11 +356,11 @@ func (s *chainStore) header() ui.HeaderData {
 	u := &s.und
 	h := ui.HeaderData{
 		Symbol: u.Symbol,
-		Last:   flt(u.LastTradePrice), PrevClose: flt(u.PrevDayClose),
-		Bid: flt(u.Bid), Ask: flt(u.Ask), BidSize: intv(u.BidSize), AskSize: intv(u.AskSize),
-		Open: flt(u.Open), High: flt(u.High), Low: flt(u.Low), Volume: intv(u.Volume),
-		IV30: flt(u.IV30), IV30Change: flt(u.IV30Change),
-		ImpliedBid: flt(u.ImpliedUnderlyingBid), ImpliedAsk: flt(u.ImpliedUnderlyingAsk), ImpliedMid: flt(u.ImpliedUnderlyingMid),
+		Last:   api.OrNaN(u.LastTradePrice), PrevClose: api.OrNaN(u.PrevDayClose),
+		Bid: api.OrNaN(u.Bid), Ask: api.OrNaN(u.Ask), BidSize: intv(u.BidSize), AskSize: intv(u.AskSize),
+		Open: api.OrNaN(u.Open), High: api.OrNaN(u.High), Low: api.OrNaN(u.Low), Volume: intv(u.Volume),
+		IV30: api.OrNaN(u.IV30), IV30Change: api.OrNaN(u.IV30Change),
+		ImpliedBid: api.OrNaN(u.ImpliedUnderlyingBid), ImpliedAsk: api.OrNaN(u.ImpliedUnderlyingAsk), ImpliedMid: api.OrNaN(u.ImpliedUnderlyingMid),
 		AsOf: -1,
 	}
 	if s.hasUnd {

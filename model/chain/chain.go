@@ -1,4 +1,4 @@
-package model
+package chain
 
 import (
 	"math"
@@ -9,28 +9,25 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
+	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/model/common"
 	"chainwatch/ui"
 )
 
-// windowSizes are the strikes shown around the money; 0 is all of them.
-var windowSizes = [...]int{10, 20, 40, 0}
-
 const (
-	defaultWindow = 2 // 40 strikes: a screenful either side on a tall terminal
 	// fullChainMaxAge is how long the expiries and strikes learned from a
 	// whole chain are trusted; then a whole chain is fetched again, for
 	// strikes listed during the day and expiries that rolled off.
 	fullChainMaxAge = 30 * time.Minute
 )
 
-// Chain is the strike ladder of one expiry, the expiry tabs and the details
+// Model is the strike ladder of one expiry, the expiry tabs and the details
 // of the selected contract. The selection is kept as a strike, not a row
 // index: a new snapshot may add strikes and the money moves, and the user
 // expects the cursor to stay on the contract they chose. A NaN strike
 // means "at the money" and follows the underlying until the user moves.
-type Chain struct {
+type Model struct {
 	sh *common.Common
 	q  feed.Query
 	st chainStore
@@ -38,7 +35,7 @@ type Chain struct {
 	expiry api.Date
 	strike float64
 	side   api.OptionType
-	win    int // index into windowSizes
+	win    int // index into config.StrikeWindows
 	set    int // index into ui.ColumnSets
 	offset int // first drawn row of the window, kept by View
 	center bool
@@ -49,19 +46,22 @@ type Chain struct {
 	loading               bool
 	earnings              api.Date
 
+	w, h    int // the ladder's size (SetSize)
+	focused bool
+
 	tabs []ui.ExpiryTab
 	lv   ui.LadderView
 }
 
-// NewChain returns an empty ladder; SetQuery starts it.
-func NewChain(sh *common.Common) *Chain {
-	return &Chain{sh: sh, strike: math.NaN(), side: api.Call, win: defaultWindow, page: 10}
+// New returns an empty ladder; SetQuery starts it.
+func New(sh *common.Common) *Model {
+	return &Model{sh: sh, strike: math.NaN(), side: api.Call, win: config.DefaultStrikeWindow, page: 10}
 }
 
 // SetQuery switches to another symbol, mode or date: the old chain means
 // nothing for the new one, so everything but the user's view preferences
 // (window, column set) is dropped.
-func (c *Chain) SetQuery(q feed.Query) {
+func (c *Model) SetQuery(q feed.Query) {
 	c.q = q
 	c.st.clear()
 	c.expiry, c.strike, c.side, c.offset, c.center = 0, math.NaN(), api.Call, 0, true
@@ -70,32 +70,32 @@ func (c *Chain) SetQuery(q feed.Query) {
 }
 
 // feed.Query is what the ladder shows now.
-func (c *Chain) Query() feed.Query { return c.q }
+func (c *Model) Query() feed.Query { return c.q }
 
 // Expiry is the selected expiry; 0 until a whole chain arrived.
-func (c *Chain) Expiry() api.Date { return c.expiry }
+func (c *Model) Expiry() api.Date { return c.expiry }
 
 // NeedsFull says whether the next fetch should be the whole chain rather
 // than the selected expiry.
-func (c *Chain) NeedsFull(now time.Time) bool {
+func (c *Model) NeedsFull(now time.Time) bool {
 	return c.fullAt.IsZero() || now.Sub(c.fullAt) > fullChainMaxAge
 }
 
 // LastOK is when the last reply was applied; Err the last failure since,
 // with its time (nil after a success); Loading is true until the first
 // reply of the query, success or not.
-func (c *Chain) LastOK() time.Time       { return c.lastOK }
-func (c *Chain) Err() (error, time.Time) { return c.err, c.errAt }
-func (c *Chain) Loading() bool           { return c.loading }
+func (c *Model) LastOK() time.Time { return c.lastOK }
+func (c *Model) Err() error        { return feed.Failed(c.err, c.errAt) }
+func (c *Model) Loading() bool     { return c.loading }
 
 // SetEarnings is the next earnings report (from the calendar): the tabs
 // mark the expiries on or after it, whose options carry the event.
-func (c *Chain) SetEarnings(next api.Date) { c.earnings = next }
+func (c *Model) SetEarnings(next api.Date) { c.earnings = next }
 
 // Apply takes a chain reply. It returns false for a reply made for another
 // query or another expiry than the one selected now: a slow answer must not
 // overwrite what the user went to. A failure keeps the data on screen.
-func (c *Chain) Apply(m feed.ChainMsg) bool {
+func (c *Model) Apply(m feed.ChainMsg) bool {
 	if m.Query.Gen != c.q.Gen || (m.Expiry != 0 && m.Expiry != c.expiry) {
 		return false
 	}
@@ -130,7 +130,7 @@ func (c *Chain) Apply(m feed.ChainMsg) bool {
 }
 
 // nearestExpiry is the first expiry on or after the query's day.
-func (c *Chain) nearestExpiry() api.Date {
+func (c *Model) nearestExpiry() api.Date {
 	if len(c.st.exps) == 0 {
 		return 0
 	}
@@ -140,14 +140,14 @@ func (c *Chain) nearestExpiry() api.Date {
 }
 
 // selectExpiry goes to expiry d with the cursor at the money.
-func (c *Chain) selectExpiry(d api.Date) {
+func (c *Model) selectExpiry(d api.Date) {
 	c.expiry, c.strike, c.side, c.offset, c.center = d, math.NaN(), api.Call, 0, true
 }
 
 // Spot is the underlying's price: the last trade, else the mid of its
 // quote, else the implied mid from the option book (the only one present
 // without a consolidated-tape subscription); NaN when none is known.
-func (c *Chain) Spot() float64 {
+func (c *Model) Spot() float64 {
 	u := &c.st.und
 	switch {
 	case !c.st.hasUnd:
@@ -166,7 +166,7 @@ func (c *Chain) Spot() float64 {
 
 // window returns the strikes around the money that the ladder shows and
 // the row the cursor is on among them.
-func (c *Chain) window() (rows []ui.StrikeRow, cursor int) {
+func (c *Model) window() (rows []ui.StrikeRow, cursor int) {
 	all := c.st.rowsOf(c.expiry)
 	if len(all) == 0 {
 		return nil, 0
@@ -176,7 +176,7 @@ func (c *Chain) window() (rows []ui.StrikeRow, cursor int) {
 		atm = len(all) / 2
 	}
 	rows = all
-	if n := windowSizes[c.win]; n > 0 && n < len(all) {
+	if n := config.StrikeWindows[c.win]; n > 0 && n < len(all) {
 		lo := min(max(atm-n/2, 0), len(all)-n)
 		rows, atm = all[lo:lo+n], atm-lo
 	}
@@ -187,7 +187,7 @@ func (c *Chain) window() (rows []ui.StrikeRow, cursor int) {
 }
 
 // rows is the window the ladder shows (tests ask how much is loaded).
-func (c *Chain) rows() []ui.StrikeRow {
+func (c *Model) rows() []ui.StrikeRow {
 	r, _ := c.window()
 	return r
 }
@@ -209,7 +209,7 @@ func nearestRow(rows []ui.StrikeRow, x float64) int {
 }
 
 // moveTo puts the cursor on row i of the window (clamped into it).
-func (c *Chain) moveTo(rows []ui.StrikeRow, i int) {
+func (c *Model) moveTo(rows []ui.StrikeRow, i int) {
 	if len(rows) > 0 {
 		c.strike = rows[min(max(i, 0), len(rows)-1)].Strike
 	}
@@ -217,7 +217,9 @@ func (c *Chain) moveTo(rows []ui.StrikeRow, i int) {
 
 // HandleKey moves the cursor, the side, the expiry, the column set and the
 // window. expiryChanged tells the caller to fetch the new expiry now.
-func (c *Chain) HandleKey(k tea.KeyPressMsg) (handled, expiryChanged bool) {
+// handleKey applies a key of the ladder; it reports whether it was one and
+// whether the expiry changed.
+func (c *Model) handleKey(k tea.KeyPressMsg) (handled, expiryChanged bool) {
 	keys := &c.sh.Keys
 	rows, cur := c.window()
 	switch {
@@ -254,8 +256,8 @@ func (c *Chain) HandleKey(k tea.KeyPressMsg) (handled, expiryChanged bool) {
 // cycleWindow goes to the next window size. The selected strike stays
 // selected when the new window still holds it; otherwise the cursor goes
 // back to the money rather than to an arbitrary edge.
-func (c *Chain) cycleWindow() {
-	c.win = (c.win + 1) % len(windowSizes)
+func (c *Model) cycleWindow() {
+	c.win = (c.win + 1) % len(config.StrikeWindows)
 	c.center = true
 	if math.IsNaN(c.strike) {
 		return
@@ -267,7 +269,7 @@ func (c *Chain) cycleWindow() {
 }
 
 // Scroll moves the cursor by delta rows (mouse wheel).
-func (c *Chain) Scroll(delta int) {
+func (c *Model) Scroll(delta int) {
 	rows, cur := c.window()
 	c.moveTo(rows, cur+delta)
 }
@@ -275,7 +277,7 @@ func (c *Chain) Scroll(delta int) {
 // Click selects the row under y (relative to the ladder pane's top) and
 // the side under x, as the last View drew them: the user clicked on what
 // they saw.
-func (c *Chain) Click(x, y, width, height int) {
+func (c *Model) Click(x, y, width, height int) {
 	if r, ok := ui.LadderHit(&c.lv, height, y); ok && r < len(c.lv.Rows) {
 		c.strike = c.lv.Rows[r].Strike
 		c.side = api.Call
@@ -286,7 +288,7 @@ func (c *Chain) Click(x, y, width, height int) {
 }
 
 // selected returns the cursor's row and contract, if any.
-func (c *Chain) selected() (*ui.StrikeRow, *ui.Contract) {
+func (c *Model) selected() (*ui.StrikeRow, *ui.Contract) {
 	rows, cur := c.window()
 	if len(rows) == 0 {
 		return nil, nil
@@ -299,7 +301,7 @@ func (c *Chain) selected() (*ui.StrikeRow, *ui.Contract) {
 }
 
 // Selected describes the contract under the cursor for the details pane.
-func (c *Chain) Selected() (ui.DetailsData, bool) {
+func (c *Model) Selected() (ui.DetailsData, bool) {
 	r, k := c.selected()
 	if r == nil {
 		return ui.DetailsData{}, false
@@ -316,7 +318,7 @@ func (c *Chain) Selected() (ui.DetailsData, bool) {
 
 // SelectedOSI is the OSI symbol under the cursor, "" when none, for the
 // tape's contract filter.
-func (c *Chain) SelectedOSI() string {
+func (c *Model) SelectedOSI() string {
 	if _, k := c.selected(); k != nil {
 		return k.OSI
 	}
@@ -325,7 +327,7 @@ func (c *Chain) SelectedOSI() string {
 
 // Header returns the quote fields of the last snapshot; the app adds the
 // source, mode, age and staleness it knows about.
-func (c *Chain) Header() ui.HeaderData {
+func (c *Model) Header() ui.HeaderData {
 	h := c.st.header()
 	if h.Symbol == "" {
 		h.Symbol = c.q.Symbol
@@ -333,9 +335,9 @@ func (c *Chain) Header() ui.HeaderData {
 	return h
 }
 
-// View draws the ladder. It only moves Offset so that the cursor stays
+// ladder draws the ladder. It only moves Offset so that the cursor stays
 // visible: the rows themselves are handed over as a slice, not copied.
-func (c *Chain) View(width, height int, now time.Time, focused bool) []string {
+func (c *Model) ladder(width, height int) []string {
 	rows, cur := c.window()
 	n := max(ui.LadderRows(height), 1)
 	c.page = n
@@ -356,13 +358,13 @@ func (c *Chain) View(width, height int, now time.Time, focused bool) []string {
 	}
 	c.lv = ui.LadderView{
 		Rows: rows, Offset: c.offset, Cursor: cur, Side: c.side, Spot: c.Spot(), Set: set,
-		Now: now.UnixNano(), Flash: flashFor.Nanoseconds(), Focused: focused, Message: c.message(len(rows)),
+		Now: c.sh.Now().UnixNano(), Flash: config.FlashFor.Nanoseconds(), Focused: c.focused, Message: c.message(len(rows)),
 	}
 	return ui.Ladder(&c.lv, width, height, c.sh.Styles)
 }
 
 // message is what the ladder shows instead of rows, "" when it has rows.
-func (c *Chain) message(rows int) string {
+func (c *Model) message(rows int) string {
 	switch {
 	case rows > 0:
 		return ""
@@ -374,10 +376,4 @@ func (c *Chain) message(rows int) string {
 		return "no options listed for " + c.q.Symbol
 	}
 	return "no options listed for " + c.q.Symbol + " on " + c.expiry.String()
-}
-
-// DetailsView draws the selected contract's details.
-func (c *Chain) DetailsView(width, height int) []string {
-	d, _ := c.Selected()
-	return ui.Details(&d, width, height, c.sh.Styles)
 }

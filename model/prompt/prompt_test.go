@@ -1,4 +1,4 @@
-package model
+package prompt
 
 import (
 	"testing"
@@ -6,20 +6,25 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/keymap"
+	"chainwatch/model/common"
+	"chainwatch/model/modeltest"
+	"chainwatch/theme"
 )
 
-func typeInto(p *prompt, s string) {
+var testCommon = &common.Common{Styles: theme.New(theme.Dark(), false), Keys: keymap.Default(), Prompt: keymap.Prompt(), Now: modeltest.Clock}
+
+func typeInto(p *Model, s string) {
 	for _, r := range s {
-		p.update(tea.KeyPressMsg{Code: r, Text: string(r)}, keymap.Prompt())
+		p.update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 }
 
-func press(p *prompt, code rune) (bool, bool) {
-	return p.update(tea.KeyPressMsg{Code: code}, keymap.Prompt())
+func press(p *Model, code rune) (bool, bool) {
+	return p.update(tea.KeyPressMsg{Code: code})
 }
 
 func TestSymbolPromptCompletesFromRecentFirst(t *testing.T) {
-	p := newSymbolPrompt([]string{"AMZN", "QQQ"})
+	p := NewSymbol(testCommon, "SPY", []string{"AMZN", "QQQ"})
 	typeInto(p, "a")
 	if p.value != "A" {
 		t.Fatalf("typed a, value %q; symbols are upper case", p.value)
@@ -38,7 +43,7 @@ func TestSymbolPromptCompletesFromRecentFirst(t *testing.T) {
 }
 
 func TestSymbolPromptRefusesWhatASymbolCannotHold(t *testing.T) {
-	p := newSymbolPrompt(nil)
+	p := NewSymbol(testCommon, "SPY", nil)
 	typeInto(p, "sp ")
 	if p.value != "SP" || p.errMsg == "" {
 		t.Fatalf("a space is refused with a message and keeps what was typed: %q, %q", p.value, p.errMsg)
@@ -54,7 +59,7 @@ func TestSymbolPromptRefusesWhatASymbolCannotHold(t *testing.T) {
 }
 
 func TestPromptSuggestionCycleAndAccept(t *testing.T) {
-	p := newSymbolPrompt([]string{"SPY", "SPX", "SMH"})
+	p := NewSymbol(testCommon, "SPY", []string{"SPY", "SPX", "SMH"})
 	typeInto(p, "SP")
 	press(p, tea.KeyDown)
 	press(p, tea.KeyDown)
@@ -65,7 +70,7 @@ func TestPromptSuggestionCycleAndAccept(t *testing.T) {
 	if ok, _ := press(p, tea.KeyEnter); !ok || p.value != "SPY" {
 		t.Fatalf("enter on a selected suggestion takes it: ok=%v value=%q", ok, p.value)
 	}
-	q := newSymbolPrompt(nil)
+	q := NewSymbol(testCommon, "SPY", nil)
 	if _, canceled := press(q, tea.KeyEscape); !canceled {
 		t.Fatal("esc cancels")
 	}

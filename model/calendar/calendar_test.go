@@ -1,4 +1,4 @@
-package model
+package calendar
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/model/modeltest"
 )
 
 func earning(sym string, d api.Date, q int) api.CalendarEvent {
@@ -22,10 +23,10 @@ func dividend(sym string, ex api.Date) api.CalendarEvent {
 }
 
 func TestCalendar(t *testing.T) {
-	c := NewCalendar(testShared(testNow))
+	c := New(modeltest.Common(modeltest.Now))
 	q := feed.Query{Symbol: "AAPL", Gen: 4}
 	c.SetQuery(q)
-	today := q.Day(testNow)
+	today := q.Day(modeltest.Now)
 	events := []api.CalendarEvent{
 		earning("AAPL", today.AddDays(70), 1),
 		earning("AAPL", today.AddDays(-20), 4),
@@ -38,7 +39,7 @@ func TestCalendar(t *testing.T) {
 	if c.Apply(feed.CalendarMsg{Query: feed.Query{Gen: 3}, Events: events}) {
 		t.Error("a stale reply was applied")
 	}
-	if !c.Apply(feed.CalendarMsg{Query: q, Events: events, At: testNow}) {
+	if !c.Apply(feed.CalendarMsg{Query: q, Events: events, At: modeltest.Now}) {
 		t.Fatal("reply dropped")
 	}
 	if got := c.NextEarnings(today); got != today.AddDays(70) {
@@ -51,7 +52,7 @@ func TestCalendar(t *testing.T) {
 		t.Fatalf("%d earnings, %d dividends", len(c.earnings), len(c.dividends))
 	}
 
-	lines := c.View(60, 9, testNow, false)
+	lines := view(c, 60, 9, false)
 	if len(lines) != 9 {
 		t.Fatalf("%d lines", len(lines))
 	}
@@ -65,7 +66,7 @@ func TestCalendar(t *testing.T) {
 	}
 	// Scrolling hides the first line of that order: the dividend in 10 days.
 	c.Scroll(1)
-	c.View(60, 9, testNow, false)
+	view(c, 60, 9, false)
 	if len(c.cv.Dividends) != 1 || len(c.cv.Earnings) != 3 {
 		t.Errorf("scrolled: %d dividends, %d earnings", len(c.cv.Dividends), len(c.cv.Earnings))
 	}
@@ -79,7 +80,14 @@ func TestCalendar(t *testing.T) {
 		t.Error("an error lost the events")
 	}
 	c.SetQuery(feed.Query{Symbol: "XYZ", Gen: 5})
-	if c.NextEarnings(today) != 0 || !strings.Contains(ansi.Strip(strings.Join(c.View(60, 9, testNow, false), "")), "loading") {
+	if c.NextEarnings(today) != 0 || !strings.Contains(ansi.Strip(strings.Join(view(c, 60, 9, false), "")), "loading") {
 		t.Error("SetQuery kept the old events")
 	}
+}
+
+// view draws c at w x h through the pane contract.
+func view(c *Model, w, h int, focused bool) []string {
+	c.SetSize(w, h)
+	c.SetFocused(focused)
+	return c.View()
 }

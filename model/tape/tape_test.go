@@ -1,45 +1,22 @@
-package model
+package tape
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/api"
+	"chainwatch/config"
 	"chainwatch/feed"
+	"chainwatch/model/modeltest"
 )
 
-// synthTrades returns n trades with seq_no from first on, alternating
-// call and put on strikes 595..604 of synthDay, sizes 1..200; every
-// twentieth has no OSI symbol (the service may send null).
-func synthTrades(first int64, n int) []api.OptionTrade {
-	out := make([]api.OptionTrade, n)
-	for i := range out {
-		seq := first + int64(i)
-		typ := api.Call
-		if seq%2 == 1 {
-			typ = api.Put
-		}
-		strike := 595 + float64(seq%10)
-		tr := api.OptionTrade{
-			Root: "SPY", Expiry: synthDay, Strike: strike, OptionType: typ,
-			Price: api.Some(1.25), Size: 1 + seq%200, TradeAt: api.OnAsk,
-			Bid: api.Some(1.20), Ask: api.Some(1.25), Timestamp: api.NewTimeOfDay(11, 0, 0, int(seq%1000)),
-			ExchangeID: uint8(seq % 20), SeqNo: seq,
-		}
-		if seq%20 != 0 {
-			osi, _ := api.FormatOSI("SPY", synthDay, typ, strike)
-			tr.Security = api.Some(osi)
-		}
-		out[i] = tr
-	}
-	return out
-}
-
-func newTestTape(capacity int) (*Tape, feed.Query) {
-	t := NewTape(testShared(testNow), capacity, 100)
+func newTestTape(capacity int) (*Model, feed.Query) {
+	t := New(modeltest.Common(modeltest.Now), capacity, 100)
 	q := feed.Query{Symbol: "SPY", Mode: api.Live, Gen: 7}
 	t.SetQuery(q)
 	return t, q
@@ -50,22 +27,22 @@ func TestTapeIncremental(t *testing.T) {
 	if tp.NextFrom() != 0 {
 		t.Fatalf("NextFrom before any page: %d", tp.NextFrom())
 	}
-	if !tp.Apply(feed.TapeMsg{Query: q, From: 0, Trades: synthTrades(1, 100), At: testNow}) {
+	if !tp.Apply(feed.TapeMsg{Query: q, From: 0, Trades: modeltest.SynthTrades(1, 100), At: modeltest.Now}) {
 		t.Fatal("first page dropped")
 	}
 	if tp.NextFrom() != 101 || tp.r.len() != 100 || tp.More() {
 		t.Fatalf("after the first page: next %d held %d more %v", tp.NextFrom(), tp.r.len(), tp.More())
 	}
 	// A second answer to the same first fetch is a duplicate: dropped.
-	if tp.Apply(feed.TapeMsg{Query: q, From: 0, Trades: synthTrades(1, 100)}) {
+	if tp.Apply(feed.TapeMsg{Query: q, From: 0, Trades: modeltest.SynthTrades(1, 100)}) {
 		t.Error("an overlapping page was applied")
 	}
 	// A stale generation is dropped.
-	if tp.Apply(feed.TapeMsg{Query: feed.Query{Gen: 6}, From: 101, Trades: synthTrades(101, 5)}) {
+	if tp.Apply(feed.TapeMsg{Query: feed.Query{Gen: 6}, From: 101, Trades: modeltest.SynthTrades(101, 5)}) {
 		t.Error("a stale page was applied")
 	}
 	// Trades already held are skipped even inside a page that starts right.
-	page := append(synthTrades(95, 10), synthTrades(105, 45)...)
+	page := append(modeltest.SynthTrades(95, 10), modeltest.SynthTrades(105, 45)...)
 	if !tp.Apply(feed.TapeMsg{Query: q, From: 101, Trades: page}) {
 		t.Fatal("second page dropped")
 	}
@@ -79,14 +56,14 @@ func TestTapeIncremental(t *testing.T) {
 	}
 	// An error keeps the trades and the position.
 	boom := errors.New("502")
-	if !tp.Apply(feed.TapeMsg{Query: q, From: 150, Err: boom, At: testNow}) {
+	if !tp.Apply(feed.TapeMsg{Query: q, From: 150, Err: boom, At: modeltest.Now}) {
 		t.Error("error dropped")
 	}
-	if err, _ := tp.Err(); err != boom || tp.r.len() != 149 || tp.NextFrom() != 150 {
+	if err := tp.Err(); !errors.Is(err, boom) || tp.r.len() != 149 || tp.NextFrom() != 150 {
 		t.Error("the error lost the tape")
 	}
 	// A full page means more are waiting.
-	tp.Apply(feed.TapeMsg{Query: q, From: 150, Trades: synthTrades(150, tapePageLimit)})
+	tp.Apply(feed.TapeMsg{Query: q, From: 150, Trades: modeltest.SynthTrades(150, config.TapePageLimit)})
 	if !tp.More() {
 		t.Error("a full page did not set More")
 	}
@@ -95,7 +72,7 @@ func TestTapeIncremental(t *testing.T) {
 	if !tp.Apply(feed.TapeMsg{Query: q, From: next, Err: api.ErrNoData}) || tp.More() || tp.NextFrom() != next {
 		t.Error("no-data page")
 	}
-	if err, _ := tp.Err(); err != nil {
+	if err := tp.Err(); err != nil {
 		t.Errorf("no-data page left the error %v", err)
 	}
 }
@@ -109,7 +86,7 @@ func TestTapeBounded(t *testing.T) {
 	for page := range 10 {
 		from := tp.NextFrom()
 		first := int64(1 + page*capacity)
-		if !tp.Apply(feed.TapeMsg{Query: q, From: from, Trades: synthTrades(first, capacity)}) {
+		if !tp.Apply(feed.TapeMsg{Query: q, From: from, Trades: modeltest.SynthTrades(first, capacity)}) {
 			t.Fatalf("page %d dropped", page)
 		}
 	}
@@ -119,7 +96,7 @@ func TestTapeBounded(t *testing.T) {
 	if newest, oldest := tp.r.at(0).tr.SeqNo, tp.r.at(capacity-1).tr.SeqNo; newest != 10*capacity || oldest != 9*capacity+1 {
 		t.Errorf("newest %d oldest %d", newest, oldest)
 	}
-	lines := tp.View(60, 12, false)
+	lines := view(tp, 60, 12, false)
 	if len(lines) != 12 || len(tp.vis) != 10 || tp.vis[0].SeqNo != 10*capacity {
 		t.Errorf("view: %d lines, %d trades, first %d", len(lines), len(tp.vis), tp.vis[0].SeqNo)
 	}
@@ -127,30 +104,30 @@ func TestTapeBounded(t *testing.T) {
 
 func TestTapeFilters(t *testing.T) {
 	tp, q := newTestTape(1000)
-	trades := synthTrades(1, 200)
+	trades := modeltest.SynthTrades(1, 200)
 	trades[198].CancelFlag = api.TradeCanceled
 	trades[199].CancelFlag = api.TradeCancel
 	tp.Apply(feed.TapeMsg{Query: q, Trades: trades})
 
-	tp.View(60, 7, false)
+	view(tp, 60, 7, false)
 	if len(tp.vis) != 5 || tp.vis[0].Cancel != api.TradeCancel || tp.vis[1].Cancel != api.TradeCanceled {
 		t.Fatalf("canceled trades and cancel messages must stay: %+v", tp.vis[:2])
 	}
-	if !tp.HandleKey(runeKey('f'), false) { // calls
+	if !tp.handleKey(runeKey('f'), false) { // calls
 		t.Fatal("side key not handled")
 	}
-	tp.View(60, 50, false)
+	view(tp, 60, 50, false)
 	for _, tr := range tp.vis {
 		if tr.Type != api.Call {
 			t.Fatalf("calls filter shows %s", tr.Type)
 		}
 	}
-	tp.HandleKey(runeKey('f'), false) // puts
-	tp.HandleKey(runeKey('f'), false) // all
+	tp.handleKey(runeKey('f'), false) // puts
+	tp.handleKey(runeKey('f'), false) // all
 	for range 3 {
-		tp.HandleKey(runeKey('+'), false) // 10, 50, 100
+		tp.handleKey(runeKey('+'), false) // 10, 50, 100
 	}
-	tp.View(60, 50, false)
+	view(tp, 60, 50, false)
 	for _, tr := range tp.vis {
 		if tr.Size < 100 {
 			t.Fatalf("min size 100 shows %d", tr.Size)
@@ -160,14 +137,14 @@ func TestTapeFilters(t *testing.T) {
 		t.Errorf("filter title %q", tp.filter)
 	}
 	for range 5 {
-		tp.HandleKey(runeKey('-'), false)
+		tp.handleKey(runeKey('-'), false)
 	}
 
 	// The contract filter matches trades with and without an OSI symbol.
-	osi, _ := api.FormatOSI("SPY", synthDay, api.Call, 595)
+	osi, _ := api.FormatOSI("SPY", modeltest.SynthDay, api.Call, 595)
 	tp.SetContract(osi)
-	tp.HandleKey(runeKey('x'), false)
-	lines := tp.View(80, 30, false)
+	tp.handleKey(runeKey('x'), false)
+	lines := view(tp, 80, 30, false)
 	if len(tp.vis) != 20 {
 		t.Fatalf("contract filter: %d trades, want 20", len(tp.vis))
 	}
@@ -187,37 +164,37 @@ func TestTapeFilters(t *testing.T) {
 		t.Errorf("title %q does not name the contract", ansi.Strip(lines[0]))
 	}
 	// Scrolling keys belong to the tape only when it has the focus.
-	if tp.HandleKey(keyDown, false) {
+	if tp.handleKey(keyDown, false) {
 		t.Error("down handled without focus")
 	}
-	if !tp.HandleKey(keyDown, true) || tp.scroll != 0 {
+	if !tp.handleKey(keyDown, true) || tp.scroll != 0 {
 		t.Error("twenty trades fill the screen: nothing to scroll")
 	}
 }
 
 func TestTapeScrollAndView(t *testing.T) {
 	tp, q := newTestTape(1000)
-	tp.Apply(feed.TapeMsg{Query: q, Trades: synthTrades(1, 100)})
-	tp.View(60, 12, true) // 10 rows
-	tp.HandleKey(keyDown, true)
-	tp.HandleKey(keyDown, true)
-	tp.View(60, 12, true)
+	tp.Apply(feed.TapeMsg{Query: q, Trades: modeltest.SynthTrades(1, 100)})
+	view(tp, 60, 12, true) // 10 rows
+	tp.handleKey(keyDown, true)
+	tp.handleKey(keyDown, true)
+	view(tp, 60, 12, true)
 	if tp.vis[0].SeqNo != 98 {
 		t.Fatalf("scrolled 2: first %d", tp.vis[0].SeqNo)
 	}
 	// New trades keep the scrolled rows in place.
-	tp.Apply(feed.TapeMsg{Query: q, From: 101, Trades: synthTrades(101, 5)})
-	tp.View(60, 12, true)
+	tp.Apply(feed.TapeMsg{Query: q, From: 101, Trades: modeltest.SynthTrades(101, 5)})
+	view(tp, 60, 12, true)
 	if tp.vis[0].SeqNo != 98 {
 		t.Errorf("after new trades: first %d", tp.vis[0].SeqNo)
 	}
-	tp.HandleKey(keyEnd, true)
-	tp.View(60, 12, true)
+	tp.handleKey(keyEnd, true)
+	view(tp, 60, 12, true)
 	if last := tp.vis[len(tp.vis)-1].SeqNo; last != 1 || len(tp.vis) != 10 {
 		t.Errorf("bottom: %d trades ending at %d", len(tp.vis), last)
 	}
-	tp.HandleKey(keyHome, true)
-	lines := tp.View(60, 12, true)
+	tp.handleKey(keyHome, true)
+	lines := view(tp, 60, 12, true)
 	if tp.vis[0].SeqNo != 105 || len(lines) != 12 {
 		t.Errorf("top: first %d", tp.vis[0].SeqNo)
 	}
@@ -228,7 +205,7 @@ func TestTapeScrollAndView(t *testing.T) {
 	}
 
 	empty, _ := newTestTape(10)
-	if got := ansi.Strip(strings.Join(empty.View(60, 6, false), "\n")); !strings.Contains(got, "loading trades") {
+	if got := ansi.Strip(strings.Join(view(empty, 60, 6, false), "\n")); !strings.Contains(got, "loading trades") {
 		t.Errorf("empty tape: %q", got)
 	}
 }
@@ -237,10 +214,10 @@ func TestTapeScrollAndView(t *testing.T) {
 // trades already held; without it the ids show.
 func TestTapeNamesExchanges(t *testing.T) {
 	tp, q := newTestTape(100)
-	tr := synthTrades(1, 1)
+	tr := modeltest.SynthTrades(1, 1)
 	tr[0].ExchangeID = 3
-	tp.Apply(feed.TapeMsg{Query: q, Trades: tr, At: testNow})
-	row := func() string { return ansi.Strip(strings.Join(tp.View(70, 3, false), "\n")) }
+	tp.Apply(feed.TapeMsg{Query: q, Trades: tr, At: modeltest.Now})
+	row := func() string { return ansi.Strip(strings.Join(view(tp, 70, 3, false), "\n")) }
 	if got := row(); !strings.Contains(got, " 3 ") || strings.Contains(got, "CBOE") {
 		t.Fatalf("before the table the id shows:\n%s", got)
 	}
@@ -249,3 +226,19 @@ func TestTapeNamesExchanges(t *testing.T) {
 		t.Fatalf("after the table the code shows:\n%s", got)
 	}
 }
+
+// view draws t at w x h through the pane contract.
+func view(t *Model, w, h int, focused bool) []string {
+	t.SetSize(w, h)
+	t.SetFocused(focused)
+	return t.View()
+}
+
+// Key presses as the terminal sends them.
+var (
+	keyDown = tea.KeyPressMsg{Code: tea.KeyDown}
+	keyHome = tea.KeyPressMsg{Code: tea.KeyHome}
+	keyEnd  = tea.KeyPressMsg{Code: tea.KeyEnd}
+)
+
+func runeKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Text: string(r)} }

@@ -1,4 +1,4 @@
-package model
+package calendar
 
 import (
 	"cmp"
@@ -12,17 +12,19 @@ import (
 	"chainwatch/ui"
 )
 
-// Calendar is the symbol's earnings and dividends. It changes a few times
+// Model is the symbol's earnings and dividends. It changes a few times
 // a quarter, so it is fetched rarely; what matters on screen is the next
 // report (it moves the options' vol, and the expiry tabs mark it) and the
 // last few for context.
-type Calendar struct {
+type Model struct {
 	sh *common.Common
 	q  feed.Query
 
 	earnings  []ui.Earning  // ascending by date
 	dividends []ui.Dividend // ascending by ex-date
 	scroll    int
+	w, h      int // the pane's size (SetSize)
+	focused   bool
 
 	lastOK, errAt time.Time
 	err           error
@@ -33,22 +35,22 @@ type Calendar struct {
 	cv ui.CalendarView
 }
 
-// NewCalendar returns an empty calendar; SetQuery starts it.
-func NewCalendar(sh *common.Common) *Calendar { return &Calendar{sh: sh} }
+// New returns an empty calendar; SetQuery starts it.
+func New(sh *common.Common) *Model { return &Model{sh: sh} }
 
 // SetQuery empties the calendar for another symbol.
-func (c *Calendar) SetQuery(q feed.Query) {
+func (c *Model) SetQuery(q feed.Query) {
 	c.q = q
 	c.earnings, c.dividends, c.scroll = c.earnings[:0], c.dividends[:0], 0
 	c.lastOK, c.errAt, c.err, c.loading = time.Time{}, time.Time{}, nil, true
 }
 
 // LastOK is when the events were last applied; Err the last failure since.
-func (c *Calendar) LastOK() time.Time       { return c.lastOK }
-func (c *Calendar) Err() (error, time.Time) { return c.err, c.errAt }
+func (c *Model) LastOK() time.Time { return c.lastOK }
+func (c *Model) Err() error        { return feed.Failed(c.err, c.errAt) }
 
 // Apply takes the events of the current query; a failure keeps the last.
-func (c *Calendar) Apply(m feed.CalendarMsg) bool {
+func (c *Model) Apply(m feed.CalendarMsg) bool {
 	if m.Query.Gen != c.q.Gen {
 		return false
 	}
@@ -67,10 +69,10 @@ func (c *Calendar) Apply(m feed.CalendarMsg) bool {
 		case api.KindEarnings:
 			x := &e.Earnings
 			c.earnings = append(c.earnings, ui.Earning{Date: x.ReportDate, Time: x.TimeOfDay, Year: x.Year, Quarter: x.Quarter,
-				Estimate: flt(x.EPSEstimate), Actual: flt(x.EPSActual)})
+				Estimate: api.OrNaN(x.EPSEstimate), Actual: api.OrNaN(x.EPSActual)})
 		case api.KindDividend:
 			x := &e.Dividend
-			c.dividends = append(c.dividends, ui.Dividend{ExDate: x.ExDividendDate, PayDate: x.PaymentDate, Amount: flt(x.Dividend)})
+			c.dividends = append(c.dividends, ui.Dividend{ExDate: x.ExDividendDate, PayDate: x.PaymentDate, Amount: api.OrNaN(x.Dividend)})
 		}
 	}
 	slices.SortStableFunc(c.earnings, func(a, b ui.Earning) int { return cmp.Compare(a.Date, b.Date) })
@@ -82,7 +84,7 @@ func (c *Calendar) Apply(m feed.CalendarMsg) bool {
 }
 
 // NextEarnings is the first report on or after today; 0 when none is known.
-func (c *Calendar) NextEarnings(today api.Date) api.Date {
+func (c *Model) NextEarnings(today api.Date) api.Date {
 	i, _ := slices.BinarySearchFunc(c.earnings, today, func(e ui.Earning, d api.Date) int { return cmp.Compare(e.Date, d) })
 	if i < len(c.earnings) {
 		return c.earnings[i].Date
@@ -91,29 +93,9 @@ func (c *Calendar) NextEarnings(today api.Date) api.Date {
 }
 
 // Scroll moves down the events by delta lines.
-func (c *Calendar) Scroll(delta int) {
+func (c *Model) Scroll(delta int) {
 	n := len(c.earnings) + len(c.dividends)
 	c.scroll = min(max(c.scroll+delta, 0), max(n-1, 0))
-}
-
-// View draws the events: upcoming first (soonest first), then recent
-// (latest first), which is how a trader reads a calendar beside a chain.
-// Scrolling hides the first lines of that order.
-func (c *Calendar) View(width, height int, now time.Time, focused bool) []string {
-	today := c.q.Day(now)
-	c.ve = upcomingFirst(c.ve[:0], c.earnings, today, func(e ui.Earning) api.Date { return e.Date })
-	c.vd = upcomingFirst(c.vd[:0], c.dividends, today, func(d ui.Dividend) api.Date { return d.ExDate })
-	ve, vd := c.ve, c.vd
-	for range min(c.scroll, len(ve)+len(vd)) {
-		// Drop whichever comes first in the screen's order.
-		if len(vd) == 0 || (len(ve) > 0 && !shownAfter(ve[0].Date, vd[0].ExDate, today)) {
-			ve = ve[1:]
-		} else {
-			vd = vd[1:]
-		}
-	}
-	c.cv = ui.CalendarView{Earnings: ve, Dividends: vd, Today: today, Focused: focused, Message: c.message()}
-	return ui.Calendar(&c.cv, width, height, c.sh.Styles)
 }
 
 // shownAfter reports whether an event on a is listed after one on b:
@@ -139,7 +121,7 @@ func upcomingFirst[T any](dst, asc []T, today api.Date, date func(T) api.Date) [
 	return dst
 }
 
-func (c *Calendar) message() string {
+func (c *Model) message() string {
 	switch {
 	case len(c.earnings)+len(c.dividends) > 0:
 		return ""

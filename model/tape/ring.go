@@ -1,4 +1,4 @@
-package model
+package tape
 
 // ring holds the newest entries of a stream in a buffer allocated once:
 // pushing onto a full ring overwrites the oldest entry, so a tape left

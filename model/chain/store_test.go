@@ -1,4 +1,4 @@
-package model
+package chain
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"chainwatch/api"
+	"chainwatch/model/modeltest"
 	"chainwatch/ui"
 )
 
@@ -39,7 +40,7 @@ func checkStore(t *testing.T, st *chainStore, snap *api.SymbolWithOptions) {
 				if o.Expiry != e.date || o.Strike != r.Strike || (o.OptionType == api.Put) != (c == &r.Put) {
 					t.Fatalf("%s is in the wrong cell", c.OSI)
 				}
-				if !same(c.Bid, flt(o.Bid)) || c.AskSize != intv(o.AskSize) || !same(c.IV, flt(o.IV)) {
+				if !same(c.Bid, api.OrNaN(o.Bid)) || c.AskSize != intv(o.AskSize) || !same(c.IV, api.OrNaN(o.IV)) {
 					t.Fatalf("%s: values not copied", c.OSI)
 				}
 			}
@@ -53,7 +54,7 @@ func checkStore(t *testing.T, st *chainStore, snap *api.SymbolWithOptions) {
 func same(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
 
 func TestChainStoreNullsAndOrder(t *testing.T) {
-	snap := synthChain(3, 5, 1)
+	snap := modeltest.SynthChain(3, 5, 1)
 	snap.Options[0].Bid = api.Float{}
 	snap.Options[0].Volume = api.Int{}
 	var st chainStore
@@ -71,14 +72,14 @@ func TestChainStoreNullsAndOrder(t *testing.T) {
 // The service's order is not relied on: a shuffled snapshot lands in the
 // same cells, and the next shuffled one still diffs against them.
 func TestChainStoreUnsorted(t *testing.T) {
-	snap := synthChain(4, 30, 1)
+	snap := modeltest.SynthChain(4, 30, 1)
 	rng := rand.New(rand.NewPCG(3, 4))
 	rng.Shuffle(len(snap.Options), func(i, j int) { snap.Options[i], snap.Options[j] = snap.Options[j], snap.Options[i] })
 	var st chainStore
 	st.applyFull(snap, 1)
 	checkStore(t, &st, snap)
 
-	next := synthChain(4, 30, 2)
+	next := modeltest.SynthChain(4, 30, 2)
 	rng.Shuffle(len(next.Options), func(i, j int) { next.Options[i], next.Options[j] = next.Options[j], next.Options[i] })
 	st.applyFull(next, 2)
 	checkStore(t, &st, next)
@@ -88,7 +89,7 @@ func TestChainStoreUnsorted(t *testing.T) {
 }
 
 func TestChainStoreFlash(t *testing.T) {
-	a, b := synthChain(2, 10, 1), synthChain(2, 10, 1)
+	a, b := modeltest.SynthChain(2, 10, 1), modeltest.SynthChain(2, 10, 1)
 	up := &b.Options[4] // a call
 	up.Ask = api.Some(up.Ask.V + 0.10)
 	up.Volume = api.Some(up.Volume.V + 5)
@@ -154,8 +155,8 @@ func (s *chainStore) find_(t *testing.T, osi string) *ui.Contract {
 // A new strike takes the rebuild path; the contracts that were there still
 // flash against their old values, and a contract gone is gone.
 func TestChainStoreShapeChange(t *testing.T) {
-	a := synthChain(2, 10, 1)
-	b := synthChain(2, 11, 2)                  // one more strike per expiry
+	a := modeltest.SynthChain(2, 10, 1)
+	b := modeltest.SynthChain(2, 11, 2)        // one more strike per expiry
 	b.Options = slices.Delete(b.Options, 2, 3) // and the second strike's call is delisted
 	var st chainStore
 	st.applyFull(a, 1)
@@ -173,13 +174,13 @@ func TestChainStoreShapeChange(t *testing.T) {
 }
 
 func TestChainStoreExpiry(t *testing.T) {
-	full := synthChain(3, 10, 1)
+	full := modeltest.SynthChain(3, 10, 1)
 	var st chainStore
 	st.applyFull(full, 1)
 	before := slices.Clone(st.exps[0].rows)
 
-	one := synthChain(2, 10, 5) // the service ignoring the filter: only synthDay+1 counts
-	st.applyExpiry(synthDay.AddDays(1), one, 2)
+	one := modeltest.SynthChain(2, 10, 5) // the service ignoring the filter: only modeltest.SynthDay+1 counts
+	st.applyExpiry(modeltest.SynthDay.AddDays(1), one, 2)
 	for i, r := range st.exps[0].rows {
 		if r.Call.Volume != before[i].Call.Volume || r.Put.ChangedAt != before[i].Put.ChangedAt {
 			t.Fatal("another expiry changed")
@@ -189,16 +190,16 @@ func TestChainStoreExpiry(t *testing.T) {
 		t.Errorf("expiry not updated: %+v", c)
 	}
 	// Again on the fast path, then a whole chain: both paths agree.
-	st.applyExpiry(synthDay.AddDays(1), synthChain(2, 10, 6), 3)
+	st.applyExpiry(modeltest.SynthDay.AddDays(1), modeltest.SynthChain(2, 10, 6), 3)
 	if c := st.exps[1].rows[0].Call; c.ChangedAt != 3 || c.Volume != 106 {
 		t.Errorf("second expiry update: %+v", c)
 	}
-	st.applyFull(synthChain(3, 10, 7), 4)
-	checkStore(t, &st, synthChain(3, 10, 7))
+	st.applyFull(modeltest.SynthChain(3, 10, 7), 4)
+	checkStore(t, &st, modeltest.SynthChain(3, 10, 7))
 	// An expiry the whole chain did not list is inserted in order.
-	late := synthChain(5, 10, 1)
-	st.applyExpiry(synthDay.AddDays(4), late, 5)
-	if len(st.exps) != 4 || st.exps[3].date != synthDay.AddDays(4) {
+	late := modeltest.SynthChain(5, 10, 1)
+	st.applyExpiry(modeltest.SynthDay.AddDays(4), late, 5)
+	if len(st.exps) != 4 || st.exps[3].date != modeltest.SynthDay.AddDays(4) {
 		t.Errorf("expiries %v", len(st.exps))
 	}
 }
@@ -210,25 +211,25 @@ func TestChainStoreTwoRoots(t *testing.T) {
 	s.Symbol = "SPX"
 	for _, root := range []string{"SPXW", "SPX"} { // the service sorts by root first
 		for _, k := range []float64{7000, 7050} {
-			osi, _ := api.FormatOSI(root, synthDay, api.Call, k)
-			s.Options = append(s.Options, api.OptionData{Root: root, Expiry: synthDay, Strike: k, OptionType: api.Call, Option: osi, Bid: api.Some(1.0)})
+			osi, _ := api.FormatOSI(root, modeltest.SynthDay, api.Call, k)
+			s.Options = append(s.Options, api.OptionData{Root: root, Expiry: modeltest.SynthDay, Strike: k, OptionType: api.Call, Option: osi, Bid: api.Some(1.0)})
 		}
 	}
 	var st chainStore
 	st.applyFull(s, 1)
-	rows := st.rowsOf(synthDay)
+	rows := st.rowsOf(modeltest.SynthDay)
 	if len(rows) != 2 || rows[0].Call.OSI != "SPX261120C07000000" {
 		t.Fatalf("rows %+v", rows)
 	}
 	st.applyFull(s, 2) // fast path on the same order
-	if rows := st.rowsOf(synthDay); rows[1].Call.OSI != "SPX261120C07050000" {
+	if rows := st.rowsOf(modeltest.SynthDay); rows[1].Call.OSI != "SPX261120C07050000" {
 		t.Fatalf("fast path wrote the other root: %s", rows[1].Call.OSI)
 	}
 }
 
 // The usual apply (same contracts, new prices) allocates nothing.
 func TestChainStoreNoAllocs(t *testing.T) {
-	snaps := [2]*api.SymbolWithOptions{synthChain(10, 50, 1), synthChain(10, 50, 2)}
+	snaps := [2]*api.SymbolWithOptions{modeltest.SynthChain(10, 50, 1), modeltest.SynthChain(10, 50, 2)}
 	var st chainStore
 	st.applyFull(snaps[0], 1)
 	i := 0

@@ -1,4 +1,4 @@
-package model
+package chain
 
 import (
 	"errors"
@@ -11,18 +11,12 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
-	"chainwatch/keymap"
-	"chainwatch/model/common"
-	"chainwatch/theme"
+	"chainwatch/model/modeltest"
 	"chainwatch/ui"
 )
 
 // testNow is the sandbox tests' clock: Friday 2026-11-20, 11:30 Eastern.
-var testNow = time.Date(2026, 11, 20, 11, 30, 0, 0, api.Eastern)
-
-func testShared(now time.Time) *common.Common {
-	return &common.Common{Styles: theme.New(theme.Dark(), false), Keys: keymap.Default(), Now: func() time.Time { return now }}
-}
+var testNow = modeltest.Now
 
 // Key presses as the terminal sends them.
 var (
@@ -38,18 +32,18 @@ func runeKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Text: str
 
 // loadedChain is a ladder of SPY with 5 expiries of 200 strikes (500 to
 // 699); the spot is 600.38, so 600 is at the money.
-func loadedChain(t *testing.T) *Chain {
+func loadedChain(t *testing.T) *Model {
 	t.Helper()
-	c := NewChain(testShared(testNow))
+	c := New(modeltest.Common(testNow))
 	q := feed.Query{Symbol: "SPY", Mode: api.Live, Gen: 1}
 	c.SetQuery(q)
-	if !c.Apply(feed.ChainMsg{Query: q, Chain: synthChain(5, 200, 1), At: testNow}) {
+	if !c.Apply(feed.ChainMsg{Query: q, Chain: modeltest.SynthChain(5, 200, 1), At: testNow}) {
 		t.Fatal("full chain dropped")
 	}
 	return c
 }
 
-func selStrike(t *testing.T, c *Chain) float64 {
+func selStrike(t *testing.T, c *Model) float64 {
 	t.Helper()
 	d, ok := c.Selected()
 	if !ok {
@@ -58,10 +52,10 @@ func selStrike(t *testing.T, c *Chain) float64 {
 	return d.Strike
 }
 
-func pressKey(t *testing.T, c *Chain, k tea.KeyPressMsg, n int) (changed bool) {
+func pressKey(t *testing.T, c *Model, k tea.KeyPressMsg, n int) (changed bool) {
 	t.Helper()
 	for range n {
-		h, ch := c.HandleKey(k)
+		h, ch := c.handleKey(k)
 		if !h {
 			t.Fatalf("%s not handled", k)
 		}
@@ -72,7 +66,7 @@ func pressKey(t *testing.T, c *Chain, k tea.KeyPressMsg, n int) (changed bool) {
 
 func TestChainFirstSnapshot(t *testing.T) {
 	c := loadedChain(t)
-	if c.Expiry() != synthDay || c.Loading() || c.LastOK() != testNow {
+	if c.Expiry() != modeltest.SynthDay || c.Loading() || c.LastOK() != testNow {
 		t.Fatalf("expiry %s loading %v lastOK %v", c.Expiry(), c.Loading(), c.LastOK())
 	}
 	d, ok := c.Selected()
@@ -87,14 +81,14 @@ func TestChainFirstSnapshot(t *testing.T) {
 	}
 
 	// On a later day the first expiry not yet expired is chosen.
-	later := NewChain(testShared(testNow.AddDate(0, 0, 2)))
+	later := New(modeltest.Common(testNow.AddDate(0, 0, 2)))
 	q := feed.Query{Symbol: "SPY", Gen: 3}
 	later.SetQuery(q)
 	if !later.NeedsFull(testNow) {
 		t.Error("no full chain yet, but NeedsFull is false")
 	}
-	later.Apply(feed.ChainMsg{Query: q, Chain: synthChain(5, 200, 1), At: testNow})
-	if later.Expiry() != synthDay.AddDays(2) {
+	later.Apply(feed.ChainMsg{Query: q, Chain: modeltest.SynthChain(5, 200, 1), At: testNow})
+	if later.Expiry() != modeltest.SynthDay.AddDays(2) {
 		t.Errorf("expiry %s, want the first with DTE >= 0", later.Expiry())
 	}
 }
@@ -102,24 +96,24 @@ func TestChainFirstSnapshot(t *testing.T) {
 func TestChainGenerationDropping(t *testing.T) {
 	c := loadedChain(t)
 	old := feed.Query{Symbol: "SPY", Gen: 1}
-	if c.Apply(feed.ChainMsg{Query: feed.Query{Symbol: "QQQ", Gen: 0}, Chain: synthChain(1, 10, 9)}) {
+	if c.Apply(feed.ChainMsg{Query: feed.Query{Symbol: "QQQ", Gen: 0}, Chain: modeltest.SynthChain(1, 10, 9)}) {
 		t.Error("a stale generation was applied")
 	}
-	if c.Apply(feed.ChainMsg{Query: old, Expiry: synthDay.AddDays(3), Chain: synthChain(4, 200, 2)}) {
+	if c.Apply(feed.ChainMsg{Query: old, Expiry: modeltest.SynthDay.AddDays(3), Chain: modeltest.SynthChain(4, 200, 2)}) {
 		t.Error("a reply for an expiry not selected was applied")
 	}
-	if !c.Apply(feed.ChainMsg{Query: old, Expiry: synthDay, Chain: synthChain(1, 200, 2), At: testNow.Add(time.Second)}) {
+	if !c.Apply(feed.ChainMsg{Query: old, Expiry: modeltest.SynthDay, Chain: modeltest.SynthChain(1, 200, 2), At: testNow.Add(time.Second)}) {
 		t.Error("the selected expiry's reply was dropped")
 	}
 
 	// An error keeps the data and is remembered with its time.
 	boom := errors.New("503 service unavailable")
 	at := testNow.Add(2 * time.Second)
-	if !c.Apply(feed.ChainMsg{Query: old, Expiry: synthDay, Err: boom, At: at}) {
+	if !c.Apply(feed.ChainMsg{Query: old, Expiry: modeltest.SynthDay, Err: boom, At: at}) {
 		t.Error("error reply dropped")
 	}
-	if err, when := c.Err(); err != boom || when != at {
-		t.Errorf("Err() = %v, %v", err, when)
+	if fe := (*feed.FetchError)(nil); !errors.As(c.Err(), &fe) || fe.Err != boom || fe.At != at {
+		t.Errorf("Err() = %v", c.Err())
 	}
 	if selStrike(t, c) != 600 || c.LastOK() != testNow.Add(time.Second) {
 		t.Error("an error lost the data")
@@ -127,7 +121,7 @@ func TestChainGenerationDropping(t *testing.T) {
 
 	// A new query clears everything; the old generation's reply is dropped.
 	c.SetQuery(feed.Query{Symbol: "QQQ", Gen: 2})
-	if c.Apply(feed.ChainMsg{Query: old, Chain: synthChain(2, 10, 1)}) || c.Expiry() != 0 || !c.Loading() {
+	if c.Apply(feed.ChainMsg{Query: old, Chain: modeltest.SynthChain(2, 10, 1)}) || c.Expiry() != 0 || !c.Loading() {
 		t.Error("SetQuery did not reset, or the old reply landed")
 	}
 }
@@ -180,17 +174,17 @@ func TestChainATMWindow(t *testing.T) {
 	}
 	pressKey(t, c, keyLeft, 1)
 	pressKey(t, c, keyRight, 1)
-	if changed := pressKey(t, c, runeKey(']'), 1); !changed || c.Expiry() != synthDay.AddDays(1) {
+	if changed := pressKey(t, c, runeKey(']'), 1); !changed || c.Expiry() != modeltest.SynthDay.AddDays(1) {
 		t.Fatalf("next expiry: changed %v, %s", changed, c.Expiry())
 	}
 	if d, _ := c.Selected(); d.Strike != 600 || d.Type != api.Call {
 		t.Errorf("after an expiry change: %v %s", d.Strike, d.Type)
 	}
 	pressKey(t, c, runeKey('['), 1)
-	if changed := pressKey(t, c, runeKey('['), 1); changed || c.Expiry() != synthDay {
+	if changed := pressKey(t, c, runeKey('['), 1); changed || c.Expiry() != modeltest.SynthDay {
 		t.Error("prev expiry at the first tab changed something")
 	}
-	if h, _ := c.HandleKey(runeKey('z')); h {
+	if h, _ := c.handleKey(runeKey('z')); h {
 		t.Error("an unbound key was handled")
 	}
 }
@@ -199,7 +193,7 @@ func TestChainATMWindow(t *testing.T) {
 // with it until the user picks a strike.
 func TestChainFollowsTheMoney(t *testing.T) {
 	c := loadedChain(t)
-	s := synthChain(5, 200, 1)
+	s := modeltest.SynthChain(5, 200, 1)
 	s.LastTradePrice = api.Some(611.9)
 	c.Apply(feed.ChainMsg{Query: c.Query(), Chain: s, At: testNow})
 	if got := selStrike(t, c); got != 612 {
@@ -230,7 +224,7 @@ func TestExpiryKind(t *testing.T) {
 
 func TestChainTabs(t *testing.T) {
 	c := loadedChain(t)
-	c.SetEarnings(synthDay.AddDays(3))
+	c.SetEarnings(modeltest.SynthDay.AddDays(3))
 	tabs, sel := c.Tabs()
 	if len(tabs) != 5 || sel != 0 {
 		t.Fatalf("%d tabs, selected %d", len(tabs), sel)
@@ -249,7 +243,7 @@ func TestChainTabs(t *testing.T) {
 	// A click on the second tab selects it.
 	for x := range 100 {
 		if i, ok := ui.ExpiryHit(tabs, 0, 100, x); ok && i == 1 {
-			if !c.ClickTab(x, 100) || c.Expiry() != synthDay.AddDays(1) {
+			if !c.ClickTab(x, 100) || c.Expiry() != modeltest.SynthDay.AddDays(1) {
 				t.Error("click on the second tab")
 			}
 			break
@@ -258,7 +252,7 @@ func TestChainTabs(t *testing.T) {
 }
 
 func TestChainHeader(t *testing.T) {
-	c := NewChain(testShared(testNow))
+	c := New(modeltest.Common(testNow))
 	c.SetQuery(feed.Query{Symbol: "SPY", Gen: 1})
 	if h := c.Header(); h.Symbol != "SPY" || h.AsOf >= 0 || h.Indicator != "" {
 		t.Errorf("empty header %+v", h)
@@ -276,9 +270,9 @@ func TestChainHeader(t *testing.T) {
 // View keeps the cursor on screen, whatever the window, and hands the
 // renderer only a slice of the store.
 func TestChainView(t *testing.T) {
-	c := NewChain(testShared(testNow))
+	c := New(modeltest.Common(testNow))
 	c.SetQuery(feed.Query{Symbol: "SPY", Gen: 1})
-	lines := c.View(80, 20, testNow, true)
+	lines := view(c, 80, 20, true)
 	if len(lines) != 20 || !strings.Contains(ansi.Strip(strings.Join(lines, "\n")), "loading SPY") {
 		t.Fatalf("loading view: %q", lines)
 	}
@@ -286,7 +280,7 @@ func TestChainView(t *testing.T) {
 	c = loadedChain(t)
 	pressKey(t, c, runeKey('w'), 1) // all 200 strikes
 	pressKey(t, c, keyEnd, 1)
-	lines = c.View(100, 20, testNow, true)
+	lines = view(c, 100, 20, true)
 	if len(lines) != 20 {
 		t.Fatalf("%d lines", len(lines))
 	}
@@ -318,4 +312,11 @@ func TestChainView(t *testing.T) {
 			break
 		}
 	}
+}
+
+// view draws c at w x h through the pane contract.
+func view(c *Model, w, h int, focused bool) []string {
+	c.SetSize(w, h)
+	c.SetFocused(focused)
+	return c.View()
 }

@@ -1,4 +1,4 @@
-package model
+package tape
 
 import (
 	"cmp"
@@ -12,19 +12,16 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
+	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/model/common"
 	"chainwatch/ui"
 )
 
-// tapePageLimit is the most option-trades returns per request; a page this
-// full means more trades are waiting.
-const tapePageLimit = 10000
-
 // minSizes are the steps of the tape's minimum-size filter.
 var minSizes = [...]int64{0, 10, 50, 100, 500, 1000}
 
-// Tape side filters, cycled by the TapeSide key.
+// Model side filters, cycled by the TapeSide key.
 const (
 	sideAll = iota
 	sideCalls
@@ -51,10 +48,10 @@ type tapeEntry struct {
 	exchange    uint8
 }
 
-// Tape is time and sales for the symbol: the newest trades in a ring of
+// Model is time and sales for the symbol: the newest trades in a ring of
 // fixed capacity, fetched incrementally by seq_no so that no trade is
 // fetched (and paid for) twice, with filters applied when drawing.
-type Tape struct {
+type Model struct {
 	sh        *common.Common
 	q         feed.Query
 	r         ring[tapeEntry]
@@ -71,8 +68,10 @@ type Tape struct {
 	wantOK     bool
 	filter     string // the filters in words, for the title
 
-	scroll int // matching trades skipped from the newest
-	page   int
+	scroll  int // matching trades skipped from the newest
+	w, h    int // the pane's size (SetSize)
+	focused bool
+	page    int
 
 	lastOK, errAt time.Time
 	err           error
@@ -82,13 +81,13 @@ type Tape struct {
 	tv  ui.TapeView
 }
 
-// NewTape returns a tape holding at most capacity trades (default 5000);
+// New returns a tape holding at most capacity trades (default 5000);
 // trades of blockSize contracts or more are blocks.
-func NewTape(sh *common.Common, capacity int, blockSize int64) *Tape {
+func New(sh *common.Common, capacity int, blockSize int64) *Model {
 	if capacity <= 0 {
 		capacity = 5000
 	}
-	t := &Tape{sh: sh, r: newRing[tapeEntry](capacity), last: -1, blockSize: blockSize, page: 10}
+	t := &Model{sh: sh, r: newRing[tapeEntry](capacity), last: -1, blockSize: blockSize, page: 10}
 	t.refilter()
 	return t
 }
@@ -96,7 +95,7 @@ func NewTape(sh *common.Common, capacity int, blockSize int64) *Tape {
 // SetQuery empties the tape for another symbol, mode or date. The side and
 // size filters are the user's and stay; the contract filter belonged to
 // the old chain and goes.
-func (t *Tape) SetQuery(q feed.Query) {
+func (t *Model) SetQuery(q feed.Query) {
 	t.q = q
 	t.r.reset()
 	t.last, t.more, t.scroll = -1, false, 0
@@ -110,7 +109,7 @@ func (t *Tape) SetQuery(q feed.Query) {
 // session began, or the backlog outgrew the ring): unlike SetQuery it
 // keeps every filter, the contract one included, since the ladder's
 // selection has not changed.
-func (t *Tape) Restart() {
+func (t *Model) Restart() {
 	t.r.reset()
 	t.last, t.more, t.scroll = -1, false, 0
 	t.loading = true
@@ -120,7 +119,7 @@ func (t *Tape) Restart() {
 // ISE...) from the service's reference table; until it arrives, or if it
 // never does, the tape shows the ids. Names are looked up when drawing,
 // so trades already held are named too.
-func (t *Tape) SetExchanges(list []api.Exchange) {
+func (t *Model) SetExchanges(list []api.Exchange) {
 	for _, x := range list {
 		t.exchanges[x.ID] = x.Code
 	}
@@ -128,7 +127,7 @@ func (t *Tape) SetExchanges(list []api.Exchange) {
 
 // NextFrom is the seq_no to fetch from: 0 before the first page (the
 // latest window), then one past the newest trade held.
-func (t *Tape) NextFrom() int64 {
+func (t *Model) NextFrom() int64 {
 	if t.last < 0 {
 		return 0
 	}
@@ -136,20 +135,20 @@ func (t *Tape) NextFrom() int64 {
 }
 
 // Held is the number of trades in the ring.
-func (t *Tape) Held() int { return t.r.len() }
+func (t *Model) Held() int { return t.r.len() }
 
 // More reports whether the last page was full, so the next one is due now.
-func (t *Tape) More() bool { return t.more }
+func (t *Model) More() bool { return t.more }
 
 // LastOK is when the last page was applied; Err the last failure since.
-func (t *Tape) LastOK() time.Time       { return t.lastOK }
-func (t *Tape) Err() (error, time.Time) { return t.err, t.errAt }
+func (t *Model) LastOK() time.Time { return t.lastOK }
+func (t *Model) Err() error        { return feed.Failed(t.err, t.errAt) }
 
 // Apply appends a page. It drops a page for another query, and a page
 // that does not start where the tape ends (a second fetch from the same
 // point answered after the first): its trades are held already. A page
 // out of seq_no order is sorted in place first.
-func (t *Tape) Apply(m feed.TapeMsg) bool {
+func (t *Model) Apply(m feed.TapeMsg) bool {
 	if m.Query.Gen != t.q.Gen || m.From != t.NextFrom() {
 		return false
 	}
@@ -175,7 +174,7 @@ func (t *Tape) Apply(m feed.TapeMsg) bool {
 			t.scroll++ // keep the rows the user scrolled to in place
 		}
 	}
-	t.more = len(trades) >= tapePageLimit
+	t.more = len(trades) >= config.TapePageLimit
 	t.lastOK, t.err, t.errAt = m.At, nil, time.Time{}
 	return true
 }
@@ -194,13 +193,13 @@ func fillEntry(e *tapeEntry, o *api.OptionTrade) {
 	e.strikeMilli, e.exchange = milli, o.ExchangeID
 	e.tr = ui.TapeTrade{
 		Time: o.Timestamp, Type: typ, Strike: strike, Expiry: exp, Root: root,
-		Price: flt(o.Price), Size: o.Size, Bid: flt(o.Bid), Ask: flt(o.Ask),
+		Price: api.OrNaN(o.Price), Size: o.Size, Bid: api.OrNaN(o.Bid), Ask: api.OrNaN(o.Ask),
 		At: o.TradeAt, Exchange: exchangeIDs[o.ExchangeID], Cancel: o.CancelFlag, SeqNo: o.SeqNo,
 	}
 }
 
 // match applies the filters to a held trade.
-func (t *Tape) match(e *tapeEntry) bool {
+func (t *Model) match(e *tapeEntry) bool {
 	switch {
 	case e.tr.Size < minSizes[t.minSize]:
 		return false
@@ -214,7 +213,7 @@ func (t *Tape) match(e *tapeEntry) bool {
 }
 
 // SetContract is the ladder's selection, for the contract filter.
-func (t *Tape) SetContract(osi string) {
+func (t *Model) SetContract(osi string) {
 	if osi == t.contract {
 		return
 	}
@@ -232,7 +231,7 @@ func (t *Tape) SetContract(osi string) {
 }
 
 // refilter spells the filters for the title, once per change.
-func (t *Tape) refilter() {
+func (t *Model) refilter() {
 	var b strings.Builder
 	b.WriteString(sideNames[t.side])
 	if t.contractOn {
@@ -250,9 +249,9 @@ func (t *Tape) refilter() {
 	t.filter = b.String()
 }
 
-// HandleKey answers the filter keys always, and the scrolling keys when
+// handleKey answers the filter keys always, and the scrolling keys when
 // the tape has the focus (otherwise they belong to the ladder).
-func (t *Tape) HandleKey(k tea.KeyPressMsg, focused bool) bool {
+func (t *Model) handleKey(k tea.KeyPressMsg, focused bool) bool {
 	keys := &t.sh.Keys
 	switch {
 	case key.Matches(k, keys.TapeSide):
@@ -292,12 +291,12 @@ func (t *Tape) HandleKey(k tea.KeyPressMsg, focused bool) bool {
 }
 
 // Scroll moves the view by delta trades: positive goes to older trades.
-func (t *Tape) Scroll(delta int) {
+func (t *Model) Scroll(delta int) {
 	t.scroll = min(max(t.scroll+delta, 0), max(t.matching()-t.page, 0))
 }
 
 // matching counts the held trades that pass the filters.
-func (t *Tape) matching() int {
+func (t *Model) matching() int {
 	n := 0
 	for i := range t.r.len() {
 		if t.match(t.r.at(i)) {
@@ -307,22 +306,8 @@ func (t *Tape) matching() int {
 	return n
 }
 
-// View draws the trades on screen, newest first. It walks the ring from the
-// newest trade and stops once the screen is full, so a frame costs the
-// same with 50 trades held or 5000.
-func (t *Tape) View(width, height int, focused bool) []string {
-	rows := max(height-2, 0)
-	t.page = max(rows, 1)
-	t.collect(rows)
-	t.tv = ui.TapeView{
-		Trades: t.vis, Held: t.r.len(), BlockSize: t.blockSize, Filter: t.filter,
-		Focused: focused, Message: t.message(),
-	}
-	return ui.Tape(&t.tv, width, height, t.sh.Styles)
-}
-
 // collect fills t.vis with up to rows matching trades after t.scroll.
-func (t *Tape) collect(rows int) {
+func (t *Model) collect(rows int) {
 	t.vis = t.vis[:0]
 	skip := t.scroll
 	for i := 0; i < t.r.len() && len(t.vis) < rows; i++ {
@@ -348,7 +333,7 @@ func (t *Tape) collect(rows int) {
 	}
 }
 
-func (t *Tape) message() string {
+func (t *Model) message() string {
 	switch {
 	case len(t.vis) > 0:
 		return ""

@@ -1,4 +1,4 @@
-package model
+package chain
 
 import (
 	"time"
@@ -10,7 +10,7 @@ import (
 // The expiry tabs: which expiries a trader can pick, how they are marked,
 // and moving between them.
 
-func (c *Chain) stepExpiry(d int) bool {
+func (c *Model) stepExpiry(d int) bool {
 	i, ok := c.st.find(c.expiry)
 	if !ok {
 		return false
@@ -24,7 +24,7 @@ func (c *Chain) stepExpiry(d int) bool {
 }
 
 // ClickTab selects the expiry tab under column x of the tab bar.
-func (c *Chain) ClickTab(x, width int) (expiryChanged bool) {
+func (c *Model) ClickTab(x, width int) (expiryChanged bool) {
 	tabs, sel := c.Tabs()
 	i, ok := ui.ExpiryHit(tabs, sel, width, x)
 	if !ok || i < 0 || i >= len(tabs) || tabs[i].Date == c.expiry {
@@ -37,7 +37,7 @@ func (c *Chain) ClickTab(x, width int) (expiryChanged bool) {
 // Tabs returns the expiry tabs and the selected one. The slice is reused
 // between calls: forty dates are cheap to classify on every frame, and the
 // DTE then never goes stale across midnight.
-func (c *Chain) Tabs() ([]ui.ExpiryTab, int) {
+func (c *Model) Tabs() ([]ui.ExpiryTab, int) {
 	day := c.q.Day(c.sh.Now())
 	c.tabs = c.tabs[:0]
 	sel := 0
@@ -61,7 +61,7 @@ func (c *Chain) Tabs() ([]ui.ExpiryTab, int) {
 // last close, whose chain still holds the expiries that settled at it;
 // they are history, not something a trader can trade, so the tabs and the
 // expiry keys skip them. A historical day shows all it had.
-func (c *Chain) firstListed() int {
+func (c *Model) firstListed() int {
 	if c.q.Date != 0 {
 		return 0
 	}
@@ -102,10 +102,4 @@ func lastWeekday(y int, m time.Month) int {
 		t = t.AddDate(0, 0, -1)
 	}
 	return t.Day()
-}
-
-// TabsView draws the expiry tab bar.
-func (c *Chain) TabsView(width int) string {
-	tabs, sel := c.Tabs()
-	return ui.ExpiryTabs(tabs, sel, width, c.sh.Styles)
 }

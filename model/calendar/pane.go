@@ -1,0 +1,73 @@
+package calendar
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"chainwatch/api"
+	"chainwatch/feed"
+	"chainwatch/model/common"
+	"chainwatch/ui"
+)
+
+var _ common.Pane[*Model] = (*Model)(nil)
+
+// SetSize sets the pane's size; View draws exactly that.
+func (c *Model) SetSize(width, height int) { c.w, c.h = max(width, 0), max(height, 0) }
+
+// SetFocused says whether the scrolling keys are the calendar's.
+func (c *Model) SetFocused(focused bool) { c.focused = focused }
+
+// Update takes a key (scrolling, when focused) or the events reply.
+func (c *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if !c.focused {
+			break
+		}
+		keys := &c.sh.Keys
+		switch {
+		case key.Matches(msg, keys.Up):
+			c.Scroll(-1)
+		case key.Matches(msg, keys.Down):
+			c.Scroll(1)
+		case key.Matches(msg, keys.PageUp):
+			c.Scroll(-10)
+		case key.Matches(msg, keys.PageDown):
+			c.Scroll(10)
+		}
+	case feed.CalendarMsg:
+		c.Apply(msg)
+	}
+	return c, nil
+}
+
+// View is the events, upcoming first, then the recent ones.
+func (c *Model) View() []string {
+	today := c.q.Day(c.sh.Now())
+	c.ve = upcomingFirst(c.ve[:0], c.earnings, today, func(e ui.Earning) api.Date { return e.Date })
+	c.vd = upcomingFirst(c.vd[:0], c.dividends, today, func(d ui.Dividend) api.Date { return d.ExDate })
+	ve, vd := c.ve, c.vd
+	for range min(c.scroll, len(ve)+len(vd)) {
+		// Drop whichever comes first in the screen's order.
+		if len(vd) == 0 || (len(ve) > 0 && !shownAfter(ve[0].Date, vd[0].ExDate, today)) {
+			ve = ve[1:]
+		} else {
+			vd = vd[1:]
+		}
+	}
+	c.cv = ui.CalendarView{Earnings: ve, Dividends: vd, Today: today, Focused: c.focused, Message: c.message()}
+	return ui.Calendar(&c.cv, c.w, c.h, c.sh.Styles)
+}
+
+// ShortHelp is the calendar's keys.
+func (c *Model) ShortHelp() []key.Binding {
+	k := &c.sh.Keys
+	return []key.Binding{k.Up, k.Down, k.Calendar}
+}
+
+// FullHelp is every key of the calendar.
+func (c *Model) FullHelp() [][]key.Binding {
+	k := &c.sh.Keys
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Calendar}}
+}

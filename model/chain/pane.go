@@ -1,0 +1,68 @@
+package chain
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"chainwatch/feed"
+	"chainwatch/model/common"
+	"chainwatch/ui"
+)
+
+var _ common.Pane[*Model] = (*Model)(nil)
+
+// SetSize sets the ladder's size; View draws exactly that.
+func (c *Model) SetSize(width, height int) { c.w, c.h = max(width, 0), max(height, 0) }
+
+// SetFocused says whether movement keys are the ladder's.
+func (c *Model) SetFocused(focused bool) { c.focused = focused }
+
+// Update takes a key or a chain reply. The expiry, column-set and window
+// keys are the ladder's whatever has the focus; movement only when it is
+// focused. The root reads Expiry and SelectedOSI afterwards to learn what
+// changed: the ladder never reaches into another part.
+func (c *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		keys := &c.sh.Keys
+		if c.focused || key.Matches(msg, keys.PrevExpiry, keys.NextExpiry, keys.Columns, keys.Window) {
+			c.handleKey(msg)
+		}
+	case feed.ChainMsg:
+		c.Apply(msg)
+	}
+	return c, nil
+}
+
+// View is the ladder at the set size, the cursor drawn when focused.
+func (c *Model) View() []string { return c.ladder(c.w, c.h) }
+
+// ShortHelp is the ladder's keys a newcomer needs first.
+func (c *Model) ShortHelp() []key.Binding {
+	k := &c.sh.Keys
+	return []key.Binding{k.Up, k.Down, k.Left, k.Right, k.PrevExpiry, k.NextExpiry}
+}
+
+// FullHelp is every key of the ladder.
+func (c *Model) FullHelp() [][]key.Binding {
+	k := &c.sh.Keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Left, k.Right, k.PrevExpiry, k.NextExpiry, k.Columns, k.Window},
+	}
+}
+
+// TabsView is the expiry tabs in one line of width cells.
+func (c *Model) TabsView(width int) string {
+	tabs, sel := c.Tabs()
+	return ui.ExpiryTabs(tabs, sel, width, c.sh.Styles)
+}
+
+// DetailsView is the selected contract's details pane.
+func (c *Model) DetailsView(width, height int) []string {
+	d, _ := c.Selected()
+	return ui.Details(&d, width, height, c.sh.Styles)
+}
+
+// Strikes is how many strikes the selected expiry lists.
+func (c *Model) Strikes() int { return len(c.rows()) }

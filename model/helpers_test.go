@@ -1,0 +1,38 @@
+package model
+
+import (
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"chainwatch/model/chain"
+	"chainwatch/model/modeltest"
+)
+
+// testNow is the sandbox tests' clock: Friday 2026-11-20, 11:30 Eastern.
+var testNow = modeltest.Now
+
+// Key presses as the terminal sends them.
+var (
+	keyUp   = tea.KeyPressMsg{Code: tea.KeyUp}
+	keyDown = tea.KeyPressMsg{Code: tea.KeyDown}
+)
+
+func runeKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Text: string(r)} }
+
+// tapeView draws a's tape at w x h, unfocused, through the pane contract.
+func tapeView(a *App, w, h int) []string {
+	a.tape.SetSize(w, h)
+	a.tape.SetFocused(false)
+	return a.tape.View()
+}
+
+// selStrike is the strike of the ladder's selected contract.
+func selStrike(t *testing.T, c *chain.Model) float64 {
+	t.Helper()
+	d, ok := c.Selected()
+	if !ok {
+		t.Fatal("nothing selected")
+	}
+	return d.Strike
+}

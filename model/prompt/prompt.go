@@ -1,0 +1,254 @@
+// Package prompt is the one-line input over the status bar: the symbol
+// prompt (with completion from the recent and popular symbols) and the
+// date prompt. It checks what was typed itself and returns an Action for
+// the root: PickSymbol, PickDate or Close. A refused entry stays on screen
+// with the reason, so a typo costs one keystroke to fix.
+package prompt
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"chainwatch/api"
+	"chainwatch/model/common"
+	"chainwatch/ui"
+)
+
+type promptKind int
+
+const (
+	promptSymbol promptKind = iota
+	promptDate
+)
+
+// popular seeds the symbol completion after the user's own recent
+// symbols, so that a first session has something to complete from.
+var popular = []string{"SPY", "QQQ", "IWM", "SPX", "AAPL", "NVDA", "TSLA", "MSFT", "AMZN", "META", "GOOGL", "AMD", "DIA", "XSP", "NDX"}
+
+// maxSymbolLen is the longest symbol the prompt accepts.
+const maxSymbolLen = 10
+
+// earliestDate is the first day the service has option data for.
+var earliestDate = api.NewDate(2003, 1, 1)
+
+// Model is a prompt. It keeps what was typed when the input is refused.
+type Model struct {
+	com     *common.Common
+	kind    promptKind
+	label   string
+	value   string
+	current string   // the symbol on screen, for "esc to keep"
+	pool    []string // completion candidates, best first
+	sugg    []string // candidates matching value
+	sel     int      // selected suggestion; -1 none
+	errMsg  string
+	width   int
+}
+
+var _ common.Overlay = (*Model)(nil)
+
+// NewSymbol is the symbol prompt over a screen showing current, completing
+// from recent first.
+func NewSymbol(c *common.Common, current string, recent []string) *Model {
+	pool := append([]string(nil), recent...)
+	for _, s := range popular {
+		if !contains(pool, s) {
+			pool = append(pool, s)
+		}
+	}
+	p := &Model{com: c, kind: promptSymbol, label: "symbol", current: current, pool: pool, sel: -1}
+	p.filter()
+	return p
+}
+
+// NewDate is the date prompt, holding the day shown (0: today).
+func NewDate(c *common.Common, cur api.Date) *Model {
+	p := &Model{com: c, kind: promptDate, label: "date (yyyy-mm-dd, empty for today)", sel: -1}
+	if cur != 0 {
+		p.value = cur.String()
+	}
+	return p
+}
+
+// Value is what was typed; Err why it was refused ("" when it was not).
+func (p *Model) Value() string { return p.value }
+func (p *Model) Err() string   { return p.errMsg }
+
+// SetSize sets the width of the prompt's one line.
+func (p *Model) SetSize(width, _ int) { p.width = width }
+
+// View is the prompt's line, with the suggestions and the refusal.
+func (p *Model) View() []string {
+	return []string{ui.Prompt(p.label, p.value, p.sugg, p.sel, p.errMsg, p.width, p.com.Styles)}
+}
+
+// ShortHelp and FullHelp are the prompt's keys.
+func (p *Model) ShortHelp() []key.Binding  { return p.com.Prompt.ShortHelp() }
+func (p *Model) FullHelp() [][]key.Binding { return p.com.Prompt.FullHelp() }
+
+// Update takes a key. Enter on an acceptable entry returns PickSymbol or
+// PickDate, esc Close; a refused entry stays with its reason.
+func (p *Model) Update(msg tea.Msg) (tea.Cmd, common.Action) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, nil
+	}
+	accepted, canceled := p.update(k)
+	switch {
+	case canceled:
+		return nil, common.Close{}
+	case accepted && p.kind == promptSymbol:
+		return nil, p.submitSymbol()
+	case accepted:
+		return nil, p.submitDate()
+	}
+	return nil, nil
+}
+
+func (p *Model) submitSymbol() common.Action {
+	sym := p.value
+	if sym == "" {
+		p.errMsg = "type a symbol, or esc to keep " + p.current
+		return nil
+	}
+	if !validSymbolChars(sym) || len(sym) > maxSymbolLen {
+		p.errMsg = "a symbol has 1 to 10 letters, digits and . - ^ /"
+		return nil
+	}
+	return common.PickSymbol{Symbol: sym}
+}
+
+// submitDate accepts a past or today's date (today as 0: live).
+func (p *Model) submitDate() common.Action {
+	today := api.Today(p.com.Now())
+	var d api.Date
+	if p.value != "" && p.value != "today" {
+		var err error
+		d, err = api.ParseDate(p.value)
+		switch {
+		case err != nil:
+			p.errMsg = "not a date: use yyyy-mm-dd, e.g. " + today.String()
+			return nil
+		case d > today:
+			p.errMsg = fmt.Sprintf("%s is in the future; today is %s", d, today)
+			return nil
+		case d < earliestDate:
+			p.errMsg = "the service's option data starts on " + earliestDate.String()
+			return nil
+		}
+		if d == today {
+			d = 0
+		}
+	}
+	return common.PickDate{Date: d}
+}
+
+// update applies a key; accepted is true when the user pressed enter.
+func (p *Model) update(k tea.KeyPressMsg) (accepted, canceled bool) {
+	keys := p.com.Prompt
+	switch {
+	case key.Matches(k, keys.Accept):
+		if p.sel >= 0 && p.sel < len(p.sugg) {
+			p.value = p.sugg[p.sel]
+		}
+		return true, false
+	case key.Matches(k, keys.Cancel):
+		return false, true
+	case key.Matches(k, keys.Complete):
+		if len(p.sugg) > 0 {
+			i := max(p.sel, 0)
+			p.value = p.sugg[i]
+			p.sel = -1
+			p.filter()
+		}
+	case key.Matches(k, keys.Next):
+		if len(p.sugg) > 0 {
+			p.sel = (p.sel + 1) % len(p.sugg)
+		}
+	case key.Matches(k, keys.Prev):
+		if len(p.sugg) > 0 {
+			p.sel = (p.sel - 1 + len(p.sugg)) % len(p.sugg)
+		}
+	case key.Matches(k, keys.Backspace):
+		if r := []rune(p.value); len(r) > 0 {
+			p.value = string(r[:len(r)-1])
+		}
+		p.edited()
+	case key.Matches(k, keys.Clear):
+		p.value = ""
+		p.edited()
+	default:
+		p.typed(k.Text)
+	}
+	return false, false
+}
+
+// typed appends printable text, upper-cased for a symbol; anything a
+// symbol cannot hold is refused with a word instead of silently.
+func (p *Model) typed(text string) {
+	if text == "" {
+		return
+	}
+	for _, r := range text {
+		if !unicode.IsPrint(r) {
+			return
+		}
+	}
+	if p.kind == promptSymbol {
+		text = strings.ToUpper(text)
+		if !validSymbolChars(text) {
+			p.errMsg = "a symbol has letters, digits and . - ^ / only"
+			return
+		}
+		if len(p.value)+len(text) > maxSymbolLen {
+			p.errMsg = "a symbol has at most 10 characters"
+			return
+		}
+	}
+	p.value += text
+	p.edited()
+}
+
+func (p *Model) edited() {
+	p.errMsg = ""
+	p.sel = -1
+	p.filter()
+}
+
+// filter keeps the candidates that start with what was typed.
+func (p *Model) filter() {
+	p.sugg = p.sugg[:0]
+	if p.kind != promptSymbol {
+		return
+	}
+	for _, s := range p.pool {
+		if strings.HasPrefix(s, p.value) && s != p.value {
+			p.sugg = append(p.sugg, s)
+		}
+		if len(p.sugg) == 8 {
+			break
+		}
+	}
+}
+
+func validSymbolChars(s string) bool {
+	for _, r := range s {
+		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(".-^/", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
