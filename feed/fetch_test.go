@@ -2,7 +2,6 @@ package feed
 
 import (
 	"chainwatch/api"
-	"chainwatch/model/modeltest"
 	"testing"
 	"time"
 )
@@ -17,9 +16,9 @@ func TestTapeStart(t *testing.T) {
 		now  time.Time
 		want api.TimeOfDay
 	}{
-		{live, modeltest.Now, api.NewTimeOfDay(11, 15, 0, 0)},
-		{delayed, modeltest.Now, api.NewTimeOfDay(11, 0, 0, 0)},
-		{past, modeltest.Now, api.NewTimeOfDay(15, 45, 0, 0)},
+		{live, testNow, api.NewTimeOfDay(11, 15, 0, 0)},
+		{delayed, testNow, api.NewTimeOfDay(11, 0, 0, 0)},
+		{past, testNow, api.NewTimeOfDay(15, 45, 0, 0)},
 		{live, evening, api.NewTimeOfDay(15, 45, 0, 0)},
 	} {
 		if got := TapeStart(tc.q, TapeDay(tc.q, tc.now), tc.now); got != tc.want {
@@ -52,3 +51,6 @@ func TestTapeDay(t *testing.T) {
 		}
 	}
 }
+
+// testNow is the sandbox tests' clock: Friday 2026-11-20, 11:30 Eastern.
+var testNow = time.Date(2026, 11, 20, 11, 30, 0, 0, api.Eastern)
