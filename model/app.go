@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
+	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/keymap"
 	"chainwatch/model/calendar"
@@ -54,13 +55,6 @@ const (
 	numPanes
 )
 
-// idleAfter is how long without input before polling slows: a trader who
-// walked away does not need a chain refreshed every two seconds.
-const idleAfter = 5 * time.Minute
-
-// flashFor is how long a changed cell stays highlighted.
-const flashFor = 700 * time.Millisecond
-
 // App is the root model. It routes: keys to the focused pane or the
 // prompt, replies to the pane they belong to, timers to the poller. The
 // panes hold the state; App holds only what is between them.
@@ -100,16 +94,16 @@ func New(cfg Config) *App {
 		cfg.Now = time.Now
 	}
 	if cfg.Symbol == "" {
-		cfg.Symbol = "SPY"
+		cfg.Symbol = config.DefaultSymbol
 	}
 	if cfg.Mode == "" {
 		cfg.Mode = api.Live
 	}
 	if cfg.BlockSize <= 0 {
-		cfg.BlockSize = 100
+		cfg.BlockSize = config.DefaultBlockSize
 	}
 	if cfg.TapeCapacity <= 0 {
-		cfg.TapeCapacity = 5000
+		cfg.TapeCapacity = config.DefaultTapeSize
 	}
 	if cfg.Budget == (feed.Budget{}) {
 		cfg.Budget = feed.DefaultBudget()
@@ -224,7 +218,7 @@ func frameTick() tea.Cmd {
 }
 
 func flashDone() tea.Cmd {
-	return tea.Tick(flashFor+50*time.Millisecond, func(time.Time) tea.Msg { return flashDoneMsg{} })
+	return tea.Tick(config.FlashFor+50*time.Millisecond, func(time.Time) tea.Msg { return flashDoneMsg{} })
 }
 
 // quit cancels every request in flight and ends the program; bubbletea

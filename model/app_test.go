@@ -83,7 +83,7 @@ func TestAppPollingFollowsFocusAndIdleness(t *testing.T) {
 	if d := due(); d != active {
 		t.Fatalf("focus back: next chain in %v, want %v", d, active)
 	}
-	c.t = c.t.Add(idleAfter + time.Second)
+	c.t = c.t.Add(config.IdleAfter + time.Second)
 	bookFetch(a, feed.FeedChain, c.t)
 	a.Update(frameMsg{})
 	if idle := due(); idle < 3*active {

@@ -10,11 +10,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// expiryDebounce is how long the screen waits after the last expiry flip
-// before fetching it: flipping through six tabs should cost one request,
-// not six. The whole-chain snapshot already shows the new expiry at once.
-const expiryDebounce = 250 * time.Millisecond
-
 // poller is the timer side of the scheduler: one self-re-arming timer
 // per feed, each tagged with a generation so that re-planning (focus
 // regained, tape shown, symbol changed) simply outdates the old timer
@@ -51,7 +46,7 @@ func (a *App) conditions() feed.Conditions {
 		Historical:  a.q.Historical(now),
 		TapeVisible: a.showTape,
 		Focused:     a.termFocused,
-		Idle:        now.Sub(a.lastInput) > idleAfter,
+		Idle:        now.Sub(a.lastInput) > config.IdleAfter,
 	}
 }
 
@@ -263,7 +258,7 @@ func (a *App) expiryChanged() tea.Cmd {
 	a.tape.SetContract(a.chain.SelectedOSI())
 	a.poll.expiryGen++
 	msg := expiryMsg{gen: a.poll.expiryGen}
-	return tea.Tick(expiryDebounce, func(time.Time) tea.Msg { return msg })
+	return tea.Tick(config.ExpiryDebounce, func(time.Time) tea.Msg { return msg })
 }
 
 func (a *App) onExpiryDebounced(m expiryMsg) tea.Cmd {
