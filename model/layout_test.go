@@ -1,0 +1,87 @@
+package model
+
+import (
+	"bufio"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestPartsStayApart holds the layout of model/ (../shared/spec/layout.md):
+// a part (model/<part>) never imports another part, only common and the
+// packages below the TUI, so parts talk through messages and Actions the
+// root routes; ui/ draws from plain data and imports neither model/ nor
+// keymap/; and no non-test file in model/ grows past 400 lines.
+func TestPartsStayApart(t *testing.T) {
+	parts, err := filepath.Glob("*/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := map[string]bool{"common": true, "modeltest": true}
+	for _, dir := range parts {
+		part := filepath.Base(dir)
+		for _, imp := range imports(t, part) {
+			other, ok := strings.CutPrefix(imp, "chainwatch/model/")
+			if imp == "chainwatch/model" || ok && !shared[other] && other != part {
+				t.Errorf("model/%s imports %s: parts talk through the root, not to each other", part, imp)
+			}
+		}
+	}
+	for _, imp := range imports(t, "../ui") {
+		if strings.HasPrefix(imp, "chainwatch/model") || imp == "chainwatch/keymap" || strings.HasPrefix(imp, "charm.land/bubbletea") {
+			t.Errorf("ui imports %s: it draws from plain data", imp)
+		}
+	}
+	_ = filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		if n := fileLines(t, path); n > 400 {
+			t.Errorf("model/%s has %d lines: split it by job (at most 400)", path, n)
+		}
+		return nil
+	})
+}
+
+// imports lists the imports of the non-test Go files in dir.
+func imports(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, im := range af.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func fileLines(t *testing.T, path string) int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		n++
+	}
+	return n
+}
