@@ -1,4 +1,4 @@
-package main
+package cmd
 
 import (
 	"errors"
@@ -351,7 +351,7 @@ func TestWatchHelpListsFlags(t *testing.T) {
 			t.Errorf("--help does not mention %s", f)
 		}
 	}
-	readme, _ := os.ReadFile("README.md")
+	readme, _ := os.ReadFile("../README.md")
 	for _, f := range []string{"--mode", "--date", "--config", "--budget-per-day", "--budget-share", "--block-size", "--tape-size", "--theme", "--colorblind", "--no-color", "NO_COLOR"} {
 		if !strings.Contains(string(readme), f) {
 			t.Errorf("README does not mention %s", f)

@@ -1,4 +1,4 @@
-package main
+package cmd
 
 import (
 	"fmt"
@@ -76,7 +76,7 @@ func TestConfigFullExample(t *testing.T) {
 
 // TestConfigReadmeExample keeps the README's example a file that loads.
 func TestConfigReadmeExample(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

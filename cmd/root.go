@@ -1,0 +1,116 @@
+// Package cmd is chainwatch's command line: one file per command, each
+// built from the process's dependencies (Deps) so tests run the commands in
+// process with their own input, environment and "browser". The root
+// command is the watch screen.
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"chainwatch/api"
+	"chainwatch/model"
+)
+
+// Deps are the process's dependencies as the commands take them.
+type Deps = cliDeps
+
+// Execute runs the command line with deps and returns the exit code.
+func Execute(deps Deps, args []string) int {
+	root := newRootCmd(deps)
+	root.SetArgs(args)
+	if err := root.Execute(); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// Process is the dependencies of the running process: its standard
+// streams, environment, browser and terminal.
+func Process(in io.Reader, out, errOut io.Writer, getenv func(string) string) Deps {
+	return cliDeps{
+		in: in, out: out, errOut: errOut,
+		getenv: getenv, openBrowser: openBrowser, stdinIsTerminal: stdinIsTerminal(),
+		runWatch: runWatchTUI,
+	}
+}
+
+// cliDeps is everything the commands take from the process, injected so
+// tests run the commands in process with their own input, environment and
+// "browser".
+type cliDeps struct {
+	in          io.Reader
+	out, errOut io.Writer
+	getenv      func(string) string
+	// openBrowser shows a URL to the user; see browser.go.
+	openBrowser func(url string) error
+	// stdinIsTerminal lets login also accept a pasted address when a
+	// browser was opened: a user may still have signed in elsewhere.
+	stdinIsTerminal bool
+	// runWatch runs the watch screen until the user quits (runWatchTUI);
+	// tests record the configuration instead of taking over a terminal.
+	runWatch func(model.Config) error
+	// now is the clock for --date's "today"; nil is time.Now.
+	now func() time.Time
+}
+
+// newRootCmd builds the command tree. The root command itself is the
+// watch screen (cmd_watch.go), so a bare `chainwatch` shows a chain.
+func newRootCmd(deps cliDeps) *cobra.Command {
+	var wf watchFlags
+	root := &cobra.Command{
+		Use:   "chainwatch [SYMBOL]",
+		Short: "Watch option chains, greeks, IV and time and sales in the terminal",
+		Long: `chainwatch watches option chains on a points-metered market-data service:
+a live strike ladder with greeks and IV, a time-and-sales tape, the underlying
+with its implied-price quality badge, an earnings and dividends calendar and a
+scanner, spending the account's points wisely.
+
+chainwatch SYMBOL (default SPY, or the config file's symbol) opens the watch
+screen. It connects with, in this order: flags, the CHAINWATCH_* environment
+variables, the config file ($XDG_CONFIG_HOME/chainwatch/config.toml), a stored
+login (chainwatch login), else the embedded sandbox, a simulated market that
+needs no account.`,
+		Example: `  chainwatch                 SPY, live, on the sandbox or your account
+  chainwatch qqq --mode delayed
+  chainwatch aapl --date 2026-11-18   a past day's end-of-day chain`,
+		Args: rootArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runWatchCmd(cmd, args, &wf, deps)
+		},
+		SilenceUsage:  true,
+		SilenceErrors: false,
+		Version:       version(),
+	}
+	root.SetIn(deps.in)
+	root.SetOut(deps.out)
+	root.SetErr(deps.errOut)
+	root.SetVersionTemplate("chainwatch {{.Version}}\n")
+	addWatchFlags(root, &wf)
+	root.AddCommand(&cobra.Command{
+		Use:   "version",
+		Short: "Print the version of chainwatch",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "chainwatch %s\n", version())
+			return err
+		},
+	})
+	root.AddCommand(newSandboxCmd(), newLoginCmd(deps), newLogoutCmd(deps), newStatusCmd(deps), newScanCmd(deps))
+	return root
+}
+
+// version is api.Version (set with -ldflags "-X chainwatch/api.Version=v1.2.3"),
+// else the module version from the build info, with the Go toolchain and platform.
+func version() string {
+	v := api.Version
+	if bi, ok := debug.ReadBuildInfo(); ok && v == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
+	}
+	return fmt.Sprintf("%s (%s %s/%s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
