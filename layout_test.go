@@ -1,0 +1,51 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHeadlessPackagesImportNoCharm holds the layout's import rule: the
+// client, the config, the scan and the feed are used by headless commands
+// and by the TUI alike, so none of them may pull in a terminal library
+// (bubbletea, bubbles, lipgloss, huh, bubble-table, or any other charm
+// module), directly or through another package.
+func TestHeadlessPackagesImportNoCharm(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go tool is not on PATH: go list -deps cannot run")
+	}
+	pkgs := []string{"chainwatch/api", "chainwatch/config", "chainwatch/scan", "chainwatch/feed", "chainwatch/text"}
+	out, err := exec.Command("go", append([]string{"list", "-deps"}, pkgs...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < len(pkgs) {
+		t.Fatalf("go list -deps listed %d packages", len(deps))
+	}
+	for _, d := range deps {
+		if strings.HasPrefix(d, "charm.land/") || strings.HasPrefix(d, "github.com/charmbracelet/") || strings.HasPrefix(d, "github.com/evertras/bubble-table") {
+			t.Errorf("a headless package depends on %s", d)
+		}
+	}
+}
+
+// TestRootHoldsOnlyMain: the root package is main.go; every job has a
+// package of its own.
+func TestRootHoldsOnlyMain(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f != "main.go" && !strings.HasSuffix(f, "_test.go") {
+			t.Errorf("%s is in the root package: it belongs in cmd/ or a package of its job", f)
+		}
+	}
+	if data, err := os.ReadFile("main.go"); err != nil || strings.Count(string(data), "\n") > 40 {
+		t.Errorf("main.go should stay about 25 lines (%v)", err)
+	}
+}
