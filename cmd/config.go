@@ -16,25 +16,8 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"chainwatch/api"
+	"chainwatch/config"
 )
-
-// Defaults of the watch screen, in one place so that the flags' help, the
-// config file's documentation and the tests agree.
-const (
-	defaultSymbol    = "SPY"
-	defaultTheme     = "auto"
-	defaultBlockSize = 100
-	defaultTapeSize  = 5000
-	minTapeSize      = 100
-	maxTapeSize      = 100000
-	// defaultBudgetShare mirrors feed.DefaultBudget: a quarter of the
-	// month's points left, so a screen left open all month cannot drain
-	// the account.
-	defaultBudgetShare = 0.25
-)
-
-// themes are the values of --theme and the config's theme.
-var themes = []string{"auto", "dark", "light"}
 
 // fileConfig is config.toml. Every key is optional: a pointer (or an empty
 // string) is a key the file leaves out, so that the flags and the defaults
@@ -295,7 +278,7 @@ func parseMode(s string) (api.Mode, error) {
 }
 
 func checkTheme(s string) error {
-	if !slices.Contains(themes, s) {
+	if !slices.Contains(config.Themes, s) {
 		return fmt.Errorf("%q: want auto, dark or light", s)
 	}
 	return nil
@@ -309,8 +292,8 @@ func checkBlockSize(n int64) error {
 }
 
 func checkTapeSize(n int) error {
-	if n < minTapeSize || n > maxTapeSize {
-		return fmt.Errorf("%d: want %d to %d trades", n, minTapeSize, maxTapeSize)
+	if n < config.MinTapeSize || n > config.MaxTapeSize {
+		return fmt.Errorf("%d: want %d to %d trades", n, config.MinTapeSize, config.MaxTapeSize)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"chainwatch/api"
+	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/model"
 	"chainwatch/sandbox/market"
@@ -52,10 +53,10 @@ func addWatchFlags(cmd *cobra.Command, f *watchFlags) {
 	fl.StringVar(&f.date, "date", "", "a past day YYYY-MM-DD to see its end-of-day chain (historical); today is live")
 	fl.StringVar(&f.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chainwatch/config.toml)")
 	fl.IntVar(&f.perDay, "budget-per-day", 0, "points per trading day the screen may spend; > 0 overrides --budget-share")
-	fl.Float64Var(&f.share, "budget-share", defaultBudgetShare, "share (0,1] of the month's points left, spread over the trading time left in the month")
-	fl.Int64Var(&f.blockSize, "block-size", defaultBlockSize, "trades of at least this many contracts are highlighted as blocks")
-	fl.IntVar(&f.tapeSize, "tape-size", defaultTapeSize, fmt.Sprintf("trades the tape keeps (%d to %d)", minTapeSize, maxTapeSize))
-	fl.StringVar(&f.theme, "theme", defaultTheme, "colours: auto (from the terminal's background), dark or light")
+	fl.Float64Var(&f.share, "budget-share", config.DefaultBudgetShare, "share (0,1] of the month's points left, spread over the trading time left in the month")
+	fl.Int64Var(&f.blockSize, "block-size", config.DefaultBlockSize, "trades of at least this many contracts are highlighted as blocks")
+	fl.IntVar(&f.tapeSize, "tape-size", config.DefaultTapeSize, fmt.Sprintf("trades the tape keeps (%d to %d)", config.MinTapeSize, config.MaxTapeSize))
+	fl.StringVar(&f.theme, "theme", config.DefaultTheme, "colours: auto (from the terminal's background), dark or light")
 	fl.BoolVar(&f.colorBlind, "colorblind", false, "a colour-blind-safe palette")
 	fl.BoolVar(&f.noColor, "no-color", false, "no colours at all (also when NO_COLOR is set)")
 	fl.StringVar(&f.svc.authURL, "auth-url", "", "token service URL, {auth_url} (env "+envAuthURL+")")
@@ -124,9 +125,9 @@ type watchSettings struct {
 func resolveSettings(cmd *cobra.Command, args []string, f *watchFlags, getenv func(string) string, now time.Time) (watchSettings, error) {
 	changed := cmd.Flags().Changed
 	s := watchSettings{
-		symbol: defaultSymbol, mode: api.Live, theme: defaultTheme,
-		budget:    feed.Budget{Share: defaultBudgetShare},
-		blockSize: defaultBlockSize, tapeSize: defaultTapeSize,
+		symbol: config.DefaultSymbol, mode: api.Live, theme: config.DefaultTheme,
+		budget:    feed.Budget{Share: config.DefaultBudgetShare},
+		blockSize: config.DefaultBlockSize, tapeSize: config.DefaultTapeSize,
 	}
 	// The flags, checked before anything is read.
 	var argSymbol string

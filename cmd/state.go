@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"bytes"
+	"chainwatch/config"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,7 +20,6 @@ import (
 const (
 	recentFile     = "recent"         // one symbol per line, most recent first
 	firstRunMarker = "first-run-done" // exists once the welcome banner was shown
-	maxRecent      = 20
 )
 
 // userStateDir is $XDG_STATE_HOME/chainwatch, by default
@@ -94,7 +94,7 @@ func (s stateStore) recent() ([]string, error) {
 }
 
 // saveRecent replaces the recent file with list (upper-cased, without
-// duplicates or non-symbols, at most maxRecent). The write is atomic so
+// duplicates or non-symbols, at most config.MaxRecent). The write is atomic so
 // that two chainwatch windows closing together leave one list or the
 // other, never a mix.
 func (s stateStore) saveRecent(list []string) error {
@@ -138,9 +138,9 @@ func (s stateStore) markFirstRun() error {
 }
 
 // normalizeRecent keeps the first occurrence of each valid symbol,
-// upper-cased, at most maxRecent of them.
+// upper-cased, at most config.MaxRecent of them.
 func normalizeRecent(list []string) []string {
-	out := make([]string, 0, min(len(list), maxRecent))
+	out := make([]string, 0, min(len(list), config.MaxRecent))
 	seen := make(map[string]bool, len(list))
 	for _, s := range list {
 		sym, err := parseSymbol(s)
@@ -149,7 +149,7 @@ func normalizeRecent(list []string) []string {
 		}
 		seen[sym] = true
 		out = append(out, sym)
-		if len(out) == maxRecent {
+		if len(out) == config.MaxRecent {
 			break
 		}
 	}

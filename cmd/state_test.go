@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"chainwatch/config"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -69,7 +70,7 @@ func TestRecentKeepsTwenty(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := st.recent()
-	if len(got) != maxRecent || got[0] != "S0" || got[maxRecent-1] != "S19" {
+	if len(got) != config.MaxRecent || got[0] != "S0" || got[config.MaxRecent-1] != "S19" {
 		t.Fatalf("recent %v", got)
 	}
 	// A hand-edited file: blank lines, junk, duplicates and lower case.
