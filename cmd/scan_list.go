@@ -11,6 +11,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/scan"
+	"chainwatch/text"
 )
 
 // printScanList shows what --name accepts: the config file's scans, then
@@ -53,18 +54,18 @@ const maxListFormula = 40
 // may hold anything.
 func listScans(b *strings.Builder, scans []scan.Scan) {
 	for _, s := range scans {
-		fmt.Fprintf(b, "\n  %s", plainText(s.Name))
+		fmt.Fprintf(b, "\n  %s", text.Clean(s.Name))
 		if s.AllResults {
 			b.WriteString("  [all results]")
 		}
 		b.WriteByte('\n')
 		if s.Description != "" {
-			fmt.Fprintf(b, "    %s\n", plainText(s.Description))
+			fmt.Fprintf(b, "    %s\n", text.Clean(s.Description))
 		}
 		formulas := make([]string, len(s.Fields))
 		width := 0
 		for i, f := range s.Fields {
-			formulas[i] = plainText(f.Formula)
+			formulas[i] = text.Clean(f.Formula)
 			if w := ansi.StringWidth(formulas[i]); w <= maxListFormula {
 				width = max(width, w)
 			}
@@ -85,7 +86,7 @@ func listScans(b *strings.Builder, scans []scan.Scan) {
 // it is left out of the rows, its sort.
 func fieldNotes(f api.ScanFieldParam) string {
 	var notes []string
-	if name := plainText(f.DisplayName); name != "" {
+	if name := text.Clean(f.DisplayName); name != "" {
 		notes = append(notes, "as "+listWord(name))
 	}
 	if !f.Included() {

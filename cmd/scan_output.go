@@ -8,13 +8,13 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/api"
 	"chainwatch/scan"
+	"chainwatch/text"
 )
 
 // The three outputs of `chainwatch scan`. Each writes the whole answer in
@@ -144,27 +144,6 @@ func escapeC1(js []byte) []byte {
 	return out
 }
 
-// plainText makes text from the service or the config file (a company
-// name, a string value, a formula) safe to print: escape sequences (CSI,
-// OSC, DCS ...) are removed whole, then any other control character, C0,
-// DEL or C1, goes too, a tab or line break becoming a space, so a value
-// cannot move the cursor, retitle the window or hide rows when the CSV or
-// the list is read in a terminal. Nothing is cut: a script gets the text.
-func plainText(s string) string {
-	if strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) || r == utf8.RuneError }) < 0 {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t' || r == '\n' || r == '\r':
-			return ' '
-		case unicode.IsControl(r):
-			return -1
-		}
-		return r
-	}, ansi.Strip(s))
-}
-
 // writeScanCSV writes a header (symbol, company_name, the columns) and a
 // record per row; a null is an empty cell, numbers are written in full.
 // Text is passed through plainText: a CSV is as often read with cat as
@@ -175,11 +154,11 @@ func writeScanCSV(w io.Writer, out scan.Outcome) error {
 	keys := rowKeys(out)
 	head := []string{"symbol", "company_name"}
 	for _, k := range keys {
-		head = append(head, plainText(k))
+		head = append(head, text.Clean(k))
 	}
 	_ = cw.Write(head)
 	for _, r := range scanRows(out) {
-		rec := []string{plainText(r.Symbol), plainText(r.CompanyName)}
+		rec := []string{text.Clean(r.Symbol), text.Clean(r.CompanyName)}
 		for _, k := range keys {
 			rec = append(rec, csvValue(r.Values[k]))
 		}
@@ -200,9 +179,9 @@ func csvValue(v any) string {
 	case float64:
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	case string:
-		return plainText(v)
+		return text.Clean(v)
 	}
-	return plainText(fmt.Sprint(v))
+	return text.Clean(fmt.Sprint(v))
 }
 
 // writeScanTable writes an aligned plain-text table for a person, with

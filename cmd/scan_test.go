@@ -310,7 +310,7 @@ func TestScanListStripsControls(t *testing.T) {
 		t.Fatal(err)
 	}
 	noControls(t, "--list", b.String())
-	if !strings.Contains(b.String(), "\n  xA31mB C D\n    A31mB C D\n    1  iv30 > 40A31mB C D  (as \"A31mB C D\")\n") {
+	if !strings.Contains(b.String(), "\n  xAB C D\n    AB C D\n    1  iv30 > 40AB C D  (as \"AB C D\")\n") {
 		t.Fatalf("%s", b.String())
 	}
 }
@@ -330,8 +330,8 @@ func TestScanOutputStripsControls(t *testing.T) {
 	}
 	noControls(t, "CSV", b.String())
 	recs, err := csv.NewReader(&b).ReadAll()
-	if want := [][]string{{"symbol", "company_name", "sectorA31mB C D", "iv30", "ok", "none"},
-		{"EVA31mB C D", "Evil CorpA31mB C D", "TechA31mB C D", "41.5", "true", ""}}; err != nil || !slices.EqualFunc(recs, want, slices.Equal) {
+	if want := [][]string{{"symbol", "company_name", "sectorAB C D", "iv30", "ok", "none"},
+		{"EVAB C D", "Evil CorpAB C D", "TechAB C D", "41.5", "true", ""}}; err != nil || !slices.EqualFunc(recs, want, slices.Equal) {
 		t.Fatalf("%v\n%q\nwant %q", err, recs, want)
 	}
 

@@ -3,7 +3,6 @@ package model
 import (
 	"strconv"
 	"strings"
-	"unicode"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -14,6 +13,7 @@ import (
 	"chainwatch/keymap"
 	"chainwatch/model/common"
 	"chainwatch/scan"
+	"chainwatch/text"
 	"chainwatch/theme"
 )
 
@@ -279,12 +279,7 @@ func (r *scanResults) footer() string {
 	left := ""
 	// As typed (a trailing blank is part of the filter), but no control
 	// character reaches the terminal.
-	f := strings.Map(func(c rune) rune {
-		if unicode.IsControl(c) {
-			return -1
-		}
-		return c
-	}, r.tbl.GetCurrentFilter())
+	f := text.Clean(r.tbl.GetCurrentFilter())
 	switch {
 	case r.tbl.GetIsFilterInputFocused():
 		left = st.Value.Render("/"+f) + st.Span(theme.ToneText, theme.ShadeCursor).Wrap(" ")

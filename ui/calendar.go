@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"chainwatch/api"
+	"chainwatch/text"
 	"chainwatch/theme"
 )
 
@@ -91,7 +92,7 @@ func Calendar(v *CalendarView, width, height int, st *theme.Styles) []string {
 			past = append(past, ev)
 		}
 	}
-	msg := paneClean(v.Message)
+	msg := text.Clean(v.Message)
 	if msg == "" && len(up)+len(past) == 0 {
 		msg = "no events"
 	}

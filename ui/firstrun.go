@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/api"
+	"chainwatch/text"
 	"chainwatch/theme"
 )
 
@@ -49,7 +50,7 @@ func FirstRunBanner(f *FirstRun, width int, st *theme.Styles) []string {
 		body = "You are on the embedded SANDBOX: a simulated market on this machine, no account needed. " +
 			upperFirst(kind) + ". To use your account: chainwatch login, or set CHAINWATCH_CLIENT_ID and CHAINWATCH_CLIENT_SECRET."
 	} else {
-		where := paneClean(f.BaseURL)
+		where := text.Clean(f.BaseURL)
 		if where == "" {
 			where = "your service"
 		}
@@ -118,12 +119,12 @@ func Prompt(label, value string, suggestions []string, selected int, errMsg stri
 	if label != "" {
 		l.put(st.Span(theme.ToneBold, theme.ShadeHeader), label+": ")
 	}
-	l.put(st.Span(theme.ToneText, theme.ShadeHeader), paneClean(value))
+	l.put(st.Span(theme.ToneText, theme.ShadeHeader), text.Clean(value))
 	l.put(st.Span(theme.ToneText, theme.ShadeCursor), " ")
 
 	errText := ""
 	if errMsg != "" {
-		errText = paneCut("⚠ "+statusOneLine(errMsg), max(width/2, 12))
+		errText = paneCut("⚠ "+text.OneLine(errMsg, 0), max(width/2, 12))
 	}
 	reserve := 0
 	if errText != "" {
@@ -132,7 +133,7 @@ func Prompt(label, value string, suggestions []string, selected int, errMsg stri
 	if len(suggestions) > 0 && l.room()-reserve > 4 {
 		l.blank(2)
 		for i, s := range suggestions {
-			s = paneClean(s)
+			s = text.Clean(s)
 			item := " " + s + " "
 			sp := st.Span(theme.ToneMuted, theme.ShadeHeader)
 			if i == selected {

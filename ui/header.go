@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/text"
 	"chainwatch/theme"
 )
 
@@ -59,7 +60,7 @@ func Header(h *HeaderData, width int, st *theme.Styles) []string {
 		s.prio, s.right = prio, right
 		return s
 	}
-	sym := paneClean(h.Symbol)
+	sym := text.Clean(h.Symbol)
 	if sym == "" {
 		sym = dash
 	}

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -31,24 +30,6 @@ func paneWidth(s string) int {
 		}
 	}
 	return len(s)
-}
-
-// paneClean makes free text from outside (an error body, a filter, a
-// message) safe to draw: control characters, ESC among them, become
-// blanks, so a server's reply cannot move the cursor or restyle the
-// terminal, and a width measured is the width drawn.
-func paneClean(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f || c == 0xc2 { // 0xc2: maybe a C1 control
-			return strings.Map(func(r rune) rune {
-				if unicode.IsControl(r) {
-					return ' '
-				}
-				return r
-			}, s)
-		}
-	}
-	return s
 }
 
 // paneCut cuts s to at most w cells.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"chainwatch/text"
 	"chainwatch/theme"
 )
 
@@ -40,7 +41,7 @@ func ModalBox(title, info string, body []string, help string, w, h int, st *them
 		return out
 	}
 	frame := st.Span(theme.ToneAccent, theme.ShadeNone)
-	out[0] = modalTop(paneClean(title), paneClean(info), w, frame, st)
+	out[0] = modalTop(text.Clean(title), text.Clean(info), w, frame, st)
 	out[h-1] = frame.Wrap("╰" + strings.Repeat("─", w-2) + "╯")
 
 	inner := h - 2
@@ -69,7 +70,7 @@ func ModalBox(title, info string, body []string, help string, w, h int, st *them
 	}
 	if bodyRows < inner {
 		hl := newPaneLine(iw, theme.Span{})
-		hl.put(st.Span(theme.ToneMuted, theme.ShadeNone), fitEllipsis(paneClean(help), iw))
+		hl.put(st.Span(theme.ToneMuted, theme.ShadeNone), fitEllipsis(text.Clean(help), iw))
 		out[h-2] = side(hl.line())
 	}
 	return out
@@ -228,12 +229,12 @@ func scanRowLine(r *ScanRowView, i int, selected bool, c scanRowWidths, w int, s
 	l := newPaneLine(w, sp(theme.ToneText))
 	l.put(sp(theme.ToneAccent), mark)
 	l.put(sp(theme.ToneMuted), padLeft(strconv.Itoa(i+1), c.num)+"  ")
-	l.put(sp(theme.ToneText), padCells(fitEllipsis(paneClean(r.Formula), c.formula), c.formula))
+	l.put(sp(theme.ToneText), padCells(fitEllipsis(text.Clean(r.Formula), c.formula), c.formula))
 	l.blank(2)
 	if r.Name == "" {
 		l.put(sp(theme.ToneMuted), padRight(dash, c.name))
 	} else {
-		l.put(sp(theme.ToneText), padCells(fitEllipsis(paneClean(r.Name), c.name), c.name))
+		l.put(sp(theme.ToneText), padCells(fitEllipsis(text.Clean(r.Name), c.name), c.name))
 	}
 	l.blank(2)
 	show, showTone := "yes ", theme.ToneText
@@ -249,7 +250,7 @@ func scanRowLine(r *ScanRowView, i int, selected bool, c scanRowWidths, w int, s
 		l.put(sp(theme.ToneMuted), padRight(dash, 4))
 	}
 	l.blank(2)
-	check := paneClean(r.Check)
+	check := text.Clean(r.Check)
 	switch {
 	case r.Bad:
 		l.put(sp(theme.ToneError), fitEllipsis("✗ "+check, c.check))
@@ -293,7 +294,7 @@ func Completions(items []Completion, w, n int, st *theme.Styles) []string {
 	}
 	nameW := 0
 	for i := range items {
-		nameW = max(nameW, paneWidth(paneClean(items[i].Name)))
+		nameW = max(nameW, paneWidth(text.Clean(items[i].Name)))
 	}
 	nameW = min(nameW, max(w/3, 4))
 	for i := range items {
@@ -304,14 +305,14 @@ func Completions(items []Completion, w, n int, st *theme.Styles) []string {
 		if i == 0 {
 			tone = theme.ToneAccent
 		}
-		l.put(st.Span(tone, theme.ShadeNone), padCells(fitEllipsis(paneClean(it.Name), nameW), nameW))
+		l.put(st.Span(tone, theme.ShadeNone), padCells(fitEllipsis(text.Clean(it.Name), nameW), nameW))
 		l.blank(2)
 		rest := l.room() - 1
-		disp := paneClean(it.Display)
+		disp := text.Clean(it.Display)
 		if strings.EqualFold(disp, it.Name) {
 			disp = ""
 		}
-		desc := paneClean(it.Description)
+		desc := text.Clean(it.Description)
 		if disp != "" {
 			d := fitEllipsis(disp, rest)
 			l.put(st.Span(theme.ToneText, theme.ShadeNone), d)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"chainwatch/text"
 	"chainwatch/theme"
 )
 
@@ -69,7 +70,7 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 	}
 	if s.Err != "" {
 		e := seg(90)
-		e.add(theme.ToneError, "⚠ ").add(theme.ToneError, statusOneLine(s.Err))
+		e.add(theme.ToneError, "⚠ ").add(theme.ToneError, text.OneLine(s.Err, 0))
 		if s.ErrAge > 0 {
 			e.add(theme.ToneMuted, " ").addB(theme.ToneMuted, nums.dur(s.ErrAge)).add(theme.ToneMuted, " ago")
 		}
@@ -123,16 +124,4 @@ func appendRate(dst []byte, v float64) []byte {
 		return append(dst, dash...)
 	}
 	return appendSize(dst, int64(math.Round(v)))
-}
-
-// statusOneLine keeps an error to its first line (a service body can run
-// to many), without control characters.
-func statusOneLine(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' || s[i] == '\r' {
-			s = s[:i]
-			break
-		}
-	}
-	return paneClean(s)
 }

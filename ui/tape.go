@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"chainwatch/api"
+	"chainwatch/text"
 	"chainwatch/theme"
 )
 
@@ -131,7 +132,7 @@ func Tape(v *TapeView, width, height int, st *theme.Styles) []string {
 		return out
 	}
 	blank := paneBlank(width)
-	msg := paneClean(v.Message)
+	msg := text.Clean(v.Message)
 	if msg == "" && len(v.Trades) == 0 {
 		msg = "no trades"
 	}
@@ -313,7 +314,7 @@ func tapeTitle(v *TapeView, width int, st *theme.Styles) string {
 	l.put(st.Span(tone, shade), mark+"Time & Sales")
 	if v.Filter != "" {
 		l.put(st.Span(theme.ToneMuted, shade), " · ")
-		l.put(st.Span(theme.ToneText, shade), paneClean(v.Filter))
+		l.put(st.Span(theme.ToneText, shade), text.Clean(v.Filter))
 	}
 	l.put(st.Span(theme.ToneMuted, shade), " · ")
 	var tmp [20]byte
