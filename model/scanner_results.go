@@ -15,6 +15,7 @@ import (
 	"chainwatch/scan"
 	"chainwatch/text"
 	"chainwatch/theme"
+	"chainwatch/ui"
 )
 
 // scanResults is the results state of the scanner modal: the rows of the
@@ -266,7 +267,7 @@ func (r *scanResults) View() []string {
 		if i < len(body) {
 			line = body[i]
 		}
-		out = append(out, srFit(line, r.w))
+		out = append(out, ui.Fit(line, r.w))
 	}
 	return append(out, r.footer())
 }
@@ -299,7 +300,7 @@ func (r *scanResults) footer() string {
 	}
 	gap := r.w - ansi.StringWidth(left) - ansi.StringWidth(rt)
 	if gap < 1 {
-		return srFit(left, r.w)
+		return ui.Fit(left, r.w)
 	}
 	return left + strings.Repeat(" ", gap) + rt
 }
@@ -311,19 +312,6 @@ func (r *scanResults) scrollsRight() bool {
 		total += w
 	}
 	return total > r.w
-}
-
-// srFit pads or cuts a styled line to exactly w cells.
-func srFit(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	n := ansi.StringWidth(s)
-	if n > w {
-		s = ansi.Truncate(s, w, "")
-		n = ansi.StringWidth(s)
-	}
-	return s + strings.Repeat(" ", w-n)
 }
 
 // Cap widths so one long company name or formula header cannot take the

@@ -43,19 +43,6 @@ func paneCut(s string, w int) string {
 	return ansi.Truncate(s, w, "")
 }
 
-// paneFit pads or cuts s (which may be styled) to exactly w cells.
-func paneFit(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	n := paneWidth(s)
-	if n > w {
-		s = ansi.Truncate(s, w, "")
-		n = ansi.StringWidth(s)
-	}
-	return s + paneBlank(w-n)
-}
-
 // paneBlock makes a rendered block exactly h lines of exactly w cells, for
 // the overlays laid out with lipgloss.
 func paneBlock(s string, w, h int) []string {
@@ -63,7 +50,7 @@ func paneBlock(s string, w, h int) []string {
 	out := make([]string, h)
 	for i := range out {
 		if i < len(lines) {
-			out[i] = paneFit(lines[i], w)
+			out[i] = Fit(lines[i], w)
 		} else {
 			out[i] = paneBlank(w)
 		}

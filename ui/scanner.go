@@ -64,7 +64,7 @@ func ModalBox(title, info string, body []string, help string, w, h int, st *them
 	for i := 0; i < bodyRows; i++ {
 		content := paneBlank(iw)
 		if i < len(lines) {
-			content = paneFit(lines[i], iw)
+			content = Fit(lines[i], iw)
 		}
 		out[1+i] = side(content)
 	}
