@@ -20,11 +20,10 @@ type Model struct {
 	sh *common.Common
 	q  feed.Query
 
-	earnings  []ui.Earning  // ascending by date
-	dividends []ui.Dividend // ascending by ex-date
-	scroll    int
-	w, h      int // the pane's size (SetSize)
-	focused   bool
+	earnings     []ui.Earning  // ascending by date
+	dividends    []ui.Dividend // ascending by ex-date
+	scroll       int
+	common.Frame // size and focus, from the root
 
 	lastOK, errAt time.Time
 	err           error

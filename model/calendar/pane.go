@@ -12,17 +12,11 @@ import (
 
 var _ common.Pane[*Model] = (*Model)(nil)
 
-// SetSize sets the pane's size; View draws exactly that.
-func (c *Model) SetSize(width, height int) { c.w, c.h = max(width, 0), max(height, 0) }
-
-// SetFocused says whether the scrolling keys are the calendar's.
-func (c *Model) SetFocused(focused bool) { c.focused = focused }
-
 // Update takes a key (scrolling, when focused) or the events reply.
 func (c *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		if !c.focused {
+		if !c.Focused {
 			break
 		}
 		keys := &c.sh.Keys
@@ -56,8 +50,8 @@ func (c *Model) View() []string {
 			vd = vd[1:]
 		}
 	}
-	c.cv = ui.CalendarView{Earnings: ve, Dividends: vd, Today: today, Focused: c.focused, Message: c.message()}
-	return ui.Calendar(&c.cv, c.w, c.h, c.sh.Styles)
+	c.cv = ui.CalendarView{Earnings: ve, Dividends: vd, Today: today, Focused: c.Focused, Message: c.message()}
+	return ui.Calendar(&c.cv, c.W, c.H, c.sh.Styles)
 }
 
 // ShortHelp is the calendar's keys.

@@ -46,8 +46,7 @@ type Model struct {
 	loading               bool
 	earnings              api.Date
 
-	w, h    int // the ladder's size (SetSize)
-	focused bool
+	common.Frame // size and focus, from the root
 
 	tabs []ui.ExpiryTab
 	lv   ui.LadderView
@@ -358,7 +357,7 @@ func (c *Model) ladder(width, height int) []string {
 	}
 	c.lv = ui.LadderView{
 		Rows: rows, Offset: c.offset, Cursor: cur, Side: c.side, Spot: c.Spot(), Set: set,
-		Now: c.sh.Now().UnixNano(), Flash: config.FlashFor.Nanoseconds(), Focused: c.focused, Message: c.message(len(rows)),
+		Now: c.sh.Now().UnixNano(), Flash: config.FlashFor.Nanoseconds(), Focused: c.Focused, Message: c.message(len(rows)),
 	}
 	return ui.Ladder(&c.lv, width, height, c.sh.Styles)
 }

@@ -11,12 +11,6 @@ import (
 
 var _ common.Pane[*Model] = (*Model)(nil)
 
-// SetSize sets the ladder's size; View draws exactly that.
-func (c *Model) SetSize(width, height int) { c.w, c.h = max(width, 0), max(height, 0) }
-
-// SetFocused says whether movement keys are the ladder's.
-func (c *Model) SetFocused(focused bool) { c.focused = focused }
-
 // Update takes a key or a chain reply. The expiry, column-set and window
 // keys are the ladder's whatever has the focus; movement only when it is
 // focused. The root reads Expiry and SelectedOSI afterwards to learn what
@@ -25,7 +19,7 @@ func (c *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		keys := &c.sh.Keys
-		if c.focused || key.Matches(msg, keys.PrevExpiry, keys.NextExpiry, keys.Columns, keys.Window) {
+		if c.Focused || key.Matches(msg, keys.PrevExpiry, keys.NextExpiry, keys.Columns, keys.Window) {
 			c.handleKey(msg)
 		}
 	case feed.ChainMsg:
@@ -35,7 +29,7 @@ func (c *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 }
 
 // View is the ladder at the set size, the cursor drawn when focused.
-func (c *Model) View() []string { return c.ladder(c.w, c.h) }
+func (c *Model) View() []string { return c.ladder(c.W, c.H) }
 
 // ShortHelp is the ladder's keys a newcomer needs first.
 func (c *Model) ShortHelp() []key.Binding {

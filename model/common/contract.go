@@ -62,3 +62,16 @@ func (PickSymbol) action()   {}
 func (PickDate) action()     {}
 func (OpenContract) action() {}
 func (Notice) action()       {}
+
+// Frame is the size and focus the root gives a pane or page; a part embeds
+// it to meet SetSize and SetFocused and reads W, H and Focused in View.
+type Frame struct {
+	W, H    int
+	Focused bool
+}
+
+// SetSize sets the size View draws; a negative one is none.
+func (f *Frame) SetSize(width, height int) { f.W, f.H = max(width, 0), max(height, 0) }
+
+// SetFocused says whether the movement keys are the part's.
+func (f *Frame) SetFocused(focused bool) { f.Focused = focused }

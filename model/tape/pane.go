@@ -11,19 +11,13 @@ import (
 
 var _ common.Pane[*Model] = (*Model)(nil)
 
-// SetSize sets the pane's size; View draws exactly that.
-func (t *Model) SetSize(width, height int) { t.w, t.h = max(width, 0), max(height, 0) }
-
-// SetFocused says whether movement keys are the tape's.
-func (t *Model) SetFocused(focused bool) { t.focused = focused }
-
 // Update takes a key, a page of trades or the exchange table. The filter
 // keys are the tape's whatever has the focus; scrolling only when it is
 // focused.
 func (t *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		t.handleKey(msg, t.focused)
+		t.handleKey(msg, t.Focused)
 	case feed.TapeMsg:
 		t.Apply(msg)
 	case feed.ExchangesMsg:
@@ -39,14 +33,14 @@ func (t *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 // View is the tape at the set size: a title with the filters, the trades
 // newest first, and the legend.
 func (t *Model) View() []string {
-	rows := max(t.h-2, 0)
+	rows := max(t.H-2, 0)
 	t.page = max(rows, 1)
 	t.collect(rows)
 	t.tv = ui.TapeView{
 		Trades: t.vis, Held: t.r.len(), BlockSize: t.blockSize, Filter: t.filter,
-		Focused: t.focused, Message: t.message(),
+		Focused: t.Focused, Message: t.message(),
 	}
-	return ui.Tape(&t.tv, t.w, t.h, t.sh.Styles)
+	return ui.Tape(&t.tv, t.W, t.H, t.sh.Styles)
 }
 
 // ShortHelp is the tape's filters.

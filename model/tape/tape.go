@@ -68,10 +68,9 @@ type Model struct {
 	wantOK     bool
 	filter     string // the filters in words, for the title
 
-	scroll  int // matching trades skipped from the newest
-	w, h    int // the pane's size (SetSize)
-	focused bool
-	page    int
+	scroll       int // matching trades skipped from the newest
+	common.Frame     // size and focus, from the root
+	page         int
 
 	lastOK, errAt time.Time
 	err           error
