@@ -1,7 +1,6 @@
 package model
 
 import (
-	"errors"
 	"time"
 
 	"chainwatch/api"
@@ -23,10 +22,9 @@ func (a *App) headerData(now time.Time) ui.HeaderData {
 	if !last.IsZero() {
 		h.Age = max(now.Sub(last), 0)
 	}
-	var fe *feed.FetchError
-	switch {
+	switch fe, _ := a.chain.Err().(*feed.FetchError); {
 	case h.Loading:
-	case errors.As(a.chain.Err(), &fe) && fe.At.After(last):
+	case fe != nil && fe.At.After(last):
 		h.Stale = true
 	case feed.SessionLive(now, a.q.Mode) && !h.Historical:
 		limit := config.StaleAfter*a.poll.sched.Interval(feed.FeedChain, a.poll.cond, now) + 5*time.Second
@@ -73,9 +71,11 @@ func (a *App) statusLine(width int, now time.Time) string {
 // recovered from is no longer news.
 func (a *App) lastErr() *feed.FetchError {
 	var last *feed.FetchError
-	for _, err := range []error{a.chain.Err(), a.tape.Err(), a.cal.Err()} {
-		var fe *feed.FetchError
-		if errors.As(err, &fe) && !api.IsNoData(fe) && (last == nil || fe.At.After(last.At)) {
+	// A type assertion, not errors.As: this runs every frame, and a pane's
+	// Err is a *feed.FetchError or nil by its contract.
+	for _, err := range [...]error{a.chain.Err(), a.tape.Err(), a.cal.Err()} {
+		fe, _ := err.(*feed.FetchError)
+		if fe != nil && !api.IsNoData(fe) && (last == nil || fe.At.After(last.At)) {
 			last = fe
 		}
 	}
