@@ -91,7 +91,7 @@ func rootArgs(cmd *cobra.Command, args []string) error {
 			len(args), strings.Join(args, " "))
 	}
 	if len(args) == 1 {
-		if _, err := parseSymbol(args[0]); err != nil {
+		if _, err := config.ParseSymbol(args[0]); err != nil {
 			return fmt.Errorf("unknown command or %w; chainwatch --help lists the commands", err)
 		}
 	}
@@ -111,7 +111,7 @@ type watchSettings struct {
 	colorBlind   bool
 	noColor      bool
 	configExists bool
-	service      serviceConfig
+	service      config.Service
 	// configPath is the config file in use (--config, else the default
 	// path, which need not exist yet): where saved scans are written. ""
 	// when there is no user configuration directory.
@@ -132,7 +132,7 @@ func resolveSettings(cmd *cobra.Command, args []string, f *watchFlags, getenv fu
 	// The flags, checked before anything is read.
 	var argSymbol string
 	if len(args) == 1 {
-		sym, err := parseSymbol(args[0])
+		sym, err := config.ParseSymbol(args[0])
 		if err != nil {
 			return s, err
 		}
@@ -140,7 +140,7 @@ func resolveSettings(cmd *cobra.Command, args []string, f *watchFlags, getenv fu
 	}
 	var flagMode api.Mode
 	if changed("mode") {
-		m, err := parseMode(f.mode)
+		m, err := config.ParseMode(f.mode)
 		if err != nil {
 			return s, fmt.Errorf("--mode %w", err)
 		}
@@ -154,27 +154,27 @@ func resolveSettings(cmd *cobra.Command, args []string, f *watchFlags, getenv fu
 		s.date = d
 	}
 	if changed("theme") {
-		if err := checkTheme(f.theme); err != nil {
+		if err := config.CheckTheme(f.theme); err != nil {
 			return s, fmt.Errorf("--theme %w", err)
 		}
 	}
 	if changed("block-size") {
-		if err := checkBlockSize(f.blockSize); err != nil {
+		if err := config.CheckBlockSize(f.blockSize); err != nil {
 			return s, fmt.Errorf("--block-size %w", err)
 		}
 	}
 	if changed("tape-size") {
-		if err := checkTapeSize(f.tapeSize); err != nil {
+		if err := config.CheckTapeSize(f.tapeSize); err != nil {
 			return s, fmt.Errorf("--tape-size %w", err)
 		}
 	}
 	if changed("budget-per-day") {
-		if err := checkPerDay(f.perDay); err != nil {
+		if err := config.CheckPerDay(f.perDay); err != nil {
 			return s, fmt.Errorf("--budget-per-day %w", err)
 		}
 	}
 	if changed("budget-share") {
-		if err := checkShare(f.share); err != nil {
+		if err := config.CheckShare(f.share); err != nil {
 			return s, fmt.Errorf("--budget-share %w", err)
 		}
 	}
@@ -184,21 +184,21 @@ func resolveSettings(cmd *cobra.Command, args []string, f *watchFlags, getenv fu
 	if explicit && strings.TrimSpace(path) == "" {
 		return s, errors.New("--config needs a path")
 	}
-	var fc fileConfig
+	var fc config.File
 	if !explicit {
 		var err error
-		if path, err = defaultConfigPath(getenv); err != nil {
+		if path, err = config.DefaultPath(getenv); err != nil {
 			path = "" // no home directory: no config file, defaults
 		}
 	}
 	if path != "" {
 		var err error
-		if fc, s.configExists, err = loadConfig(path, explicit); err != nil {
+		if fc, s.configExists, err = config.Load(path, explicit, scan.CheckSaved); err != nil {
 			return s, err
 		}
 	}
 	s.service = fc.Service
-	s.configPath, s.scans = path, fc.savedScans()
+	s.configPath, s.scans = path, scan.FromSavedAll(fc.SavedScans())
 
 	// Flag over file over default, key by key.
 	switch {
@@ -211,7 +211,7 @@ func resolveSettings(cmd *cobra.Command, args []string, f *watchFlags, getenv fu
 	case flagMode != "":
 		s.mode = flagMode
 	case fc.Mode != "":
-		s.mode, _ = parseMode(fc.Mode) // checked by loadConfig
+		s.mode, _ = config.ParseMode(fc.Mode) // checked by loadConfig
 	}
 	switch {
 	case changed("theme"):
@@ -338,10 +338,10 @@ func runWatchCmd(cmd *cobra.Command, args []string, f *watchFlags, deps cliDeps)
 	}
 
 	var warn warnings
-	st := openState(deps.getenv)
-	recent, err := st.recent()
+	st := config.OpenState(deps.getenv)
+	recent, err := st.Recent()
 	warn.add(err)
-	firstRun := !set.configExists && !st.firstRunDone()
+	firstRun := !set.configExists && !st.FirstRunDone()
 	cfg := model.Config{
 		Client: client, Source: source, BaseURL: sess.baseURL,
 		Symbol: set.symbol, Mode: set.mode, Date: set.date,
@@ -349,7 +349,7 @@ func runWatchCmd(cmd *cobra.Command, args []string, f *watchFlags, deps cliDeps)
 		Theme: set.theme, ColorBlind: set.colorBlind, NoColor: set.noColor,
 		FirstRun: firstRun, Recent: recent, Now: deps.now,
 		SaveRecent: func(list []string) error {
-			err := st.saveRecent(list)
+			err := st.SaveRecent(list)
 			warn.add(err)
 			return err
 		},
@@ -358,13 +358,13 @@ func runWatchCmd(cmd *cobra.Command, args []string, f *watchFlags, deps cliDeps)
 	if set.configPath != "" {
 		// The modal shows a failed save itself; the file is the one this
 		// run loaded, so what is saved is what the next run lists.
-		cfg.SaveScan = func(s scan.Scan) error { return saveScan(set.configPath, s) }
-		cfg.DeleteScan = func(name string) error { return deleteScan(set.configPath, name) }
+		cfg.SaveScan = func(s scan.Scan) error { return config.SaveScan(set.configPath, s.Saved(), scan.CheckSaved) }
+		cfg.DeleteScan = func(name string) error { return config.DeleteScan(set.configPath, name, scan.CheckSaved) }
 	}
 	if firstRun {
 		// Now, not after the screen: the banner is shown once even if
 		// the screen is killed.
-		warn.add(st.markFirstRun())
+		warn.add(st.MarkFirstRun())
 	}
 	if deps.runWatch == nil {
 		return errors.New("the watch screen is not available in this build")

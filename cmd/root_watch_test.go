@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/config"
+	"chainwatch/config/configtest"
 	"chainwatch/model"
 	"chainwatch/sandbox"
 )
@@ -90,7 +92,7 @@ func TestWatchDefaults(t *testing.T) {
 		t.Fatalf("printed %q %q", res.out, res.errOut)
 	}
 	// The banner is shown once: the marker is there now.
-	if _, err := os.Stat(filepath.Join(env["XDG_STATE_HOME"], "chainwatch", firstRunMarker)); err != nil {
+	if _, err := os.Stat(filepath.Join(env["XDG_STATE_HOME"], "chainwatch", config.FirstRunMarker)); err != nil {
 		t.Fatal(err)
 	}
 	if again := (watchCLI{env: env}).run(t); again.err != nil || again.cfg.FirstRun {
@@ -171,7 +173,7 @@ func TestWatchUnknownSandboxSymbol(t *testing.T) {
 
 func TestWatchConfigFile(t *testing.T) {
 	env := homeEnv(t)
-	writeConfig(t, filepath.Join(env["XDG_CONFIG_HOME"], "chainwatch"), `
+	configtest.Write(t, filepath.Join(env["XDG_CONFIG_HOME"], "chainwatch"), `
 symbol = "aapl"
 mode = "delayed"
 theme = "light"
@@ -202,13 +204,13 @@ share = 0.5
 		t.Fatalf("%v %+v", res.err, res.cfg.Budget)
 	}
 	// --config names another file, which replaces the default one.
-	other := writeConfig(t, t.TempDir(), "symbol = \"IWM\"\n", 0o600)
+	other := configtest.Write(t, t.TempDir(), "symbol = \"IWM\"\n", 0o600)
 	res = watchCLI{env: env}.run(t, "--config", other)
 	if res.err != nil || res.cfg.Symbol != "IWM" || res.cfg.Mode != api.Live || res.cfg.FirstRun {
 		t.Fatalf("%v %+v", res.err, res.cfg)
 	}
 	// A broken default file stops the start with its error.
-	writeConfig(t, filepath.Join(env["XDG_CONFIG_HOME"], "chainwatch"), "tape_size = 5\n", 0o644)
+	configtest.Write(t, filepath.Join(env["XDG_CONFIG_HOME"], "chainwatch"), "tape_size = 5\n", 0o644)
 	res = watchCLI{env: env}.run(t)
 	if res.err == nil || !strings.Contains(res.err.Error(), "config.toml: tape_size: 5") || res.cfg != nil {
 		t.Fatalf("%v", res.err)
@@ -268,7 +270,7 @@ func TestWatchConfigCredentials(t *testing.T) {
 	s := startSandbox(t)
 	env := homeEnv(t)
 	dir := filepath.Join(env["XDG_CONFIG_HOME"], "chainwatch")
-	path := writeConfig(t, dir, fmt.Sprintf("[service]\nbase_url = %q\nauth_url = %q\nclient_id = %q\nclient_secret = %q\n",
+	path := configtest.Write(t, dir, fmt.Sprintf("[service]\nbase_url = %q\nauth_url = %q\nclient_id = %q\nclient_secret = %q\n",
 		s.BaseURL, s.AuthURL, sandbox.DemoClientID, s.DemoSecret), 0o600)
 	res := watchCLI{env: env, during: func(cfg model.Config) error {
 		_, _, err := cfg.Client.OptionAndUnderlyingQuotes(t.Context(), api.OptionQuotesParams{Symbol: "SPY", Date: cfg.Client.Today().String()})
@@ -291,14 +293,14 @@ func TestWatchRecent(t *testing.T) {
 	env := homeEnv(t)
 	stateDir := filepath.Join(env["XDG_STATE_HOME"], "chainwatch")
 	os.MkdirAll(stateDir, 0o700)
-	os.WriteFile(filepath.Join(stateDir, recentFile), []byte("IWM\nqqq\n"), 0o600)
+	os.WriteFile(filepath.Join(stateDir, config.RecentFile), []byte("IWM\nqqq\n"), 0o600)
 	res := watchCLI{env: env, during: func(cfg model.Config) error {
 		return cfg.SaveRecent([]string{"AAPL", "IWM", "QQQ"})
 	}}.run(t)
 	if res.err != nil || !slices.Equal(res.cfg.Recent, []string{"IWM", "QQQ"}) {
 		t.Fatalf("%v %v", res.err, res.cfg.Recent)
 	}
-	data, _ := os.ReadFile(filepath.Join(stateDir, recentFile))
+	data, _ := os.ReadFile(filepath.Join(stateDir, config.RecentFile))
 	if string(data) != "AAPL\nIWM\nQQQ\n" {
 		t.Fatalf("saved %q", data)
 	}

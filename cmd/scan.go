@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"chainwatch/api"
+	"chainwatch/config"
 	"chainwatch/scan"
 )
 
@@ -85,18 +86,18 @@ func runScanCmd(cmd *cobra.Command, f *scanFlags, deps cliDeps) error {
 	if err != nil {
 		return err
 	}
-	saved := fc.savedScans()
+	saved := scan.FromSavedAll(fc.SavedScans())
 	if f.list {
 		return printScanList(cmd.OutOrStdout(), path, saved)
 	}
 	mode := api.Live
 	switch {
 	case cmd.Flags().Changed("mode"):
-		if mode, err = parseMode(f.mode); err != nil {
+		if mode, err = config.ParseMode(f.mode); err != nil {
 			return fmt.Errorf("--mode %w", err)
 		}
 	case fc.Mode != "":
-		mode, _ = parseMode(fc.Mode) // checked by loadConfig
+		mode, _ = config.ParseMode(fc.Mode) // checked by loadConfig
 	}
 	f.allSet = cmd.Flags().Changed("all")
 	s, err := scanFromFlags(f, saved)
@@ -163,18 +164,18 @@ func runScanCmd(cmd *cobra.Command, f *scanFlags, deps cliDeps) error {
 
 // scanConfigFile loads the config file of --config, else the default one
 // if it exists, and returns it with its path ("" when there is none).
-func scanConfigFile(cmd *cobra.Command, f *scanFlags, getenv func(string) string) (fileConfig, string, error) {
+func scanConfigFile(cmd *cobra.Command, f *scanFlags, getenv func(string) string) (config.File, string, error) {
 	path, explicit := f.configPath, cmd.Flags().Changed("config")
 	if explicit && strings.TrimSpace(path) == "" {
-		return fileConfig{}, "", errors.New("--config needs a path")
+		return config.File{}, "", errors.New("--config needs a path")
 	}
 	if !explicit {
 		var err error
-		if path, err = defaultConfigPath(getenv); err != nil {
-			return fileConfig{}, "", nil // no home directory: no config file
+		if path, err = config.DefaultPath(getenv); err != nil {
+			return config.File{}, "", nil // no home directory: no config file
 		}
 	}
-	fc, _, err := loadConfig(path, explicit)
+	fc, _, err := config.Load(path, explicit, scan.CheckSaved)
 	return fc, path, err
 }
 

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/config"
+	"chainwatch/config/configtest"
 	"chainwatch/sandbox"
 	"chainwatch/scan"
 )
@@ -147,7 +149,7 @@ func TestScanCommand(t *testing.T) {
 	})
 
 	t.Run("saved scan with an extra formula", func(t *testing.T) {
-		path := writeConfig(t, t.TempDir(), "[[scan]]\nname = \"Cheap\"\n  [[scan.field]]\n  formula = \"price < 50\"\n  include_in_resultset = false\n  [[scan.field]]\n  formula = \"price\"\n  sort = \"asc\"\n", 0o600)
+		path := configtest.Write(t, t.TempDir(), "[[scan]]\nname = \"Cheap\"\n  [[scan.field]]\n  formula = \"price < 50\"\n  include_in_resultset = false\n  [[scan.field]]\n  formula = \"price\"\n  sort = \"asc\"\n", 0o600)
 		out, errOut, err := run(t, "scan", "--config", path, "--name", "CHEAP", "--formula", "min(iv30, hv30)", "--csv")
 		if err != nil {
 			t.Fatalf("%v %s", err, errOut)
@@ -187,7 +189,7 @@ func TestScanCommand(t *testing.T) {
 	// --all given says what the run returns either way: --all=false runs
 	// a saved scan that returns every row for its top 20, at 30 points.
 	t.Run("all=false overrides a saved scan", func(t *testing.T) {
-		path := writeConfig(t, t.TempDir(), "[[scan]]\nname = \"Wide\"\nall_results = true\n  [[scan.field]]\n  formula = \"iv30 > 20\"\n  [[scan.field]]\n  formula = \"iv30\"\n", 0o600)
+		path := configtest.Write(t, t.TempDir(), "[[scan]]\nname = \"Wide\"\nall_results = true\n  [[scan.field]]\n  formula = \"iv30 > 20\"\n  [[scan.field]]\n  formula = \"iv30\"\n", 0o600)
 		for _, tc := range []struct {
 			flag   string
 			points string
@@ -275,9 +277,9 @@ func TestScanCommandList(t *testing.T) {
 	if regexpMatch(`(?m)^ +[0-9 ]*--formula`, out) {
 		t.Fatalf("a field is shown as a --formula argument:\n%s", out)
 	}
-	path, _ := defaultConfigPath(func(k string) string { return env[k] })
-	if err := saveScan(path, scan.Scan{Name: "Mine", AllResults: true, Fields: []api.ScanFieldParam{
-		{Formula: "min(iv30, hv30)"}, {Formula: "iv30 > 40", IncludeInResultset: api.Ptr(false), Sort: api.SortAsc}}}); err != nil {
+	path, _ := config.DefaultPath(func(k string) string { return env[k] })
+	if err := config.SaveScan(path, config.SavedScan{Name: "Mine", AllResults: true, Fields: []api.ScanFieldParam{
+		{Formula: "min(iv30, hv30)"}, {Formula: "iv30 > 40", IncludeInResultset: api.Ptr(false), Sort: api.SortAsc}}}, scan.CheckSaved); err != nil {
 		t.Fatal(err)
 	}
 	out, _, err = cli{env: env}.run(t, "scan", "--list")

@@ -10,7 +10,9 @@ import (
 	"golang.org/x/oauth2"
 
 	"chainwatch/api"
+	"chainwatch/config"
 	"chainwatch/sandbox"
+	"chainwatch/scan"
 )
 
 // Environment variables that configure the service. The TOML config file
@@ -51,7 +53,7 @@ type serviceFlags struct {
 	// file is the [service] table of the config file the watch screen
 	// loaded. nil (login, logout, status) reads the file at the default
 	// path, so that every command finds the same service and login.
-	file *serviceConfig
+	file *config.Service
 }
 
 // pick returns the flag if set, else the environment variable.
@@ -71,20 +73,20 @@ func pickConf(flag string, getenv func(string) string, env, conf string) string 
 	return conf
 }
 
-// serviceConfig returns the [service] table of the config file: the one
+// config.Service returns the [service] table of the config file: the one
 // the watch screen loaded, else the file at the default path (none when
 // there is no user config directory).
-func (f serviceFlags) serviceConfig(getenv func(string) string) (serviceConfig, error) {
+func (f serviceFlags) serviceConfig(getenv func(string) string) (config.Service, error) {
 	if f.file != nil {
 		return *f.file, nil
 	}
-	path, err := defaultConfigPath(getenv)
+	path, err := config.DefaultPath(getenv)
 	if err != nil {
-		return serviceConfig{}, nil // no home directory, so no config file either
+		return config.Service{}, nil // no home directory, so no config file either
 	}
-	fc, _, err := loadConfig(path, false)
+	fc, _, err := config.Load(path, false, scan.CheckSaved)
 	if err != nil {
-		return serviceConfig{}, err
+		return config.Service{}, err
 	}
 	return fc.Service, nil
 }
@@ -99,11 +101,11 @@ func tokenPath(f serviceFlags, getenv func(string) string) (string, error) {
 	return tokenPathIn(f, getenv, conf)
 }
 
-func tokenPathIn(f serviceFlags, getenv func(string) string, conf serviceConfig) (string, error) {
+func tokenPathIn(f serviceFlags, getenv func(string) string, conf config.Service) (string, error) {
 	if p := pickConf(f.tokenFile, getenv, envTokenFile, conf.TokenFile); p != "" {
 		return p, nil
 	}
-	dir, err := userConfigDir(getenv)
+	dir, err := config.UserConfigDir(getenv)
 	if err != nil {
 		return "", fmt.Errorf("cannot find the user configuration directory for the token file (%v); pass --token-file or set %s", err, envTokenFile)
 	}
@@ -128,7 +130,7 @@ func resolveSession(f serviceFlags, getenv func(string) string) (*session, error
 	secretFrom := envClientSecret + " is set"
 	secret := strings.TrimSpace(getenv(envClientSecret))
 	if secret == "" && conf.ClientSecret != "" {
-		secret, secretFrom = string(conf.ClientSecret), "client_secret is set in "+conf.path
+		secret, secretFrom = string(conf.ClientSecret), "client_secret is set in "+conf.Path
 	}
 
 	if secret != "" {

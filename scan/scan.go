@@ -35,10 +35,34 @@ func FromSaved(c config.SavedScan) Scan {
 	return Scan{Name: c.Name, Description: c.Description, Fields: c.Fields, AllResults: c.AllResults}.Clone()
 }
 
+// FromSavedAll is FromSaved of each, in order: the config file's scans
+// as the modal lists them and `chainwatch scan --name` finds them.
+func FromSavedAll(list []config.SavedScan) []Scan {
+	out := make([]Scan, len(list))
+	for i, c := range list {
+		out[i] = FromSaved(c)
+	}
+	return out
+}
+
 // Saved is s as the config file keeps it.
 func (s Scan) Saved() config.SavedScan {
 	c := s.Clone()
 	return config.SavedScan{Name: c.Name, Description: c.Description, Fields: c.Fields, AllResults: c.AllResults}
+}
+
+// CheckSaved checks a saved scan against the client's own rules of a scan
+// (two returned fields with one output key, say) in the words the modal
+// uses when it is run: the config.ScanRule that loading and saving the
+// config file apply, so a hand-edited file fails at start, not at the
+// first run.
+func CheckSaved(c config.SavedScan) error {
+	s := FromSaved(c)
+	if err := s.Params(api.Live).Validate(); err != nil {
+		msg, _ := DescribeError(err, s)
+		return errors.New(msg)
+	}
+	return nil
 }
 
 // endpoint is the priced operation the scan is: all_results costs five

@@ -1,9 +1,9 @@
-package cmd
+package config
 
 import (
 	"bufio"
 	"bytes"
-	"chainwatch/config"
+
 	"errors"
 	"fmt"
 	"io/fs"
@@ -18,14 +18,14 @@ import (
 // convenience, so every failure here is a warning, never a reason not to
 // show the screen.
 const (
-	recentFile     = "recent"         // one symbol per line, most recent first
-	firstRunMarker = "first-run-done" // exists once the welcome banner was shown
+	RecentFile     = "recent"         // one symbol per line, most recent first
+	FirstRunMarker = "first-run-done" // exists once the welcome banner was shown
 )
 
-// userStateDir is $XDG_STATE_HOME/chainwatch, by default
+// UserStateDir is $XDG_STATE_HOME/chainwatch, by default
 // ~/.local/state/chainwatch (%LocalAppData%\chainwatch on Windows), from
-// getenv for the same reason as userConfigDir.
-func userStateDir(getenv func(string) string) (string, error) {
+// getenv for the same reason as UserConfigDir.
+func UserStateDir(getenv func(string) string) (string, error) {
 	if dir := getenv("XDG_STATE_HOME"); dir != "" {
 		if !filepath.IsAbs(dir) {
 			return "", errors.New("the path in $XDG_STATE_HOME is relative")
@@ -44,19 +44,19 @@ func userStateDir(getenv func(string) string) (string, error) {
 	return "", errors.New("neither $XDG_STATE_HOME nor $HOME is set")
 }
 
-// stateStore reads and writes the state directory. The zero value (no
+// State reads and writes the state directory. The zero value (no
 // directory known) remembers nothing and reports why on every write.
-type stateStore struct {
+type State struct {
 	dir    string
 	dirErr error // why dir is empty
 }
 
-func openState(getenv func(string) string) stateStore {
-	dir, err := userStateDir(getenv)
-	return stateStore{dir: dir, dirErr: err}
+func OpenState(getenv func(string) string) State {
+	dir, err := UserStateDir(getenv)
+	return State{dir: dir, dirErr: err}
 }
 
-func (s stateStore) path(name string) (string, error) {
+func (s State) path(name string) (string, error) {
 	if s.dir == "" {
 		err := s.dirErr
 		if err == nil {
@@ -70,8 +70,8 @@ func (s stateStore) path(name string) (string, error) {
 // recent returns the remembered symbols, most recent first; none when the
 // file does not exist yet. Lines that are not symbols (a hand edit, a
 // torn file from elsewhere) are skipped rather than failing the load.
-func (s stateStore) recent() ([]string, error) {
-	p, err := s.path(recentFile)
+func (s State) Recent() ([]string, error) {
+	p, err := s.path(RecentFile)
 	if err != nil {
 		if s.dir == "" {
 			return nil, nil // nothing can have been remembered
@@ -93,12 +93,12 @@ func (s stateStore) recent() ([]string, error) {
 	return normalizeRecent(list), nil
 }
 
-// saveRecent replaces the recent file with list (upper-cased, without
-// duplicates or non-symbols, at most config.MaxRecent). The write is atomic so
+// SaveRecent replaces the recent file with list (upper-cased, without
+// duplicates or non-symbols, at most MaxRecent). The write is atomic so
 // that two chainwatch windows closing together leave one list or the
 // other, never a mix.
-func (s stateStore) saveRecent(list []string) error {
-	p, err := s.path(recentFile)
+func (s State) SaveRecent(list []string) error {
+	p, err := s.path(RecentFile)
 	if err != nil {
 		return err
 	}
@@ -113,11 +113,11 @@ func (s stateStore) saveRecent(list []string) error {
 	return nil
 }
 
-// firstRunDone reports whether the welcome banner was shown before. A
+// FirstRunDone reports whether the welcome banner was shown before. A
 // marker that cannot be checked counts as absent: showing the banner
 // once too often is harmless.
-func (s stateStore) firstRunDone() bool {
-	p, err := s.path(firstRunMarker)
+func (s State) FirstRunDone() bool {
+	p, err := s.path(FirstRunMarker)
 	if err != nil {
 		return false
 	}
@@ -125,9 +125,9 @@ func (s stateStore) firstRunDone() bool {
 	return err == nil
 }
 
-// markFirstRun records that the welcome banner has been shown.
-func (s stateStore) markFirstRun() error {
-	p, err := s.path(firstRunMarker)
+// MarkFirstRun records that the welcome banner has been shown.
+func (s State) MarkFirstRun() error {
+	p, err := s.path(FirstRunMarker)
 	if err != nil {
 		return err
 	}
@@ -138,18 +138,18 @@ func (s stateStore) markFirstRun() error {
 }
 
 // normalizeRecent keeps the first occurrence of each valid symbol,
-// upper-cased, at most config.MaxRecent of them.
+// upper-cased, at most MaxRecent of them.
 func normalizeRecent(list []string) []string {
-	out := make([]string, 0, min(len(list), config.MaxRecent))
+	out := make([]string, 0, min(len(list), MaxRecent))
 	seen := make(map[string]bool, len(list))
 	for _, s := range list {
-		sym, err := parseSymbol(s)
+		sym, err := ParseSymbol(s)
 		if err != nil || seen[sym] {
 			continue
 		}
 		seen[sym] = true
 		out = append(out, sym)
-		if len(out) == config.MaxRecent {
+		if len(out) == MaxRecent {
 			break
 		}
 	}

@@ -1,4 +1,4 @@
-package cmd
+package config
 
 import (
 	"errors"
@@ -8,10 +8,16 @@ import (
 	"unicode/utf8"
 
 	"chainwatch/api"
-	"chainwatch/scan"
 )
 
-// scanConfig is one [[scan]] table of the config file: a saved scan, as
+// ScanRule checks a saved scan against the client's own rules for a scan
+// (two returned fields with one output key, say), in the words the screen
+// uses when the scan is run. Package scan owns those rules
+// (scan.CheckSaved); config cannot import scan, which reads config's
+// defaults. A nil rule checks only the file's own structure.
+type ScanRule func(SavedScan) error
+
+// ScanTable is one [[scan]] table of the config file: a saved scan, as
 // the modal saves it and `chainwatch scan --name` runs it.
 //
 //	[[scan]]
@@ -23,17 +29,17 @@ import (
 //	  display_name = ""           # optional
 //	  include_in_resultset = true # optional, default true
 //	  sort = "none"               # optional: asc, desc, none
-type scanConfig struct {
+type ScanTable struct {
 	Name        string            `toml:"name"`
 	Description string            `toml:"description"`
 	AllResults  bool              `toml:"all_results"`
-	Fields      []scanFieldConfig `toml:"field"`
+	Fields      []FieldTable `toml:"field"`
 }
 
-// scanFieldConfig is one [[scan.field]]: a api.ScanFieldParam. The
+// FieldTable is one [[scan.field]]: a api.ScanFieldParam. The
 // include flag is a pointer so that leaving it out means the service's
 // default (true), as on the wire.
-type scanFieldConfig struct {
+type FieldTable struct {
 	Formula            string `toml:"formula"`
 	DisplayName        string `toml:"display_name"`
 	IncludeInResultset *bool  `toml:"include_in_resultset"`
@@ -50,11 +56,11 @@ const maxScanName = 60
 // at start with a line that names the scan, instead of at the first run.
 // The formulas' grammar is not checked here: that needs the service's
 // field list, and the scan is checked against it before it is run.
-func (fc *fileConfig) checkScans() error {
+func (fc *File) checkScans(rule ScanRule) error {
 	seen := make(map[string]int, len(fc.Scans))
 	for i := range fc.Scans {
 		sc := &fc.Scans[i]
-		if err := sc.check(); err != nil {
+		if err := sc.check(rule); err != nil {
 			return fmt.Errorf("%s: %w", scanLabel(i, sc.Name), err)
 		}
 		key := strings.ToLower(sc.Name)
@@ -84,7 +90,7 @@ func clipName(s string) string {
 }
 
 // check validates and normalises one scan (trimmed name, lower-case sort).
-func (sc *scanConfig) check() error {
+func (sc *ScanTable) check(rule ScanRule) error {
 	sc.Name = strings.TrimSpace(sc.Name)
 	sc.Description = strings.TrimSpace(sc.Description)
 	switch {
@@ -118,17 +124,15 @@ func (sc *scanConfig) check() error {
 	}
 	// The client's own rules (two returned fields with one output key,
 	// say) with the same words as when the scan is run.
-	s := sc.scan()
-	if err := s.Params(api.Live).Validate(); err != nil {
-		msg, _ := scan.DescribeError(err, s)
-		return errors.New(msg)
+	if rule != nil {
+		return rule(sc.saved())
 	}
 	return nil
 }
 
-// scan is the saved scan as the model keeps it.
-func (sc scanConfig) scan() scan.Scan {
-	s := scan.Scan{Name: sc.Name, Description: sc.Description, AllResults: sc.AllResults,
+// saved is the scan as the rest of chainwatch keeps it.
+func (sc ScanTable) saved() SavedScan {
+	s := SavedScan{Name: sc.Name, Description: sc.Description, AllResults: sc.AllResults,
 		Fields: make([]api.ScanFieldParam, len(sc.Fields))}
 	for i, f := range sc.Fields {
 		p := api.ScanFieldParam{Formula: f.Formula, DisplayName: f.DisplayName, Sort: api.SortOrder(f.Sort)}
@@ -143,11 +147,11 @@ func (sc scanConfig) scan() scan.Scan {
 	return s
 }
 
-// savedScans are the file's [[scan]] tables as model.Scans, in file order.
-func (fc fileConfig) savedScans() []scan.Scan {
-	out := make([]scan.Scan, 0, len(fc.Scans))
+// SavedScans are the file's [[scan]] tables, in file order.
+func (fc File) SavedScans() []SavedScan {
+	out := make([]SavedScan, 0, len(fc.Scans))
 	for _, sc := range fc.Scans {
-		out = append(out, sc.scan())
+		out = append(out, sc.saved())
 	}
 	return out
 }

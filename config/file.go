@@ -1,4 +1,4 @@
-package cmd
+package config
 
 import (
 	"errors"
@@ -16,58 +16,58 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"chainwatch/api"
-	"chainwatch/config"
+
 )
 
-// fileConfig is config.toml. Every key is optional: a pointer (or an empty
+// File is config.toml. Every key is optional: a pointer (or an empty
 // string) is a key the file leaves out, so that the flags and the defaults
 // can tell "not said" from "said zero".
-type fileConfig struct {
+type File struct {
 	Symbol     string        `toml:"symbol"`
 	Mode       string        `toml:"mode"`
 	Theme      string        `toml:"theme"`
 	ColorBlind *bool         `toml:"colorblind"`
 	BlockSize  *int64        `toml:"block_size"`
 	TapeSize   *int          `toml:"tape_size"`
-	Budget     budgetConfig  `toml:"budget"`
-	Service    serviceConfig `toml:"service"`
-	Scans      []scanConfig  `toml:"scan"` // [[scan]] tables, config_scans.go
+	Budget     Budget  `toml:"budget"`
+	Service    Service `toml:"service"`
+	Scans      []ScanTable  `toml:"scan"` // [[scan]] tables, scans.go
 }
 
-type budgetConfig struct {
+type Budget struct {
 	PointsPerDay *int     `toml:"points_per_day"`
 	Share        *float64 `toml:"share"`
 }
 
-// serviceConfig is the [service] table: where to connect and with what,
+// Service is the [service] table: where to connect and with what,
 // below flags and environment but above a stored login.
-type serviceConfig struct {
+type Service struct {
 	BaseURL      string `toml:"base_url"`
 	AuthURL      string `toml:"auth_url"`
 	ClientID     string `toml:"client_id"`
-	ClientSecret secret `toml:"client_secret"`
+	ClientSecret Secret `toml:"client_secret"`
 	TokenFile    string `toml:"token_file"`
 
-	path string // the file it came from, for messages; "" when there was none
+	Path string `toml:"-"` // the file it came from, for messages; "" when there was none
 }
 
-// secret is a string that does not print: a config struct that ends up in
+// Secret is a string that does not print: a config struct that ends up in
 // a log line or an error by accident shows "[hidden]", not the secret.
-type secret string
+type Secret string
 
-func (s secret) String() string {
+func (s Secret) String() string {
 	if s == "" {
 		return ""
 	}
 	return "[hidden]"
 }
 
-func (s secret) GoString() string { return `"` + s.String() + `"` }
+func (s Secret) GoString() string { return `"` + s.String() + `"` }
 
-// userConfigDir is os.UserConfigDir on getenv instead of the process
-// environment, so tests (and the injected cliDeps) decide where the config
+// UserConfigDir is os.UserConfigDir on getenv instead of the process
+// environment, so tests (and the command line's injected getenv) decide where the config
 // and the stored login are, and never touch the developer's own files.
-func userConfigDir(getenv func(string) string) (string, error) {
+func UserConfigDir(getenv func(string) string) (string, error) {
 	switch runtime.GOOS {
 	case "windows":
 		if dir := getenv("AppData"); dir != "" {
@@ -97,23 +97,23 @@ func userConfigDir(getenv func(string) string) (string, error) {
 	return "", errors.New("neither $XDG_CONFIG_HOME nor $HOME is set")
 }
 
-// defaultConfigPath is $XDG_CONFIG_HOME/chainwatch/config.toml (the user
+// DefaultPath is $XDG_CONFIG_HOME/chainwatch/config.toml (the user
 // config directory of the platform), next to the stored login.
-func defaultConfigPath(getenv func(string) string) (string, error) {
-	dir, err := userConfigDir(getenv)
+func DefaultPath(getenv func(string) string) (string, error) {
+	dir, err := UserConfigDir(getenv)
 	if err != nil {
 		return "", err
 	}
 	return filepath.Join(dir, "chainwatch", "config.toml"), nil
 }
 
-// loadConfig reads and checks the config file at path. A missing file is
+// Load reads and checks the config file at path. A missing file is
 // no config (exists false) unless the user named it (explicit, --config):
 // a typo in a path they gave must not silently fall back to defaults.
 // Every error names the file and the key or line, and never holds the
 // client secret.
-func loadConfig(path string, explicit bool) (fc fileConfig, exists bool, err error) {
-	fc.Service.path = path
+func Load(path string, explicit bool, rule ScanRule) (fc File, exists bool, err error) {
+	fc.Service.Path = path
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) && !explicit {
 		return fc, false, nil
@@ -138,25 +138,25 @@ func loadConfig(path string, explicit bool) (fc fileConfig, exists bool, err err
 	}
 	md, err := toml.Decode(string(data), &fc)
 	if err != nil {
-		return fileConfig{}, true, tomlError(path, string(data), err)
+		return File{}, true, tomlError(path, string(data), err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		keys := make([]string, len(und))
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return fileConfig{}, true, fmt.Errorf("%s: unknown key %s (known: %s)", path, strings.Join(keys, ", "), strings.Join(configKeys, ", "))
+		return File{}, true, fmt.Errorf("%s: unknown key %s (known: %s)", path, strings.Join(keys, ", "), strings.Join(configKeys, ", "))
 	}
-	fc.Service.path = path
+	fc.Service.Path = path
 	// Like ssh with a private key: a secret others can read may already be
 	// someone else's, so refuse it rather than use it. (Windows has no such
 	// permission bits.)
 	if fc.Service.ClientSecret != "" && runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
-		return fileConfig{}, true, fmt.Errorf("%s holds client_secret but group or others can read it (mode %04o); run: chmod 600 %s",
+		return File{}, true, fmt.Errorf("%s holds client_secret but group or others can read it (mode %04o); run: chmod 600 %s",
 			path, fi.Mode().Perm(), path)
 	}
-	if err := fc.check(); err != nil {
-		return fileConfig{}, true, fmt.Errorf("%s: %w", path, err)
+	if err := fc.check(rule); err != nil {
+		return File{}, true, fmt.Errorf("%s: %w", path, err)
 	}
 	return fc, true, nil
 }
@@ -207,41 +207,41 @@ func tomlError(path, data string, err error) error {
 // check validates every value the file gives, naming the key, and
 // normalises the symbol, so that a bad file fails at start with one line
 // instead of misbehaving in the middle of the screen.
-func (fc *fileConfig) check() error {
+func (fc *File) check(rule ScanRule) error {
 	if fc.Symbol != "" {
-		s, err := parseSymbol(fc.Symbol)
+		s, err := ParseSymbol(fc.Symbol)
 		if err != nil {
 			return fmt.Errorf("symbol: %w", err)
 		}
 		fc.Symbol = s
 	}
 	if fc.Mode != "" {
-		if _, err := parseMode(fc.Mode); err != nil {
+		if _, err := ParseMode(fc.Mode); err != nil {
 			return fmt.Errorf("mode: %w", err)
 		}
 	}
 	if fc.Theme != "" {
-		if err := checkTheme(fc.Theme); err != nil {
+		if err := CheckTheme(fc.Theme); err != nil {
 			return fmt.Errorf("theme: %w", err)
 		}
 	}
 	if fc.BlockSize != nil {
-		if err := checkBlockSize(*fc.BlockSize); err != nil {
+		if err := CheckBlockSize(*fc.BlockSize); err != nil {
 			return fmt.Errorf("block_size: %w", err)
 		}
 	}
 	if fc.TapeSize != nil {
-		if err := checkTapeSize(*fc.TapeSize); err != nil {
+		if err := CheckTapeSize(*fc.TapeSize); err != nil {
 			return fmt.Errorf("tape_size: %w", err)
 		}
 	}
 	if p := fc.Budget.PointsPerDay; p != nil {
-		if err := checkPerDay(*p); err != nil {
+		if err := CheckPerDay(*p); err != nil {
 			return fmt.Errorf("[budget] points_per_day: %w", err)
 		}
 	}
 	if s := fc.Budget.Share; s != nil {
-		if err := checkShare(*s); err != nil {
+		if err := CheckShare(*s); err != nil {
 			return fmt.Errorf("[budget] share: %w", err)
 		}
 	}
@@ -249,9 +249,9 @@ func (fc *fileConfig) check() error {
 	svc.BaseURL = strings.TrimSpace(svc.BaseURL)
 	svc.AuthURL = strings.TrimSpace(svc.AuthURL)
 	svc.ClientID = strings.TrimSpace(svc.ClientID)
-	svc.ClientSecret = secret(strings.TrimSpace(string(svc.ClientSecret)))
+	svc.ClientSecret = Secret(strings.TrimSpace(string(svc.ClientSecret)))
 	svc.TokenFile = strings.TrimSpace(svc.TokenFile)
-	return fc.checkScans()
+	return fc.checkScans(rule)
 }
 
 // symbolPattern is what the service accepts as an underlying: letters,
@@ -259,9 +259,9 @@ func (fc *fileConfig) check() error {
 // futures (/ES).
 var symbolPattern = regexp.MustCompile(`^[A-Z0-9.\-^/]{1,10}$`)
 
-// parseSymbol upper-cases s and checks it looks like a symbol, so a typo
+// ParseSymbol upper-cases s and checks it looks like a symbol, so a typo
 // is caught before anything is fetched.
-func parseSymbol(s string) (string, error) {
+func ParseSymbol(s string) (string, error) {
 	u := strings.ToUpper(strings.TrimSpace(s))
 	if !symbolPattern.MatchString(u) || !strings.ContainsAny(u, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") {
 		return "", fmt.Errorf("invalid symbol %q: want 1 to 10 of A-Z, 0-9, '.', '-', '^' and '/'", s)
@@ -269,7 +269,7 @@ func parseSymbol(s string) (string, error) {
 	return u, nil
 }
 
-func parseMode(s string) (api.Mode, error) {
+func ParseMode(s string) (api.Mode, error) {
 	m := api.Mode(strings.ToLower(strings.TrimSpace(s)))
 	if !m.Valid() {
 		return "", fmt.Errorf("%q: want live or delayed", s)
@@ -277,35 +277,35 @@ func parseMode(s string) (api.Mode, error) {
 	return m, nil
 }
 
-func checkTheme(s string) error {
-	if !slices.Contains(config.Themes, s) {
+func CheckTheme(s string) error {
+	if !slices.Contains(Themes, s) {
 		return fmt.Errorf("%q: want auto, dark or light", s)
 	}
 	return nil
 }
 
-func checkBlockSize(n int64) error {
+func CheckBlockSize(n int64) error {
 	if n < 1 {
 		return fmt.Errorf("%d: want a trade size of at least 1 contract", n)
 	}
 	return nil
 }
 
-func checkTapeSize(n int) error {
-	if n < config.MinTapeSize || n > config.MaxTapeSize {
-		return fmt.Errorf("%d: want %d to %d trades", n, config.MinTapeSize, config.MaxTapeSize)
+func CheckTapeSize(n int) error {
+	if n < MinTapeSize || n > MaxTapeSize {
+		return fmt.Errorf("%d: want %d to %d trades", n, MinTapeSize, MaxTapeSize)
 	}
 	return nil
 }
 
-func checkPerDay(n int) error {
+func CheckPerDay(n int) error {
 	if n < 0 {
 		return fmt.Errorf("%d: want points per trading day >= 0 (0: use the share)", n)
 	}
 	return nil
 }
 
-func checkShare(f float64) error {
+func CheckShare(f float64) error {
 	if math.IsNaN(f) || f <= 0 || f > 1 {
 		return fmt.Errorf("%v: want a share of the month's points left in (0, 1], e.g. 0.25", f)
 	}

@@ -1,4 +1,4 @@
-package cmd
+package config
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"chainwatch/api"
-	"chainwatch/scan"
 )
 
 // This file finds and writes [[scan]] blocks in the config file's text.
@@ -78,7 +77,7 @@ func tomlLines(text string) []tomlLine {
 }
 
 // findScanBlocks returns the blocks of the top-level [[scan]] headers, in
-// file order, which is the order of fileConfig.Scans. A block runs to the
+// file order, which is the order of File.Scans. A block runs to the
 // next header that is not one of its [[scan.field]]s (or the end of the
 // file) and ends after the last line of TOML before it.
 func findScanBlocks(text string) []scanBlock {
@@ -209,12 +208,12 @@ func newline(text string) string {
 	return "\n"
 }
 
-// scanToConfig is s as the file stores it: only what differs from the
+// tableOf is s as the file stores it: only what differs from the
 // defaults (sort none, include true) is written.
-func scanToConfig(s scan.Scan) scanConfig {
-	sc := scanConfig{Name: strings.TrimSpace(s.Name), Description: strings.TrimSpace(s.Description), AllResults: s.AllResults}
+func tableOf(s SavedScan) ScanTable {
+	sc := ScanTable{Name: strings.TrimSpace(s.Name), Description: strings.TrimSpace(s.Description), AllResults: s.AllResults}
 	for _, f := range s.Fields {
-		fc := scanFieldConfig{Formula: f.Formula, DisplayName: f.DisplayName, Sort: strings.ToLower(string(f.Sort))}
+		fc := FieldTable{Formula: f.Formula, DisplayName: f.DisplayName, Sort: strings.ToLower(string(f.Sort))}
 		if !f.Included() {
 			fc.IncludeInResultset = api.Ptr(false)
 		}
@@ -227,7 +226,7 @@ func scanToConfig(s scan.Scan) scanConfig {
 }
 
 // renderScan writes sc as a [[scan]] block with its [[scan.field]]s.
-func renderScan(sc scanConfig, nl string) string {
+func renderScan(sc ScanTable, nl string) string {
 	var b strings.Builder
 	line := func(indent, key, val string) { fmt.Fprintf(&b, "%s%s = %s%s", indent, key, val, nl) }
 	b.WriteString("[[scan]]" + nl)

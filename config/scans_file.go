@@ -1,7 +1,6 @@
-package cmd
+package config
 
 import (
-	"chainwatch/scan"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,7 +15,7 @@ import (
 // the client secret. Saving a scan must therefore change nothing but that
 // scan's [[scan]] block. So it is edited as text (a TOML encoder would
 // rewrite the whole file and drop every comment), and the result is only
-// put in place after it has been read back with loadConfig and found to
+// put in place after it has been read back with Load and found to
 // hold exactly the scans intended and the same settings as before.
 
 // scansFileMu serialises saves within this process: the modal may save
@@ -25,38 +24,38 @@ import (
 // still lose one of the saves; neither can corrupt the file.)
 var scansFileMu sync.Mutex
 
-// saveScan writes s as a [[scan]] of the config file at path: it replaces
+// SaveScan writes s as a [[scan]] of the config file at path: it replaces
 // the scan of the same name (without regard to case), else appends one. A
 // missing file is created 0600 (its directory 0700), since it may later
 // hold a client secret.
-func saveScan(path string, s scan.Scan) error {
-	sc := scanToConfig(s)
-	if err := sc.check(); err != nil {
+func SaveScan(path string, s SavedScan, rule ScanRule) error {
+	sc := tableOf(s)
+	if err := sc.check(rule); err != nil {
 		if sc.Name == "" {
 			return fmt.Errorf("cannot save the scan: %w", err)
 		}
 		return fmt.Errorf("cannot save the scan %q: %w", clipName(sc.Name), err)
 	}
-	return editScans(path, fmt.Sprintf("save the scan %q", sc.Name), func(text string, blocks []scanBlock, fc fileConfig) (textEdit, []scan.Scan, error) {
-		want := fc.savedScans()
+	return editScans(path, rule, fmt.Sprintf("save the scan %q", sc.Name), func(text string, blocks []scanBlock, fc File) (textEdit, []SavedScan, error) {
+		want := fc.SavedScans()
 		block := renderScan(sc, newline(text))
 		for i, old := range fc.Scans {
 			if strings.EqualFold(old.Name, sc.Name) {
-				want[i] = sc.scan()
+				want[i] = sc.saved()
 				return textEdit{lo: blocks[i].start, hi: blocks[i].end, insert: block}, want, nil
 			}
 		}
-		return textEdit{lo: len(text), hi: len(text), insert: appendBlock(text, block)}, append(want, sc.scan()), nil
+		return textEdit{lo: len(text), hi: len(text), insert: appendBlock(text, block)}, append(want, sc.saved()), nil
 	})
 }
 
-// deleteScan removes the [[scan]] named name (without regard to case)
+// DeleteScan removes the [[scan]] named name (without regard to case)
 // from the config file at path, with its fields, and nothing else but
 // the blank lines that separated it.
-func deleteScan(path, name string) error {
+func DeleteScan(path, name string, rule ScanRule) error {
 	name = strings.TrimSpace(name)
-	return editScans(path, fmt.Sprintf("delete the scan %q", name), func(text string, blocks []scanBlock, fc fileConfig) (textEdit, []scan.Scan, error) {
-		want := fc.savedScans()
+	return editScans(path, rule, fmt.Sprintf("delete the scan %q", name), func(text string, blocks []scanBlock, fc File) (textEdit, []SavedScan, error) {
+		want := fc.SavedScans()
 		for i, old := range fc.Scans {
 			if strings.EqualFold(old.Name, name) {
 				return deleteBlock(text, blocks[i]), append(want[:i:i], want[i+1:]...), nil
@@ -91,13 +90,13 @@ func (e textEdit) apply(text string) string { return text[:e.lo] + e.insert + te
 
 // scanEdit says how to change the file's text, and which scans it must
 // then hold. blocks[i] is where fc.Scans[i] is written.
-type scanEdit func(text string, blocks []scanBlock, fc fileConfig) (textEdit, []scan.Scan, error)
+type scanEdit func(text string, blocks []scanBlock, fc File) (textEdit, []SavedScan, error)
 
 // editScans reads the file (none is an empty one), applies edit, and puts
 // the result in place atomically if, read back, it holds the scans edit
 // promised and every other setting unchanged. Otherwise the file is left
 // as it was and the error says why.
-func editScans(path, what string, edit scanEdit) error {
+func editScans(path string, rule ScanRule, what string, edit scanEdit) error {
 	scansFileMu.Lock()
 	defer scansFileMu.Unlock()
 	fail := func(err error) error { return fmt.Errorf("cannot %s: %w", what, err) }
@@ -126,9 +125,9 @@ func editScans(path, what string, edit scanEdit) error {
 		}
 		perm = fi.Mode().Perm()
 	}
-	var fc fileConfig
+	var fc File
 	if len(data) > 0 {
-		if fc, _, err = loadConfig(path, true); err != nil {
+		if fc, _, err = Load(path, true, rule); err != nil {
 			return fail(fmt.Errorf("the config file does not load, fix it first: %w", err))
 		}
 	}
@@ -144,7 +143,7 @@ func editScans(path, what string, edit scanEdit) error {
 	if !onlyBlocks(text, e, blocks) {
 		return fail(fmt.Errorf("the edit would remove text outside the scan's [[scan]] block; %s is unchanged", path))
 	}
-	if err := writeVerified(path, text, e, perm, fc, want); err != nil {
+	if err := writeVerified(path, rule, text, e, perm, fc, want); err != nil {
 		return fail(err)
 	}
 	return nil
@@ -178,7 +177,7 @@ func onlyBlocks(text string, e textEdit, blocks []scanBlock) bool {
 // reads it back, and renames it over path only if it holds old's bytes
 // outside the edited lines unchanged, exactly want as scans, and
 // otherwise the settings of before.
-func writeVerified(path, old string, e textEdit, perm os.FileMode, before fileConfig, want []scan.Scan) (err error) {
+func writeVerified(path string, rule ScanRule, old string, e textEdit, perm os.FileMode, before File, want []SavedScan) (err error) {
 	text := e.apply(old)
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -212,16 +211,16 @@ func writeVerified(path, old string, e textEdit, perm os.FileMode, before fileCo
 		string(got[:e.lo]) != old[:e.lo] || string(got[e.lo+len(e.insert):]) != old[e.hi:] {
 		return fmt.Errorf("the edited file would change text outside the scan's block; %s is unchanged", path)
 	}
-	after, _, err := loadConfig(tmpPath, true)
+	after, _, err := Load(tmpPath, true, rule)
 	if err != nil {
 		return fmt.Errorf("the edited file would not load (%s); %s is unchanged",
 			strings.ReplaceAll(err.Error(), tmpPath, path), path)
 	}
-	if got := after.savedScans(); !sameScans(got, want) {
+	if got := after.SavedScans(); !sameScans(got, want) {
 		return fmt.Errorf("the edited file would not hold the intended scans; %s is unchanged", path)
 	}
 	after.Scans, before.Scans = nil, nil
-	after.Service.path, before.Service.path = "", ""
+	after.Service.Path, before.Service.Path = "", ""
 	if !reflect.DeepEqual(after, before) {
 		return fmt.Errorf("the edit would change other settings; %s is unchanged", path)
 	}
@@ -242,12 +241,12 @@ func syncDir(dir string) {
 
 // sameScans compares scans as the file stores them: an omitted sort is
 // none and an omitted include flag is true, whichever way they are said.
-func sameScans(a, b []scan.Scan) bool {
+func sameScans(a, b []SavedScan) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if !reflect.DeepEqual(scanToConfig(a[i]), scanToConfig(b[i])) {
+		if !reflect.DeepEqual(tableOf(a[i]), tableOf(b[i])) {
 			return false
 		}
 	}

@@ -1,6 +1,7 @@
-package cmd
+package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -8,7 +9,7 @@ import (
 	"testing"
 
 	"chainwatch/api"
-	"chainwatch/scan"
+	"chainwatch/config/configtest"
 )
 
 // handWritten is a config file as a person writes it: comments
@@ -50,8 +51,8 @@ name = "Gamma"
   formula = "price"
 # trailing comment`
 
-func scanOf(name string, formulas ...string) scan.Scan {
-	s := scan.Scan{Name: name}
+func scanOf(name string, formulas ...string) SavedScan {
+	s := SavedScan{Name: name}
 	for _, f := range formulas {
 		s.Fields = append(s.Fields, api.ScanFieldParam{Formula: f})
 	}
@@ -60,12 +61,12 @@ func scanOf(name string, formulas ...string) scan.Scan {
 
 func savedNames(t *testing.T, path string) []string {
 	t.Helper()
-	fc, _, err := loadConfig(path, true)
+	fc, _, err := Load(path, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, s := range fc.savedScans() {
+	for _, s := range fc.SavedScans() {
 		names = append(names, s.Name)
 	}
 	return names
@@ -93,26 +94,26 @@ func noTempFiles(t *testing.T, dir string) {
 
 func TestSaveScanAppendsAndKeepsEveryByte(t *testing.T) {
 	dir := t.TempDir()
-	path := writeConfig(t, dir, handWritten, 0o640)
-	s := scan.Scan{Name: "Delta", Description: `quotes " and \ back`, AllResults: true, Fields: []api.ScanFieldParam{
+	path := configtest.Write(t, dir, handWritten, 0o640)
+	s := SavedScan{Name: "Delta", Description: `quotes " and \ back`, AllResults: true, Fields: []api.ScanFieldParam{
 		{Formula: `sector == "Technology"`, IncludeInResultset: api.Ptr(false)},
 		{Formula: "iv30", DisplayName: "IV \"30\"", Sort: api.SortDesc},
 		{Formula: "price", IncludeInResultset: api.Ptr(true), Sort: api.SortNone},
 	}}
-	if err := saveScan(path, s); err != nil {
+	if err := SaveScan(path, s, nil); err != nil {
 		t.Fatal(err)
 	}
 	got := readFile(t, path)
 	if !strings.HasPrefix(got, handWritten+"\n\n[[scan]]\nname = \"Delta\"\n") {
 		t.Fatalf("the file was not kept byte for byte:\n%s", got)
 	}
-	fc, _, err := loadConfig(path, true)
+	fc, _, err := Load(path, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	scans := fc.savedScans()
-	if len(scans) != 4 || !sameScans(scans[3:], []scan.Scan{s}) || fc.Symbol != "QQQ" || *fc.Budget.Share != 0.5 {
-		t.Fatalf("read back %+v", deref(scans))
+	scans := fc.SavedScans()
+	if len(scans) != 4 || !sameScans(scans[3:], []SavedScan{s}) || fc.Symbol != "QQQ" || *fc.Budget.Share != 0.5 {
+		t.Fatalf("read back %+v", scans)
 	}
 	if fi, _ := os.Stat(path); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o640 {
 		t.Errorf("mode %v, want the file's own 0640", fi.Mode().Perm())
@@ -121,8 +122,8 @@ func TestSaveScanAppendsAndKeepsEveryByte(t *testing.T) {
 }
 
 func TestSaveScanReplacesByName(t *testing.T) {
-	path := writeConfig(t, t.TempDir(), handWritten, 0o600)
-	if err := saveScan(path, scanOf("beta", "iv_rank", "hv30")); err != nil {
+	path := configtest.Write(t, t.TempDir(), handWritten, 0o600)
+	if err := SaveScan(path, scanOf("beta", "iv_rank", "hv30"), nil); err != nil {
 		t.Fatal(err)
 	}
 	got := readFile(t, path)
@@ -138,7 +139,7 @@ func TestSaveScanReplacesByName(t *testing.T) {
 	}
 	// The last scan, before a comment that ends the file without a final
 	// newline: the comment is not the scan's and stays.
-	if err := saveScan(path, scanOf("GAMMA", "volume")); err != nil {
+	if err := SaveScan(path, scanOf("GAMMA", "volume"), nil); err != nil {
 		t.Fatal(err)
 	}
 	want = want[:strings.Index(want, "[[scan]]\nname = \"Gamma\"")] +
@@ -210,19 +211,19 @@ func TestScanEditsKeepComments(t *testing.T) {
 		edit func(path string) error
 		want string
 	}{
-		{"save a", func(p string) error { return saveScan(p, scanOf("a", "iv_rank")) },
+		{"save a", func(p string) error { return SaveScan(p, scanOf("a", "iv_rank"), nil) },
 			"# my config\n" + repl("a", "iv_rank") + commented[aEnd:]},
-		{"save b, the last", func(p string) error { return saveScan(p, scanOf("B", "price")) },
+		{"save b, the last", func(p string) error { return SaveScan(p, scanOf("B", "price"), nil) },
 			commented[:strings.Index(commented, "[[scan]]\nname = \"b\"")] + repl("B", "price") + commented[bEnd:]},
-		{"delete a", func(p string) error { return deleteScan(p, "A") },
+		{"delete a", func(p string) error { return DeleteScan(p, "A", nil) },
 			"# my config\n" + commented[aEnd:]},
-		{"delete b, the last", func(p string) error { return deleteScan(p, "b") },
+		{"delete b, the last", func(p string) error { return DeleteScan(p, "b", nil) },
 			commented[:strings.Index(commented, "[[scan]]\nname = \"b\"")] + commented[bEnd:]},
-		{"append", func(p string) error { return saveScan(p, scanOf("c", "volume")) },
+		{"append", func(p string) error { return SaveScan(p, scanOf("c", "volume"), nil) },
 			commented + "\n" + repl("c", "volume")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := writeConfig(t, t.TempDir(), commented, 0o600)
+			path := configtest.Write(t, t.TempDir(), commented, 0o600)
 			if err := tc.edit(path); err != nil {
 				t.Fatal(err)
 			}
@@ -246,8 +247,8 @@ func TestDeleteScanSpacing(t *testing.T) {
 		{"commented above and below", "symbol = \"SPY\"\n\n# scans:\n[[scan]]\nname = \"a\"\n" + field + "# that was a\n", "symbol = \"SPY\"\n\n# scans:\n# that was a\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := writeConfig(t, t.TempDir(), tc.body, 0o600)
-			if err := deleteScan(path, "a"); err != nil {
+			path := configtest.Write(t, t.TempDir(), tc.body, 0o600)
+			if err := DeleteScan(path, "a", nil); err != nil {
 				t.Fatal(err)
 			}
 			if got := readFile(t, path); got != tc.want {
@@ -261,10 +262,10 @@ func TestDeleteScanSpacing(t *testing.T) {
 // outside the scan's block (as a block that ran on over the next table's
 // comment once did) is refused and the file left alone.
 func TestEditScansRefusesToDropOtherText(t *testing.T) {
-	path := writeConfig(t, t.TempDir(), commented, 0o600)
-	err := editScans(path, "test", func(text string, blocks []scanBlock, fc fileConfig) (textEdit, []scan.Scan, error) {
+	path := configtest.Write(t, t.TempDir(), commented, 0o600)
+	err := editScans(path, nil, "test", func(text string, blocks []scanBlock, fc File) (textEdit, []SavedScan, error) {
 		end := strings.Index(text, "[service]") // over the comment
-		return textEdit{lo: blocks[0].start, hi: end, insert: renderScan(fc.Scans[0], "\n")}, fc.savedScans(), nil
+		return textEdit{lo: blocks[0].start, hi: end, insert: renderScan(fc.Scans[0], "\n")}, fc.SavedScans(), nil
 	})
 	if err == nil || !strings.Contains(err.Error(), "outside the scan's [[scan]] block") {
 		t.Fatalf("%v", err)
@@ -276,8 +277,8 @@ func TestEditScansRefusesToDropOtherText(t *testing.T) {
 }
 
 func TestDeleteScan(t *testing.T) {
-	path := writeConfig(t, t.TempDir(), handWritten, 0o600)
-	if err := deleteScan(path, "BETA"); err != nil {
+	path := configtest.Write(t, t.TempDir(), handWritten, 0o600)
+	if err := DeleteScan(path, "BETA", nil); err != nil {
 		t.Fatal(err)
 	}
 	start := strings.Index(handWritten, `[[ "scan" ]]`)
@@ -285,14 +286,14 @@ func TestDeleteScan(t *testing.T) {
 	if got := readFile(t, path); got != handWritten[:start]+handWritten[end:] {
 		t.Fatalf("got\n%s", got)
 	}
-	if err := deleteScan(path, "alpha"); err != nil {
+	if err := DeleteScan(path, "alpha", nil); err != nil {
 		t.Fatal(err)
 	}
 	if names := savedNames(t, path); strings.Join(names, ",") != "Gamma" {
 		t.Fatalf("scans %v", names)
 	}
 	before := readFile(t, path)
-	if err := deleteScan(path, "nope"); err == nil || !strings.Contains(err.Error(), `no saved scan named "nope"`) {
+	if err := DeleteScan(path, "nope", nil); err == nil || !strings.Contains(err.Error(), `no saved scan named "nope"`) {
 		t.Fatalf("deleting a missing scan: %v", err)
 	}
 	if readFile(t, path) != before {
@@ -303,7 +304,7 @@ func TestDeleteScan(t *testing.T) {
 func TestSaveScanCreatesTheFile(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "new", "chainwatch")
 	path := filepath.Join(dir, "config.toml")
-	if err := saveScan(path, scanOf("First", "iv30 > 40", "iv30")); err != nil {
+	if err := SaveScan(path, scanOf("First", "iv30 > 40", "iv30"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if names := savedNames(t, path); strings.Join(names, ",") != "First" {
@@ -326,7 +327,7 @@ func TestSaveScanRefuses(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name, body string
-		scan       scan.Scan
+		scan       SavedScan
 		op         string // "save" or "delete NAME"
 		want       string
 	}{
@@ -337,15 +338,15 @@ func TestSaveScanRefuses(t *testing.T) {
 		// A [[scan.field]] after another table still belongs to Alpha:
 		// deleting Alpha's block would hand it to a scan without a name.
 		{"result would not load", "[[scan]]\nname = \"Alpha\"\n[[scan.field]]\nformula = \"iv30\"\n[budget]\nshare = 0.5\n[[scan.field]]\nformula = \"hv30\"\n",
-			scan.Scan{}, "delete Alpha", "the edited file would not load"},
+			SavedScan{}, "delete Alpha", "the edited file would not load"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := writeConfig(t, filepath.Join(dir, tc.name), tc.body, 0o600)
+			path := configtest.Write(t, filepath.Join(dir, tc.name), tc.body, 0o600)
 			var err error
 			if name, ok := strings.CutPrefix(tc.op, "delete "); ok {
-				err = deleteScan(path, name)
+				err = DeleteScan(path, name, nil)
 			} else {
-				err = saveScan(path, tc.scan)
+				err = SaveScan(path, tc.scan, nil)
 			}
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "cannot ") {
 				t.Fatalf("%v, want %q", err, tc.want)
@@ -364,12 +365,12 @@ func TestSaveScanThroughSymlinkAndCRLF(t *testing.T) {
 	}
 	dir := t.TempDir()
 	body := "symbol = \"SPY\"\r\n[budget]\r\nshare = 0.5\r\n"
-	real := writeConfig(t, filepath.Join(dir, "dotfiles"), body, 0o600)
+	real := configtest.Write(t, filepath.Join(dir, "dotfiles"), body, 0o600)
 	link := filepath.Join(dir, "config.toml")
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	if err := saveScan(link, scanOf("x", "iv30")); err != nil {
+	if err := SaveScan(link, scanOf("x", "iv30"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -377,5 +378,33 @@ func TestSaveScanThroughSymlinkAndCRLF(t *testing.T) {
 	}
 	if got := readFile(t, real); got != body+"\r\n[[scan]]\r\nname = \"x\"\r\n  [[scan.field]]\r\n  formula = \"iv30\"\r\n" {
 		t.Fatalf("%q", got)
+	}
+}
+
+// TestScanRuleIsApplied: the rule the caller passes (scan.CheckSaved in
+// chainwatch) refuses a save in its own words and leaves the file alone,
+// and a file holding a scan it refuses does not load, naming the scan.
+func TestScanRuleIsApplied(t *testing.T) {
+	path := configtest.Write(t, t.TempDir(), handWritten, 0o600)
+	rule := func(s SavedScan) error {
+		if strings.EqualFold(s.Name, "bad") || strings.EqualFold(s.Name, "beta") {
+			return errors.New("formula 2: not allowed")
+		}
+		return nil
+	}
+	err := SaveScan(path, scanOf("bad", "iv30"), func(s SavedScan) error {
+		if s.Name == "bad" {
+			return rule(s)
+		}
+		return nil
+	})
+	if err == nil || err.Error() != `cannot save the scan "bad": formula 2: not allowed` {
+		t.Fatalf("saved: %v", err)
+	}
+	if readFile(t, path) != handWritten {
+		t.Fatal("the file changed")
+	}
+	if _, _, err := Load(path, true, rule); err == nil || !strings.Contains(err.Error(), `[[scan]] "Beta": formula 2: not allowed`) {
+		t.Fatalf("loaded: %v", err)
 	}
 }

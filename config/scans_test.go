@@ -1,4 +1,4 @@
-package cmd
+package config_test
 
 import (
 	"fmt"
@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"chainwatch/api"
-	"chainwatch/model"
+	"chainwatch/config"
+	"chainwatch/config/configtest"
 	"chainwatch/scan"
 )
 
@@ -33,13 +34,13 @@ all_results = true
 `
 
 func TestConfigScans(t *testing.T) {
-	path := writeConfig(t, t.TempDir(), scansConfig, 0o600)
-	fc, _, err := loadConfig(path, true)
+	path := configtest.Write(t, t.TempDir(), scansConfig, 0o600)
+	fc, _, err := config.Load(path, true, scan.CheckSaved)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := fc.savedScans()
-	want := []scan.Scan{
+	got := fc.SavedScans()
+	want := []config.SavedScan{
 		{Name: "High IV", Description: "iv30 over 40", Fields: []api.ScanFieldParam{
 			{Formula: "iv30 > 40", IncludeInResultset: api.Ptr(false), Sort: api.SortNone},
 			{Formula: "iv30", DisplayName: "IV30", Sort: api.SortDesc},
@@ -49,13 +50,17 @@ func TestConfigScans(t *testing.T) {
 	if fmt.Sprintf("%+v", deref(got)) != fmt.Sprintf("%+v", deref(want)) {
 		t.Fatalf("got  %+v\nwant %+v", deref(got), deref(want))
 	}
-	if s, ok := scan.Find(got, "HIGH iv"); !ok || s.Preset || s.Fields[1].Sort != api.SortDesc {
+	var scans []scan.Scan
+	for _, c := range got {
+		scans = append(scans, scan.FromSaved(c))
+	}
+	if s, ok := scan.Find(scans, "HIGH iv"); !ok || s.Preset || s.Fields[1].Sort != api.SortDesc {
 		t.Fatalf("FindScan: %+v %v", s, ok)
 	}
 }
 
 // deref prints include flags by value, for comparing scans as text.
-func deref(scans []scan.Scan) []string {
+func deref(scans []config.SavedScan) []string {
 	var out []string
 	for _, s := range scans {
 		line := fmt.Sprintf("%q %q all=%v:", s.Name, s.Description, s.AllResults)
@@ -98,8 +103,8 @@ func TestConfigScanErrors(t *testing.T) {
 		{"wrong type", "[[scan]]\nname = \"x\"\nall_results = \"yes\"\n" + field, []string{"scan.all_results", "wrong type"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := writeConfig(t, t.TempDir(), tc.body, 0o600)
-			_, _, err := loadConfig(path, true)
+			path := configtest.Write(t, t.TempDir(), tc.body, 0o600)
+			_, _, err := config.Load(path, true, scan.CheckSaved)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -112,42 +117,5 @@ func TestConfigScanErrors(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestWatchScans: the watch screen gets the config file's scans and
-// saves to and deletes from the file it loaded: --config's, else the
-// default path, created on the first save.
-func TestWatchScans(t *testing.T) {
-	env := homeEnv(t)
-	path := writeConfig(t, t.TempDir(), "# mine\n[[scan]]\nname = \"Old\"\n  [[scan.field]]\n  formula = \"iv30\"\n", 0o600)
-	res := watchCLI{env: env, during: func(cfg model.Config) error {
-		if err := cfg.SaveScan(scan.Scan{Name: "New", Fields: []api.ScanFieldParam{{Formula: "hv30"}}}); err != nil {
-			return err
-		}
-		return cfg.DeleteScan("old")
-	}}.run(t, "--config", path)
-	if res.err != nil {
-		t.Fatal(res.err)
-	}
-	if c := res.cfg; len(c.Scans) != 1 || c.Scans[0].Name != "Old" || c.Scans[0].Fields[0].Formula != "iv30" {
-		t.Fatalf("scans %+v", c.Scans)
-	}
-	if names := savedNames(t, path); strings.Join(names, ",") != "New" {
-		t.Fatalf("the file holds %v", names)
-	}
-
-	res = watchCLI{env: env, during: func(cfg model.Config) error {
-		return cfg.SaveScan(scan.Scan{Name: "First", Fields: []api.ScanFieldParam{{Formula: "iv30"}}})
-	}}.run(t)
-	if res.err != nil || len(res.cfg.Scans) != 0 {
-		t.Fatalf("%v %+v", res.err, res.cfg)
-	}
-	def, _ := defaultConfigPath(func(k string) string { return env[k] })
-	if names := savedNames(t, def); strings.Join(names, ",") != "First" {
-		t.Fatalf("the default file holds %v", names)
-	}
-	if again := (watchCLI{env: env}).run(t); again.err != nil || len(again.cfg.Scans) != 1 || again.cfg.Scans[0].Name != "First" {
-		t.Fatalf("next run: %v %+v", again.err, again.cfg)
 	}
 }

@@ -1,7 +1,6 @@
-package cmd
+package config
 
 import (
-	"chainwatch/config"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,36 +12,36 @@ import (
 
 func TestUserStateDir(t *testing.T) {
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	if d, err := userStateDir(env(map[string]string{"XDG_STATE_HOME": "/s", "HOME": "/h"})); err != nil || d != filepath.Join("/s", "chainwatch") {
+	if d, err := UserStateDir(env(map[string]string{"XDG_STATE_HOME": "/s", "HOME": "/h"})); err != nil || d != filepath.Join("/s", "chainwatch") {
 		t.Fatal(d, err)
 	}
 	if runtime.GOOS != "windows" {
-		if d, err := userStateDir(env(map[string]string{"HOME": "/h"})); err != nil || d != "/h/.local/state/chainwatch" {
+		if d, err := UserStateDir(env(map[string]string{"HOME": "/h"})); err != nil || d != "/h/.local/state/chainwatch" {
 			t.Fatal(d, err)
 		}
 	}
-	if _, err := userStateDir(env(map[string]string{"XDG_STATE_HOME": "rel"})); err == nil {
+	if _, err := UserStateDir(env(map[string]string{"XDG_STATE_HOME": "rel"})); err == nil {
 		t.Fatal("a relative XDG_STATE_HOME was accepted")
 	}
-	if _, err := userStateDir(env(nil)); err == nil {
+	if _, err := UserStateDir(env(nil)); err == nil {
 		t.Fatal("no HOME gave a directory")
 	}
 }
 
 func TestRecentRoundTrip(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state", "chainwatch")
-	st := stateStore{dir: dir}
-	if got, err := st.recent(); err != nil || len(got) != 0 {
+	st := State{dir: dir}
+	if got, err := st.Recent(); err != nil || len(got) != 0 {
 		t.Fatalf("no file yet: %v %v", got, err)
 	}
-	if err := st.saveRecent([]string{"qqq", "SPY", "QQQ", "not a symbol", "", "aapl"}); err != nil {
+	if err := st.SaveRecent([]string{"qqq", "SPY", "QQQ", "not a symbol", "", "aapl"}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := st.recent()
+	got, err := st.Recent()
 	if err != nil || !slices.Equal(got, []string{"QQQ", "SPY", "AAPL"}) {
 		t.Fatalf("recent %v %v", got, err)
 	}
-	data, _ := os.ReadFile(filepath.Join(dir, recentFile))
+	data, _ := os.ReadFile(filepath.Join(dir, RecentFile))
 	if string(data) != "QQQ\nSPY\nAAPL\n" {
 		t.Fatalf("file %q", data)
 	}
@@ -61,53 +60,53 @@ func TestRecentRoundTrip(t *testing.T) {
 }
 
 func TestRecentKeepsTwenty(t *testing.T) {
-	st := stateStore{dir: t.TempDir()}
+	st := State{dir: t.TempDir()}
 	var list []string
 	for i := range 30 {
 		list = append(list, fmt.Sprintf("S%d", i))
 	}
-	if err := st.saveRecent(list); err != nil {
+	if err := st.SaveRecent(list); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := st.recent()
-	if len(got) != config.MaxRecent || got[0] != "S0" || got[config.MaxRecent-1] != "S19" {
+	got, _ := st.Recent()
+	if len(got) != MaxRecent || got[0] != "S0" || got[MaxRecent-1] != "S19" {
 		t.Fatalf("recent %v", got)
 	}
 	// A hand-edited file: blank lines, junk, duplicates and lower case.
-	os.WriteFile(filepath.Join(st.dir, recentFile), []byte("\nspy\r\nSPY\n$$$\nIWM"), 0o600)
-	if got, err := st.recent(); err != nil || !slices.Equal(got, []string{"SPY", "IWM"}) {
+	os.WriteFile(filepath.Join(st.dir, RecentFile), []byte("\nspy\r\nSPY\n$$$\nIWM"), 0o600)
+	if got, err := st.Recent(); err != nil || !slices.Equal(got, []string{"SPY", "IWM"}) {
 		t.Fatalf("hand-edited %v %v", got, err)
 	}
 }
 
 func TestStateWithoutDirectory(t *testing.T) {
-	st := openState(func(string) string { return "" })
-	if got, err := st.recent(); err != nil || got != nil {
+	st := OpenState(func(string) string { return "" })
+	if got, err := st.Recent(); err != nil || got != nil {
 		t.Fatalf("recent %v %v", got, err)
 	}
-	if st.firstRunDone() {
+	if st.FirstRunDone() {
 		t.Fatal("a marker without a directory")
 	}
-	if err := st.saveRecent([]string{"SPY"}); err == nil || !strings.Contains(err.Error(), "state directory") {
+	if err := st.SaveRecent([]string{"SPY"}); err == nil || !strings.Contains(err.Error(), "state directory") {
 		t.Fatalf("save: %v", err)
 	}
-	if err := st.markFirstRun(); err == nil {
+	if err := st.MarkFirstRun(); err == nil {
 		t.Fatal("marked without a directory")
 	}
 }
 
 func TestFirstRunMarker(t *testing.T) {
-	st := stateStore{dir: filepath.Join(t.TempDir(), "chainwatch")}
-	if st.firstRunDone() {
+	st := State{dir: filepath.Join(t.TempDir(), "chainwatch")}
+	if st.FirstRunDone() {
 		t.Fatal("done before marking")
 	}
-	if err := st.markFirstRun(); err != nil {
+	if err := st.MarkFirstRun(); err != nil {
 		t.Fatal(err)
 	}
-	if !st.firstRunDone() {
+	if !st.FirstRunDone() {
 		t.Fatal("not done after marking")
 	}
-	if err := st.markFirstRun(); err != nil { // again: harmless
+	if err := st.MarkFirstRun(); err != nil { // again: harmless
 		t.Fatal(err)
 	}
 }
@@ -116,14 +115,14 @@ func TestStateUnwritable(t *testing.T) {
 	// The state "directory" is a file: every write fails, with a reason.
 	file := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(file, nil, 0o600)
-	st := stateStore{dir: file}
-	if err := st.saveRecent([]string{"SPY"}); err == nil || !strings.Contains(err.Error(), "recent symbols") {
+	st := State{dir: file}
+	if err := st.SaveRecent([]string{"SPY"}); err == nil || !strings.Contains(err.Error(), "recent symbols") {
 		t.Fatalf("save: %v", err)
 	}
-	if err := st.markFirstRun(); err == nil || !strings.Contains(err.Error(), "first run") {
+	if err := st.MarkFirstRun(); err == nil || !strings.Contains(err.Error(), "first run") {
 		t.Fatalf("mark: %v", err)
 	}
-	if _, err := st.recent(); err == nil {
+	if _, err := st.Recent(); err == nil {
 		t.Fatal("reading under a file succeeded")
 	}
 }
