@@ -16,22 +16,21 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"chainwatch/api"
-
 )
 
 // File is config.toml. Every key is optional: a pointer (or an empty
 // string) is a key the file leaves out, so that the flags and the defaults
 // can tell "not said" from "said zero".
 type File struct {
-	Symbol     string        `toml:"symbol"`
-	Mode       string        `toml:"mode"`
-	Theme      string        `toml:"theme"`
-	ColorBlind *bool         `toml:"colorblind"`
-	BlockSize  *int64        `toml:"block_size"`
-	TapeSize   *int          `toml:"tape_size"`
-	Budget     Budget  `toml:"budget"`
-	Service    Service `toml:"service"`
-	Scans      []ScanTable  `toml:"scan"` // [[scan]] tables, scans.go
+	Symbol     string      `toml:"symbol"`
+	Mode       string      `toml:"mode"`
+	Theme      string      `toml:"theme"`
+	ColorBlind *bool       `toml:"colorblind"`
+	BlockSize  *int64      `toml:"block_size"`
+	TapeSize   *int        `toml:"tape_size"`
+	Budget     Budget      `toml:"budget"`
+	Service    Service     `toml:"service"`
+	Scans      []ScanTable `toml:"scan"` // [[scan]] tables, scans.go
 }
 
 type Budget struct {

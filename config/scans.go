@@ -30,9 +30,9 @@ type ScanRule func(SavedScan) error
 //	  include_in_resultset = true # optional, default true
 //	  sort = "none"               # optional: asc, desc, none
 type ScanTable struct {
-	Name        string            `toml:"name"`
-	Description string            `toml:"description"`
-	AllResults  bool              `toml:"all_results"`
+	Name        string       `toml:"name"`
+	Description string       `toml:"description"`
+	AllResults  bool         `toml:"all_results"`
 	Fields      []FieldTable `toml:"field"`
 }
 
