@@ -15,6 +15,7 @@ import (
 	"chainwatch/model/chain"
 	"chainwatch/model/common"
 	"chainwatch/model/prompt"
+	"chainwatch/model/scanner"
 	"chainwatch/model/tape"
 	"chainwatch/scan"
 	"chainwatch/theme"
@@ -79,7 +80,7 @@ type App struct {
 	lastInput         time.Time
 	help              bool
 	prompt            *prompt.Model
-	scan              *Scanner
+	scan              *scanner.Model
 	banner            bool
 	recent            []string
 	notice            string // a note for the status bar that is not a fetch error
@@ -130,7 +131,10 @@ func New(cfg Config) *App {
 	}
 	a.q = feed.Query{Symbol: strings.ToUpper(cfg.Symbol), Mode: cfg.Mode, Date: cfg.Date, Gen: 1}
 	a.setQuery(a.q)
-	a.scan = NewScanner(sh, ctx, cfg, func() api.Mode { return a.q.Mode }, a.pointsLeft)
+	a.scan = scanner.New(ctx, sh, scanner.Options{
+		Saved: cfg.Scans, Save: cfg.SaveScan, Delete: cfg.DeleteScan,
+		Mode: func() api.Mode { return a.q.Mode }, PointsLeft: a.pointsLeft,
+	})
 	return a
 }
 
@@ -193,7 +197,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case feed.ExchangesMsg:
 		a.tape.Update(msg)
 		return a, nil
-	case scanDoneMsg:
+	case scanner.DoneMsg:
 		return a, a.onScanDone(msg)
 	}
 	// The rest is the scanner's: its field list, and huh's own messages

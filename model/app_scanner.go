@@ -1,11 +1,12 @@
 package model
 
 import (
-	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"chainwatch/model/common"
+	"chainwatch/model/scanner"
 	"chainwatch/ui"
 )
 
@@ -29,42 +30,35 @@ func (a *App) scannerRect() ui.Rect {
 	return ui.Rect{X: 0, Y: top, W: a.width, H: max(bottom-top, 0)}
 }
 
-// onScanner routes a message for the scanner and acts on a picked symbol:
-// the modal closes and the screen switches to it.
+// onScanner routes a message for the scanner and carries out its
+// Action: a picked symbol closes the modal and switches the screen to it;
+// a notice (a run that ended while the modal was closed) goes to the
+// status bar.
 func (a *App) onScanner(msg tea.Msg) tea.Cmd {
-	cmd, picked := a.scan.Update(msg)
-	if picked == "" {
-		return cmd
+	cmd, act := a.scan.Update(msg)
+	switch act := act.(type) {
+	case common.Close:
+		a.scan.Close()
+	case common.Notice:
+		a.notice = act.Text
+	case common.PickSymbol:
+		a.scan.Close()
+		sym := strings.ToUpper(act.Symbol)
+		if sym == a.q.Symbol {
+			return cmd
+		}
+		q := a.q
+		q.Symbol = sym
+		return tea.Batch(cmd, a.changeQuery(q))
 	}
-	a.scan.Close()
-	sym := strings.ToUpper(picked)
-	if sym == a.q.Symbol {
-		return cmd
-	}
-	q := a.q
-	q.Symbol = sym
-	return tea.Batch(cmd, a.changeQuery(q))
+	return cmd
 }
 
 // onScanDone counts a finished scan's points (the service charged them
-// whatever the modal does now) and, when the modal was closed while it
-// ran, says so in the status bar.
-func (a *App) onScanDone(m scanDoneMsg) tea.Cmd {
+// whatever the modal does now) and hands the run to the modal.
+func (a *App) onScanDone(m scanner.DoneMsg) tea.Cmd {
 	a.poll.sched.Outside(m.Out.Resp)
-	wasOpen := a.scan.IsOpen()
-	cmd := a.onScanner(m)
-	if !wasOpen && m.Gen == a.scan.runGen {
-		if m.Err != nil {
-			a.notice = "scan failed: S shows why"
-		} else {
-			n := 0
-			if m.Out.Result != nil {
-				n = len(m.Out.Result.Output)
-			}
-			a.notice = fmt.Sprintf("scan finished: %d rows, S shows them", n)
-		}
-	}
-	return cmd
+	return a.onScanner(m)
 }
 
 // pointsLeft is the month's balance as last reported, for the scanner's

@@ -10,17 +10,18 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"chainwatch/api"
+	"chainwatch/model/scanner"
 )
 
 // scanSnap is what the scanner flow reads of the running App, taken on
 // the program's goroutine like snapshot.
 type scanSnap struct {
 	open    bool
-	state   scanState
+	state   scanner.Screen
 	checked bool // the field list arrived
 	focused string
 	sel     int
-	rows    []scanRow
+	rows    []scanner.Row
 	results []string // the last run's symbols, in its order
 	symbol  string
 	loaded  bool
@@ -34,18 +35,13 @@ type scanProbed struct{ *App }
 
 func (p scanProbed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if ch, ok := msg.(scanProbeMsg); ok {
-		a, s := p.App, p.App.scan
+		a, s := p.App, p.App.scan.State()
 		snap := scanSnap{
-			open: s.IsOpen(), state: s.state, checked: s.grammar != nil, sel: s.sel, rows: rowsOf(s),
+			open: s.Open, state: s.Screen, checked: s.Checked, sel: s.Sel, rows: s.Rows, focused: s.Focused,
 			symbol: a.q.Symbol, loaded: !a.chain.LastOK().IsZero(),
 		}
-		if s.form != nil && s.state == inEdit {
-			if f := s.form.GetFocusedField(); f != nil {
-				snap.focused = f.GetKey()
-			}
-		}
-		if s.last != nil && s.last.Result != nil {
-			for _, r := range s.last.Result.Output {
+		if s.Last != nil && s.Last.Result != nil {
+			for _, r := range s.Last.Result.Output {
 				snap.results = append(snap.results, r.Symbol)
 			}
 		}
@@ -96,7 +92,7 @@ func TestScannerEndToEnd(t *testing.T) {
 	waitScan(t, tm, "sorted desc", func(s scanSnap) bool { return s.rows[1].Sort == api.SortDesc })
 
 	tm.Send(tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl})
-	res := waitScan(t, tm, "the results", func(s scanSnap) bool { return s.state == inResults && len(s.results) > 1 })
+	res := waitScan(t, tm, "the results", func(s scanSnap) bool { return s.state == scanner.Results && len(s.results) > 1 })
 	screen.wait(t, tm, "the result rows", "scan order", "Symbol", res.results[0], res.results[1])
 
 	pick := res.results[1]

@@ -3,6 +3,7 @@ package model
 import (
 	"chainwatch/feed"
 	"chainwatch/model/modeltest"
+	"chainwatch/model/scanner"
 	"strings"
 	"testing"
 
@@ -61,8 +62,8 @@ func goldenRows(t *testing.T, d *scanDriver) {
 	d.keys("ctrl+o")
 	d.typeText("iv30")
 	d.keys("tab", "tab", "tab", "right", "pgup", "pgdown")
-	if s := d.a.scan; len(s.rows) != 2 || s.rows[1].Sort != "desc" || !s.formulaFocused() {
-		t.Fatalf("rows %+v", rowsOf(s))
+	if s := d.a.scan; len(s.State().Rows) != 2 || s.State().Rows[1].Sort != "desc" || (s.State().Focused != "formula") {
+		t.Fatalf("rows %+v", s.State().Rows)
 	}
 }
 
@@ -70,8 +71,8 @@ func goldenConfirm(t *testing.T, d *scanDriver) {
 	t.Helper()
 	goldenRows(t, d)
 	d.keys("ctrl+t", "ctrl+r")
-	if d.a.scan.state != inConfirm {
-		t.Fatalf("state %d", d.a.scan.state)
+	if d.a.scan.State().Screen != scanner.Confirm {
+		t.Fatalf("state %d", d.a.scan.State().Screen)
 	}
 }
 
@@ -79,7 +80,7 @@ func goldenResults(t *testing.T, d *scanDriver) {
 	t.Helper()
 	goldenRows(t, d)
 	d.keys("ctrl+r")
-	if s := d.a.scan; s.state != inResults || s.last == nil || s.last.Rows() != 20 {
-		t.Fatalf("state %d, %q", s.state, s.msg)
+	if s := d.a.scan; s.State().Screen != scanner.Results || s.State().Last == nil || s.State().Last.Rows() != 20 {
+		t.Fatalf("state %d, %q", s.State().Screen, s.State().Msg)
 	}
 }

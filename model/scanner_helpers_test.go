@@ -287,18 +287,9 @@ func (d *scanDriver) openScanner() {
 	if !d.a.scan.IsOpen() {
 		d.t.Fatal("S did not open the scanner")
 	}
-	if d.a.scan.grammar == nil {
-		d.t.Fatalf("no field list after opening: %v", d.a.scan.metaErr)
+	if !d.a.scan.State().Checked {
+		d.t.Fatalf("no field list after opening: %v", d.a.scan.State().MetaErr)
 	}
-}
-
-// rowsOf is the scanner's rows as typed: formula, name, shown, sort.
-func rowsOf(s *Scanner) []scanRow {
-	out := make([]scanRow, len(s.rows))
-	for i, r := range s.rows {
-		out[i] = scanRow{Formula: r.Formula, Name: r.Name, Include: r.Include, Sort: r.Sort}
-	}
-	return out
 }
 
 // pointsUsed is the month's points the sandbox has counted, as it

@@ -15,7 +15,9 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/model/scanner"
 	"chainwatch/scan"
+	"chainwatch/ui"
 )
 
 // The scanner modal's tests run the App over the in-process sandbox and
@@ -32,82 +34,82 @@ func TestScannerRowsAddRemoveMove(t *testing.T) {
 	d.typeText("iv30 > 40")
 	d.keys("ctrl+o")
 	d.typeText("iv30")
-	if len(s.rows) != 2 || s.sel != 1 || s.rows[0].Formula != "iv30 > 40" || s.rows[1].Formula != "iv30" {
-		t.Fatalf("after typing two rows: sel %d, %+v", s.sel, rowsOf(s))
+	if len(s.State().Rows) != 2 || s.State().Sel != 1 || s.State().Rows[0].Formula != "iv30 > 40" || s.State().Rows[1].Formula != "iv30" {
+		t.Fatalf("after typing two rows: sel %d, %+v", s.State().Sel, s.State().Rows)
 	}
 	d.keys("pgup")
-	if s.sel != 0 {
-		t.Fatalf("pgup: sel %d", s.sel)
+	if s.State().Sel != 0 {
+		t.Fatalf("pgup: sel %d", s.State().Sel)
 	}
 	d.typeText(" and hv30 < 90") // into row 1, the selected one
 	d.keys("pgdown")
-	if s.sel != 1 || s.rows[0].Formula != "iv30 > 40 and hv30 < 90" || s.rows[1].Formula != "iv30" {
-		t.Fatalf("pgdown after typing in row 1: sel %d, %+v", s.sel, rowsOf(s))
+	if s.State().Sel != 1 || s.State().Rows[0].Formula != "iv30 > 40 and hv30 < 90" || s.State().Rows[1].Formula != "iv30" {
+		t.Fatalf("pgdown after typing in row 1: sel %d, %+v", s.State().Sel, s.State().Rows)
 	}
 	d.keys("alt+up")
-	if s.sel != 0 {
-		t.Fatalf("alt+up: sel %d", s.sel)
+	if s.State().Sel != 0 {
+		t.Fatalf("alt+up: sel %d", s.State().Sel)
 	}
 	d.keys("alt+down", "pgdown") // past the last row it stays there
-	if s.sel != 1 {
-		t.Fatalf("alt+down, pgdown: sel %d", s.sel)
+	if s.State().Sel != 1 {
+		t.Fatalf("alt+down, pgdown: sel %d", s.State().Sel)
 	}
 
 	// A row added under row 1 goes between the two.
 	d.keys("pgup", "ctrl+o")
 	d.typeText("hv30")
-	if got := formulas(s); !slices.Equal(got, []string{"iv30 > 40 and hv30 < 90", "hv30", "iv30"}) || s.sel != 1 {
-		t.Fatalf("insert under row 1: sel %d, %q", s.sel, got)
+	if got := formulas(s); !slices.Equal(got, []string{"iv30 > 40 and hv30 < 90", "hv30", "iv30"}) || s.State().Sel != 1 {
+		t.Fatalf("insert under row 1: sel %d, %q", s.State().Sel, got)
 	}
 
 	// Up to 50, then refused with a message and nothing added.
-	for i := 0; i < 60 && len(s.rows) < api.MaxScanFields; i++ {
+	for i := 0; i < 60 && len(s.State().Rows) < api.MaxScanFields; i++ {
 		d.keys("ctrl+o")
 	}
-	if len(s.rows) != api.MaxScanFields {
-		t.Fatalf("%d rows after adding", len(s.rows))
+	if len(s.State().Rows) != api.MaxScanFields {
+		t.Fatalf("%d rows after adding", len(s.State().Rows))
 	}
 	d.keys("ctrl+o")
-	if len(s.rows) != api.MaxScanFields || !s.msgBad || !strings.Contains(d.screen(), "a scan has at most 50 fields") {
-		t.Fatalf("row 51: %d rows, message %q", len(s.rows), s.msg)
+	if len(s.State().Rows) != api.MaxScanFields || !s.State().MsgBad || !strings.Contains(d.screen(), "a scan has at most 50 fields") {
+		t.Fatalf("row 51: %d rows, message %q", len(s.State().Rows), s.State().Msg)
 	}
 
 	// ctrl+x removes the selected row, and the one under it takes its
 	// place: the last blank one added, then "iv30" is selected.
-	if s.sel != api.MaxScanFields-2 || s.rows[s.sel+1].Formula != "iv30" {
-		t.Fatalf("after adding: sel %d", s.sel)
+	if s.State().Sel != api.MaxScanFields-2 || s.State().Rows[s.State().Sel+1].Formula != "iv30" {
+		t.Fatalf("after adding: sel %d", s.State().Sel)
 	}
 	d.keys("ctrl+x")
-	if len(s.rows) != api.MaxScanFields-1 || s.rows[s.sel].Formula != "iv30" {
-		t.Fatalf("ctrl+x: %d rows, sel %d is %q", len(s.rows), s.sel, s.rows[s.sel].Formula)
+	if len(s.State().Rows) != api.MaxScanFields-1 || s.State().Rows[s.State().Sel].Formula != "iv30" {
+		t.Fatalf("ctrl+x: %d rows, sel %d is %q", len(s.State().Rows), s.State().Sel, s.State().Rows[s.State().Sel].Formula)
 	}
 	// Then the blank rows above it, one by one.
-	for i := 0; i < 60 && len(s.rows) > 3; i++ {
+	for i := 0; i < 60 && len(s.State().Rows) > 3; i++ {
 		d.keys("pgup", "ctrl+x")
 	}
 	if got := formulas(s); !slices.Equal(got, []string{"iv30 > 40 and hv30 < 90", "hv30", "iv30"}) {
-		t.Fatalf("after removing the blank rows: sel %d, %q", s.sel, got)
+		t.Fatalf("after removing the blank rows: sel %d, %q", s.State().Sel, got)
 	}
-	if s.sel != 2 {
-		t.Fatalf("sel %d", s.sel)
+	if s.State().Sel != 2 {
+		t.Fatalf("sel %d", s.State().Sel)
 	}
 	d.keys("pgup", "ctrl+x") // row 2, "hv30"
-	if got := formulas(s); !slices.Equal(got, []string{"iv30 > 40 and hv30 < 90", "iv30"}) || s.sel != 1 {
-		t.Fatalf("removing row 2: sel %d, %q", s.sel, got)
+	if got := formulas(s); !slices.Equal(got, []string{"iv30 > 40 and hv30 < 90", "iv30"}) || s.State().Sel != 1 {
+		t.Fatalf("removing row 2: sel %d, %q", s.State().Sel, got)
 	}
 	d.keys("ctrl+x", "ctrl+x")
-	if len(s.rows) != 1 || s.rows[0].Formula != "" || !s.rows[0].Include || s.rows[0].Sort != api.SortNone {
-		t.Fatalf("the last row must be emptied, not removed: %+v", rowsOf(s))
+	if len(s.State().Rows) != 1 || s.State().Rows[0].Formula != "" || !s.State().Rows[0].Include || s.State().Rows[0].Sort != api.SortNone {
+		t.Fatalf("the last row must be emptied, not removed: %+v", s.State().Rows)
 	}
 	d.typeText("iv_rank")
-	if s.rows[0].Formula != "iv_rank" {
-		t.Fatalf("typing into the emptied row: %+v", rowsOf(s))
+	if s.State().Rows[0].Formula != "iv_rank" {
+		t.Fatalf("typing into the emptied row: %+v", s.State().Rows)
 	}
 }
 
-func formulas(s *Scanner) []string {
-	out := make([]string, len(s.rows))
-	for i, r := range s.rows {
+func formulas(s *scanner.Model) []string {
+	out := make([]string, len(s.State().Rows))
+	for i, r := range s.State().Rows {
 		out[i] = r.Formula
 	}
 	return out
@@ -125,12 +127,13 @@ func TestScannerBlankRowsLeftOut(t *testing.T) {
 	d.keys("ctrl+o")
 	d.typeText("iv30")
 	d.keys("tab", "tab", "tab", "right") // Sort: none → desc
-	sc, rows := s.toScan()
+	st := s.State()
+	sc, rows := st.Scan, st.FieldRows
 	want := []api.ScanFieldParam{{Formula: "iv30 > 40", Sort: api.SortNone}, {Formula: "iv30", Sort: api.SortDesc}}
 	if !reflect.DeepEqual(sc.Fields, want) {
 		t.Fatalf("fields %+v, want %+v", sc.Fields, want)
 	}
-	if len(rows) != 2 || rows[0] != s.rows[0] || rows[1] != s.rows[3] {
+	if !slices.Equal(rows, []int{0, 3}) {
 		t.Fatalf("the fields' rows are not rows 1 and 4")
 	}
 	if got := sc.Columns(); !slices.Equal(got, []string{"iv30 > 40", "iv30"}) {
@@ -157,8 +160,8 @@ func TestScannerVerdicts(t *testing.T) {
 			t.Errorf("typing iv3: no %q in\n%s", want, sc)
 		}
 	}
-	comp := s.completions()
-	if len(comp) == 0 || len(comp) > maxCompletions || comp[0].Name != "iv30" {
+	comp := s.State().Completions
+	if len(comp) == 0 || len(comp) > ui.MaxCompletions || comp[0].Name != "iv30" {
 		t.Fatalf("completions of iv3: %+v", comp)
 	}
 	for _, c := range comp {
@@ -166,17 +169,17 @@ func TestScannerVerdicts(t *testing.T) {
 			t.Errorf("completion %+v", c)
 		}
 	}
-	if sg := s.suggestions("iv_r"); !slices.Contains(sg, "iv_rank") {
+	if sg := s.Suggestions("iv_r"); !slices.Contains(sg, "iv_rank") {
 		t.Errorf("suggestions of iv_r: %q", sg)
 	}
-	if sg := s.suggestions("iv30 > hv3"); len(sg) == 0 || sg[0] != "iv30 > hv30" {
+	if sg := s.Suggestions("iv30 > hv3"); len(sg) == 0 || sg[0] != "iv30 > hv30" {
 		t.Errorf("suggestions complete the last word only: %q", sg)
 	}
 
 	d.keys("ctrl+e") // accept the completion
 	sc = d.screen()
-	if s.rows[1].Formula != "iv30" || !strings.Contains(sc, "✓ value") || !strings.Contains(sc, "✓ a value column") {
-		t.Fatalf("ctrl+e: formula %q\n%s", s.rows[1].Formula, sc)
+	if s.State().Rows[1].Formula != "iv30" || !strings.Contains(sc, "✓ value") || !strings.Contains(sc, "✓ a value column") {
+		t.Fatalf("ctrl+e: formula %q\n%s", s.State().Rows[1].Formula, sc)
 	}
 
 	// A capitalised field: the verdict says names are case sensitive.
@@ -186,17 +189,17 @@ func TestScannerVerdicts(t *testing.T) {
 	if !strings.Contains(sc, "✗ unknown field IV30") || !strings.Contains(sc, "names are case sensitive: did you mean iv30?") {
 		t.Fatalf("IV30:\n%s", sc)
 	}
-	if c := s.check(s.rows[2]); !c.bad {
+	if c := s.State().Checks[2]; !c.Bad {
 		t.Fatalf("IV30 is %+v", c)
 	}
 	// A syntax error and an empty row.
 	d.keys("ctrl+o")
 	d.typeText("iv30 >")
-	if c := s.check(s.rows[3]); !c.bad || !strings.Contains(d.screen(), "✗ ") {
+	if c := s.State().Checks[3]; !c.Bad || !strings.Contains(d.screen(), "✗ ") {
 		t.Fatalf("iv30 >: %+v", c)
 	}
 	d.keys("ctrl+o")
-	if c := s.check(s.rows[4]); c.bad || c.text != "" || !strings.Contains(d.screen(), "type a field name for completion") {
+	if c := s.State().Checks[4]; c.Bad || c.Text != "" || !strings.Contains(d.screen(), "type a field name for completion") {
 		t.Fatalf("an empty row: %+v", c)
 	}
 }
@@ -221,11 +224,11 @@ func TestScannerCost(t *testing.T) {
 			d.keys("ctrl+t")
 			all := strings.Join([]string{m, "all results", strconv.Itoa(tc.all) + " points"}, " · ")
 			on := "All results: on · " + strconv.Itoa(tc.all) + " points " + m + ", asked before it runs (top 20: " + strconv.Itoa(tc.top) + ")"
-			if sc := d.screen(); !a.scan.all || !strings.Contains(sc, all) || !strings.Contains(sc, on) {
+			if sc := d.screen(); !a.scan.State().All || !strings.Contains(sc, all) || !strings.Contains(sc, on) {
 				t.Fatalf("ctrl+t: want %q and %q in\n%s", all, on, sc)
 			}
 			d.keys("ctrl+t")
-			if sc := d.screen(); a.scan.all || !strings.Contains(sc, top) {
+			if sc := d.screen(); a.scan.State().All || !strings.Contains(sc, top) {
 				t.Fatalf("ctrl+t again:\n%s", sc)
 			}
 		})
@@ -242,25 +245,25 @@ func TestScannerAllResultsAsksFirst(t *testing.T) {
 	d.typeText("iv30 > 40")
 	d.keys("ctrl+t", "ctrl+r")
 	sc := d.screen()
-	if s.state != inConfirm || !strings.Contains(sc, "Run for all results?") || !strings.Contains(sc, "Run · 150 points") ||
+	if s.State().Screen != scanner.Confirm || !strings.Contains(sc, "Run for all results?") || !strings.Contains(sc, "Run · 150 points") ||
 		!strings.Contains(sc, "Every matching symbol costs 150 points live; the top 20 costs 30.") {
 		t.Fatalf("no confirmation:\n%s", sc)
 	}
 	d.keys("enter") // the default is Cancel
-	if s.state != inEdit || countMsgs[scanDoneMsg](d) != 0 || s.running || !strings.Contains(d.screen(), "not run: nothing spent") {
-		t.Fatalf("no: state %d, %d runs", s.state, countMsgs[scanDoneMsg](d))
+	if s.State().Screen != scanner.Edit || countMsgs[scanner.DoneMsg](d) != 0 || s.State().Running || !strings.Contains(d.screen(), "not run: nothing spent") {
+		t.Fatalf("no: state %d, %d runs", s.State().Screen, countMsgs[scanner.DoneMsg](d))
 	}
 	if got := pointsUsed(t, a.sh.Client); got != before {
 		t.Fatalf("no spent %d points", got-before)
 	}
 	d.keys("ctrl+r", "esc") // esc leaves the question unanswered
-	if s.state != inEdit || countMsgs[scanDoneMsg](d) != 0 {
-		t.Fatalf("esc: state %d, %d runs", s.state, countMsgs[scanDoneMsg](d))
+	if s.State().Screen != scanner.Edit || countMsgs[scanner.DoneMsg](d) != 0 {
+		t.Fatalf("esc: state %d, %d runs", s.State().Screen, countMsgs[scanner.DoneMsg](d))
 	}
 
 	d.keys("ctrl+r", "left", "enter") // ← to Run, then enter
-	if countMsgs[scanDoneMsg](d) != 1 || s.state != inResults || s.last == nil || s.last.Rows() <= 20 {
-		t.Fatalf("yes: %d runs, state %d", countMsgs[scanDoneMsg](d), s.state)
+	if countMsgs[scanner.DoneMsg](d) != 1 || s.State().Screen != scanner.Results || s.State().Last == nil || s.State().Last.Rows() <= 20 {
+		t.Fatalf("yes: %d runs, state %d", countMsgs[scanner.DoneMsg](d), s.State().Screen)
 	}
 	if got := pointsUsed(t, a.sh.Client); got-before != 150 {
 		t.Fatalf("yes spent %d points, want 150", got-before)
@@ -268,8 +271,8 @@ func TestScannerAllResultsAsksFirst(t *testing.T) {
 	if spent := a.poll.sched.Stats(a.sh.Now()).SessionSpent; spent != 150 {
 		t.Fatalf("the screen counted %d points", spent)
 	}
-	if s.rows[0].Formula != "iv30 > 40" || !s.all {
-		t.Fatalf("rows after the run: %+v", rowsOf(s))
+	if s.State().Rows[0].Formula != "iv30 > 40" || !s.State().All {
+		t.Fatalf("rows after the run: %+v", s.State().Rows)
 	}
 }
 
@@ -283,14 +286,14 @@ func TestScannerErrors(t *testing.T) {
 		d.keys("tab")
 		d.typeText("Bad one")
 	}
-	want := []scanRow{
+	want := []scanner.Row{
 		{Formula: "iv30 > 40", Include: true, Sort: api.SortNone},
 		{Include: true, Sort: api.SortNone},
 		{Formula: "iv31 > 4", Name: "Bad one", Include: true, Sort: api.SortNone},
 	}
-	kept := func(t *testing.T, s *Scanner) {
+	kept := func(t *testing.T, s *scanner.Model) {
 		t.Helper()
-		if got := rowsOf(s); !reflect.DeepEqual(got, want) {
+		if got := s.State().Rows; !reflect.DeepEqual(got, want) {
 			t.Fatalf("rows changed:\n got %+v\nwant %+v", got, want)
 		}
 	}
@@ -302,8 +305,8 @@ func TestScannerErrors(t *testing.T) {
 		typed(d)
 		d.keys("pgup", "pgup", "ctrl+r")
 		s := a.scan
-		if countMsgs[scanDoneMsg](d) != 0 || s.running || !s.msgBad || s.sel != 2 {
-			t.Fatalf("sent anyway: %d runs, sel %d, message %q", countMsgs[scanDoneMsg](d), s.sel, s.msg)
+		if countMsgs[scanner.DoneMsg](d) != 0 || s.State().Running || !s.State().MsgBad || s.State().Sel != 2 {
+			t.Fatalf("sent anyway: %d runs, sel %d, message %q", countMsgs[scanner.DoneMsg](d), s.State().Sel, s.State().Msg)
 		}
 		if !strings.Contains(d.screen(), "formula 3: unknown field iv31") {
 			t.Fatalf("no message on row 3:\n%s", d.screen())
@@ -319,32 +322,32 @@ func TestScannerErrors(t *testing.T) {
 		// The field list does not arrive: the formulas go unchecked to
 		// the service, which refuses the third row (the second field).
 		d.drop = func(m tea.Msg) bool {
-			meta, ok := m.(scanMetaMsg)
+			meta, ok := m.(scanner.MetaMsg)
 			_, poll := m.(pollMsg)
 			return poll || ok && meta.Err == nil
 		}
 		d.keys("S")
-		d.send(scanMetaMsg{Err: errors.New("api: GET scanner: 503 unavailable")})
+		d.send(scanner.MetaMsg{Err: errors.New("api: GET scanner: 503 unavailable")})
 		typed(d)
 		s := a.scan
-		if sc := d.screen(); s.grammar != nil || !strings.Contains(sc, "not checked: the field list is unavailable") {
+		if sc := d.screen(); s.State().Checked || !strings.Contains(sc, "not checked: the field list is unavailable") {
 			t.Fatalf("the field list is there:\n%s", sc)
 		}
 		d.keys("pgup", "pgup", "ctrl+r")
-		if countMsgs[scanDoneMsg](d) != 1 || s.running {
-			t.Fatalf("%d runs", countMsgs[scanDoneMsg](d))
+		if countMsgs[scanner.DoneMsg](d) != 1 || s.State().Running {
+			t.Fatalf("%d runs", countMsgs[scanner.DoneMsg](d))
 		}
 		sc := d.screen()
-		if s.sel != 2 || !s.msgBad || !strings.Contains(s.msg, "the service refused formula 3") || !strings.Contains(s.msg, "unknown field iv31") {
-			t.Fatalf("the 400 is not on row 3: sel %d, %q\n%s", s.sel, s.msg, sc)
+		if s.State().Sel != 2 || !s.State().MsgBad || !strings.Contains(s.State().Msg, "the service refused formula 3") || !strings.Contains(s.State().Msg, "unknown field iv31") {
+			t.Fatalf("the 400 is not on row 3: sel %d, %q\n%s", s.State().Sel, s.State().Msg, sc)
 		}
-		if c := s.check(s.rows[2]); !c.bad || !strings.Contains(sc, "✗ the service refused formula 3") {
+		if c := s.State().Checks[2]; !c.Bad || !strings.Contains(sc, "✗ the service refused formula 3") {
 			t.Fatalf("row 3's verdict %+v\n%s", c, sc)
 		}
 		kept(t, s)
 		// Changing the formula clears the service's word about it.
 		d.typeText("0")
-		if c := s.check(s.rows[2]); c.bad {
+		if c := s.State().Checks[2]; c.Bad {
 			t.Fatalf("after an edit: %+v", c)
 		}
 	})
@@ -355,11 +358,11 @@ func TestScannerErrors(t *testing.T) {
 		d.keys("ctrl+o")
 		d.typeText("   ")
 		d.keys("ctrl+r")
-		if countMsgs[scanDoneMsg](d) != 0 || !strings.Contains(d.screen(), "nothing to run: type a formula") {
+		if countMsgs[scanner.DoneMsg](d) != 0 || !strings.Contains(d.screen(), "nothing to run: type a formula") {
 			t.Fatalf("an empty scan:\n%s", d.screen())
 		}
-		if len(a.scan.rows) != 2 || a.scan.rows[1].Formula != "   " {
-			t.Fatalf("rows %+v", rowsOf(a.scan))
+		if len(a.scan.State().Rows) != 2 || a.scan.State().Rows[1].Formula != "   " {
+			t.Fatalf("rows %+v", a.scan.State().Rows)
 		}
 	})
 
@@ -369,11 +372,11 @@ func TestScannerErrors(t *testing.T) {
 		d.typeText("iv30 > 100000")
 		d.keys("ctrl+r")
 		s := a.scan
-		if countMsgs[scanDoneMsg](d) != 1 || s.state != inEdit || s.msgBad || !strings.Contains(d.screen(), "no symbol matches") {
-			t.Fatalf("state %d, %q", s.state, s.msg)
+		if countMsgs[scanner.DoneMsg](d) != 1 || s.State().Screen != scanner.Edit || s.State().MsgBad || !strings.Contains(d.screen(), "no symbol matches") {
+			t.Fatalf("state %d, %q", s.State().Screen, s.State().Msg)
 		}
-		if s.rows[0].Formula != "iv30 > 100000" || s.last == nil || s.last.Rows() != 0 {
-			t.Fatalf("rows %+v", rowsOf(s))
+		if s.State().Rows[0].Formula != "iv30 > 100000" || s.State().Last == nil || s.State().Last.Rows() != 0 {
+			t.Fatalf("rows %+v", s.State().Rows)
 		}
 	})
 
@@ -383,8 +386,8 @@ func TestScannerErrors(t *testing.T) {
 		typed(d)
 		d.keys("ctrl+r")
 		s := a.scan
-		if countMsgs[scanDoneMsg](d) != 1 || !s.msgBad || s.msg != "too many requests: try again in 3s" {
-			t.Fatalf("429: %q", s.msg)
+		if countMsgs[scanner.DoneMsg](d) != 1 || !s.State().MsgBad || s.State().Msg != "too many requests: try again in 3s" {
+			t.Fatalf("429: %q", s.State().Msg)
 		}
 		if !strings.Contains(d.screen(), "too many requests: try again in 3s") {
 			t.Fatalf("not on screen:\n%s", d.screen())
@@ -400,8 +403,8 @@ func TestScannerErrors(t *testing.T) {
 		typed(d)
 		d.keys("ctrl+r")
 		s := a.scan
-		if countMsgs[scanDoneMsg](d) != 1 || !s.msgBad || !strings.HasPrefix(s.msg, "cannot reach the service: ") {
-			t.Fatalf("network: %q", s.msg)
+		if countMsgs[scanner.DoneMsg](d) != 1 || !s.State().MsgBad || !strings.HasPrefix(s.State().Msg, "cannot reach the service: ") {
+			t.Fatalf("network: %q", s.State().Msg)
 		}
 		if !strings.Contains(d.screen(), "cannot reach the service") {
 			t.Fatalf("not on screen:\n%s", d.screen())
@@ -424,8 +427,8 @@ func scannerOn(t *testing.T, base string) (*App, *scanDriver) {
 	d.drop = dropPolls
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	d.keys("S")
-	if a.scan.grammar != nil || a.scan.metaErr == nil {
-		t.Fatalf("the field list came from a failing service: %v", a.scan.metaErr)
+	if a.scan.State().Checked || a.scan.State().MetaErr == nil {
+		t.Fatalf("the field list came from a failing service: %v", a.scan.State().MetaErr)
 	}
 	return a, d
 }
@@ -451,7 +454,7 @@ func TestScannerSavedScans(t *testing.T) {
 
 	d.keys("ctrl+l")
 	sc := d.screen()
-	if s.state != inSaved || !strings.Contains(sc, "Saved scans") || !strings.Contains(sc, "Mine  ·  iv_rank > 50 · iv_rank ↓") {
+	if s.State().Screen != scanner.Saved || !strings.Contains(sc, "Saved scans") || !strings.Contains(sc, "Mine  ·  iv_rank > 50 · iv_rank ↓") {
 		t.Fatalf("ctrl+l:\n%s", sc)
 	}
 	for _, p := range scan.Presets() {
@@ -460,31 +463,31 @@ func TestScannerSavedScans(t *testing.T) {
 		}
 	}
 	d.keys("enter")
-	if s.state != inEdit || s.name != "Mine" || !strings.Contains(d.screen(), "Scanner · Mine") {
-		t.Fatalf("enter on Mine: state %d, name %q", s.state, s.name)
+	if s.State().Screen != scanner.Edit || s.State().Name != "Mine" || !strings.Contains(d.screen(), "Scanner · Mine") {
+		t.Fatalf("enter on Mine: state %d, name %q", s.State().Screen, s.State().Name)
 	}
-	if got, _ := s.toScan(); !reflect.DeepEqual(got.Fields, mine.Fields) {
+	if got := s.State().Scan; !reflect.DeepEqual(got.Fields, mine.Fields) {
 		t.Fatalf("loaded %+v, want %+v", got.Fields, mine.Fields)
 	}
 
 	// A preset: the second entry of the list, the first preset.
 	preset := scan.Presets()[0]
 	d.keys("ctrl+l", "down", "enter")
-	if got, _ := s.toScan(); s.name != preset.Name || !reflect.DeepEqual(got.Fields, preset.Fields) {
-		t.Fatalf("loaded %q %+v, want %+v", s.name, got.Fields, preset.Fields)
+	if got := s.State().Scan; s.State().Name != preset.Name || !reflect.DeepEqual(got.Fields, preset.Fields) {
+		t.Fatalf("loaded %q %+v, want %+v", s.State().Name, got.Fields, preset.Fields)
 	}
 
 	// Saved under a preset's name: refused, said so, nothing written.
 	d.keys("ctrl+o")
 	d.typeText("price")
 	d.keys("ctrl+s")
-	if s.state != inSaveAs {
-		t.Fatalf("ctrl+s: state %d", s.state)
+	if s.State().Screen != scanner.SaveAs {
+		t.Fatalf("ctrl+s: state %d", s.State().Screen)
 	}
 	d.typeText(strings.ToLower(preset.Name))
 	d.keys("enter")
-	if s.state != inSaveAs || len(saves) != 0 || !strings.Contains(d.screen(), "is a preset's name; choose another") {
-		t.Fatalf("a preset's name: state %d, %d saves\n%s", s.state, len(saves), d.screen())
+	if s.State().Screen != scanner.SaveAs || len(saves) != 0 || !strings.Contains(d.screen(), "is a preset's name; choose another") {
+		t.Fatalf("a preset's name: state %d, %d saves\n%s", s.State().Screen, len(saves), d.screen())
 	}
 	d.keys("ctrl+u") // the input's "delete to the start"
 	d.typeText("My high IV")
@@ -495,34 +498,34 @@ func TestScannerSavedScans(t *testing.T) {
 	if len(saves) != 1 || !reflect.DeepEqual(saves[0], want) {
 		t.Fatalf("saved %+v\nwant %+v", saves, want)
 	}
-	if s.state != inEdit || s.name != "My high IV" || !strings.Contains(d.screen(), "saved as My high IV") {
-		t.Fatalf("after saving: state %d, name %q", s.state, s.name)
+	if s.State().Screen != scanner.Edit || s.State().Name != "My high IV" || !strings.Contains(d.screen(), "saved as My high IV") {
+		t.Fatalf("after saving: state %d, name %q", s.State().Screen, s.State().Name)
 	}
 
 	// Deleting: a preset is refused; a saved scan is asked about first.
 	d.keys("ctrl+l") // Mine, My high IV, then the presets
 	d.keys("down", "down", "ctrl+x")
-	if s.state != inSaved || len(deletes) != 0 || !strings.Contains(d.screen(), preset.Name+" is a preset") {
-		t.Fatalf("ctrl+x on a preset: state %d, deletes %q\n%s", s.state, deletes, d.screen())
+	if s.State().Screen != scanner.Saved || len(deletes) != 0 || !strings.Contains(d.screen(), preset.Name+" is a preset") {
+		t.Fatalf("ctrl+x on a preset: state %d, deletes %q\n%s", s.State().Screen, deletes, d.screen())
 	}
 	d.keys("up", "up", "ctrl+x")
-	if s.state != inDeleteConfirm || !strings.Contains(d.screen(), "Delete the saved scan Mine?") {
+	if s.State().Screen != scanner.DeleteConfirm || !strings.Contains(d.screen(), "Delete the saved scan Mine?") {
 		t.Fatalf("ctrl+x on Mine:\n%s", d.screen())
 	}
 	d.keys("enter") // the default is Keep
-	if len(deletes) != 0 || s.state != inSaved || !strings.Contains(d.screen(), "kept Mine") {
+	if len(deletes) != 0 || s.State().Screen != scanner.Saved || !strings.Contains(d.screen(), "kept Mine") {
 		t.Fatalf("keep: %q", deletes)
 	}
 	d.keys("ctrl+x", "left", "enter")
-	if !slices.Equal(deletes, []string{"Mine"}) || s.state != inSaved || strings.Contains(d.screen(), "Mine  ·") {
+	if !slices.Equal(deletes, []string{"Mine"}) || s.State().Screen != scanner.Saved || strings.Contains(d.screen(), "Mine  ·") {
 		t.Fatalf("delete: %q\n%s", deletes, d.screen())
 	}
-	if _, ok := scan.Find(s.saved, "Mine"); ok {
+	if _, ok := scan.Find(s.State().Saved, "Mine"); ok {
 		t.Fatal("Mine is still listed")
 	}
 	d.keys("esc")
-	if s.state != inEdit || len(s.rows) != len(want.Fields) {
-		t.Fatalf("esc: state %d, %d rows", s.state, len(s.rows))
+	if s.State().Screen != scanner.Edit || len(s.State().Rows) != len(want.Fields) {
+		t.Fatalf("esc: state %d, %d rows", s.State().Screen, len(s.State().Rows))
 	}
 }
 
@@ -540,17 +543,17 @@ func TestScannerResults(t *testing.T) {
 	d.keys("tab")
 	d.typeText("IV")
 	d.keys("tab", "tab", "right") // Sort: desc
-	typed := rowsOf(s)
+	typed := s.State().Rows
 	before := pointsUsed(t, a.sh.Client)
 
 	d.keys("ctrl+r")
-	if countMsgs[scanDoneMsg](d) != 1 || s.state != inResults || s.last == nil || s.last.Rows() == 0 {
-		t.Fatalf("ctrl+r: state %d, msg %q", s.state, s.msg)
+	if countMsgs[scanner.DoneMsg](d) != 1 || s.State().Screen != scanner.Results || s.State().Last == nil || s.State().Last.Rows() == 0 {
+		t.Fatalf("ctrl+r: state %d, msg %q", s.State().Screen, s.State().Msg)
 	}
 	if got := pointsUsed(t, a.sh.Client); got-before != 30 {
 		t.Fatalf("spent %d, want 30", got-before)
 	}
-	out := s.last.Result.Output
+	out := s.State().Last.Result.Output
 	for i := 1; i < len(out); i++ {
 		if out[i-1].Values["IV"].(float64) < out[i].Values["IV"].(float64) {
 			t.Fatalf("not sorted by IV desc: %v then %v", out[i-1].Values, out[i].Values)
@@ -573,17 +576,17 @@ func TestScannerResults(t *testing.T) {
 	}
 
 	d.keys("S")
-	if !s.IsOpen() || s.state != inResults || !strings.Contains(d.screen(), out[0].Symbol) {
-		t.Fatalf("reopened: state %d", s.state)
+	if !s.IsOpen() || s.State().Screen != scanner.Results || !strings.Contains(d.screen(), out[0].Symbol) {
+		t.Fatalf("reopened: state %d", s.State().Screen)
 	}
 	d.keys("esc")
-	if s.state != inEdit || !reflect.DeepEqual(rowsOf(s), typed) {
-		t.Fatalf("esc: state %d, rows %+v, want %+v", s.state, rowsOf(s), typed)
+	if s.State().Screen != scanner.Edit || !reflect.DeepEqual(s.State().Rows, typed) {
+		t.Fatalf("esc: state %d, rows %+v, want %+v", s.State().Screen, s.State().Rows, typed)
 	}
 	spent := pointsUsed(t, a.sh.Client)
 	d.keys("ctrl+g")
-	if s.state != inResults || countMsgs[scanDoneMsg](d) != 1 || !strings.Contains(d.screen(), out[0].Symbol) {
-		t.Fatalf("ctrl+g: state %d, %d runs", s.state, countMsgs[scanDoneMsg](d))
+	if s.State().Screen != scanner.Results || countMsgs[scanner.DoneMsg](d) != 1 || !strings.Contains(d.screen(), out[0].Symbol) {
+		t.Fatalf("ctrl+g: state %d, %d runs", s.State().Screen, countMsgs[scanner.DoneMsg](d))
 	}
 	if got := pointsUsed(t, a.sh.Client); got != spent {
 		t.Fatalf("ctrl+g spent %d", got-spent)
@@ -602,14 +605,14 @@ func TestScannerWatchScreenKeepsPolling(t *testing.T) {
 		t.Fatalf("under the modal: %d chains, %d tapes, chain at %v, %d trades",
 			countMsgs[feed.ChainMsg](d), countMsgs[feed.TapeMsg](d), a.chain.LastOK(), a.tape.Held())
 	}
-	if !a.scan.IsOpen() || a.scan.state != inEdit || a.scan.rows[0].Formula != "iv30 > 40" || !a.scan.formulaFocused() {
-		t.Fatalf("the modal changed: open %v, rows %+v", a.scan.IsOpen(), rowsOf(a.scan))
+	if !a.scan.IsOpen() || a.scan.State().Screen != scanner.Edit || a.scan.State().Rows[0].Formula != "iv30 > 40" || (a.scan.State().Focused != "formula") {
+		t.Fatalf("the modal changed: open %v, rows %+v", a.scan.IsOpen(), a.scan.State().Rows)
 	}
 	if head := strings.SplitN(d.screen(), "\n", 2)[0]; !strings.Contains(head, "SPY") || strings.Contains(head, "loading") {
 		t.Fatalf("the header under the modal: %q", head)
 	}
 	d.typeText(" and hv30 > 10")
-	if a.scan.rows[0].Formula != "iv30 > 40 and hv30 > 10" {
-		t.Fatalf("typing after the replies: %q", a.scan.rows[0].Formula)
+	if a.scan.State().Rows[0].Formula != "iv30 > 40 and hv30 > 10" {
+		t.Fatalf("typing after the replies: %q", a.scan.State().Rows[0].Formula)
 	}
 }

@@ -40,7 +40,7 @@ func (a *App) render(now time.Time) string {
 		r := a.scannerRect()
 		return ui.Compose(a.width, a.height, []ui.Pane{
 			{R: lay.Header, Lines: ui.Header(&h, lay.Header.W, st)},
-			{R: r, Lines: a.scan.View(now)},
+			{R: r, Lines: a.scan.View()},
 			{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
 		}, st)
 	}

@@ -424,7 +424,7 @@ func (r *ladderRenderer) spotLine(pin int) {
 // centred, measured in cells.
 func (r *ladderRenderer) message(msg string) {
 	w := &r.w
-	msg = ansi.Truncate(text.Clean(msg), r.width, "…") // the text may come from a server
+	msg = Cut(text.Clean(msg), r.width) // the text may come from a server
 	mw := ansi.StringWidth(msg)
 	left := (r.width - mw) / 2
 	w.spaces(left)

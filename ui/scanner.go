@@ -4,15 +4,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"chainwatch/text"
 	"chainwatch/theme"
 )
 
 // The scanner modal's pieces. The modal itself (its states, the huh form,
-// the results table) is package model's; these draw the frame and the two
-// lists the form cannot: the rows of a scan and the formula completions.
+// the results table) is package model/scanner's; these draw the frame,
+// the two lists the form cannot (the rows of a scan and the formula
+// completions) and, in scanner_body.go, each screen's body.
 // Like every renderer here they return exactly the lines asked for, each
 // exactly w cells, so the modal can be laid over the watch screen by plain
 // concatenation.
@@ -70,7 +69,7 @@ func ModalBox(title, info string, body []string, help string, w, h int, st *them
 	}
 	if bodyRows < inner {
 		hl := newPaneLine(iw, theme.Span{})
-		hl.put(st.Span(theme.ToneMuted, theme.ShadeNone), fitEllipsis(text.Clean(help), iw))
+		hl.put(st.Span(theme.ToneMuted, theme.ShadeNone), Cut(text.Clean(help), iw))
 		out[h-2] = side(hl.line())
 	}
 	return out
@@ -93,12 +92,12 @@ func modalTop(title, info string, w int, frame theme.Span, st *theme.Styles) str
 		if iw < 4 {
 			info, iw = "", 0
 		} else {
-			info = fitEllipsis(info, iw)
+			info = Cut(info, iw)
 		}
 	}
 	if title != "" && tw+2 > room {
 		tw = max(room-2, 0)
-		title = fitEllipsis(title, tw)
+		title = Cut(title, tw)
 	}
 	l := newPaneLine(w, frame)
 	l.put(frame, "╭─")
@@ -119,17 +118,6 @@ func modalTop(title, info string, w int, frame theme.Span, st *theme.Styles) str
 	}
 	l.put(frame, "─╮")
 	return l.line()
-}
-
-// fitEllipsis cuts plain text to w cells with "…" when it is longer.
-func fitEllipsis(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	if paneWidth(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
 }
 
 // ScanRowView is one row of a scan as the modal shows it: the formula,
@@ -229,12 +217,12 @@ func scanRowLine(r *ScanRowView, i int, selected bool, c scanRowWidths, w int, s
 	l := newPaneLine(w, sp(theme.ToneText))
 	l.put(sp(theme.ToneAccent), mark)
 	l.put(sp(theme.ToneMuted), padLeft(strconv.Itoa(i+1), c.num)+"  ")
-	l.put(sp(theme.ToneText), padCells(fitEllipsis(text.Clean(r.Formula), c.formula), c.formula))
+	l.put(sp(theme.ToneText), padCells(Cut(text.Clean(r.Formula), c.formula), c.formula))
 	l.blank(2)
 	if r.Name == "" {
 		l.put(sp(theme.ToneMuted), padRight(dash, c.name))
 	} else {
-		l.put(sp(theme.ToneText), padCells(fitEllipsis(text.Clean(r.Name), c.name), c.name))
+		l.put(sp(theme.ToneText), padCells(Cut(text.Clean(r.Name), c.name), c.name))
 	}
 	l.blank(2)
 	show, showTone := "yes ", theme.ToneText
@@ -253,13 +241,13 @@ func scanRowLine(r *ScanRowView, i int, selected bool, c scanRowWidths, w int, s
 	check := text.Clean(r.Check)
 	switch {
 	case r.Bad:
-		l.put(sp(theme.ToneError), fitEllipsis("✗ "+check, c.check))
+		l.put(sp(theme.ToneError), Cut("✗ "+check, c.check))
 	case check == "":
 		// Not checked (an empty row, or no grammar to check with): no
 		// verdict rather than a false one.
 	default:
 		l.put(sp(theme.ToneGood), "✓ ")
-		l.put(sp(theme.ToneMuted), fitEllipsis(check, c.check-2))
+		l.put(sp(theme.ToneMuted), Cut(check, c.check-2))
 	}
 	return l.line()
 }
@@ -305,7 +293,7 @@ func Completions(items []Completion, w, n int, st *theme.Styles) []string {
 		if i == 0 {
 			tone = theme.ToneAccent
 		}
-		l.put(st.Span(tone, theme.ShadeNone), padCells(fitEllipsis(text.Clean(it.Name), nameW), nameW))
+		l.put(st.Span(tone, theme.ShadeNone), padCells(Cut(text.Clean(it.Name), nameW), nameW))
 		l.blank(2)
 		rest := l.room() - 1
 		disp := text.Clean(it.Display)
@@ -314,7 +302,7 @@ func Completions(items []Completion, w, n int, st *theme.Styles) []string {
 		}
 		desc := text.Clean(it.Description)
 		if disp != "" {
-			d := fitEllipsis(disp, rest)
+			d := Cut(disp, rest)
 			l.put(st.Span(theme.ToneText, theme.ShadeNone), d)
 			rest -= paneWidth(d)
 			if desc != "" && rest > 4 {
@@ -323,7 +311,7 @@ func Completions(items []Completion, w, n int, st *theme.Styles) []string {
 			}
 		}
 		if desc != "" && rest > 1 {
-			l.put(st.Span(theme.ToneMuted, theme.ShadeNone), fitEllipsis(desc, rest))
+			l.put(st.Span(theme.ToneMuted, theme.ShadeNone), Cut(desc, rest))
 		}
 		out = append(out, l.line())
 	}

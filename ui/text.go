@@ -19,3 +19,16 @@ func Fit(s string, w int) string {
 	}
 	return s + paneBlank(w-n)
 }
+
+// Cut cuts s (which may be styled) to at most w cells, ending in "…" when
+// anything was cut; it does not pad. The one cut-with-an-ellipsis, for
+// message lines and titles.
+func Cut(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if paneWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}

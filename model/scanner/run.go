@@ -1,4 +1,4 @@
-package model
+package scanner
 
 import (
 	"context"
@@ -15,14 +15,14 @@ import (
 	"chainwatch/scan"
 )
 
-// scanMetaMsg is the scanner's field list (free), or why it is missing.
-type scanMetaMsg struct {
+// MetaMsg is the scanner's field list (free), or why it is missing.
+type MetaMsg struct {
 	Meta *api.ScannerMetadata
 	Err  error
 }
 
-// scanDoneMsg is a finished run. Gen tells it from an older run's.
-type scanDoneMsg struct {
+// DoneMsg is a finished run. Gen tells it from an older run's.
+type DoneMsg struct {
 	Gen uint64
 	Out scan.Outcome
 	Err error
@@ -31,18 +31,18 @@ type scanDoneMsg struct {
 func fetchScanMetaCmd(ctx context.Context, sh *common.Common, mode api.Mode) tea.Cmd {
 	return func() tea.Msg {
 		meta, _, err := sh.Client.ScannerMetadata(ctx, api.ReferenceParams{Mode: mode})
-		return scanMetaMsg{Meta: meta, Err: err}
+		return MetaMsg{Meta: meta, Err: err}
 	}
 }
 
 func runScanCmd(ctx context.Context, sh *common.Common, g *api.Grammar, sc scan.Scan, mode api.Mode, gen uint64) tea.Cmd {
 	return func() tea.Msg {
 		out, err := scan.Run(ctx, sh.Client, g, sc, mode, sh.Now())
-		return scanDoneMsg{Gen: gen, Out: out, Err: err}
+		return DoneMsg{Gen: gen, Out: out, Err: err}
 	}
 }
 
-func (s *Scanner) onMeta(m scanMetaMsg) tea.Cmd {
+func (s *Model) onMeta(m MetaMsg) tea.Cmd {
 	s.metaWait = false
 	if m.Err != nil || m.Meta == nil {
 		s.metaErr = m.Err
@@ -56,7 +56,7 @@ func (s *Scanner) onMeta(m scanMetaMsg) tea.Cmd {
 
 // run is ctrl+r: refuse what cannot be sent, ask before the expensive run,
 // else start.
-func (s *Scanner) run() tea.Cmd {
+func (s *Model) run() tea.Cmd {
 	if s.running {
 		s.note("a scan is already running", false)
 		return nil
@@ -64,27 +64,27 @@ func (s *Scanner) run() tea.Cmd {
 	sc, rows := s.toScan()
 	if len(rows) == 0 {
 		s.note("nothing to run: type a formula, e.g. iv30 > 40, or load a saved scan with "+keyOf(s.keys.Saved), true)
-		return s.enter(inEdit)
+		return s.enter(Edit)
 	}
 	for i, r := range rows {
 		if c := s.check(r); c.bad {
 			s.sel = s.indexOf(rows[i])
 			s.note(fmt.Sprintf("formula %d: %s", s.sel+1, c.text), true)
-			return s.enter(inEdit)
+			return s.enter(Edit)
 		}
 	}
 	if err := sc.Params(s.mode()).Validate(); err != nil {
 		msg, field := scan.DescribeError(err, sc)
-		return tea.Batch(s.enter(inEdit), s.markRow(rows, field, msg, false))
+		return tea.Batch(s.enter(Edit), s.markRow(rows, field, msg, false))
 	}
 	if sc.AllResults {
-		return s.enter(inConfirm)
+		return s.enter(Confirm)
 	}
 	return s.start()
 }
 
-// start sends the scan. The points are the App's to count (scanDoneMsg).
-func (s *Scanner) start() tea.Cmd {
+// start sends the scan. The points are the App's to count (DoneMsg).
+func (s *Model) start() tea.Cmd {
 	sc, rows := s.toScan()
 	if len(rows) == 0 {
 		return nil
@@ -96,7 +96,7 @@ func (s *Scanner) start() tea.Cmd {
 	return runScanCmd(s.ctx, s.sh, s.grammar, sc, mode, s.runGen)
 }
 
-func (s *Scanner) onDone(m scanDoneMsg) tea.Cmd {
+func (s *Model) onDone(m DoneMsg) tea.Cmd {
 	if m.Gen != s.runGen {
 		return nil
 	}
@@ -104,8 +104,8 @@ func (s *Scanner) onDone(m scanDoneMsg) tea.Cmd {
 	if m.Err != nil {
 		msg, field := scan.DescribeError(m.Err, s.sentScan)
 		var cmd tea.Cmd
-		if s.state == inResults {
-			cmd = s.enter(inEdit)
+		if s.state == Results {
+			cmd = s.enter(Edit)
 		}
 		var ae *api.APIError
 		refused := errors.As(m.Err, &ae) && ae.StatusCode == http.StatusBadRequest
@@ -124,13 +124,13 @@ func (s *Scanner) onDone(m scanDoneMsg) tea.Cmd {
 	case n == 0:
 		s.note("no symbol matches: every filter must hold (nothing else changed)", false)
 		return nil
-	case s.open && (s.state != inEdit || s.typed):
+	case s.open && (s.state != Edit || s.typed):
 		// The trader is typing or in a dialog: the results wait for
 		// them rather than take the keys.
 		s.note(fmt.Sprintf("%d rows · %d points · %s shows them", n, spentOf(out.Resp), keyOf(s.keys.Results)), false)
 		return nil
 	}
-	return s.enter(inResults)
+	return s.enter(Results)
 }
 
 func spentOf(r *api.Response) int {
@@ -143,7 +143,7 @@ func spentOf(r *api.Response) int {
 // markRow shows msg and selects the row behind field when there is one.
 // persist keeps the service's 400 on the row until the row changes; the
 // client's own checks are not kept, they are made again at every run.
-func (s *Scanner) markRow(rows []*scanRow, field int, msg string, persist bool) tea.Cmd {
+func (s *Model) markRow(rows []*scanRow, field int, msg string, persist bool) tea.Cmd {
 	if field < 0 || field >= len(rows) {
 		s.note(msg, true)
 		return nil
@@ -152,7 +152,7 @@ func (s *Scanner) markRow(rows []*scanRow, field int, msg string, persist bool) 
 	i := s.indexOf(r)
 	if !persist {
 		s.note(renumber(msg, field+1, i+1), true)
-		if i >= 0 && s.state == inEdit && i != s.sel {
+		if i >= 0 && s.state == Edit && i != s.sel {
 			return s.selectRow(i)
 		}
 		return nil
@@ -164,7 +164,7 @@ func (s *Scanner) markRow(rows []*scanRow, field int, msg string, persist bool) 
 	}
 	s.note(msg, true)
 	r.refused, r.refusedAs = msg, r.state()
-	if i >= 0 && s.state == inEdit && i != s.sel {
+	if i >= 0 && s.state == Edit && i != s.sel {
 		return s.selectRow(i)
 	}
 	return nil
@@ -176,7 +176,7 @@ func renumber(msg string, n, m int) string {
 	return re.ReplaceAllLiteralString(msg, "formula "+strconv.Itoa(m))
 }
 
-func (s *Scanner) indexOf(r *scanRow) int {
+func (s *Model) indexOf(r *scanRow) int {
 	for i, x := range s.rows {
 		if x == r {
 			return i
@@ -197,7 +197,7 @@ type checkCache map[string]checkResult
 
 // check is a row's verdict: the service's refusal while the formula is
 // the one it refused, else the grammar's, else "not checked".
-func (s *Scanner) check(r *scanRow) checkResult {
+func (s *Model) check(r *scanRow) checkResult {
 	switch {
 	case r.blank():
 		return checkResult{}

@@ -1,4 +1,4 @@
-package model
+package scanner
 
 import (
 	"reflect"
@@ -25,7 +25,7 @@ var cmdType = reflect.TypeFor[tea.Cmd]()
 // tagCmd runs cmd and tags what it returns with gen. Batches and sequences
 // are opened so bubbletea still runs their commands, each tagged in turn.
 //
-// A cursor's blink is left untagged, so Scanner.Update drops it and the
+// A cursor's blink is left untagged, so Model.Update drops it and the
 // cursor stays solid: no redraw twice a second over SSH, and a blink is a
 // timer the tests' driver recognises by its function and skips.
 func tagCmd(gen uint64, cmd tea.Cmd) tea.Cmd {

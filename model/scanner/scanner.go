@@ -1,7 +1,8 @@
-package model
+package scanner
 
 import (
 	"context"
+	"fmt"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -14,23 +15,23 @@ import (
 	"chainwatch/ui"
 )
 
-// scanState is what the scanner modal shows, and so where its keys go.
-type scanState int
+// Screen is what the scanner modal shows, and so where its keys go.
+type Screen int
 
 const (
-	inEdit          scanState = iota // the rows and the form of the selected row
-	inConfirm                        // "run for all results?" before the expensive run
-	inResults                        // the last run's rows in a table
-	inSaved                          // the saved scans and presets to load
-	inSaveAs                         // the name to save the rows under
-	inDeleteConfirm                  // "delete this saved scan?"
+	Edit          Screen = iota // the rows and the form of the selected row
+	Confirm                        // "run for all results?" before the expensive run
+	Results                        // the last run's rows in a table
+	Saved                          // the saved scans and presets to load
+	SaveAs                         // the name to save the rows under
+	DeleteConfirm                  // "delete this saved scan?"
 )
 
-// Scanner is the scanner modal: rows of formulas edited with a huh form, a
+// Model is the scanner modal: rows of formulas edited with a huh form, a
 // run that shows its cost first, results in a table, and saved scans. It
 // lives as long as the App, so closing it (esc) keeps what was typed and
 // the last results, and a run still in flight when it closes lands anyway.
-type Scanner struct {
+type Model struct {
 	sh   *common.Common
 	keys keymap.ScannerKeys
 	// huhKeys is the dialogs' key map; editHuhKeys the rows form's, where
@@ -46,7 +47,7 @@ type Scanner struct {
 	pointsLeft func() (int64, bool)
 
 	open  bool
-	state scanState
+	state Screen
 	w, h  int
 
 	rows []*scanRow // pointers: the form binds to a row's fields
@@ -84,11 +85,29 @@ type Scanner struct {
 	checks checkCache
 }
 
-// NewScanner builds the modal, closed.
-func NewScanner(sh *common.Common, ctx context.Context, cfg Config, mode func() api.Mode, pointsLeft func() (int64, bool)) *Scanner {
-	s := &Scanner{
-		sh: sh, keys: keymap.Scanner(), huhKeys: keymap.HuhKeys(), ctx: ctx, mode: mode, pointsLeft: pointsLeft,
-		saved: append([]scan.Scan(nil), cfg.Scans...), save: cfg.SaveScan, delete: cfg.DeleteScan,
+// The modal is an overlay: the root sizes it, routes to it and carries
+// out the Action its Update returns.
+var _ common.Overlay = (*Model)(nil)
+
+// Options are what the modal needs from the root besides Common.
+type Options struct {
+	// Saved are the config file's scans; Save and Delete write the file
+	// (nil: saving is not available).
+	Saved  []scan.Scan
+	Save   func(scan.Scan) error
+	Delete func(name string) error
+	// Mode is the watch screen's mode, which a scan uses: the scanner has
+	// no date, it is live or delayed only.
+	Mode func() api.Mode
+	// PointsLeft is the month's balance as last seen, for the cost line.
+	PointsLeft func() (int64, bool)
+}
+
+// New builds the modal, closed.
+func New(ctx context.Context, sh *common.Common, o Options) *Model {
+	s := &Model{
+		sh: sh, keys: keymap.Scanner(), huhKeys: keymap.HuhKeys(), ctx: ctx, mode: o.Mode, pointsLeft: o.PointsLeft,
+		saved: append([]scan.Scan(nil), o.Saved...), save: o.Save, delete: o.Delete,
 	}
 	s.editHuhKeys = keymap.HuhKeys()
 	for _, b := range []*key.Binding{&s.editHuhKeys.Select.Filter, &s.editHuhKeys.Select.SetFilter, &s.editHuhKeys.Select.ClearFilter} {
@@ -100,7 +119,7 @@ func NewScanner(sh *common.Common, ctx context.Context, cfg Config, mode func() 
 
 // Open shows the modal and asks for the field list the first time (it is
 // free); a failed fetch is asked again at the next open.
-func (s *Scanner) Open() tea.Cmd {
+func (s *Model) Open() tea.Cmd {
 	s.open = true
 	cmds := []tea.Cmd{s.enter(s.state)}
 	if s.grammar == nil && !s.metaWait {
@@ -111,10 +130,10 @@ func (s *Scanner) Open() tea.Cmd {
 }
 
 // IsOpen reports whether the modal is on screen.
-func (s *Scanner) IsOpen() bool { return s.open }
+func (s *Model) IsOpen() bool { return s.open }
 
 // SetSize is the modal's box, border included.
-func (s *Scanner) SetSize(w, h int) {
+func (s *Model) SetSize(w, h int) {
 	if w == s.w && h == s.h {
 		return
 	}
@@ -128,7 +147,7 @@ func (s *Scanner) SetSize(w, h int) {
 }
 
 // Restyle follows a theme change (the terminal's background arrived).
-func (s *Scanner) Restyle() {
+func (s *Model) Restyle() {
 	if s.form != nil {
 		s.form = s.form.WithTheme(s.sh.Styles.Huh())
 	}
@@ -139,19 +158,51 @@ func (s *Scanner) Restyle() {
 }
 
 // innerW is the width inside the box, which is the form's and the table's.
-func (s *Scanner) innerW() int {
+func (s *Model) innerW() int {
 	w, _ := ui.ModalInner(s.w, s.h)
 	return max(w, 10)
 }
 
 // Update takes every message while a form lives: keys when open, and huh's
 // own messages (field moves, dynamic suggestions, cursor blinks) always.
-// It returns the symbol picked from the results, if any.
-func (s *Scanner) Update(msg tea.Msg) (tea.Cmd, string) {
+// Its Action is PickSymbol when a row of the results is picked, Close
+// when the modal closed itself (esc), and Notice when a run ends while the
+// modal is closed, for the status bar.
+func (s *Model) Update(msg tea.Msg) (tea.Cmd, common.Action) {
+	wasOpen := s.open
+	cmd, picked := s.update(msg)
+	switch {
+	case picked != "":
+		return cmd, common.PickSymbol{Symbol: picked}
+	case wasOpen && !s.open:
+		return cmd, common.Close{}
+	}
+	if done, ok := msg.(DoneMsg); ok && !s.open && done.Gen == s.runGen {
+		return cmd, common.Notice{Text: doneNotice(done, s.sh.Keys.Scanner.Help().Key)}
+	}
+	return cmd, nil
+}
+
+// doneNotice says in the status bar how a run ended that finished while
+// the modal was closed, and which key shows it.
+func doneNotice(m DoneMsg, key string) string {
+	if m.Err != nil {
+		return "scan failed: " + key + " shows why"
+	}
+	n := 0
+	if m.Out.Result != nil {
+		n = len(m.Out.Result.Output)
+	}
+	return fmt.Sprintf("scan finished: %d rows, %s shows them", n, key)
+}
+
+// update is Update before the Action: the symbol picked from the results,
+// if any.
+func (s *Model) update(msg tea.Msg) (tea.Cmd, string) {
 	switch msg := msg.(type) {
-	case scanMetaMsg:
+	case MetaMsg:
 		return s.onMeta(msg), ""
-	case scanDoneMsg:
+	case DoneMsg:
 		return s.onDone(msg), ""
 	case tea.KeyPressMsg:
 		if !s.open {
@@ -161,7 +212,7 @@ func (s *Scanner) Update(msg tea.Msg) (tea.Cmd, string) {
 		return s.onKey(msg)
 	case tea.PasteMsg:
 		// A paste on the watch screen is not the hidden form's.
-		if !s.open || s.state == inResults {
+		if !s.open || s.state == Results {
 			return nil, ""
 		}
 		s.typed = true
@@ -176,7 +227,7 @@ func (s *Scanner) Update(msg tea.Msg) (tea.Cmd, string) {
 }
 
 // forward hands a message to the live huh form and acts on its end.
-func (s *Scanner) forward(msg tea.Msg) tea.Cmd {
+func (s *Model) forward(msg tea.Msg) tea.Cmd {
 	if s.form == nil {
 		return nil
 	}
@@ -195,18 +246,18 @@ func (s *Scanner) forward(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-func (s *Scanner) onKey(k tea.KeyPressMsg) (tea.Cmd, string) {
+func (s *Model) onKey(k tea.KeyPressMsg) (tea.Cmd, string) {
 	switch s.state {
-	case inEdit:
+	case Edit:
 		return s.editKey(k), ""
-	case inResults:
+	case Results:
 		return s.resultsKey(k)
 	}
 	// The dialogs: esc leaves them, the rest is the form's.
 	if key.Matches(k, s.keys.Close) && !s.dialogFiltering() {
-		return s.enter(inEdit), ""
+		return s.enter(Edit), ""
 	}
-	if s.state == inSaved && key.Matches(k, s.keys.Delete) {
+	if s.state == Saved && key.Matches(k, s.keys.Delete) {
 		return s.askDelete(), ""
 	}
 	return s.forward(k), ""
@@ -214,33 +265,33 @@ func (s *Scanner) onKey(k tea.KeyPressMsg) (tea.Cmd, string) {
 
 // completed is a form that reached its end: the meaning depends on the
 // state.
-func (s *Scanner) completed() tea.Cmd {
+func (s *Model) completed() tea.Cmd {
 	switch s.state {
-	case inEdit:
+	case Edit:
 		return s.rowDone()
-	case inConfirm:
+	case Confirm:
 		if s.dialog.yes {
-			return tea.Batch(s.enter(inEdit), s.start())
+			return tea.Batch(s.enter(Edit), s.start())
 		}
 		s.note("not run: nothing spent", false)
-		return s.enter(inEdit)
-	case inSaved:
+		return s.enter(Edit)
+	case Saved:
 		return s.load(s.dialog.pick)
-	case inSaveAs:
+	case SaveAs:
 		return s.saveAs(s.dialog.text)
-	case inDeleteConfirm:
+	case DeleteConfirm:
 		return s.deleteSaved()
 	}
 	return nil
 }
 
-func (s *Scanner) resultsKey(k tea.KeyPressMsg) (tea.Cmd, string) {
+func (s *Model) resultsKey(k tea.KeyPressMsg) (tea.Cmd, string) {
 	if s.results == nil {
-		return s.enter(inEdit), ""
+		return s.enter(Edit), ""
 	}
 	if !s.results.Filtering() {
 		if key.Matches(k, s.keys.Back) {
-			return s.enter(inEdit), ""
+			return s.enter(Edit), ""
 		}
 	}
 	if key.Matches(k, s.keys.Run) { // a chord no filter types
@@ -254,7 +305,7 @@ func (s *Scanner) resultsKey(k tea.KeyPressMsg) (tea.Cmd, string) {
 }
 
 // note sets the message line.
-func (s *Scanner) note(text string, bad bool) { s.msg, s.msgBad = text, bad }
+func (s *Model) note(text string, bad bool) { s.msg, s.msgBad = text, bad }
 
 // Close hides the modal; everything in it stays for the next open.
-func (s *Scanner) Close() { s.open = false }
+func (s *Model) Close() { s.open = false }

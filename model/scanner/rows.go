@@ -1,4 +1,4 @@
-package model
+package scanner
 
 import (
 	"strconv"
@@ -61,7 +61,7 @@ func (r *scanRow) param() api.ScanFieldParam {
 
 // editKey is a key in the edit state: the modal's own keys first, the
 // rest to the selected row's form.
-func (s *Scanner) editKey(k tea.KeyPressMsg) tea.Cmd {
+func (s *Model) editKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := s.keys
 	switch {
 	case key.Matches(k, keys.Close):
@@ -82,13 +82,13 @@ func (s *Scanner) editKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, keys.Saved):
 		s.note("", false)
-		return s.enter(inSaved)
+		return s.enter(Saved)
 	case key.Matches(k, keys.Save):
 		s.note("", false)
-		return s.enter(inSaveAs)
+		return s.enter(SaveAs)
 	case key.Matches(k, keys.Results):
 		if s.results != nil {
-			return s.enter(inResults)
+			return s.enter(Results)
 		}
 		s.note("no results yet: "+keyOf(s.keys.Run)+" runs the scan", false)
 		return nil
@@ -98,7 +98,7 @@ func (s *Scanner) editKey(k tea.KeyPressMsg) tea.Cmd {
 
 // addRow inserts an empty row under the selected one, up to the
 // service's 50 fields.
-func (s *Scanner) addRow() tea.Cmd {
+func (s *Model) addRow() tea.Cmd {
 	if len(s.rows) >= api.MaxScanFields {
 		s.note("a scan has at most 50 fields", true)
 		return nil
@@ -110,7 +110,7 @@ func (s *Scanner) addRow() tea.Cmd {
 
 // removeRow deletes the selected row; the last one is emptied instead, so
 // there is always a row to type in.
-func (s *Scanner) removeRow() tea.Cmd {
+func (s *Model) removeRow() tea.Cmd {
 	if len(s.rows) == 1 {
 		s.rows[0] = newScanRow()
 		return s.selectRow(0)
@@ -120,14 +120,14 @@ func (s *Scanner) removeRow() tea.Cmd {
 }
 
 // selectRow moves the form to row i (clamped).
-func (s *Scanner) selectRow(i int) tea.Cmd {
+func (s *Model) selectRow(i int) tea.Cmd {
 	s.sel = max(0, min(i, len(s.rows)-1))
 	return s.editForm()
 }
 
 // rowDone is enter on the form's last field: on to the next row, or back
 // to the formula of the last one.
-func (s *Scanner) rowDone() tea.Cmd {
+func (s *Model) rowDone() tea.Cmd {
 	if s.sel+1 < len(s.rows) {
 		return s.selectRow(s.sel + 1)
 	}
@@ -136,7 +136,7 @@ func (s *Scanner) rowDone() tea.Cmd {
 
 // editForm builds the selected row's form. huh binds each field to the
 // row's own storage, so what is typed is in the row at once.
-func (s *Scanner) editForm() tea.Cmd {
+func (s *Model) editForm() tea.Cmd {
 	r := s.rows[s.sel]
 	formula := huh.NewInput().Key("formula").Title("Formula").
 		Placeholder("a field or a condition, e.g. iv30 > 40").
@@ -157,17 +157,17 @@ func (s *Scanner) editForm() tea.Cmd {
 // typed in it now. It runs in Update, after every key: huh's
 // SuggestionsFunc would instead call back from a command's goroutine and
 // read the formula and the field list while Update writes them (a race).
-func (s *Scanner) refreshSuggestions() {
-	if s.state != inEdit || s.formulaIn == nil {
+func (s *Model) refreshSuggestions() {
+	if s.state != Edit || s.formulaIn == nil {
 		return
 	}
-	s.formulaIn.Suggestions(s.suggestions(s.rows[s.sel].Formula))
+	s.formulaIn.Suggestions(s.Suggestions(s.rows[s.sel].Formula))
 }
 
 // setForm makes g the live form, sized to its content.
-func (s *Scanner) setForm(g *huh.Group) tea.Cmd {
+func (s *Model) setForm(g *huh.Group) tea.Cmd {
 	keys := s.huhKeys
-	if s.state == inEdit {
+	if s.state == Edit {
 		keys = s.editHuhKeys
 	}
 	f := huh.NewForm(g).WithTheme(s.sh.Styles.Huh()).WithKeyMap(keys).
@@ -180,9 +180,9 @@ func (s *Scanner) setForm(g *huh.Group) tea.Cmd {
 
 func countLines(s string) int { return strings.Count(s, "\n") + 1 }
 
-// suggestions are what huh offers as the completion of the formula: the
+// Suggestions are what huh offers as the completion of the formula: the
 // text so far with the word being typed completed to each field it may be.
-func (s *Scanner) suggestions(formula string) []string {
+func (s *Model) Suggestions(formula string) []string {
 	if s.grammar == nil {
 		return nil
 	}
@@ -201,8 +201,8 @@ func (s *Scanner) suggestions(formula string) []string {
 }
 
 // formulaFocused reports whether the cursor is in the formula.
-func (s *Scanner) formulaFocused() bool {
-	if s.state != inEdit || s.form == nil {
+func (s *Model) formulaFocused() bool {
+	if s.state != Edit || s.form == nil {
 		return false
 	}
 	f := s.form.GetFocusedField()
@@ -211,7 +211,7 @@ func (s *Scanner) formulaFocused() bool {
 
 // toScan is the rows as a scan, blank rows left out, and the row behind
 // each field, so the service's word about field N lands on its row.
-func (s *Scanner) toScan() (scan.Scan, []*scanRow) {
+func (s *Model) toScan() (scan.Scan, []*scanRow) {
 	sc := scan.Scan{Name: s.name, AllResults: s.all}
 	var rows []*scanRow
 	for _, r := range s.rows {
@@ -225,10 +225,10 @@ func (s *Scanner) toScan() (scan.Scan, []*scanRow) {
 }
 
 // load replaces the rows with saved scan i of the list.
-func (s *Scanner) load(i int) tea.Cmd {
+func (s *Model) load(i int) tea.Cmd {
 	list := s.scanList()
 	if i < 0 || i >= len(list) {
-		return s.enter(inEdit)
+		return s.enter(Edit)
 	}
 	sc := list[i]
 	s.rows = s.rows[:0]
@@ -240,5 +240,5 @@ func (s *Scanner) load(i int) tea.Cmd {
 	}
 	s.name, s.all, s.sel = sc.Name, sc.AllResults, 0
 	s.note("loaded "+sc.Name+": "+keyOf(s.keys.Run)+" runs it", false)
-	return s.enter(inEdit)
+	return s.enter(Edit)
 }

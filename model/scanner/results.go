@@ -1,19 +1,16 @@
-package model
+package scanner
 
 import (
-	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/evertras/bubble-table/table"
 
 	"chainwatch/keymap"
 	"chainwatch/model/common"
 	"chainwatch/scan"
-	"chainwatch/text"
 	"chainwatch/theme"
 	"chainwatch/ui"
 )
@@ -32,7 +29,7 @@ type scanResults struct {
 	keys   keymap.ScannerKeys
 	tbl    table.Model
 	cols   []scan.Column
-	widths []int // each column's drawn width (columnWidths)
+	widths []int // each column's drawn width (ui.ColumnWidths)
 	n      int   // rows in all
 
 	// sortCol is the index into cols of the column sorted on, or -1 for
@@ -55,7 +52,11 @@ func newScanResults(sh *common.Common, out scan.Outcome) *scanResults {
 	}
 	r.n = len(rows)
 	r.cols = scan.BuildColumns(rows, out.Columns)
-	r.widths = columnWidths(rows, r.cols)
+	titles := make([]string, len(r.cols))
+	for j, c := range r.cols {
+		titles[j] = c.Title
+	}
+	r.widths = ui.ColumnWidths(titles, len(rows), func(i, j int) string { return rows[i][j].Text })
 
 	st := r.st
 	tcols := make([]table.Column, len(r.cols))
@@ -250,94 +251,13 @@ func (r *scanResults) SortInfo() string {
 // View is the table and the line under it, exactly h lines of exactly w
 // cells.
 func (r *scanResults) View() []string {
-	out := make([]string, 0, r.h)
-	if r.h <= 0 {
-		return out
+	empty := "no symbol matched the scan"
+	if r.n > 0 {
+		empty = "no row matches the filter"
 	}
-	body := strings.Split(r.tbl.View(), "\n")
-	if r.tbl.TotalRows() == 0 {
-		msg := "no symbol matched the scan"
-		if r.n > 0 {
-			msg = "no row matches the filter"
-		}
-		body = append(body[:min(len(body), 1)], "", r.st.Muted.Render(msg))
+	foot := ui.ResultsFoot{
+		Filter: r.tbl.GetCurrentFilter(), Typing: r.tbl.GetIsFilterInputFocused(),
+		ScrollsRight: ui.ScrollsRight(r.widths, r.w), Page: r.tbl.CurrentPage(), Pages: r.tbl.MaxPages(),
 	}
-	for i := 0; i < r.h-1; i++ {
-		line := ""
-		if i < len(body) {
-			line = body[i]
-		}
-		out = append(out, ui.Fit(line, r.w))
-	}
-	return append(out, r.footer())
-}
-
-// footer is the line under the table: the filter (with a cursor while it
-// is typed) on the left; on the right whether columns scroll sideways
-// and which page shows.
-func (r *scanResults) footer() string {
-	st := r.st
-	left := ""
-	// As typed (a trailing blank is part of the filter), but no control
-	// character reaches the terminal.
-	f := text.Clean(r.tbl.GetCurrentFilter())
-	switch {
-	case r.tbl.GetIsFilterInputFocused():
-		left = st.Value.Render("/"+f) + st.Span(theme.ToneText, theme.ShadeCursor).Wrap(" ")
-	case f != "":
-		left = st.Muted.Render("filter ") + st.Value.Render(f)
-	}
-	var right []string
-	if r.scrollsRight() {
-		right = append(right, "←→ columns")
-	}
-	if pages := r.tbl.MaxPages(); pages > 1 {
-		right = append(right, "page "+strconv.Itoa(r.tbl.CurrentPage())+"/"+strconv.Itoa(pages))
-	}
-	rt := ""
-	if len(right) > 0 {
-		rt = st.Muted.Render(strings.Join(right, " · "))
-	}
-	gap := r.w - ansi.StringWidth(left) - ansi.StringWidth(rt)
-	if gap < 1 {
-		return ui.Fit(left, r.w)
-	}
-	return left + strings.Repeat(" ", gap) + rt
-}
-
-// scrollsRight reports whether the columns are wider than the table.
-func (r *scanResults) scrollsRight() bool {
-	total := len(r.cols) - 1
-	for _, w := range r.widths {
-		total += w
-	}
-	return total > r.w
-}
-
-// Cap widths so one long company name or formula header cannot take the
-// table from the other columns; a cut value ends in "…".
-const (
-	srMaxCompany = 28
-	srMaxColumn  = 18
-)
-
-// columnWidths is each column's natural width, the widest of its header
-// and values, capped (a symbol is never cut).
-func columnWidths(rows []scan.RowCells, cols []scan.Column) []int {
-	widths := make([]int, len(cols))
-	for j, c := range cols {
-		width := ansi.StringWidth(c.Title)
-		for _, row := range rows {
-			width = max(width, ansi.StringWidth(row[j].Text))
-		}
-		limit := srMaxColumn
-		switch j {
-		case 0:
-			limit = 1 << 10
-		case 1:
-			limit = srMaxCompany
-		}
-		widths[j] = max(min(width, limit), 1)
-	}
-	return widths
+	return ui.ResultsTable(r.tbl.View(), r.tbl.TotalRows(), empty, foot, r.w, r.h, r.st)
 }

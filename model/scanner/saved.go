@@ -1,4 +1,4 @@
-package model
+package scanner
 
 import (
 	"chainwatch/scan"
@@ -20,19 +20,19 @@ type dialog struct {
 }
 
 // enter switches the modal to state st with its form.
-func (s *Scanner) enter(st scanState) tea.Cmd {
+func (s *Model) enter(st Screen) tea.Cmd {
 	s.state = st
 	s.dialog.list = nil
 	switch st {
-	case inEdit:
+	case Edit:
 		return s.editForm()
-	case inConfirm:
+	case Confirm:
 		return s.confirmForm()
-	case inSaved:
+	case Saved:
 		return s.savedForm()
-	case inSaveAs:
+	case SaveAs:
 		return s.saveAsForm()
-	case inDeleteConfirm:
+	case DeleteConfirm:
 		return s.deleteForm()
 	}
 	s.form = nil // results: the table takes the keys
@@ -41,11 +41,11 @@ func (s *Scanner) enter(st scanState) tea.Cmd {
 
 // scanList is what the saved-scans list offers: the config file's scans,
 // then the presets.
-func (s *Scanner) scanList() []scan.Scan {
+func (s *Model) scanList() []scan.Scan {
 	return append(append([]scan.Scan(nil), s.saved...), scan.Presets()...)
 }
 
-func (s *Scanner) confirmForm() tea.Cmd {
+func (s *Model) confirmForm() tea.Cmd {
 	sc, _ := s.toScan()
 	mode := s.mode()
 	top := sc
@@ -60,7 +60,7 @@ func (s *Scanner) confirmForm() tea.Cmd {
 	return s.setForm(huh.NewGroup(c))
 }
 
-func (s *Scanner) savedForm() tea.Cmd {
+func (s *Model) savedForm() tea.Cmd {
 	list := s.scanList()
 	opts := make([]huh.Option[int], len(list))
 	for i, sc := range list {
@@ -98,7 +98,7 @@ func summary(sc scan.Scan) string {
 	return s
 }
 
-func (s *Scanner) saveAsForm() tea.Cmd {
+func (s *Model) saveAsForm() tea.Cmd {
 	s.dialog.text = ""
 	if sc, ok := scan.Find(s.saved, s.name); ok && !sc.Preset {
 		s.dialog.text = s.name
@@ -111,7 +111,7 @@ func (s *Scanner) saveAsForm() tea.Cmd {
 
 // checkName refuses an empty name and a preset's: presets ship with
 // chainwatch and a saved scan must not hide one.
-func (s *Scanner) checkName(name string) error {
+func (s *Model) checkName(name string) error {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return fmt.Errorf("type a name")
@@ -124,7 +124,7 @@ func (s *Scanner) checkName(name string) error {
 	return nil
 }
 
-func (s *Scanner) saveAs(name string) tea.Cmd {
+func (s *Model) saveAs(name string) tea.Cmd {
 	name = strings.TrimSpace(name)
 	sc, rows := s.toScan()
 	switch {
@@ -142,7 +142,7 @@ func (s *Scanner) saveAs(name string) tea.Cmd {
 		s.name = name
 		s.note("saved as "+name+" in the config file", false)
 	}
-	return s.enter(inEdit)
+	return s.enter(Edit)
 }
 
 func replaceScan(list []scan.Scan, sc scan.Scan) []scan.Scan {
@@ -156,7 +156,7 @@ func replaceScan(list []scan.Scan, sc scan.Scan) []scan.Scan {
 }
 
 // askDelete is ctrl+x on the saved-scans list.
-func (s *Scanner) askDelete() tea.Cmd {
+func (s *Model) askDelete() tea.Cmd {
 	if s.dialog.list == nil {
 		return nil
 	}
@@ -170,10 +170,10 @@ func (s *Scanner) askDelete() tea.Cmd {
 		return nil
 	}
 	s.dialog.delName = list[i].Name
-	return s.enter(inDeleteConfirm)
+	return s.enter(DeleteConfirm)
 }
 
-func (s *Scanner) deleteForm() tea.Cmd {
+func (s *Model) deleteForm() tea.Cmd {
 	s.dialog.yes = false
 	c := huh.NewConfirm().Title("Delete the saved scan " + s.dialog.delName + "?").
 		Description("it is removed from the config file").
@@ -181,7 +181,7 @@ func (s *Scanner) deleteForm() tea.Cmd {
 	return s.setForm(huh.NewGroup(c))
 }
 
-func (s *Scanner) deleteSaved() tea.Cmd {
+func (s *Model) deleteSaved() tea.Cmd {
 	name := s.dialog.delName
 	switch {
 	case !s.dialog.yes:
@@ -204,11 +204,11 @@ func (s *Scanner) deleteSaved() tea.Cmd {
 		}
 		s.note("deleted "+name, false)
 	}
-	return s.enter(inSaved)
+	return s.enter(Saved)
 }
 
 // dialogFiltering reports whether the saved list is taking a filter, when
 // esc clears the filter rather than leaving.
-func (s *Scanner) dialogFiltering() bool {
+func (s *Model) dialogFiltering() bool {
 	return s.dialog.list != nil && s.dialog.list.GetFiltering()
 }
