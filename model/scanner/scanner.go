@@ -20,11 +20,11 @@ type Screen int
 
 const (
 	Edit          Screen = iota // the rows and the form of the selected row
-	Confirm                        // "run for all results?" before the expensive run
-	Results                        // the last run's rows in a table
-	Saved                          // the saved scans and presets to load
-	SaveAs                         // the name to save the rows under
-	DeleteConfirm                  // "delete this saved scan?"
+	Confirm                     // "run for all results?" before the expensive run
+	Results                     // the last run's rows in a table
+	Saved                       // the saved scans and presets to load
+	SaveAs                      // the name to save the rows under
+	DeleteConfirm               // "delete this saved scan?"
 )
 
 // Model is the scanner modal: rows of formulas edited with a huh form, a
