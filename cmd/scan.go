@@ -21,7 +21,7 @@ type scanFlags struct {
 	name       string
 	all        bool
 	allSet     bool // --all was given, as true or false
-	json, csv  bool
+	export     exportFlags
 	list       bool
 	mode       string
 	configPath string
@@ -65,13 +65,11 @@ checked against the service's field list first, so a typo costs nothing.`,
 	fl.StringVar(&f.sort, "sort", "", "order rows by KEY, a formula or display name of the scan: KEY[:asc|:desc] (default desc)")
 	fl.StringVar(&f.name, "name", "", "run a saved scan or preset by name (chainwatch scan --list shows them)")
 	fl.BoolVar(&f.all, "all", false, "every matching row, not the top 20 (150 points live, 250 delayed); --all=false overrides a saved scan's all_results")
-	fl.BoolVar(&f.json, "json", false, "print the result as JSON")
-	fl.BoolVar(&f.csv, "csv", false, "print the rows as CSV")
+	addExportFlags(cmd, &f.export)
 	fl.BoolVar(&f.list, "list", false, "list the saved scans and presets with their formulas, and run nothing")
 	fl.StringVar(&f.mode, "mode", "", "data path: live or delayed (default the config file's mode, else live)")
 	fl.StringVar(&f.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chainwatch/config.toml)")
 	addServiceFlags(cmd, &f.svc)
-	cmd.MarkFlagsMutuallyExclusive("json", "csv")
 	for _, other := range []string{"formula", "name", "sort", "all", "json", "csv"} {
 		cmd.MarkFlagsMutuallyExclusive("list", other)
 	}
@@ -147,15 +145,7 @@ func runScanCmd(cmd *cobra.Command, f *scanFlags, deps cliDeps) error {
 		msg, _ := scan.DescribeError(err, s)
 		return errors.New(msg)
 	}
-	switch {
-	case f.json:
-		err = writeScanJSON(cmd.OutOrStdout(), out)
-	case f.csv:
-		err = writeScanCSV(cmd.OutOrStdout(), out)
-	default:
-		err = writeScanTable(cmd.OutOrStdout(), out)
-	}
-	if err != nil {
+	if err := f.export.format().Write(cmd.OutOrStdout(), scanExport(out)); err != nil {
 		return err
 	}
 	fmt.Fprintln(errOut, scanSummary(out))

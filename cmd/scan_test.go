@@ -318,7 +318,7 @@ func TestScanListStripsControls(t *testing.T) {
 }
 
 // TestScanOutputStripsControls: symbols, company names and string values
-// from the service reach a CSV without terminal controls; JSON keeps them
+// from the service reach a CSV or the table without terminal controls; JSON keeps them
 // exactly, escaped (C0 by encoding/json, DEL and C1 by escapeC1).
 func TestScanOutputStripsControls(t *testing.T) {
 	out := scan.Outcome{Mode: api.Live, Columns: []string{"sector" + hostile, "iv30", "ok", "none"},
@@ -327,7 +327,7 @@ func TestScanOutputStripsControls(t *testing.T) {
 			Values: map[string]any{"sector" + hostile: "Tech" + hostile, "iv30": 41.5, "ok": true, "none": nil},
 		}}}}
 	var b bytes.Buffer
-	if err := writeScanCSV(&b, out); err != nil {
+	if err := FormatCSV.Write(&b, scanExport(out)); err != nil {
 		t.Fatal(err)
 	}
 	noControls(t, "CSV", b.String())
@@ -338,7 +338,16 @@ func TestScanOutputStripsControls(t *testing.T) {
 	}
 
 	b.Reset()
-	if err := writeScanJSON(&b, out); err != nil {
+	if err := FormatTable.Write(&b, scanExport(out)); err != nil {
+		t.Fatal(err)
+	}
+	noControls(t, "table", b.String())
+	if !strings.Contains(b.String(), "EVAB C  Evil CorpAB C") {
+		t.Fatalf("table:\n%s", b.String())
+	}
+
+	b.Reset()
+	if err := FormatJSON.Write(&b, scanExport(out)); err != nil {
 		t.Fatal(err)
 	}
 	noControls(t, "JSON", b.String())
