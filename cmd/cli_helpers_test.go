@@ -20,7 +20,7 @@ type cli struct {
 	out     *syncBuffer // optional: read while the command runs
 }
 
-func (c cli) deps(out, errOut io.Writer) cliDeps {
+func (c cli) deps(out, errOut io.Writer) Deps {
 	in := c.in
 	if in == nil {
 		in = strings.NewReader("")
@@ -29,7 +29,7 @@ func (c cli) deps(out, errOut io.Writer) cliDeps {
 	if browser == nil {
 		browser = func(string) error { return io.EOF } // "no browser here"
 	}
-	return cliDeps{
+	return Deps{
 		in: in, out: out, errOut: errOut, openBrowser: browser,
 		getenv: func(k string) string { return c.env[k] },
 	}
@@ -42,7 +42,7 @@ func (c cli) run(t *testing.T, args ...string) (string, string, error) {
 		out = &syncBuffer{}
 	}
 	var errOut syncBuffer
-	cmd := newRootCmd(c.deps(out, &errOut))
+	cmd := NewCmdRoot(c.deps(out, &errOut), nil)
 	cmd.SetArgs(args)
 	ctx := c.ctx
 	if ctx == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -24,12 +25,25 @@ func addServiceFlags(cmd *cobra.Command, f *serviceFlags) {
 	cmd.Flags().StringVar(&f.tokenFile, "token-file", "", "where the login is kept (env "+envTokenFile+"; default in the user config directory)")
 }
 
-func newLoginCmd(deps cliDeps) *cobra.Command {
-	var (
-		f         serviceFlags
-		noBrowser bool
-		scopes    []string
-	)
+// LoginOptions are `chainwatch login`'s inputs.
+type LoginOptions struct {
+	In          io.Reader
+	Out         io.Writer
+	Getenv      func(string) string
+	Context     context.Context
+	OpenBrowser func(url string) error
+	// StdinIsTerminal: a pasted address is also read while a browser is
+	// open, since a user may have signed in elsewhere.
+	StdinIsTerminal bool
+	Service         serviceFlags
+	NoBrowser       bool
+	Scopes          []string
+}
+
+// NewCmdLogin signs in with the authorization code flow and keeps the
+// login; runF replaces loginRun in tests of the flags.
+func NewCmdLogin(deps Deps, runF func(*LoginOptions) error) *cobra.Command {
+	opts := &LoginOptions{Getenv: deps.getenv, OpenBrowser: deps.openBrowser, StdinIsTerminal: deps.stdinIsTerminal}
 	cmd := &cobra.Command{
 		Use:   "login",
 		Short: "Sign in to the service in a browser and keep the login",
@@ -44,86 +58,113 @@ The login (a refresh token) is kept in a file only you can read, and later
 runs of chainwatch use it. ` + "`chainwatch logout`" + ` revokes and forgets it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			authURL := pick(f.authURL, deps.getenv, envAuthURL)
-			if authURL == "" {
-				return fmt.Errorf("login needs the token service's address: pass --auth-url or set %s (to try chainwatch locally, run `chainwatch sandbox` in another terminal and use the auth_url and base_url it prints)", envAuthURL)
+			opts.In, opts.Out, opts.Context = cmd.InOrStdin(), cmd.OutOrStdout(), cmd.Context()
+			if runF != nil {
+				return runF(opts)
 			}
-			clientID := pick(f.clientID, deps.getenv, envClientID)
-			if clientID == "" {
-				clientID = sandbox.NativeClientID
-			}
-			path, err := tokenPath(f, deps.getenv)
-			if err != nil {
-				return err
-			}
-			cfg := api.AuthConfig{AuthURL: authURL, ClientID: clientID, ClientSecret: deps.getenv(envClientSecret), Scopes: scopes}
-			opts := api.LoginOptions{Out: cmd.OutOrStdout()}
-			if !noBrowser {
-				opts.OpenBrowser = deps.openBrowser
-			}
-			if noBrowser || deps.stdinIsTerminal {
-				opts.Paste = cmd.InOrStdin()
-			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), loginTimeout)
-			defer cancel()
-			tok, err := cfg.Login(ctx, opts)
-			if err != nil {
-				return err
-			}
-			svc := &api.LoginService{AuthURL: authURL, BaseURL: pick(f.baseURL, deps.getenv, envBaseURL), ClientID: clientID, Scopes: scopes}
-			if err := (api.FileTokenStore{Path: path}).SaveLogin(tok, svc); err != nil {
-				return err
-			}
-			who := ""
-			if u, err := cfg.UserInfo(ctx, cfg.NewRefreshingSource(tok, nil)); err == nil {
-				who = " as " + u.Display() // a courtesy: a service may not offer userinfo for these scopes
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "\nLogged in to %s%s. The login is kept in %s.\n", authURL, who, path)
-			if tok.RefreshToken == "" {
-				fmt.Fprintln(cmd.OutOrStdout(), "The service issued no refresh token, so you will need to log in again when the access token expires.")
-			}
-			return nil
+			return loginRun(opts)
 		},
 	}
-	addServiceFlags(cmd, &f)
-	cmd.Flags().BoolVar(&noBrowser, "no-browser", false, "do not open a browser; print the address and read the pasted answer (for SSH sessions)")
-	cmd.Flags().StringSliceVar(&scopes, "scope", nil, "scopes to ask for (default api.allaccess,offline_access)")
+	addServiceFlags(cmd, &opts.Service)
+	cmd.Flags().BoolVar(&opts.NoBrowser, "no-browser", false, "do not open a browser; print the address and read the pasted answer (for SSH sessions)")
+	cmd.Flags().StringSliceVar(&opts.Scopes, "scope", nil, "scopes to ask for (default api.allaccess,offline_access)")
 	return cmd
 }
 
-func newLogoutCmd(deps cliDeps) *cobra.Command {
-	var f serviceFlags
+func loginRun(o *LoginOptions) error {
+	f := o.Service
+	authURL := pick(f.authURL, o.Getenv, envAuthURL)
+	if authURL == "" {
+		return fmt.Errorf("login needs the token service's address: pass --auth-url or set %s (to try chainwatch locally, run `chainwatch sandbox` in another terminal and use the auth_url and base_url it prints)", envAuthURL)
+	}
+	clientID := pick(f.clientID, o.Getenv, envClientID)
+	if clientID == "" {
+		clientID = sandbox.NativeClientID
+	}
+	path, err := tokenPath(f, o.Getenv)
+	if err != nil {
+		return err
+	}
+	cfg := api.AuthConfig{AuthURL: authURL, ClientID: clientID, ClientSecret: o.Getenv(envClientSecret), Scopes: o.Scopes}
+	lo := api.LoginOptions{Out: o.Out}
+	if !o.NoBrowser {
+		lo.OpenBrowser = o.OpenBrowser
+	}
+	if o.NoBrowser || o.StdinIsTerminal {
+		lo.Paste = o.In
+	}
+	ctx, cancel := context.WithTimeout(o.Context, loginTimeout)
+	defer cancel()
+	tok, err := cfg.Login(ctx, lo)
+	if err != nil {
+		return err
+	}
+	svc := &api.LoginService{AuthURL: authURL, BaseURL: pick(f.baseURL, o.Getenv, envBaseURL), ClientID: clientID, Scopes: o.Scopes}
+	if err := (api.FileTokenStore{Path: path}).SaveLogin(tok, svc); err != nil {
+		return err
+	}
+	who := ""
+	if u, err := cfg.UserInfo(ctx, cfg.NewRefreshingSource(tok, nil)); err == nil {
+		who = " as " + u.Display() // a courtesy: a service may not offer userinfo for these scopes
+	}
+	fmt.Fprintf(o.Out, "\nLogged in to %s%s. The login is kept in %s.\n", authURL, who, path)
+	if tok.RefreshToken == "" {
+		fmt.Fprintln(o.Out, "The service issued no refresh token, so you will need to log in again when the access token expires.")
+	}
+	return nil
+}
+
+// LogoutOptions are `chainwatch logout`'s inputs.
+type LogoutOptions struct {
+	Out, ErrOut io.Writer
+	Getenv      func(string) string
+	Context     context.Context
+	Service     serviceFlags
+}
+
+// NewCmdLogout revokes the stored login and forgets it; runF replaces
+// logoutRun in tests of the flags.
+func NewCmdLogout(deps Deps, runF func(*LogoutOptions) error) *cobra.Command {
+	opts := &LogoutOptions{Getenv: deps.getenv}
 	cmd := &cobra.Command{
 		Use:   "logout",
 		Short: "Revoke the stored login at the service and forget it",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			path, err := tokenPath(f, deps.getenv)
-			if err != nil {
-				return err
+			opts.Out, opts.ErrOut, opts.Context = cmd.OutOrStdout(), cmd.ErrOrStderr(), cmd.Context()
+			if runF != nil {
+				return runF(opts)
 			}
-			store := api.FileTokenStore{Path: path}
-			tok, svc, loadErr := store.LoadLogin()
-			if loadErr == nil && tok == nil {
-				fmt.Fprintln(cmd.OutOrStdout(), "Not logged in.")
-				return nil
-			}
-			revokeErr := loadErr
-			if loadErr == nil {
-				revokeErr = revokeLogin(cmd.Context(), tok, svc, deps.getenv(envClientSecret))
-			}
-			if err := store.Delete(); err != nil {
-				return err
-			}
-			if revokeErr != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "warning: could not revoke the login at the service (%v); it stays valid there until it expires\n", revokeErr)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Logged out; %s is deleted.\n", path)
-			return nil
+			return logoutRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&f.tokenFile, "token-file", "", "where the login is kept (env "+envTokenFile+")")
+	cmd.Flags().StringVar(&opts.Service.tokenFile, "token-file", "", "where the login is kept (env "+envTokenFile+")")
 	return cmd
+}
+
+func logoutRun(o *LogoutOptions) error {
+	path, err := tokenPath(o.Service, o.Getenv)
+	if err != nil {
+		return err
+	}
+	store := api.FileTokenStore{Path: path}
+	tok, svc, loadErr := store.LoadLogin()
+	if loadErr == nil && tok == nil {
+		fmt.Fprintln(o.Out, "Not logged in.")
+		return nil
+	}
+	revokeErr := loadErr
+	if loadErr == nil {
+		revokeErr = revokeLogin(o.Context, tok, svc, o.Getenv(envClientSecret))
+	}
+	if err := store.Delete(); err != nil {
+		return err
+	}
+	if revokeErr != nil {
+		fmt.Fprintf(o.ErrOut, "warning: could not revoke the login at the service (%v); it stays valid there until it expires\n", revokeErr)
+	}
+	fmt.Fprintf(o.Out, "Logged out; %s is deleted.\n", path)
+	return nil
 }
 
 // revokeLogin revokes the refresh token (which ends the whole grant, its

@@ -17,12 +17,9 @@ import (
 	"chainwatch/model"
 )
 
-// Deps are the process's dependencies as the commands take them.
-type Deps = cliDeps
-
 // Execute runs the command line with deps and returns the exit code.
 func Execute(deps Deps, args []string) int {
-	root := newRootCmd(deps)
+	root := NewCmdRoot(deps, nil)
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
 		return 1
@@ -33,17 +30,17 @@ func Execute(deps Deps, args []string) int {
 // Process is the dependencies of the running process: its standard
 // streams, environment, browser and terminal.
 func Process(in io.Reader, out, errOut io.Writer, getenv func(string) string) Deps {
-	return cliDeps{
+	return Deps{
 		in: in, out: out, errOut: errOut,
 		getenv: getenv, openBrowser: openBrowser, stdinIsTerminal: stdinIsTerminal(),
 		runWatch: runWatchTUI,
 	}
 }
 
-// cliDeps is everything the commands take from the process, injected so
-// tests run the commands in process with their own input, environment and
-// "browser".
-type cliDeps struct {
+// Deps is everything the commands take from the process (the factory of
+// gh's commands), injected so tests run the commands in process with their
+// own input, environment and "browser".
+type Deps struct {
 	in          io.Reader
 	out, errOut io.Writer
 	getenv      func(string) string
@@ -59,10 +56,14 @@ type cliDeps struct {
 	now func() time.Time
 }
 
-// newRootCmd builds the command tree. The root command itself is the
-// watch screen (cmd_watch.go), so a bare `chainwatch` shows a chain.
-func newRootCmd(deps cliDeps) *cobra.Command {
-	var wf watchFlags
+// NewCmdRoot builds the command tree. The root command itself is the
+// watch screen (root_watch.go), so a bare `chainwatch` shows a chain;
+// runF replaces watchRun in tests of the flags.
+func NewCmdRoot(deps Deps, runF func(*WatchOptions) error) *cobra.Command {
+	opts := &WatchOptions{Getenv: deps.getenv, Now: deps.now, RunWatch: deps.runWatch}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
 	root := &cobra.Command{
 		Use:   "chainwatch [SYMBOL]",
 		Short: "Watch option chains, greeks, IV and time and sales in the terminal",
@@ -81,7 +82,18 @@ needs no account.`,
   chainwatch aapl --date 2026-11-18   a past day's end-of-day chain`,
 		Args: rootArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWatchCmd(cmd, args, &wf, deps)
+			opts.ErrOut, opts.Args, opts.Changed = cmd.ErrOrStderr(), args, cmd.Flags().Changed
+			opts.CommandPath = cmd.CommandPath()
+			opts.SuggestFor = func(arg string) []string {
+				if cmd.SuggestionsMinimumDistance <= 0 {
+					cmd.SuggestionsMinimumDistance = 2 // cobra's own default for unknown commands
+				}
+				return cmd.SuggestionsFor(arg)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return watchRun(opts)
 		},
 		SilenceUsage:  true,
 		SilenceErrors: false,
@@ -91,8 +103,15 @@ needs no account.`,
 	root.SetOut(deps.out)
 	root.SetErr(deps.errOut)
 	root.SetVersionTemplate("chainwatch {{.Version}}\n")
-	addWatchFlags(root, &wf)
-	root.AddCommand(&cobra.Command{
+	addWatchFlags(root, &opts.Flags)
+	root.AddCommand(NewCmdVersion(), NewCmdSandbox(nil), NewCmdLogin(deps, nil), NewCmdLogout(deps, nil),
+		NewCmdStatus(deps, nil), NewCmdScan(deps, nil))
+	return root
+}
+
+// NewCmdVersion prints the version; it has no options.
+func NewCmdVersion() *cobra.Command {
+	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version of chainwatch",
 		Args:  cobra.NoArgs,
@@ -100,9 +119,7 @@ needs no account.`,
 			_, err := fmt.Fprintf(cmd.OutOrStdout(), "chainwatch %s\n", version())
 			return err
 		},
-	})
-	root.AddCommand(newSandboxCmd(), newLoginCmd(deps), newLogoutCmd(deps), newStatusCmd(deps), newScanCmd(deps))
-	return root
+	}
 }
 
 // version is api.Version (set with -ldflags "-X chainwatch/api.Version=v1.2.3"),

@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -40,6 +41,24 @@ type watchFlags struct {
 	colorBlind bool
 	noColor    bool
 	svc        serviceFlags
+}
+
+// WatchOptions are the root command's inputs: its flags, which of them
+// were given, the symbol argument, and the process's stderr, environment,
+// clock and screen.
+type WatchOptions struct {
+	ErrOut   io.Writer
+	Getenv   func(string) string
+	Now      func() time.Time
+	RunWatch func(model.Config) error // nil: no screen in this build
+
+	Args    []string
+	Flags   watchFlags
+	Changed func(flag string) bool
+	// CommandPath and SuggestFor word an unknown symbol as cobra words an
+	// unknown command (a mistyped `chainwatch stauts` is an argument).
+	CommandPath string
+	SuggestFor  func(arg string) []string
 }
 
 // addWatchFlags defines the root's flags. The service flags have the names
@@ -122,8 +141,8 @@ type watchSettings struct {
 // resolveSettings merges the flags, the config file and the defaults. The
 // flags are checked first, so a bad flag is reported even when the config
 // file would also fail.
-func resolveSettings(cmd *cobra.Command, args []string, f *watchFlags, getenv func(string) string, now time.Time) (watchSettings, error) {
-	changed := cmd.Flags().Changed
+func resolveSettings(o *WatchOptions, now time.Time) (watchSettings, error) {
+	changed, args, f, getenv := o.Changed, o.Args, &o.Flags, o.Getenv
 	s := watchSettings{
 		symbol: config.DefaultSymbol, mode: api.Live, theme: config.DefaultTheme,
 		budget:    feed.Budget{Share: config.DefaultBudgetShare},
@@ -304,20 +323,16 @@ func (w *warnings) all() []string {
 	return slices.Clone(w.list)
 }
 
-// runWatchCmd is the root command: settings, session, client, state, then
+// watchRun is the root command: settings, session, client, state, then
 // the screen, and after it the session's end and any warnings.
-func runWatchCmd(cmd *cobra.Command, args []string, f *watchFlags, deps cliDeps) error {
-	nowFn := deps.now
-	if nowFn == nil {
-		nowFn = time.Now
-	}
-	set, err := resolveSettings(cmd, args, f, deps.getenv, nowFn())
+func watchRun(o *WatchOptions) error {
+	set, err := resolveSettings(o, o.Now())
 	if err != nil {
 		return err
 	}
-	svc := f.svc
+	svc := o.Flags.svc
 	svc.file = &set.service
-	sess, err := resolveSession(svc, deps.getenv)
+	sess, err := resolveSession(svc, o.Getenv)
 	if err != nil {
 		return err
 	}
@@ -326,8 +341,8 @@ func runWatchCmd(cmd *cobra.Command, args []string, f *watchFlags, deps cliDeps)
 	source := sourceProduction
 	if sess.source == fromEmbeddedSandbox {
 		source = sourceSandbox
-		if len(args) == 1 {
-			if err := checkSandboxSymbol(cmd, args[0], set.symbol); err != nil {
+		if len(o.Args) == 1 {
+			if err := checkSandboxSymbol(o, o.Args[0], set.symbol); err != nil {
 				return err
 			}
 		}
@@ -338,7 +353,7 @@ func runWatchCmd(cmd *cobra.Command, args []string, f *watchFlags, deps cliDeps)
 	}
 
 	var warn warnings
-	st := config.OpenState(deps.getenv)
+	st := config.OpenState(o.Getenv)
 	recent, err := st.Recent()
 	warn.add(err)
 	firstRun := !set.configExists && !st.FirstRunDone()
@@ -347,7 +362,7 @@ func runWatchCmd(cmd *cobra.Command, args []string, f *watchFlags, deps cliDeps)
 		Symbol: set.symbol, Mode: set.mode, Date: set.date,
 		Budget: set.budget, BlockSize: set.blockSize, TapeCapacity: set.tapeSize,
 		Theme: set.theme, ColorBlind: set.colorBlind, NoColor: set.noColor,
-		FirstRun: firstRun, Recent: recent, Now: deps.now,
+		FirstRun: firstRun, Recent: recent, Now: o.Now,
 		SaveRecent: func(list []string) error {
 			err := st.SaveRecent(list)
 			warn.add(err)
@@ -366,12 +381,12 @@ func runWatchCmd(cmd *cobra.Command, args []string, f *watchFlags, deps cliDeps)
 		// the screen is killed.
 		warn.add(st.MarkFirstRun())
 	}
-	if deps.runWatch == nil {
+	if o.RunWatch == nil {
 		return errors.New("the watch screen is not available in this build")
 	}
-	runErr := deps.runWatch(cfg)
+	runErr := o.RunWatch(cfg)
 	for _, w := range warn.all() {
-		fmt.Fprintf(cmd.ErrOrStderr(), "chainwatch: warning: %s\n", w)
+		fmt.Fprintf(o.ErrOut, "chainwatch: warning: %s\n", w)
 	}
 	if runErr != nil {
 		return fmt.Errorf("the watch screen stopped: %w", runErr)
@@ -383,16 +398,13 @@ func runWatchCmd(cmd *cobra.Command, args []string, f *watchFlags, deps cliDeps)
 // Its market is known exactly, so a user learns at once that the symbol
 // (or the command they mistyped: `chainwatch stauts`) does not exist,
 // instead of meeting an empty screen.
-func checkSandboxSymbol(cmd *cobra.Command, arg, sym string) error {
+func checkSandboxSymbol(o *WatchOptions, arg, sym string) error {
 	if _, ok := market.Default().Lookup(sym); ok {
 		return nil
 	}
 	msg := fmt.Sprintf("unknown command or symbol %q for %q: the embedded sandbox has no symbol %s (try SPY, QQQ, AAPL or SPX); chainwatch --help lists the commands",
-		arg, cmd.CommandPath(), sym)
-	if cmd.SuggestionsMinimumDistance <= 0 {
-		cmd.SuggestionsMinimumDistance = 2 // cobra's own default for unknown commands
-	}
-	if sugg := cmd.SuggestionsFor(arg); len(sugg) > 0 {
+		arg, o.CommandPath, sym)
+	if sugg := o.SuggestFor(arg); len(sugg) > 0 {
 		msg += "\n\nDid you mean this?\n\t" + strings.Join(sugg, "\n\t")
 	}
 	return errors.New(msg)

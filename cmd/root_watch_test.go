@@ -58,7 +58,7 @@ func (w watchCLI) run(t *testing.T, args ...string) watchResult {
 		}
 		return nil
 	}
-	cmd := newRootCmd(deps)
+	cmd := NewCmdRoot(deps, nil)
 	cmd.SetArgs(args)
 	res.err = cmd.ExecuteContext(t.Context())
 	res.out, res.errOut = out.String(), errOut.String()

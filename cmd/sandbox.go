@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
 	"net"
@@ -19,19 +21,25 @@ import (
 	"chainwatch/sandbox/quota"
 )
 
-// newSandboxCmd runs the sandbox standalone. Its four stdout lines are for
+// SandboxOptions are `chainwatch sandbox`'s inputs.
+type SandboxOptions struct {
+	Out, ErrOut  io.Writer
+	Context      context.Context
+	Listen       string
+	TokenTTL     time.Duration
+	Plan         string
+	PerSecond    float64
+	Faults       string
+	Entitlements string
+}
+
+// NewCmdSandbox runs the sandbox standalone; runF replaces sandboxRun in
+// tests of the flags. Its four stdout lines are for
 // scripts (eval-able as shell assignments); everything else goes to stderr.
 // They are the one place chainwatch prints a secret, because the user asked
 // for it: the demo client's secret is new on every start.
-func newSandboxCmd() *cobra.Command {
-	var (
-		listen       string
-		tokenTTL     time.Duration
-		plan         string
-		perSecond    float64
-		faultSpec    string
-		entitlements string
-	)
+func NewCmdSandbox(runF func(*SandboxOptions) error) *cobra.Command {
+	opts := &SandboxOptions{}
 	cmd := &cobra.Command{
 		Use:   "sandbox",
 		Short: "Run the local sandbox of the market-data service",
@@ -78,43 +86,51 @@ e.g. --faults 0.05 or --faults 0.1:500,503,slow.
 It stops on Ctrl+C or SIGTERM.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := sandboxConfig(plan, perSecond, faultSpec, entitlements)
-			if err != nil {
-				return err
+			opts.Out, opts.ErrOut, opts.Context = cmd.OutOrStdout(), cmd.ErrOrStderr(), cmd.Context()
+			if runF != nil {
+				return runF(opts)
 			}
-			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
-			if host, _, err := net.SplitHostPort(listen); err == nil && !api.IsLoopbackHost(host) {
-				log.Warn("listening beyond loopback: the sandbox speaks plain http, and chainwatch refuses plain http to any host but loopback", "listen", listen)
-			}
-			cfg.Addr, cfg.Logger, cfg.AccessTokenTTL = listen, log, tokenTTL
-			if cfg.Faults.Enabled() {
-				log.Warn("fault injection is on", "faults", cfg.Faults.String())
-			}
-			s, err := sandbox.Start(cfg)
-			if err != nil {
-				return fmt.Errorf("%w (choose another address with --listen, e.g. --listen 127.0.0.1:0 for any free port)", err)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "base_url=%s\nauth_url=%s\nclient_id=%s\nclient_secret=%s\n",
-				s.BaseURL, s.AuthURL, sandbox.DemoClientID, s.DemoSecret)
-			log.Info("to log in as a user: chainwatch login --auth-url " + s.AuthURL + " --base-url " + s.BaseURL)
-
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			select {
-			case <-ctx.Done():
-				log.Info("stopping")
-			case <-s.Done():
-			}
-			return s.Close()
+			return sandboxRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
-	cmd.Flags().DurationVar(&tokenTTL, "token-ttl", sandbox.DefaultAccessTokenTTL, "lifetime of access tokens; shorten it to watch clients renew them")
-	cmd.Flags().StringVar(&plan, "plan", "professional", "points plan of every client: "+strings.Join(quota.PlanNames(), ", "))
-	cmd.Flags().Float64Var(&perSecond, "rate", sandbox.DefaultPerSecond, "requests per second per client; 0 for no limit")
-	cmd.Flags().StringVar(&faultSpec, "faults", "", "inject faults: RATE or RATE:KIND,... with kinds 500, 503, 429, slow, truncate, reset, token (off by default)")
-	cmd.Flags().StringVar(&entitlements, "entitlements", "consolidated_tape,utp,opra", "subscriptions of every client: a comma list of consolidated_tape, utp, opra, or none")
+	cmd.Flags().StringVar(&opts.Listen, "listen", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
+	cmd.Flags().DurationVar(&opts.TokenTTL, "token-ttl", sandbox.DefaultAccessTokenTTL, "lifetime of access tokens; shorten it to watch clients renew them")
+	cmd.Flags().StringVar(&opts.Plan, "plan", "professional", "points plan of every client: "+strings.Join(quota.PlanNames(), ", "))
+	cmd.Flags().Float64Var(&opts.PerSecond, "rate", sandbox.DefaultPerSecond, "requests per second per client; 0 for no limit")
+	cmd.Flags().StringVar(&opts.Faults, "faults", "", "inject faults: RATE or RATE:KIND,... with kinds 500, 503, 429, slow, truncate, reset, token (off by default)")
+	cmd.Flags().StringVar(&opts.Entitlements, "entitlements", "consolidated_tape,utp,opra", "subscriptions of every client: a comma list of consolidated_tape, utp, opra, or none")
 	return cmd
+}
+
+func sandboxRun(o *SandboxOptions) error {
+	cfg, err := sandboxConfig(o.Plan, o.PerSecond, o.Faults, o.Entitlements)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(o.ErrOut, nil))
+	if host, _, err := net.SplitHostPort(o.Listen); err == nil && !api.IsLoopbackHost(host) {
+		log.Warn("listening beyond loopback: the sandbox speaks plain http, and chainwatch refuses plain http to any host but loopback", "listen", o.Listen)
+	}
+	cfg.Addr, cfg.Logger, cfg.AccessTokenTTL = o.Listen, log, o.TokenTTL
+	if cfg.Faults.Enabled() {
+		log.Warn("fault injection is on", "faults", cfg.Faults.String())
+	}
+	s, err := sandbox.Start(cfg)
+	if err != nil {
+		return fmt.Errorf("%w (choose another address with --listen, e.g. --listen 127.0.0.1:0 for any free port)", err)
+	}
+	fmt.Fprintf(o.Out, "base_url=%s\nauth_url=%s\nclient_id=%s\nclient_secret=%s\n",
+		s.BaseURL, s.AuthURL, sandbox.DemoClientID, s.DemoSecret)
+	log.Info("to log in as a user: chainwatch login --auth-url " + s.AuthURL + " --base-url " + s.BaseURL)
+
+	ctx, stop := signal.NotifyContext(o.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	select {
+	case <-ctx.Done():
+		log.Info("stopping")
+	case <-s.Done():
+	}
+	return s.Close()
 }
 
 // sandboxConfig checks the data flags before anything starts, so a typo is

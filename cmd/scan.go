@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -14,25 +15,37 @@ import (
 	"chainwatch/scan"
 )
 
-// scanFlags are `chainwatch scan`'s flags.
-type scanFlags struct {
-	formulas   []string
-	sort       string
-	name       string
-	all        bool
-	allSet     bool // --all was given, as true or false
-	export     exportFlags
-	list       bool
-	mode       string
-	configPath string
-	svc        serviceFlags
+// ScanOptions are `chainwatch scan`'s inputs: its flags, which of them
+// were given, and the process's streams, environment and clock.
+type ScanOptions struct {
+	Out, ErrOut io.Writer
+	Getenv      func(string) string
+	Now         func() time.Time
+	Context     context.Context
+
+	Formulas   []string
+	Sort       string
+	Name       string
+	All        bool
+	AllSet     bool // --all was given, as true or false
+	Export     exportFlags
+	List       bool
+	Mode       string
+	ModeSet    bool
+	ConfigPath string
+	ConfigSet  bool
+	Service    serviceFlags
 }
 
-// newScanCmd is the scanner for scripts: the same scan, checks and errors
-// as the modal (scan.Run, scan.DescribeError), with the rows on
-// stdout as a table, JSON or CSV, and what it cost on stderr.
-func newScanCmd(deps cliDeps) *cobra.Command {
-	var f scanFlags
+// NewCmdScan is the scanner for scripts: the same scan, checks and errors
+// as the modal (scan.Run, scan.DescribeError), with the rows on stdout as
+// a table, JSON or CSV, and what it cost on stderr. runF replaces scanRun
+// in tests of the flags.
+func NewCmdScan(deps Deps, runF func(*ScanOptions) error) *cobra.Command {
+	f := &ScanOptions{Getenv: deps.getenv, Now: deps.now}
+	if f.Now == nil {
+		f.Now = time.Now
+	}
 	cmd := &cobra.Command{
 		Use:   "scan --formula EXPR [--formula EXPR ...] | --name SAVED",
 		Short: "Run a custom scan (30 to 250 points) and print the rows",
@@ -56,56 +69,61 @@ checked against the service's field list first, so a typo costs nothing.`,
   chainwatch scan --list`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runScanCmd(cmd, &f, deps)
+			f.Out, f.ErrOut, f.Context = cmd.OutOrStdout(), cmd.ErrOrStderr(), cmd.Context()
+			changed := cmd.Flags().Changed
+			f.AllSet, f.ModeSet, f.ConfigSet = changed("all"), changed("mode"), changed("config")
+			if runF != nil {
+				return runF(f)
+			}
+			return scanRun(f)
 		},
 	}
 	fl := cmd.Flags()
 	// A StringArray, not a StringSlice: formulas contain commas (min(a, b)).
-	fl.StringArrayVar(&f.formulas, "formula", nil, "a formula: a filter (iv30 > 40) or a column (iv30); repeat for more")
-	fl.StringVar(&f.sort, "sort", "", "order rows by KEY, a formula or display name of the scan: KEY[:asc|:desc] (default desc)")
-	fl.StringVar(&f.name, "name", "", "run a saved scan or preset by name (chainwatch scan --list shows them)")
-	fl.BoolVar(&f.all, "all", false, "every matching row, not the top 20 (150 points live, 250 delayed); --all=false overrides a saved scan's all_results")
-	addExportFlags(cmd, &f.export)
-	fl.BoolVar(&f.list, "list", false, "list the saved scans and presets with their formulas, and run nothing")
-	fl.StringVar(&f.mode, "mode", "", "data path: live or delayed (default the config file's mode, else live)")
-	fl.StringVar(&f.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chainwatch/config.toml)")
-	addServiceFlags(cmd, &f.svc)
+	fl.StringArrayVar(&f.Formulas, "formula", nil, "a formula: a filter (iv30 > 40) or a column (iv30); repeat for more")
+	fl.StringVar(&f.Sort, "sort", "", "order rows by KEY, a formula or display name of the scan: KEY[:asc|:desc] (default desc)")
+	fl.StringVar(&f.Name, "name", "", "run a saved scan or preset by name (chainwatch scan --list shows them)")
+	fl.BoolVar(&f.All, "all", false, "every matching row, not the top 20 (150 points live, 250 delayed); --all=false overrides a saved scan's all_results")
+	addExportFlags(cmd, &f.Export)
+	fl.BoolVar(&f.List, "list", false, "list the saved scans and presets with their formulas, and run nothing")
+	fl.StringVar(&f.Mode, "mode", "", "data path: live or delayed (default the config file's mode, else live)")
+	fl.StringVar(&f.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/chainwatch/config.toml)")
+	addServiceFlags(cmd, &f.Service)
 	for _, other := range []string{"formula", "name", "sort", "all", "json", "csv"} {
 		cmd.MarkFlagsMutuallyExclusive("list", other)
 	}
 	return cmd
 }
 
-// runScanCmd resolves the scan and the session, runs the scan and prints
+// scanRun resolves the scan and the session, runs the scan and prints
 // it. Anything wrong is one line on stderr and exit status 1, with nothing
 // on stdout, so a script never parses half an answer.
-func runScanCmd(cmd *cobra.Command, f *scanFlags, deps cliDeps) error {
-	fc, path, err := scanConfigFile(cmd, f, deps.getenv)
+func scanRun(f *ScanOptions) error {
+	fc, path, err := scanConfigFile(f)
 	if err != nil {
 		return err
 	}
 	saved := scan.FromSavedAll(fc.SavedScans())
-	if f.list {
-		return printScanList(cmd.OutOrStdout(), path, saved)
+	if f.List {
+		return printScanList(f.Out, path, saved)
 	}
 	mode := api.Live
 	switch {
-	case cmd.Flags().Changed("mode"):
-		if mode, err = config.ParseMode(f.mode); err != nil {
+	case f.ModeSet:
+		if mode, err = config.ParseMode(f.Mode); err != nil {
 			return fmt.Errorf("--mode %w", err)
 		}
 	case fc.Mode != "":
 		mode, _ = config.ParseMode(fc.Mode) // checked by loadConfig
 	}
-	f.allSet = cmd.Flags().Changed("all")
 	s, err := scanFromFlags(f, saved)
 	if err != nil {
 		return err
 	}
 
-	svc := f.svc
+	svc := f.Service
 	svc.file = &fc.Service
-	sess, err := resolveSession(svc, deps.getenv)
+	sess, err := resolveSession(svc, f.Getenv)
 	if err != nil {
 		return err
 	}
@@ -114,9 +132,9 @@ func runScanCmd(cmd *cobra.Command, f *scanFlags, deps cliDeps) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(cmd.Context(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(f.Context, 2*time.Minute)
 	defer cancel()
-	errOut := cmd.ErrOrStderr()
+	errOut := f.ErrOut
 	if sess.source == fromEmbeddedSandbox {
 		// Rows from a simulated market must never pass for real ones.
 		fmt.Fprintln(errOut, "chainwatch: no credentials: scanning the embedded sandbox's simulated market")
@@ -136,16 +154,12 @@ func runScanCmd(cmd *cobra.Command, f *scanFlags, deps cliDeps) error {
 		// confirm it, so it is said, not asked.
 		fmt.Fprintf(errOut, "chainwatch: --all: this scan returns every matching row and costs %d points (%s)\n", s.Cost(mode), mode)
 	}
-	now := time.Now
-	if deps.now != nil {
-		now = deps.now
-	}
-	out, err := scan.Run(ctx, client, g, s, mode, now())
+	out, err := scan.Run(ctx, client, g, s, mode, f.Now())
 	if err != nil {
 		msg, _ := scan.DescribeError(err, s)
 		return errors.New(msg)
 	}
-	if err := f.export.format().Write(cmd.OutOrStdout(), scanExport(out)); err != nil {
+	if err := f.Export.format().Write(f.Out, scanExport(out)); err != nil {
 		return err
 	}
 	fmt.Fprintln(errOut, scanSummary(out))
@@ -154,14 +168,14 @@ func runScanCmd(cmd *cobra.Command, f *scanFlags, deps cliDeps) error {
 
 // scanConfigFile loads the config file of --config, else the default one
 // if it exists, and returns it with its path ("" when there is none).
-func scanConfigFile(cmd *cobra.Command, f *scanFlags, getenv func(string) string) (config.File, string, error) {
-	path, explicit := f.configPath, cmd.Flags().Changed("config")
+func scanConfigFile(f *ScanOptions) (config.File, string, error) {
+	path, explicit := f.ConfigPath, f.ConfigSet
 	if explicit && strings.TrimSpace(path) == "" {
 		return config.File{}, "", errors.New("--config needs a path")
 	}
 	if !explicit {
 		var err error
-		if path, err = config.DefaultPath(getenv); err != nil {
+		if path, err = config.DefaultPath(f.Getenv); err != nil {
 			return config.File{}, "", nil // no home directory: no config file
 		}
 	}
@@ -173,17 +187,17 @@ func scanConfigFile(cmd *cobra.Command, f *scanFlags, getenv func(string) string
 // with --all and --sort applied. --all, when given, says what the run
 // returns either way: --all=false runs a saved scan that keeps
 // all_results = true for the top 20 at the lower cost.
-func scanFromFlags(f *scanFlags, saved []scan.Scan) (scan.Scan, error) {
+func scanFromFlags(f *ScanOptions, saved []scan.Scan) (scan.Scan, error) {
 	var s scan.Scan
-	if name := strings.TrimSpace(f.name); name != "" {
+	if name := strings.TrimSpace(f.Name); name != "" {
 		var ok bool
 		if s, ok = scan.Find(saved, name); !ok {
 			return s, fmt.Errorf("--name %q: no saved scan or preset has that name; there are: %s", name, scanNames(saved))
 		}
-	} else if f.name != "" {
+	} else if f.Name != "" {
 		return s, errors.New("--name needs the name of a saved scan or preset (chainwatch scan --list shows them)")
 	}
-	for i, src := range f.formulas {
+	for i, src := range f.Formulas {
 		if strings.TrimSpace(src) == "" {
 			return s, fmt.Errorf("--formula number %d is empty: give an expression such as 'iv30 > 40'", i+1)
 		}
@@ -192,11 +206,11 @@ func scanFromFlags(f *scanFlags, saved []scan.Scan) (scan.Scan, error) {
 	if len(s.Fields) == 0 {
 		return s, errors.New("no scan to run: give a formula with --formula 'iv30 > 40' (repeat --formula for more fields), or a saved scan or preset with --name (chainwatch scan --list shows them)")
 	}
-	if f.allSet {
-		s.AllResults = f.all
+	if f.AllSet {
+		s.AllResults = f.All
 	}
-	if f.sort != "" {
-		if err := applySort(&s, f.sort); err != nil {
+	if f.Sort != "" {
+		if err := applySort(&s, f.Sort); err != nil {
 			return s, err
 		}
 	}
