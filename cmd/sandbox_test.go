@@ -100,12 +100,7 @@ func TestSandboxCommandCurlClientCredentials(t *testing.T) {
 }
 
 func TestSandboxCommandBusyPort(t *testing.T) {
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	out := &syncBuffer{}
-	go func() { _, _, _ = cli{ctx: ctx, out: out}.run(t, "sandbox", "--listen", "127.0.0.1:0") }()
-	waitFor(t, "the first sandbox", func() bool { return len(sandboxLines(out.String())) == 4 })
-	addr := strings.TrimPrefix(sandboxLines(out.String())["base_url"], "http://")
+	addr := strings.TrimPrefix(runSandboxCmd(t)["base_url"], "http://")
 	_, _, err := cli{}.run(t, "sandbox", "--listen", addr)
 	if err == nil || !strings.Contains(err.Error(), "--listen") {
 		t.Fatalf("a busy port gave %v, want advice about --listen", err)
@@ -114,21 +109,7 @@ func TestSandboxCommandBusyPort(t *testing.T) {
 
 // --token-ttl shortens access tokens, so a user can watch chainwatch renew.
 func TestSandboxCommandTokenTTL(t *testing.T) {
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	out := &syncBuffer{}
-	go func() {
-		_, _, _ = cli{ctx: ctx, out: out}.run(t, "sandbox", "--listen", "127.0.0.1:0", "--token-ttl", "90s")
-	}()
-	waitFor(t, "the four lines", func() bool { return len(sandboxLines(out.String())) == 4 })
-	kv := sandboxLines(out.String())
-	req, _ := http.NewRequest(http.MethodPost, kv["auth_url"]+"/connect/token", strings.NewReader("grant_type=client_credentials"))
-	req.SetBasicAuth(kv["client_id"], kv["client_secret"])
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := demoToken(t, runSandboxCmd(t, "--token-ttl", "90s"))
 	defer resp.Body.Close()
 	var tok struct {
 		ExpiresIn int `json:"expires_in"`
@@ -165,31 +146,17 @@ func TestSandboxCommandBadFlags(t *testing.T) {
 // The data flags reach the sandbox: a trial plan without a rate limit or
 // subscriptions still prints its four lines and reports the trial's points.
 func TestSandboxCommandDataFlags(t *testing.T) {
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	out := &syncBuffer{}
-	go func() {
-		_, _, _ = cli{ctx: ctx, out: out}.run(t, "sandbox", "--listen", "127.0.0.1:0",
-			"--plan", "trial", "--rate", "0", "--entitlements", "none", "--faults", "")
-	}()
-	waitFor(t, "the four lines", func() bool { return len(sandboxLines(out.String())) == 4 })
-	kv := sandboxLines(out.String())
-	req, _ := http.NewRequest(http.MethodPost, kv["auth_url"]+"/connect/token", strings.NewReader("grant_type=client_credentials"))
-	req.SetBasicAuth(kv["client_id"], kv["client_secret"])
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	kv := runSandboxCmd(t, "--plan", "trial", "--rate", "0", "--entitlements", "none", "--faults", "")
+	resp := demoToken(t, kv)
 	var tok struct {
 		AccessToken string `json:"access_token"`
 	}
-	err = json.NewDecoder(resp.Body).Decode(&tok)
+	err := json.NewDecoder(resp.Body).Decode(&tok)
 	resp.Body.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	req, _ = http.NewRequest(http.MethodGet, kv["base_url"]+"/v1/live/reference/exchanges", nil)
+	req, _ := http.NewRequest(http.MethodGet, kv["base_url"]+"/v1/live/reference/exchanges", nil)
 	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
 	resp, err = http.DefaultClient.Do(req)
 	if err != nil {
@@ -199,4 +166,32 @@ func TestSandboxCommandDataFlags(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Monthly-Points-Left") != "500" {
 		t.Errorf("exchanges: %d with %q points left, want 200 and the trial's 500", resp.StatusCode, resp.Header.Get("X-Monthly-Points-Left"))
 	}
+}
+
+// runSandboxCmd runs `chainwatch sandbox --listen 127.0.0.1:0 args...`
+// until the test ends and returns its four lines as keys and values.
+func runSandboxCmd(t *testing.T, args ...string) map[string]string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	t.Cleanup(cancel)
+	out := &syncBuffer{}
+	go func() {
+		_, _, _ = cli{ctx: ctx, out: out}.run(t, append([]string{"sandbox", "--listen", "127.0.0.1:0"}, args...)...)
+	}()
+	waitFor(t, "the four lines", func() bool { return len(sandboxLines(out.String())) == 4 })
+	return sandboxLines(out.String())
+}
+
+// demoToken asks the sandbox of kv for a client-credentials token as its
+// demo client; the caller closes the response's body.
+func demoToken(t *testing.T, kv map[string]string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, kv["auth_url"]+"/connect/token", strings.NewReader("grant_type=client_credentials"))
+	req.SetBasicAuth(kv["client_id"], kv["client_secret"])
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
 }

@@ -27,38 +27,47 @@ type snapshot struct {
 	spent    int
 }
 
-type probeMsg chan snapshot
+// probe asks the running program for a snapshot S of its App, taken on
+// the program's goroutine.
+type probe[S any] chan S
 
-// probed wraps the App to answer probes; everything else goes through.
-type probed struct{ *App }
+// probed wraps the App to answer probes of S with snap; everything else
+// goes through.
+type probed[S any] struct {
+	*App
+	snap func(*App) S
+}
 
-func (p probed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if ch, ok := msg.(probeMsg); ok {
-		a := p.App
-		ch <- snapshot{
-			symbol: a.q.Symbol, expiry: a.chain.Expiry(), loaded: !a.chain.LastOK().IsZero(),
-			rows: a.chain.Strikes(), help: a.help, tapeHeld: a.tape.Held(),
-			spent: a.poll.sched.Stats(a.sh.Now()).SessionSpent,
-		}
+func (p probed[S]) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if ch, ok := msg.(probe[S]); ok {
+		ch <- p.snap(p.App)
 		return p, nil
 	}
 	_, cmd := p.App.Update(msg)
 	return p, cmd
 }
 
+// watchSnap is the snapshot of the watch flow.
+func watchSnap(a *App) snapshot {
+	return snapshot{
+		symbol: a.q.Symbol, expiry: a.chain.Expiry(), loaded: !a.chain.LastOK().IsZero(),
+		rows: a.chain.Strikes(), help: a.help, tapeHeld: a.tape.Held(),
+		spent: a.poll.sched.Stats(a.sh.Now()).SessionSpent,
+	}
+}
+
 // waitState probes the program until cond holds, for at most 30 s.
 func waitState(t *testing.T, tm *teatest.TestModel, what string, cond func(snapshot) bool) snapshot {
 	t.Helper()
-	return waitProbe[probeMsg](t, tm, what, cond)
+	return waitProbe(t, tm, what, cond)
 }
 
-// waitProbe sends probe messages of type M (a channel the wrapper answers
-// on with a snapshot S) until cond holds, for at most 30 s.
-func waitProbe[M ~chan S, S any](t *testing.T, tm *teatest.TestModel, what string, cond func(S) bool) S {
+// waitProbe sends probes of S until cond holds, for at most 30 s.
+func waitProbe[S any](t *testing.T, tm *teatest.TestModel, what string, cond func(S) bool) S {
 	t.Helper()
 	var last S
 	for i := 0; i < 600; i++ {
-		ch := make(M, 1)
+		ch := make(probe[S], 1)
 		tm.Send(ch)
 		select {
 		case last = <-ch:
@@ -108,7 +117,7 @@ func (s *screenText) wait(t *testing.T, tm *teatest.TestModel, what string, want
 func TestWatchScreenEndToEnd(t *testing.T) {
 	sh := startTestSandbox(t)
 	app := New(Config{Client: sh.Client, Source: "SANDBOX", Symbol: "SPY", Now: sh.Now, Theme: "dark", FirstRun: true})
-	tm := teatest.NewTestModel(t, probed{app}, teatest.WithInitialTermSize(160, 48))
+	tm := teatest.NewTestModel(t, probed[snapshot]{app, watchSnap}, teatest.WithInitialTermSize(160, 48))
 	var screen screenText
 
 	first := waitState(t, tm, "SPY ladder loaded", func(s snapshot) bool { return s.loaded && s.rows > 0 && s.tapeHeld > 0 })
@@ -134,7 +143,7 @@ func TestWatchScreenEndToEnd(t *testing.T) {
 	tm.Type("?")
 	tm.Type("q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
-	final := tm.FinalModel(t).(probed)
+	final := tm.FinalModel(t).(probed[snapshot])
 	if final.q.Symbol != "QQQ" || final.Recent()[0] != "QQQ" {
 		t.Fatalf("final symbol %q, recent %v", final.q.Symbol, final.Recent())
 	}

@@ -28,35 +28,26 @@ type scanSnap struct {
 	header  string // the frame's first line, plain
 }
 
-type scanProbeMsg chan scanSnap
-
-// scanProbed wraps the App to answer scanner probes.
-type scanProbed struct{ *App }
-
-func (p scanProbed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if ch, ok := msg.(scanProbeMsg); ok {
-		a, s := p.App, p.App.scan.State()
-		snap := scanSnap{
-			open: s.Open, state: s.Screen, checked: s.Checked, sel: s.Sel, rows: s.Rows, focused: s.Focused,
-			symbol: a.q.Symbol, loaded: !a.chain.LastOK().IsZero(),
-		}
-		if s.Last != nil && s.Last.Result != nil {
-			for _, r := range s.Last.Result.Output {
-				snap.results = append(snap.results, r.Symbol)
-			}
-		}
-		snap.header, _, _ = strings.Cut(ansi.Strip(a.render(a.sh.Now())), "\n")
-		ch <- snap
-		return p, nil
+// scanSnapOf is the snapshot of the scanner flow.
+func scanSnapOf(a *App) scanSnap {
+	s := a.scan.State()
+	snap := scanSnap{
+		open: s.Open, state: s.Screen, checked: s.Checked, sel: s.Sel, rows: s.Rows, focused: s.Focused,
+		symbol: a.q.Symbol, loaded: !a.chain.LastOK().IsZero(),
 	}
-	_, cmd := p.App.Update(msg)
-	return p, cmd
+	if s.Last != nil && s.Last.Result != nil {
+		for _, r := range s.Last.Result.Output {
+			snap.results = append(snap.results, r.Symbol)
+		}
+	}
+	snap.header, _, _ = strings.Cut(ansi.Strip(a.render(a.sh.Now())), "\n")
+	return snap
 }
 
 // waitScan probes the program until cond holds, for at most 30 s.
 func waitScan(t *testing.T, tm *teatest.TestModel, what string, cond func(scanSnap) bool) scanSnap {
 	t.Helper()
-	return waitProbe[scanProbeMsg](t, tm, what, cond)
+	return waitProbe(t, tm, what, cond)
 }
 
 // TestScannerEndToEnd runs the real program in a virtual terminal against
@@ -66,7 +57,7 @@ func waitScan(t *testing.T, tm *teatest.TestModel, what string, cond func(scanSn
 func TestScannerEndToEnd(t *testing.T) {
 	sh := startMarketSandbox(t)
 	app := New(Config{Client: sh.Client, Source: "SANDBOX", Symbol: "SPY", Now: sh.Now, Theme: "dark"})
-	tm := teatest.NewTestModel(t, scanProbed{app}, teatest.WithInitialTermSize(120, 40))
+	tm := teatest.NewTestModel(t, probed[scanSnap]{app, scanSnapOf}, teatest.WithInitialTermSize(120, 40))
 	var screen screenText
 	waitScan(t, tm, "SPY loaded", func(s scanSnap) bool { return s.loaded && s.symbol == "SPY" })
 
@@ -106,7 +97,7 @@ func TestScannerEndToEnd(t *testing.T) {
 
 	tm.Type("q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
-	final := tm.FinalModel(t).(scanProbed)
+	final := tm.FinalModel(t).(probed[scanSnap])
 	if final.Query().Symbol != pick {
 		t.Fatalf("final symbol %q, want %q", final.Query().Symbol, pick)
 	}

@@ -41,6 +41,17 @@ func readQuery(w http.ResponseWriter, r *http.Request) (*query, bool) {
 	return q, true
 }
 
+// optionMoment is moment for an option trades endpoint: live and delayed
+// need the OPRA subscription, a past day does not.
+func (d *dataService) optionMoment(w http.ResponseWriter, c *call, date string) (sim.Moment, bool) {
+	at, ok := d.moment(w, c, date)
+	if ok && !at.Historical && !d.ent.opra {
+		plainError(w, http.StatusBadRequest, requires(c.path, OPRA))
+		return at, false
+	}
+	return at, ok
+}
+
 // moment resolves the requested date (already validated) to what the
 // market shows for it, answering 400 for a day that has not come yet.
 func (d *dataService) moment(w http.ResponseWriter, c *call, date string) (sim.Moment, bool) {

@@ -166,12 +166,8 @@ func (d *dataService) tradesWithGreeks(w http.ResponseWriter, r *http.Request, c
 	if invalid(w, q, p.Validate()) {
 		return
 	}
-	at, ok := d.moment(w, c, p.Date)
+	at, ok := d.optionMoment(w, c, p.Date)
 	if !ok {
-		return
-	}
-	if !at.Historical && !d.ent.opra {
-		plainError(w, http.StatusBadRequest, requires(c.path, OPRA))
 		return
 	}
 	_, contract, known := d.resolve(p.Symbol)
