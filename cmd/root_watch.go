@@ -230,7 +230,7 @@ func resolveSettings(o *WatchOptions, now time.Time) (watchSettings, error) {
 	case flagMode != "":
 		s.mode = flagMode
 	case fc.Mode != "":
-		s.mode, _ = config.ParseMode(fc.Mode) // checked by loadConfig
+		s.mode, _ = config.ParseMode(fc.Mode) // checked by config.Load
 	}
 	switch {
 	case changed("theme"):

@@ -114,7 +114,7 @@ func scanRun(f *ScanOptions) error {
 			return fmt.Errorf("--mode %w", err)
 		}
 	case fc.Mode != "":
-		mode, _ = config.ParseMode(fc.Mode) // checked by loadConfig
+		mode, _ = config.ParseMode(fc.Mode) // checked by config.Load
 	}
 	s, err := scanFromFlags(f, saved)
 	if err != nil {

@@ -50,7 +50,7 @@ const maxListFormula = 40
 // --formula argument: options such as a display name have no flag, so a
 // line that looked like a command could not be run as one. The numbers
 // are those of the error messages ("formula 2 ..."). Every text is passed
-// through plainText, since a hand-edited file's formula or display name
+// through text.Clean, since a hand-edited file's formula or display name
 // may hold anything.
 func listScans(b *strings.Builder, scans []scan.Scan) {
 	for _, s := range scans {
