@@ -50,10 +50,8 @@ func (b Budget) Validate() error {
 // response tells the balance: it lets the screen fill quickly without
 // assuming a large plan (a few hundred chain fetches an hour at most).
 const (
-	sessionHours      = 6.5
-	minHoursLeft      = 0.5
-	sessionOpenMinute = 9*60 + 30
-	sessionCloseHour  = 16
+	regularSessionHours = 6.5
+	minHoursLeft        = 0.5
 )
 
 // BudgetPerHour is the points per hour the budget allows at now.
@@ -67,7 +65,7 @@ const (
 func (s *Scheduler) BudgetPerHour(now time.Time) float64 {
 	b := s.budget
 	if b.PerDay > 0 {
-		return float64(b.PerDay) / sessionHours
+		return float64(b.PerDay) / regularSessionHours
 	}
 	left, ok := s.pointsLeft.Get()
 	if !ok {

@@ -26,7 +26,7 @@ var closeWindowStart = api.NewTimeOfDay(15, 45, 0, 0)
 func (s Source) Chain(ctx context.Context, q Query, expiry api.Date) ChainMsg {
 	ctx, cancel := context.WithTimeout(ctx, config.FetchTimeout)
 	defer cancel()
-	p := api.OptionQuotesParams{Symbol: q.Symbol, Date: q.Day(s.Now()).String(), Mode: q.Mode}
+	p := api.OptionQuotesParams{Symbol: q.Symbol, Date: ShownDay(q, s.Now()).String(), Mode: q.Mode}
 	if expiry != 0 {
 		p.MinExpiry, p.MaxExpiry = expiry.String(), expiry.String()
 	}
@@ -67,23 +67,6 @@ func TapeStart(q Query, day api.Date, now time.Time) api.TimeOfDay {
 		t = 0 // never wrap to yesterday's evening
 	}
 	return t
-}
-
-// TapeDay is the day whose trades the tape shows: the query's day, except
-// that a live screen on a weekend or before the open shows the last
-// session. The service has no trades for a day whose session has not
-// begun, and a trader opening chainwatch on Saturday wants Friday's tape,
-// not an empty pane. Holidays are not known client-side: on one the tape
-// is empty and says so.
-func TapeDay(q Query, now time.Time) api.Date {
-	if q.Date != 0 {
-		return q.Date
-	}
-	et := now.In(api.Eastern)
-	if weekday(et.Weekday()) && !et.Before(sessionStart(et)) {
-		return api.DateOf(et)
-	}
-	return api.DateOf(prevWeekday(et))
 }
 
 // ExchangesMsg is the service's exchange table (0 points), fetched once.

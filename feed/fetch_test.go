@@ -21,15 +21,15 @@ func TestTapeStart(t *testing.T) {
 		{past, testNow, api.NewTimeOfDay(15, 45, 0, 0)},
 		{live, evening, api.NewTimeOfDay(15, 45, 0, 0)},
 	} {
-		if got := TapeStart(tc.q, TapeDay(tc.q, tc.now), tc.now); got != tc.want {
+		if got := TapeStart(tc.q, ShownDay(tc.q, tc.now), tc.now); got != tc.want {
 			t.Errorf("%+v at %s: %s, want %s", tc.q, tc.now, got, tc.want)
 		}
 	}
 }
 
-// TestTapeDay: a live screen before the open or on a weekend shows the
+// TestShownDay: a live screen before the open or on a weekend shows the
 // last session's trades; a chosen day is that day.
-func TestTapeDay(t *testing.T) {
+func TestShownDay(t *testing.T) {
 	live := Query{Symbol: "SPY", Mode: api.Live}
 	at := func(d, h, m int) time.Time { return time.Date(2026, 11, d, h, m, 0, 0, api.Eastern) }
 	for _, tc := range []struct {
@@ -44,9 +44,12 @@ func TestTapeDay(t *testing.T) {
 		{live, at(23, 8, 0), api.NewDate(2026, 11, 20)},   // Monday before the open: Friday
 		{live, at(24, 9, 29), api.NewDate(2026, 11, 23)},  // Tuesday before the open: Monday
 		{live, at(24, 9, 30), api.NewDate(2026, 11, 24)},  // the open
+		{live, at(26, 12, 0), api.NewDate(2026, 11, 25)},  // Thanksgiving: Wednesday
+		{live, at(27, 9, 0), api.NewDate(2026, 11, 25)},   // Friday before the open: Wednesday
+		{Query{Symbol: "SPY", Mode: api.Delayed}, at(24, 9, 40), api.NewDate(2026, 11, 23)}, // delayed data still before the open
 		{Query{Symbol: "SPY", Date: api.NewDate(2026, 11, 18)}, at(21, 12, 0), api.NewDate(2026, 11, 18)},
 	} {
-		if got := TapeDay(tc.q, tc.now); got != tc.want {
+		if got := ShownDay(tc.q, tc.now); got != tc.want {
 			t.Errorf("%+v at %s: %s, want %s", tc.q, tc.now, got, tc.want)
 		}
 	}

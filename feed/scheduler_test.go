@@ -13,9 +13,9 @@ func eastern(y int, m time.Month, d, h, min int) time.Time {
 }
 
 // wed is a mid-month Wednesday at noon: 4 h of today's session are left and
-// 14 weekdays (June 11, 12, 15-19, 22-26, 29, 30) follow, so
+// 14 weekdays (March 12, 13, 16-20, 23-27, 30, 31) follow, so
 // TradingHoursLeftInMonth is 4 + 14 x 6.5 = 95 h.
-var wed = eastern(2026, time.June, 10, 12, 0)
+var wed = eastern(2026, time.March, 11, 12, 0)
 
 func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
@@ -151,12 +151,12 @@ func TestSchedulerQuietMultipliers(t *testing.T) {
 func TestSchedulerMarketClosed(t *testing.T) {
 	s := NewScheduler(Budget{PerDay: 1300}) // 144 s / 540 s while open
 	times := map[string]time.Time{
-		"after close":  eastern(2026, time.June, 10, 16, 0),
-		"evening":      eastern(2026, time.June, 10, 21, 0),
-		"before open":  eastern(2026, time.June, 10, 9, 29),
-		"saturday":     eastern(2026, time.June, 13, 12, 0),
-		"sunday":       eastern(2026, time.June, 14, 12, 0),
-		"utc midnight": time.Date(2026, time.June, 11, 0, 0, 0, 0, time.UTC),
+		"after close":  eastern(2026, time.March, 11, 16, 0),
+		"evening":      eastern(2026, time.March, 11, 21, 0),
+		"before open":  eastern(2026, time.March, 11, 9, 29),
+		"saturday":     eastern(2026, time.March, 14, 12, 0),
+		"sunday":       eastern(2026, time.March, 15, 12, 0),
+		"utc midnight": time.Date(2026, time.March, 12, 0, 0, 0, 0, time.UTC),
 	}
 	var cases []intervalCase
 	for name, now := range times {
@@ -176,12 +176,12 @@ func TestSchedulerMarketClosed(t *testing.T) {
 		want      time.Duration
 	}{
 		{"saturday, fetched since the close: Monday's open", liveCond, times["saturday"].Add(-10 * time.Minute), times["saturday"], 45*time.Hour + 30*time.Minute},
-		{"friday evening, last fetch before the close: now", liveCond, eastern(2026, time.June, 12, 15, 59), eastern(2026, time.June, 12, 16, 5), 0},
-		{"friday evening, fetched after the close: Monday", liveCond, eastern(2026, time.June, 12, 16, 5), eastern(2026, time.June, 12, 16, 6), 65*time.Hour + 24*time.Minute},
-		{"before the open: the open", liveCond, eastern(2026, time.June, 10, 8, 0), eastern(2026, time.June, 10, 9, 0), 30 * time.Minute},
-		{"delayed at 16:05 still moves: its interval", delayedCond, eastern(2026, time.June, 10, 16, 4), eastern(2026, time.June, 10, 16, 5), 288*time.Second - time.Minute}, // 8 / 100 h = 288 s
-		{"delayed after its close: once", delayedCond, eastern(2026, time.June, 10, 16, 10), eastern(2026, time.June, 10, 16, 20), 0},
-		{"delayed, fetched after its close: its open", delayedCond, eastern(2026, time.June, 10, 16, 20), eastern(2026, time.June, 10, 16, 21), 17*time.Hour + 24*time.Minute},
+		{"friday evening, last fetch before the close: now", liveCond, eastern(2026, time.March, 13, 15, 59), eastern(2026, time.March, 13, 16, 5), 0},
+		{"friday evening, fetched after the close: Monday", liveCond, eastern(2026, time.March, 13, 16, 5), eastern(2026, time.March, 13, 16, 6), 65*time.Hour + 24*time.Minute},
+		{"before the open: the open", liveCond, eastern(2026, time.March, 11, 8, 0), eastern(2026, time.March, 11, 9, 0), 30 * time.Minute},
+		{"delayed at 16:05 still moves: its interval", delayedCond, eastern(2026, time.March, 11, 16, 4), eastern(2026, time.March, 11, 16, 5), 288*time.Second - time.Minute}, // 8 / 100 h = 288 s
+		{"delayed after its close: once", delayedCond, eastern(2026, time.March, 11, 16, 10), eastern(2026, time.March, 11, 16, 20), 0},
+		{"delayed, fetched after its close: its open", delayedCond, eastern(2026, time.March, 11, 16, 20), eastern(2026, time.March, 11, 16, 21), 17*time.Hour + 24*time.Minute},
 	} {
 		if d, ok := s.Next(FeedChain, tc.c, tc.last, tc.now); !ok || d != tc.want {
 			t.Errorf("%s: Next = %v, %v; want %v", tc.name, d, ok, tc.want)

@@ -117,7 +117,7 @@ func (a *App) fetch(f feed.Feed) tea.Cmd {
 		if !a.showTape {
 			return nil
 		}
-		day := feed.TapeDay(a.q, a.sh.Now())
+		day := feed.ShownDay(a.q, a.sh.Now())
 		if day != a.tapeDay {
 			// A new session began (the open, or midnight): start the
 			// tape over on the new day rather than paging the old one.

@@ -11,7 +11,6 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/sandbox"
-	"chainwatch/sandbox/market"
 	"chainwatch/sandbox/sim"
 )
 
@@ -44,7 +43,7 @@ type dataEnv struct {
 var (
 	realMarket    = sync.OnceValue(func() *sim.Market { return sim.New(sim.Config{}) })
 	sessionMarket = sync.OnceValue(func() *sim.Market {
-		at := sessionTime.On(market.NextTradingDay(today()))
+		at := sessionTime.On(api.NextTradingDay(today()))
 		return sim.New(sim.Config{Now: func() time.Time { return at }})
 	})
 )
@@ -71,7 +70,7 @@ var sessionTime = api.NewTimeOfDay(14, 0, 0, 0)
 // an open market whatever the real time.
 func newSessionEnv(t *testing.T, scopes []string, opts ...func(*sandbox.Config)) (*dataEnv, api.Date) {
 	t.Helper()
-	day := market.NextTradingDay(today())
+	day := api.NextTradingDay(today())
 	onSession := func(c *sandbox.Config) { c.Market = sessionMarket() }
 	e := newDataEnv(t, scopes, append([]func(*sandbox.Config){onSession}, opts...)...)
 	e.clock.Advance(sessionTime.On(day).Sub(e.clock.Now()))

@@ -45,6 +45,17 @@ func TestDataPointsCharging(t *testing.T) {
 	resp, _ = e.call(http.MethodGet, e.url("delayed", pathTrades, "symbol=NOSUCH&date="+today().String()), nil, nil)
 	step("delayed option trades", resp, http.StatusNoContent, 30)
 
+	// A day without a session matches nothing, for every symbol: 204,
+	// charged, which is why the client refuses such a date first.
+	resp, _ = e.getLive(pathChain, "symbol=SPY&date=2024-03-17")
+	step("chain on a Sunday", resp, http.StatusNoContent, 3)
+	resp, _ = e.getLive(pathChain, "symbol=SPY&date=2023-11-23")
+	step("chain on Thanksgiving", resp, http.StatusNoContent, 3)
+	resp, _ = e.getLive(pathUnderlying, "symbols=SPY&date=2024-03-29")
+	step("underlying quotes on Good Friday", resp, http.StatusNoContent, 3)
+	resp, _ = e.getLive(pathTrades, "symbol=SPY&date=2025-01-09")
+	step("option trades on a special closure", resp, http.StatusNoContent, 15)
+
 	resp, _ = e.getLive(pathChain, "date="+pastDay)
 	step("400", resp, http.StatusBadRequest, 0)
 	resp, _ = e.getLive("reference/nothing", "")

@@ -13,7 +13,8 @@ import (
 //
 // A known symbol whose filters leave no contract is still a 200 with its
 // underlying and an empty options list: the underlying's quote is data.
-// An unknown or not optionable symbol, or a day before its listing, is 204.
+// An unknown or not optionable symbol, a day before its listing or a day
+// without a session (api.IsTradingDay) is 204.
 func (d *dataService) chain(w http.ResponseWriter, r *http.Request, c *call) {
 	q, ok := readQuery(w, r)
 	if !ok {
@@ -29,6 +30,9 @@ func (d *dataService) chain(w http.ResponseWriter, r *http.Request, c *call) {
 	}
 	f := newChainFilter(p)
 	d.respond(w, c, c.cost(api.EndpointOptionQuotes, at.Historical), func(b []byte) ([]byte, bool) {
+		if !api.IsTradingDay(at.Requested) {
+			return b, false // the conventions: a non-trading date matches nothing
+		}
 		ch, ok := d.market.Chain(p.Symbol, at)
 		if !ok {
 			return b, false
@@ -113,6 +117,9 @@ func (d *dataService) underlyingQuotes(w http.ResponseWriter, r *http.Request, c
 		return
 	}
 	d.respond(w, c, c.cost(api.EndpointUnderlyingQuotes, at.Historical), func(b []byte) ([]byte, bool) {
+		if !api.IsTradingDay(at.Requested) {
+			return b, false
+		}
 		list := make([]api.Symbol, 0, len(p.Symbols))
 		for _, sym := range p.Symbols {
 			s, ok := d.market.Symbol(sym, at)

@@ -112,7 +112,7 @@ func (d *dataService) optionTrades(w http.ResponseWriter, r *http.Request, c *ca
 		from = *p.SeqNo
 	}
 	d.respond(w, c, c.cost(api.EndpointOptionTrades, at.Historical), func(b []byte) ([]byte, bool) {
-		if !known || limit == 0 || !market.IsTradingDay(at.Requested) {
+		if !known || limit == 0 || !api.IsTradingDay(at.Requested) {
 			return b, false
 		}
 		all, ok := d.market.OptionTrades(sec.Symbol, at)

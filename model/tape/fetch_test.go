@@ -15,7 +15,7 @@ func TestFetchTape(t *testing.T) {
 	tp := New(sh, 50000, 100)
 	tp.SetQuery(q)
 
-	m := sh.Source().Tape(ctx, q, feed.TapeDay(q, sh.Now()), tp.NextFrom())
+	m := sh.Source().Tape(ctx, q, feed.ShownDay(q, sh.Now()), tp.NextFrom())
 	if m.Err != nil || len(m.Trades) == 0 || m.From != 0 {
 		t.Fatalf("first page: %d trades, %v", len(m.Trades), m.Err)
 	}
@@ -31,7 +31,7 @@ func TestFetchTape(t *testing.T) {
 	// run out (a 204, or a short page). Bounded in any case.
 	for i := 0; i < 10; i++ {
 		from := tp.NextFrom()
-		m = sh.Source().Tape(ctx, q, feed.TapeDay(q, sh.Now()), from)
+		m = sh.Source().Tape(ctx, q, feed.ShownDay(q, sh.Now()), from)
 		if m.Err != nil && !api.IsNoData(m.Err) {
 			t.Fatalf("page from %d: %v", from, m.Err)
 		}

@@ -255,7 +255,7 @@ func (u *Universe) Close(s *Security, d api.Date) float64 {
 	if m == nil {
 		return 0
 	}
-	return round2(math.Exp(m.logClose(dayNum(LastTradingDay(d)))))
+	return round2(math.Exp(m.logClose(dayNum(api.LastTradingDay(d)))))
 }
 
 // VolLevel returns the end-of-day 30-day ATM implied vol (fraction) of the
@@ -266,5 +266,5 @@ func (u *Universe) VolLevel(s *Security, d api.Date) float64 {
 	if m == nil {
 		return 0
 	}
-	return s.Vol * math.Exp(m.logVolMult(dayNum(LastTradingDay(d))))
+	return s.Vol * math.Exp(m.logVolMult(dayNum(api.LastTradingDay(d))))
 }

@@ -111,7 +111,7 @@ func (r *row) security() *Security {
 	default:
 		s.Optionable, s.Roots = true, strings.Fields(r.roots)
 	}
-	if !IsTradingDay(s.Since) {
+	if !api.IsTradingDay(s.Since) {
 		panic("market: " + r.sym + " since " + s.Since.String() + " is not a trading day")
 	}
 	return s

@@ -101,13 +101,13 @@ func rootSpecs(s *Security, o rowOpts) []rootSpec {
 // their settlement. Nil for a security without options or before Since.
 func (u *Universe) Series(s *Security, d api.Date) []Series {
 	m := u.model(s)
-	d = LastTradingDay(d)
+	d = api.LastTradingDay(d)
 	if m == nil || !s.Optionable || d < s.Since {
 		return nil
 	}
 	n := dayNum(d)
-	prev := u.Close(s, PrevTradingDay(d))
-	vol := math.Max(s.Vol, u.VolLevel(s, PrevTradingDay(d)))
+	prev := u.Close(s, api.PrevTradingDay(d))
+	vol := math.Max(s.Vol, u.VolLevel(s, api.PrevTradingDay(d)))
 	var out []Series
 	for i := range m.specs {
 		r := &m.specs[i]

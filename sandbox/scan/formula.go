@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"chainwatch/api"
+
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/vm"

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+
 	"github.com/expr-lang/expr/vm"
 )
 

@@ -115,9 +115,9 @@ func (m *Market) book(sec *market.Security, date api.Date) (*book, bool) {
 		week := map[string]int{} // PM expiries within a week, by root
 		for _, ms := range m.u.Series(sec, date) {
 			s := series{Series: ms, base: b.n, days: date.DaysUntil(ms.Expiry)}
-			s.settle = min(market.SessionClose(ms.Expiry), 16*3600_000)
+			s.settle = min(api.SessionClose(ms.Expiry), 16*3600_000)
 			if ms.AMSettled {
-				s.settle = market.SessionOpen
+				s.settle = api.SessionOpen
 			}
 			wd, d := ms.Expiry.Weekday(), ms.Expiry.Day()
 			s.monthly = ms.AMSettled || wd == time.Friday && d >= 15 && d <= 21
@@ -154,7 +154,7 @@ func (m *Market) nextEvent(sec *market.Security, date, from api.Date) event {
 	if !ok {
 		return event{}
 	}
-	at := market.SessionOpen
+	at := api.SessionOpen
 	switch when {
 	case api.AfterClose:
 		at = 16*3600_000 + 30*60_000

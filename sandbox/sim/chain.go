@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"chainwatch/api"
-	"chainwatch/sandbox/market"
 )
 
 // Chain is the option-and-underlying-quotes snapshot of one underlying at a
@@ -101,12 +100,12 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay) (*Chain, bool) {
 	}
 	ch := &Chain{Underlying: us.u, Indicator: us.ind, Options: make([]api.OptionData, n)}
 	optStamp := tick
-	if tick < market.SessionOpen {
-		optStamp = market.SessionClose(market.PrevTradingDay(b.date))
+	if tick < api.SessionOpen {
+		optStamp = api.SessionClose(api.PrevTradingDay(b.date))
 	}
 	ctx := b.at(tick)
 	fill := chainFill{c: &ctx, aggs: aggs, oi: oi, prev: prev, stamp: optStamp,
-		closed: tick >= market.SessionClose(b.date)}
+		closed: tick >= api.SessionClose(b.date)}
 	parallel(len(jobs), func(i int) {
 		j := jobs[i]
 		fill.series(&b.series[j.s], ch.Options[j.off:j.off+2*len(b.series[j.s].Strikes)])

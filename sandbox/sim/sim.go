@@ -133,12 +133,12 @@ func (m *Market) Moment(mode api.Mode, date api.Date) (Moment, error) {
 	case date > today:
 		return Moment{}, ErrFutureDate
 	case date < today:
-		d := market.LastTradingDay(date)
-		return Moment{Date: d, Time: market.SessionClose(d), Historical: true, Requested: date}, nil
+		d := api.LastTradingDay(date)
+		return Moment{Date: d, Time: api.SessionClose(d), Historical: true, Requested: date}, nil
 	}
-	if !market.IsTradingDay(today) {
-		d := market.LastTradingDay(today)
-		return Moment{Date: d, Time: market.SessionClose(d), Requested: date}, nil
+	if !api.IsTradingDay(today) {
+		d := api.LastTradingDay(today)
+		return Moment{Date: d, Time: api.SessionClose(d), Requested: date}, nil
 	}
 	t := now
 	if mode == api.Delayed {
@@ -156,8 +156,8 @@ func (m *Market) Moment(mode api.Mode, date api.Date) (Moment, error) {
 // state at the close.
 func tickOf(date api.Date, t api.TimeOfDay) api.TimeOfDay {
 	t -= t % 1000
-	if t < market.SessionOpen {
-		return market.SessionOpen - 1
+	if t < api.SessionOpen {
+		return api.SessionOpen - 1
 	}
-	return min(t, market.SessionClose(date))
+	return min(t, api.SessionClose(date))
 }

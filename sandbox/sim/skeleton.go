@@ -89,7 +89,7 @@ func tradeCount(b *book, rng *rand.Rand) int {
 // generate draws the day's trades of b's symbol.
 func generate(b *book) *skeleton {
 	g := &gen{b: b, rng: newRand(b.sec.Symbol, b.date, "trades"),
-		open: market.SessionOpen, close: market.SessionClose(b.date)}
+		open: api.SessionOpen, close: api.SessionClose(b.date)}
 	n := tradeCount(b, g.rng)
 	g.seriesWeights()
 	g.exWeights = make([]float64, len(market.OptionExchanges))
