@@ -284,16 +284,9 @@ func resolveSettings(o *WatchOptions, now time.Time) (watchSettings, error) {
 // parseDate reads --date: a past day (Eastern) is historical, today is the
 // live session (date 0), and a future day has no data yet.
 func parseDate(s string, now time.Time) (api.Date, error) {
-	d, err := api.ParseDate(strings.TrimSpace(s))
+	d, err := config.ParseDate(s, now)
 	if err != nil {
-		return 0, fmt.Errorf("--date %q: want a day as YYYY-MM-DD, e.g. 2026-11-18", s)
-	}
-	today := api.Today(now)
-	switch {
-	case d == today:
-		return 0, nil
-	case d > today:
-		return 0, fmt.Errorf("--date %s is in the future (today is %s, Eastern); use a past day for its end-of-day chain, or leave --date out for today", d, today)
+		return 0, fmt.Errorf("--date: %w", err)
 	}
 	return d, nil
 }

@@ -210,7 +210,7 @@ func (fc *File) check(rule ScanRule) error {
 	if fc.Symbol != "" {
 		s, err := ParseSymbol(fc.Symbol)
 		if err != nil {
-			return fmt.Errorf("symbol: %w", err)
+			return err // it names the key: symbol "S P Y": ...
 		}
 		fc.Symbol = s
 	}
@@ -251,21 +251,6 @@ func (fc *File) check(rule ScanRule) error {
 	svc.ClientSecret = Secret(strings.TrimSpace(string(svc.ClientSecret)))
 	svc.TokenFile = strings.TrimSpace(svc.TokenFile)
 	return fc.checkScans(rule)
-}
-
-// symbolPattern is what the service accepts as an underlying: letters,
-// digits and the punctuation of share classes (BRK.B), indices (^SPX) and
-// futures (/ES).
-var symbolPattern = regexp.MustCompile(`^[A-Z0-9.\-^/]{1,10}$`)
-
-// ParseSymbol upper-cases s and checks it looks like a symbol, so a typo
-// is caught before anything is fetched.
-func ParseSymbol(s string) (string, error) {
-	u := strings.ToUpper(strings.TrimSpace(s))
-	if !symbolPattern.MatchString(u) || !strings.ContainsAny(u, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") {
-		return "", fmt.Errorf("invalid symbol %q: want 1 to 10 of A-Z, 0-9, '.', '-', '^' and '/'", s)
-	}
-	return u, nil
 }
 
 func ParseMode(s string) (api.Mode, error) {

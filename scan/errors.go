@@ -123,7 +123,7 @@ func describeAPIError(ae *api.APIError, s Scan) (string, int, bool) {
 		if i := fieldIndex(msg, len(s.Fields)); i >= 0 {
 			if loc := quotedFormula.FindStringIndex(msg); loc != nil {
 				rest := msg[loc[1]:]
-				return fmt.Sprintf("the service refused formula %d %q: %s", i+1, text.Clip(s.Fields[i].Formula, maxQuoted), rest), i, true
+				return fmt.Sprintf("the service refused formula %d %s: %s", i+1, text.Quote(s.Fields[i].Formula), rest), i, true
 			}
 			if m := fieldRef.FindStringSubmatchIndex(msg); m != nil && m[0] == 0 {
 				text, _ := describeParam(msg[m[0]:m[1]], strings.TrimSpace(msg[m[1]:]))

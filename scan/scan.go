@@ -157,12 +157,9 @@ type FormulaError struct {
 	Err     error
 }
 
-// maxQuoted is how much of a formula a message repeats: enough to know
-// which one it is, short enough to stay on one line of a terminal.
-const maxQuoted = 60
 
 func (e *FormulaError) Error() string {
-	return fmt.Sprintf("formula %d %q: %s", e.Index+1, text.Clip(e.Formula, maxQuoted), feed.OneLine(e.Err.Error()))
+	return fmt.Sprintf("formula %d %s: %s", e.Index+1, text.Quote(e.Formula), feed.OneLine(e.Err.Error()))
 }
 
 func (e *FormulaError) Unwrap() error { return e.Err }

@@ -7,6 +7,7 @@
 package text
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -56,7 +57,16 @@ func OneLine(s string, max int) string {
 	return Clip(s, max)
 }
 
-// Clip shortens s to max runes, "…" included as the last (max <= 0: no cut).
+// EchoMax is the most of a user's own value a message repeats: enough to
+// recognise it, never a screenful.
+const EchoMax = 60
+
+// Quote is how a message echoes what the user typed or wrote (a symbol, a
+// date, a formula, a config value): cleaned, cut at EchoMax runes and
+// quoted, so a refusal shows exactly what was refused, blanks included.
+func Quote(s string) string { return strconv.Quote(Clip(Clean(s), EchoMax)) }
+
+// Clip keeps the first max runes of s and marks a cut with "…" (max <= 0: no cut).
 func Clip(s string, max int) string {
 	if max <= 0 || utf8.RuneCountInString(s) <= max {
 		return s

@@ -6,7 +6,6 @@
 package prompt
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 
@@ -14,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
+	"chainwatch/config"
 	"chainwatch/model/common"
 	"chainwatch/ui"
 )
@@ -31,9 +31,6 @@ var popular = []string{"SPY", "QQQ", "IWM", "SPX", "AAPL", "NVDA", "TSLA", "MSFT
 
 // maxSymbolLen is the longest symbol the prompt accepts.
 const maxSymbolLen = 10
-
-// earliestDate is the first day the service has option data for.
-var earliestDate = api.NewDate(2003, 1, 1)
 
 // Model is a prompt. It keeps what was typed when the input is refused.
 type Model struct {
@@ -122,27 +119,13 @@ func (p *Model) submitSymbol() common.Action {
 	return common.PickSymbol{Symbol: sym}
 }
 
-// submitDate accepts a past or today's date (today as 0: live).
+// submitDate accepts a past trading day or today (today as 0: live), by
+// the one date rule the command line uses too.
 func (p *Model) submitDate() common.Action {
-	today := api.Today(p.com.Now())
-	var d api.Date
-	if p.value != "" && p.value != "today" {
-		var err error
-		d, err = api.ParseDate(p.value)
-		switch {
-		case err != nil:
-			p.errMsg = "not a date: use yyyy-mm-dd, e.g. " + today.String()
-			return nil
-		case d > today:
-			p.errMsg = fmt.Sprintf("%s is in the future; today is %s", d, today)
-			return nil
-		case d < earliestDate:
-			p.errMsg = "the service's option data starts on " + earliestDate.String()
-			return nil
-		}
-		if d == today {
-			d = 0
-		}
+	d, err := config.ParseDate(p.value, p.com.Now())
+	if err != nil {
+		p.errMsg = err.Error()
+		return nil
 	}
 	return common.PickDate{Date: d}
 }

@@ -1,0 +1,101 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"chainwatch/api"
+	"chainwatch/text"
+)
+
+// The rules for what a user types or writes that names market data: a
+// symbol and a day. One rule each, for the command line, the config file,
+// the prompts and the watchlist, so that what one refuses the others
+// refuse too, with the same words. A refused value is never rewritten
+// into something else and fetched: the message shows what was typed
+// (text.Quote) and why.
+
+// MaxSymbolLen is the longest symbol the service lists.
+const MaxSymbolLen = 10
+
+// symbolRule is the rule in words, for messages.
+const symbolRule = "letters A-Z, digits, and '.' or '-' between them (BRK.B, BF-B)"
+
+// ParseSymbol checks s against the service's symbols: 1 to 10 letters and
+// digits, with '.' and '-' only between them (share classes such as BRK.B
+// or BF-B). Case is folded (spy is SPY); nothing else is changed: a blank,
+// a slash or an accented letter is refused, not dropped.
+func ParseSymbol(s string) (string, error) {
+	if problem := symbolProblem(s); problem != "" {
+		return "", fmt.Errorf("symbol %s: %s", text.Quote(s), problem)
+	}
+	return strings.ToUpper(s), nil
+}
+
+// symbolProblem says why s is not a symbol, or "" when it is one.
+func symbolProblem(s string) string {
+	if s == "" {
+		return "empty; a symbol is " + symbolRule
+	}
+	if n := utf8.RuneCountInString(s); n > MaxSymbolLen {
+		return fmt.Sprintf("%d characters; a symbol has at most %d", n, MaxSymbolLen)
+	}
+	prevJoin := true // at the start a '.' or '-' joins nothing
+	for _, r := range s {
+		switch {
+		case r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			prevJoin = false
+		case r == '.' || r == '-':
+			if prevJoin {
+				return fmt.Sprintf("'%c' must sit between letters or digits; a symbol is %s", r, symbolRule)
+			}
+			prevJoin = true
+		case unicode.IsControl(r):
+			return "a control character cannot be in a symbol; a symbol is " + symbolRule
+		case r == ' ' || r == '\t':
+			return "a blank is not part of a symbol; a symbol is " + symbolRule
+		default:
+			return fmt.Sprintf("%s cannot be in a symbol; a symbol is %s", text.Quote(string(r)), symbolRule)
+		}
+	}
+	if prevJoin {
+		return "ends in '.' or '-'; a symbol is " + symbolRule
+	}
+	return ""
+}
+
+// EarliestDate is the first day the service has option data for.
+var EarliestDate = api.NewDate(2003, 1, 1)
+
+// ParseDate reads a day to show, as yyyy-mm-dd. It returns 0 for today
+// (empty, "today" or today's date: the live screen). A day in the future,
+// before EarliestDate, or without a session is refused before anything is
+// asked of the service, which would charge for its 204; a day without a
+// session names the trading day before it, the one the user most likely
+// wants.
+func ParseDate(s string, now time.Time) (api.Date, error) {
+	today := api.Today(now)
+	s = strings.TrimSpace(s)
+	if s == "" || s == "today" {
+		return 0, nil
+	}
+	d, err := api.ParseDate(s)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("%s is not a date: use yyyy-mm-dd, e.g. %s", text.Quote(s), today)
+	case d > today:
+		return 0, fmt.Errorf("%s is in the future (today is %s, Eastern)", d, today)
+	case d < EarliestDate:
+		return 0, fmt.Errorf("%s is before the service's option data, which starts on %s", d, EarliestDate)
+	case !api.IsTradingDay(d):
+		prev := api.PrevTradingDay(d)
+		return 0, fmt.Errorf("%s is %s, not a trading day; the trading day before it is %s %s",
+			d, api.ClosedReason(d), prev.Weekday().String()[:3], prev)
+	case d == today:
+		return 0, nil
+	}
+	return d, nil
+}
