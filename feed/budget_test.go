@@ -50,10 +50,10 @@ func TestMarketOpen(t *testing.T) {
 		{eastern(2026, time.March, 11, 9, 30), true},
 		{eastern(2026, time.March, 11, 15, 59).Add(59 * time.Second), true},
 		{eastern(2026, time.March, 11, 16, 0), false},
-		{eastern(2026, time.March, 13, 12, 0), true},                      // Friday
-		{eastern(2026, time.March, 14, 12, 0), false},                     // Saturday
-		{eastern(2026, time.March, 15, 12, 0), false},                     // Sunday
-		{time.Date(2026, time.March, 11, 14, 0, 0, 0, time.UTC), true},    // 10:00 EDT
+		{eastern(2026, time.March, 13, 12, 0), true},                     // Friday
+		{eastern(2026, time.March, 14, 12, 0), false},                    // Saturday
+		{eastern(2026, time.March, 15, 12, 0), false},                    // Sunday
+		{time.Date(2026, time.March, 11, 14, 0, 0, 0, time.UTC), true},   // 10:00 EDT
 		{time.Date(2026, time.January, 7, 14, 0, 0, 0, time.UTC), false}, // 09:00 EST
 	}
 	for _, tc := range tests {

@@ -58,18 +58,18 @@ func Describe(err error, action string) string {
 		}
 		return fmt.Sprintf("the service answered %d: %s", ae.StatusCode, msg)
 	case errors.As(err, &aue):
-		return "cannot sign in to the service: " + OneLine(aue.Error())
+		return "cannot sign in to the service: " + causeFirst(aue.Error())
 	case errors.Is(err, context.DeadlineExceeded):
 		return "cannot reach the service: no answer in time" + next(polled, "; retrying", "")
 	case errors.Is(err, context.Canceled):
 		return next(polled, "canceled", action+" was canceled")
 	case errors.As(err, &ue):
-		return "cannot reach the service: " + OneLine(ue.Err.Error())
+		return "cannot reach the service: " + causeFirst(ue.Error())
 	case errors.As(err, &oe), errors.As(err, &dnse), errors.As(err, &ne):
-		return "cannot reach the service: " + OneLine(err.Error())
+		return "cannot reach the service: " + causeFirst(err.Error())
 	}
 	if m := networkText.FindStringSubmatch(err.Error()); m != nil && looksLikeNetwork(m[1]) {
-		return "cannot reach the service: " + OneLine(m[1])
+		return "cannot reach the service: " + causeFirst(m[0])
 	}
 	return OneLine(err.Error())
 }
@@ -107,6 +107,36 @@ func waitText(d time.Duration, unknown string) string {
 	}
 	secs := int(math.Ceil(d.Seconds()))
 	return (time.Duration(secs) * time.Second).String()
+}
+
+// requestURL is how Go's HTTP client names the request in an error:
+// `Get "http://host/path?query": `, after the api package's own prefixes
+// (`api: GET path: `, `auth: refresh: `), which say nothing to a user.
+var requestURL = regexp.MustCompile(`(?:([A-Z][a-z]+) )?"([a-z]+://[^"?]*)[^"]*": `)
+
+// causeFirst reorders a transport error so that what went wrong comes
+// first and where last: `Get "http://h:1/v1/x?q": dial tcp h:1: connect:
+// connection refused` becomes `connection refused (dial tcp h:1: connect)
+// · GET http://h:1/v1/x`. A status bar that cuts the line then still
+// shows the cause, and the query string (which may name the symbol and
+// date) never lengthens it.
+func causeFirst(s string) string {
+	s = text.OneLine(s, 0)
+	var where string
+	if m := requestURL.FindStringSubmatchIndex(s); m != nil {
+		if m[2] >= 0 {
+			where = strings.ToUpper(s[m[2]:m[3]]) + " "
+		}
+		where += s[m[4]:m[5]]
+		s = s[m[1]:]
+	}
+	if i := strings.LastIndex(s, ": "); i > 0 {
+		s = s[i+2:] + " (" + s[:i] + ")"
+	}
+	if where != "" {
+		s += " · " + where
+	}
+	return OneLine(s)
 }
 
 // networkText is how the api package reports a failed exchange: it flattens

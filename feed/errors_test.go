@@ -25,3 +25,17 @@ func TestDescribeSaysWhatHappensNext(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeKeepsTheCauseFirst: a transport failure reads cause first
+// and request last, so a status bar that cuts the line still shows why.
+func TestDescribeKeepsTheCauseFirst(t *testing.T) {
+	raw := errors.New(`api: GET allaccess/market/option-and-underlying-quotes: Get "http://127.0.0.1:40129/v1/live/allaccess/market/option-and-underlying-quotes?date=2026-11-20&symbol=SPY": dial tcp 127.0.0.1:40129: connect: connection refused`)
+	want := "cannot reach the service: connection refused (dial tcp 127.0.0.1:40129: connect) · GET http://127.0.0.1:40129/v1/live/allaccess/market/option-and-underlying-quotes"
+	if got := Describe(raw, ""); got != want {
+		t.Errorf("Describe:\n got %s\nwant %s", got, want)
+	}
+	auth := errors.New(`api: GET allaccess/market/option-and-underlying-quotes: auth: client credentials: Post "http://127.0.0.1:40129/connect/token": dial tcp 127.0.0.1:40129: connect: connection refused`)
+	if got := Describe(auth, ""); !strings.HasPrefix(got, "cannot reach the service: connection refused (dial tcp") || !strings.HasSuffix(got, "· POST http://127.0.0.1:40129/connect/token") {
+		t.Errorf("Describe(auth) = %s", got)
+	}
+}

@@ -37,15 +37,15 @@ func TestShownDay(t *testing.T) {
 		now  time.Time
 		want api.Date
 	}{
-		{live, at(20, 11, 30), api.NewDate(2026, 11, 20)}, // Friday, open
-		{live, at(20, 18, 0), api.NewDate(2026, 11, 20)},  // Friday evening: today's session
-		{live, at(21, 12, 0), api.NewDate(2026, 11, 20)},  // Saturday: Friday
-		{live, at(22, 12, 0), api.NewDate(2026, 11, 20)},  // Sunday: Friday
-		{live, at(23, 8, 0), api.NewDate(2026, 11, 20)},   // Monday before the open: Friday
-		{live, at(24, 9, 29), api.NewDate(2026, 11, 23)},  // Tuesday before the open: Monday
-		{live, at(24, 9, 30), api.NewDate(2026, 11, 24)},  // the open
-		{live, at(26, 12, 0), api.NewDate(2026, 11, 25)},  // Thanksgiving: Wednesday
-		{live, at(27, 9, 0), api.NewDate(2026, 11, 25)},   // Friday before the open: Wednesday
+		{live, at(20, 11, 30), api.NewDate(2026, 11, 20)},                                   // Friday, open
+		{live, at(20, 18, 0), api.NewDate(2026, 11, 20)},                                    // Friday evening: today's session
+		{live, at(21, 12, 0), api.NewDate(2026, 11, 20)},                                    // Saturday: Friday
+		{live, at(22, 12, 0), api.NewDate(2026, 11, 20)},                                    // Sunday: Friday
+		{live, at(23, 8, 0), api.NewDate(2026, 11, 20)},                                     // Monday before the open: Friday
+		{live, at(24, 9, 29), api.NewDate(2026, 11, 23)},                                    // Tuesday before the open: Monday
+		{live, at(24, 9, 30), api.NewDate(2026, 11, 24)},                                    // the open
+		{live, at(26, 12, 0), api.NewDate(2026, 11, 25)},                                    // Thanksgiving: Wednesday
+		{live, at(27, 9, 0), api.NewDate(2026, 11, 25)},                                     // Friday before the open: Wednesday
 		{Query{Symbol: "SPY", Mode: api.Delayed}, at(24, 9, 40), api.NewDate(2026, 11, 23)}, // delayed data still before the open
 		{Query{Symbol: "SPY", Date: api.NewDate(2026, 11, 18)}, at(21, 12, 0), api.NewDate(2026, 11, 18)},
 	} {

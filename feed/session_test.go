@@ -13,10 +13,10 @@ import (
 func TestSessionFollowsTheCalendar(t *testing.T) {
 	at := func(d, h, m int) time.Time { return eastern(2026, time.November, d, h, m) }
 	open := map[time.Time]bool{
-		at(26, 11, 0):  false, // Thanksgiving
-		at(27, 12, 59): true,  // the day after: early close
-		at(27, 13, 0):  false,
-		at(25, 15, 59): true,
+		at(26, 11, 0):                            false, // Thanksgiving
+		at(27, 12, 59):                           true,  // the day after: early close
+		at(27, 13, 0):                            false,
+		at(25, 15, 59):                           true,
 		eastern(2026, time.December, 24, 13, 30): false, // Christmas Eve closes at 13:00
 		eastern(2026, time.July, 3, 11, 0):       false, // Independence Day observed
 	}

@@ -83,8 +83,9 @@ type App struct {
 	scan              *scanner.Model
 	banner            bool
 	recent            []string
-	notice            string // a note for the status bar that is not a fetch error
-	darkSet           bool   // the theme was chosen by config, not the terminal
+	unknown           []string // symbols the service answered 204 for this session
+	notice            string   // a note for the status bar that is not a fetch error
+	darkSet           bool     // the theme was chosen by config, not the terminal
 	dark              bool
 }
 

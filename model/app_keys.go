@@ -55,7 +55,7 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 		a.notice = ""
 		return a.openScanner()
 	case key.Matches(k, keys.Symbol):
-		a.prompt = prompt.NewSymbol(a.sh, a.q.Symbol, a.recent)
+		a.prompt = prompt.NewSymbol(a.sh, a.q.Symbol, a.recent, a.unknown)
 		return nil
 	case key.Matches(k, keys.Date):
 		a.prompt = prompt.NewDate(a.sh, a.q.Date)

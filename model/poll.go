@@ -1,11 +1,13 @@
 package model
 
 import (
+	"slices"
 	"time"
 
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
+	"chainwatch/model/prompt"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -25,6 +27,8 @@ type poller struct {
 	catchUp   int  // consecutive full tape pages
 	restarted bool // the tape started over in this catch-up
 	refetch   bool // the selected expiry changed while a chain fetch was in flight
+	held      bool // tape and calendar wait for the first chain (startAll)
+	noSuch    bool // the service does not know the symbol: nothing is polled
 }
 
 func newPoller(b feed.Budget) poller { return poller{sched: feed.NewScheduler(b)} }
@@ -60,7 +64,7 @@ func (a *App) planAfter(f feed.Feed, last time.Time) tea.Cmd {
 	p := &a.poll
 	p.gen[f]++
 	p.due[f] = time.Time{}
-	if p.inflight[f] > 0 {
+	if p.inflight[f] > 0 || p.noSuch || p.held && f != feed.FeedChain {
 		return nil
 	}
 	now := a.sh.Now()
@@ -151,11 +155,19 @@ func (a *App) setQuery(q feed.Query) {
 	}
 	p.sched.Reset()
 	p.catchUp, p.refetch, p.restarted = 0, false, false
+	p.held, p.noSuch = false, false
 	p.cond = a.conditions()
 }
 
-// startAll fetches every feed now: the first paint of a new query.
+// startAll fetches every feed now: the first paint of a new query. A
+// symbol that is neither recent nor popular asks for its chain alone
+// first: if the service does not know it (204), the tape and calendar
+// requests, which cost several times the chain's points, are never made.
 func (a *App) startAll() tea.Cmd {
+	if !slices.Contains(prompt.Known(a.recent), a.q.Symbol) {
+		a.poll.held = true
+		return a.fetch(feed.FeedChain)
+	}
 	return tea.Batch(a.fetch(feed.FeedChain), a.fetch(feed.FeedCalendar), a.fetch(feed.FeedTape))
 }
 
@@ -163,6 +175,7 @@ func (a *App) startAll() tea.Cmd {
 func (a *App) changeQuery(q feed.Query) tea.Cmd {
 	q.Gen = a.q.Gen + 1
 	a.setQuery(q)
+	a.notice = "" // about the screen being left
 	return a.startAll()
 }
 
@@ -198,7 +211,15 @@ func (a *App) onChain(m feed.ChainMsg) tea.Cmd {
 		return nil
 	}
 	var cmds []tea.Cmd
-	if a.chain.Apply(m) && m.Err == nil {
+	applied := a.chain.Apply(m)
+	if a.chain.NoSuchSymbol() {
+		return a.noSuchSymbol()
+	}
+	if a.poll.held && applied && m.Err == nil {
+		a.poll.held = false
+		cmds = append(cmds, a.fetch(feed.FeedCalendar), a.fetch(feed.FeedTape))
+	}
+	if applied && m.Err == nil {
 		a.tape.SetContract(a.chain.SelectedOSI())
 		cmds = append(cmds, flashDone())
 		if m.Expiry == 0 && m.Chain != nil && len(m.Chain.Options) > 0 && (len(a.recent) == 0 || a.recent[0] != a.q.Symbol) {
@@ -210,6 +231,27 @@ func (a *App) onChain(m feed.ChainMsg) tea.Cmd {
 		return tea.Batch(append(cmds, a.planAfter(feed.FeedChain, time.Time{}))...)
 	}
 	return tea.Batch(append(cmds, a.plan(feed.FeedChain))...)
+}
+
+// noSuchSymbol stops every feed of a symbol the service does not know and
+// says so once, with the nearest symbol the user may have meant; the
+// symbol prompt refuses it from now on without asking the service again.
+func (a *App) noSuchSymbol() tea.Cmd {
+	sym := a.q.Symbol
+	a.poll.noSuch, a.poll.held = true, false
+	for f := feed.Feed(0); f < feed.NumFeeds; f++ {
+		a.poll.gen[f]++
+		a.poll.due[f] = time.Time{}
+	}
+	if !slices.Contains(a.unknown, sym) {
+		a.unknown = append(a.unknown, sym)
+	}
+	a.notice = "no such symbol: " + sym
+	if near := config.NearestSymbol(sym, prompt.Known(a.recent)); near != "" {
+		a.notice += "; did you mean " + near + "?"
+	}
+	a.notice += " (" + a.sh.Keys.Symbol.Help().Key + " picks another)"
+	return nil
 }
 
 func (a *App) onTape(m feed.TapeMsg) tea.Cmd {

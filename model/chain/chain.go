@@ -42,6 +42,7 @@ type Model struct {
 	page   int // data rows of the last View, for PageUp and PageDown
 
 	fullAt, lastOK, errAt time.Time
+	noSuch                bool // the whole chain was a 204: no such symbol
 	err                   error
 	loading               bool
 	earnings              api.Date
@@ -65,6 +66,7 @@ func (c *Model) SetQuery(q feed.Query) {
 	c.st.clear()
 	c.expiry, c.strike, c.side, c.offset, c.center = 0, math.NaN(), api.Call, 0, true
 	c.fullAt, c.lastOK, c.errAt, c.err = time.Time{}, time.Time{}, time.Time{}, nil
+	c.noSuch = false
 	c.loading, c.earnings = true, 0
 }
 
@@ -87,6 +89,10 @@ func (c *Model) LastOK() time.Time { return c.lastOK }
 func (c *Model) Err() error        { return feed.Failed(c.err, c.errAt) }
 func (c *Model) Loading() bool     { return c.loading }
 
+// NoSuchSymbol reports that the service answered the whole chain with 204:
+// it does not know the symbol, and asking again would only cost points.
+func (c *Model) NoSuchSymbol() bool { return c.noSuch }
+
 // SetEarnings is the next earnings report (from the calendar): the tabs
 // mark the expiries on or after it, whose options carry the event.
 func (c *Model) SetEarnings(next api.Date) { c.earnings = next }
@@ -104,6 +110,11 @@ func (c *Model) Apply(m feed.ChainMsg) bool {
 		return true
 	}
 	snap := m.Chain
+	if snap == nil && m.Expiry == 0 {
+		// 204 for the whole chain: the service has no such symbol (the
+		// feed never asks for a day without a session).
+		c.noSuch = true
+	}
 	if snap == nil { // 204: nothing listed (still a valid answer)
 		snap = &api.SymbolWithOptions{Underlying: c.st.und}
 		snap.Symbol = c.q.Symbol
@@ -367,6 +378,8 @@ func (c *Model) message(rows int) string {
 	switch {
 	case rows > 0:
 		return ""
+	case c.noSuch:
+		return "no such symbol: " + c.q.Symbol
 	case c.err != nil:
 		return c.q.Symbol + ": " + feed.Describe(c.err, "")
 	case c.loading || c.fullAt.IsZero():

@@ -6,6 +6,7 @@
 package prompt
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -38,7 +39,9 @@ type Model struct {
 	kind    promptKind
 	label   string
 	value   string
+	prefill bool     // value is the prefill: the first typed text replaces it
 	current string   // the symbol on screen, for "esc to keep"
+	unknown []string // symbols the service said it does not have
 	pool    []string // completion candidates, best first
 	sugg    []string // candidates matching value
 	sel     int      // selected suggestion; -1 none
@@ -49,15 +52,12 @@ type Model struct {
 var _ common.Overlay = (*Model)(nil)
 
 // NewSymbol is the symbol prompt over a screen showing current, completing
-// from recent first.
-func NewSymbol(c *common.Common, current string, recent []string) *Model {
-	pool := append([]string(nil), recent...)
-	for _, s := range popular {
-		if !contains(pool, s) {
-			pool = append(pool, s)
-		}
-	}
-	p := &Model{com: c, kind: promptSymbol, label: "symbol", current: current, pool: pool, sel: -1}
+// from recent first. A symbol in unknown (the service answered 204 for it
+// this session) is refused at once, with the nearest known symbol, instead
+// of being fetched again.
+func NewSymbol(c *common.Common, current string, recent, unknown []string) *Model {
+	pool := Known(recent)
+	p := &Model{com: c, kind: promptSymbol, label: "symbol", current: current, pool: pool, unknown: unknown, sel: -1}
 	p.filter()
 	return p
 }
@@ -66,9 +66,21 @@ func NewSymbol(c *common.Common, current string, recent []string) *Model {
 func NewDate(c *common.Common, cur api.Date) *Model {
 	p := &Model{com: c, kind: promptDate, label: "date (yyyy-mm-dd, empty for today)", sel: -1}
 	if cur != 0 {
-		p.value = cur.String()
+		p.value, p.prefill = cur.String(), true
 	}
 	return p
+}
+
+// Known is every symbol the prompt completes from, best first: the
+// user's recent symbols, then popular ones. "Did you mean" looks here too.
+func Known(recent []string) []string {
+	pool := append([]string(nil), recent...)
+	for _, s := range popular {
+		if !slices.Contains(pool, s) {
+			pool = append(pool, s)
+		}
+	}
+	return pool
 }
 
 // Value is what was typed; Err why it was refused ("" when it was not).
@@ -106,14 +118,23 @@ func (p *Model) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 	return nil, nil
 }
 
+// submitSymbol checks what was typed by the one symbol rule; a refusal
+// shows it as typed, with the reason, and nothing is fetched.
 func (p *Model) submitSymbol() common.Action {
-	sym := p.value
-	if sym == "" {
+	if p.value == "" {
 		p.errMsg = "type a symbol, or esc to keep " + p.current
 		return nil
 	}
-	if !validSymbolChars(sym) || len(sym) > maxSymbolLen {
-		p.errMsg = "a symbol has 1 to 10 letters, digits and . - ^ /"
+	sym, err := config.ParseSymbol(p.value)
+	if err != nil {
+		p.errMsg = err.Error()
+		return nil
+	}
+	if slices.Contains(p.unknown, sym) {
+		p.errMsg = "no such symbol: " + sym
+		if near := config.NearestSymbol(sym, p.pool); near != "" {
+			p.errMsg += "; did you mean " + near + "?"
+		}
 		return nil
 	}
 	return common.PickSymbol{Symbol: sym}
@@ -170,8 +191,9 @@ func (p *Model) update(k tea.KeyPressMsg) (accepted, canceled bool) {
 	return false, false
 }
 
-// typed appends printable text, upper-cased for a symbol; anything a
-// symbol cannot hold is refused with a word instead of silently.
+// typed appends printable text as typed: only a-z are folded to upper case
+// (the rule's case folding); nothing is dropped, replaced or cut here, so a refusal can show exactly what the user wrote. A symbol
+// that can no longer become valid says why at once.
 func (p *Model) typed(text string) {
 	if text == "" {
 		return
@@ -181,22 +203,26 @@ func (p *Model) typed(text string) {
 			return
 		}
 	}
+	if p.prefill {
+		p.value = ""
+	}
 	if p.kind == promptSymbol {
-		text = strings.ToUpper(text)
-		if !validSymbolChars(text) {
-			p.errMsg = "a symbol has letters, digits and . - ^ / only"
-			return
-		}
-		if len(p.value)+len(text) > maxSymbolLen {
-			p.errMsg = "a symbol has at most 10 characters"
-			return
-		}
+		text = foldASCII(text)
 	}
 	p.value += text
 	p.edited()
+	if p.kind == promptSymbol {
+		// "BRK." is on its way to BRK.B; "SP X" and eleven letters are not.
+		if _, err := config.ParseSymbol(p.value); err != nil {
+			if _, more := config.ParseSymbol(p.value + "A"); more != nil {
+				p.errMsg = err.Error()
+			}
+		}
+	}
 }
 
 func (p *Model) edited() {
+	p.prefill = false
 	p.errMsg = ""
 	p.sel = -1
 	p.filter()
@@ -208,8 +234,9 @@ func (p *Model) filter() {
 	if p.kind != promptSymbol {
 		return
 	}
+	typed := strings.ToUpper(p.value)
 	for _, s := range p.pool {
-		if strings.HasPrefix(s, p.value) && s != p.value {
+		if strings.HasPrefix(s, typed) && s != typed {
 			p.sugg = append(p.sugg, s)
 		}
 		if len(p.sugg) == 8 {
@@ -218,20 +245,13 @@ func (p *Model) filter() {
 	}
 }
 
-func validSymbolChars(s string) bool {
-	for _, r := range s {
-		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(".-^/", r)) {
-			return false
+// foldASCII upper-cases a to z and leaves every other character as it is,
+// so that "ß" or "é" reach the rule as typed rather than as "SS" or "É".
+func foldASCII(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' {
+			return r - 'a' + 'A'
 		}
-	}
-	return true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+		return r
+	}, s)
 }

@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -24,7 +25,7 @@ func press(p *Model, code rune) (bool, bool) {
 }
 
 func TestSymbolPromptCompletesFromRecentFirst(t *testing.T) {
-	p := NewSymbol(testCommon, "SPY", []string{"AMZN", "QQQ"})
+	p := NewSymbol(testCommon, "SPY", []string{"AMZN", "QQQ"}, nil)
 	typeInto(p, "a")
 	if p.value != "A" {
 		t.Fatalf("typed a, value %q; symbols are upper case", p.value)
@@ -42,24 +43,73 @@ func TestSymbolPromptCompletesFromRecentFirst(t *testing.T) {
 	}
 }
 
+// TestSymbolPromptRefusesWhatASymbolCannotHold: what was typed stays as
+// typed (nothing dropped, nothing cut), the reason shows as soon as the
+// entry cannot become a symbol, and enter refuses it without a fetch.
 func TestSymbolPromptRefusesWhatASymbolCannotHold(t *testing.T) {
-	p := NewSymbol(testCommon, "SPY", nil)
-	typeInto(p, "sp ")
-	if p.value != "SP" || p.errMsg == "" {
-		t.Fatalf("a space is refused with a message and keeps what was typed: %q, %q", p.value, p.errMsg)
+	for _, tc := range []struct{ typed, value, err string }{
+		{"sp x", "SP X", `symbol "SP X": a blank is not part of a symbol`},
+		{"ÄPFEL€", "ÄPFEL€", `symbol "ÄPFEL€": "Ä" cannot be in a symbol`},
+		{strings.Repeat("a", 100), strings.Repeat("A", 100), "100 characters; a symbol has at most 10"},
+		{"../../etc", "../../ETC", `'.' must sit between letters or digits`},
+	} {
+		p := NewSymbol(testCommon, "SPY", nil, nil)
+		typeInto(p, tc.typed)
+		if p.Value() != tc.value || !strings.Contains(p.Err(), tc.err) {
+			t.Errorf("typed %q: value %q, message %q; want %q and %q", tc.typed, p.Value(), p.Err(), tc.value, tc.err)
+		}
+		if _, act := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); act != nil || p.Value() != tc.value || !strings.Contains(p.Err(), tc.err) {
+			t.Errorf("enter on %q: action %v, message %q; want a refusal that keeps the entry", tc.typed, act, p.Err())
+		}
 	}
-	typeInto(p, "Y")
-	if p.value != "SPY" || p.errMsg != "" {
-		t.Fatalf("typing on clears the message: %q, %q", p.value, p.errMsg)
+	// On its way to a symbol: no message yet.
+	p := NewSymbol(testCommon, "SPY", nil, nil)
+	typeInto(p, "brk.")
+	if p.Err() != "" {
+		t.Fatalf("BRK. is on its way to BRK.B, yet: %q", p.Err())
 	}
-	typeInto(p, "ABCDEFGHIJ")
-	if len(p.value) != maxSymbolLen || p.errMsg == "" {
-		t.Fatalf("more than %d characters are refused: %q, %q", maxSymbolLen, p.value, p.errMsg)
+	typeInto(p, "b")
+	if _, act := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); act != (common.PickSymbol{Symbol: "BRK.B"}) {
+		t.Fatalf("BRK.B: %v %q", act, p.Err())
+	}
+}
+
+// TestSymbolPromptRefusesAnUnknownSymbol: a symbol the service said it
+// does not have is refused at once, with the nearest known one.
+func TestSymbolPromptRefusesAnUnknownSymbol(t *testing.T) {
+	p := NewSymbol(testCommon, "SPY", []string{"QQQ"}, []string{"SPXX"})
+	typeInto(p, "spxx")
+	if _, act := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); act != nil || p.Err() != "no such symbol: SPXX; did you mean SPX?" {
+		t.Fatalf("action %v, message %q", act, p.Err())
+	}
+}
+
+// TestDatePromptPrefill: the day shown is offered, typing replaces it,
+// ctrl+u clears it, and a day without a session is refused with the
+// trading day before it.
+func TestDatePromptPrefill(t *testing.T) {
+	p := NewDate(testCommon, 20261118)
+	typeInto(p, "2026-11-1")
+	if p.Value() != "2026-11-1" {
+		t.Fatalf("typing replaces the prefill: %q", p.Value())
+	}
+	typeInto(p, "5")
+	if _, act := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); act != nil || !strings.Contains(p.Err(), "2026-11-15 is a Sunday, not a trading day; the trading day before it is Fri 2026-11-13") {
+		t.Fatalf("a Sunday: %v %q", act, p.Err())
+	}
+	p.Update(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
+	if p.Value() != "" {
+		t.Fatalf("ctrl+u clears: %q", p.Value())
+	}
+	q := NewDate(testCommon, 20261118)
+	q.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	if q.Value() != "2026-11-1" {
+		t.Fatalf("backspace edits the prefill: %q", q.Value())
 	}
 }
 
 func TestPromptSuggestionCycleAndAccept(t *testing.T) {
-	p := NewSymbol(testCommon, "SPY", []string{"SPY", "SPX", "SMH"})
+	p := NewSymbol(testCommon, "SPY", []string{"SPY", "SPX", "SMH"}, nil)
 	typeInto(p, "SP")
 	press(p, tea.KeyDown)
 	press(p, tea.KeyDown)
@@ -70,7 +120,7 @@ func TestPromptSuggestionCycleAndAccept(t *testing.T) {
 	if ok, _ := press(p, tea.KeyEnter); !ok || p.value != "SPY" {
 		t.Fatalf("enter on a selected suggestion takes it: ok=%v value=%q", ok, p.value)
 	}
-	q := NewSymbol(testCommon, "SPY", nil)
+	q := NewSymbol(testCommon, "SPY", nil, nil)
 	if _, canceled := press(q, tea.KeyEscape); !canceled {
 		t.Fatal("esc cancels")
 	}
