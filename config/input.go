@@ -22,7 +22,7 @@ import (
 const MaxSymbolLen = 10
 
 // symbolRule is the rule in words, for messages.
-const symbolRule = "letters A-Z, digits, and '.' or '-' between them (BRK.B, BF-B)"
+const symbolRule = "A-Z, 0-9, and '.' or '-' between them (BRK.B)"
 
 // ParseSymbol checks s against the service's symbols: 1 to 10 letters and
 // digits, with '.' and '-' only between them (share classes such as BRK.B

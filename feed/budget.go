@@ -112,9 +112,6 @@ func (s *Scheduler) balance(resp *api.Response) {
 func (s *Scheduler) book(resp *api.Response, now time.Time) {
 	if !now.IsZero() {
 		s.clock = later(s.clock, now)
-		if s.start.IsZero() {
-			s.start = now
-		}
 	}
 	if resp == nil {
 		return
@@ -144,7 +141,8 @@ func (s *Scheduler) charge(cost int, now time.Time) {
 // Stats is the scheduler's account of spending, for the status bar.
 type Stats struct {
 	SessionSpent  int       // points charged this session (sum of resp.Cost)
-	HourlyRate    float64   // points per hour over the last hour (or the session so far, extrapolated); 0 in the first minute
+	HourlyRate    float64   // points per hour polling spends (see Stats); valid when RateKnown
+	RateKnown     bool      // false until the first poll: the loads before it are not a rate
 	BudgetPerHour float64   // what the budget allows now
 	PointsUsed    api.Int   // last X-Monthly-Points-Used seen
 	PointsLeft    api.Int   // last X-Monthly-Points-Left seen
@@ -152,8 +150,20 @@ type Stats struct {
 	LastErrAt     time.Time // when LastErr happened
 }
 
-// Stats reports the spending at now. The rate waits for a minute of session:
-// one fetch extrapolated from a few seconds would read as thousands an hour.
+// Polled marks a timed fetch (not the first loads of a screen). The
+// points rate is measured from the first one: the burst of loads that
+// opens a screen is not what polling costs, and extrapolated from a few
+// seconds it read as thousands an hour, then jumped.
+func (s *Scheduler) Polled(now time.Time) {
+	if s.firstPoll.IsZero() {
+		s.firstPoll = now
+	}
+}
+
+// Stats reports the spending at now. The rate is over a window that
+// slides from the first poll up to an hour long; a window shorter than a
+// minute counts as a minute, so the rate climbs towards its level over
+// the first minute instead of starting from a single fetch's extrapolation.
 func (s *Scheduler) Stats(now time.Time) Stats {
 	st := Stats{
 		SessionSpent:  s.spent,
@@ -163,19 +173,17 @@ func (s *Scheduler) Stats(now time.Time) Stats {
 		LastErr:       s.lastErr,
 		LastErrAt:     s.lastErrAt,
 	}
-	window := min(now.Sub(s.start), rateWindow)
-	if s.start.IsZero() || window < minRateWindow {
+	if s.firstPoll.IsZero() || now.Before(s.firstPoll) {
 		return st
 	}
-	from := now.Add(-window)
+	from := later(s.firstPoll, now.Add(-rateWindow))
 	sum := 0
 	for _, sp := range s.spends {
-		// The window is open at its start, except that a session shorter
-		// than the window counts its very first fetch.
-		if (sp.at.After(from) || (sp.at.Equal(from) && from.Equal(s.start))) && !sp.at.After(now) {
+		if !sp.at.Before(from) && !sp.at.After(now) {
 			sum += sp.cost
 		}
 	}
-	st.HourlyRate = float64(sum) / window.Hours()
+	st.HourlyRate = float64(sum) / max(now.Sub(from), minRateWindow).Hours()
+	st.RateKnown = true
 	return st
 }

@@ -91,11 +91,18 @@ func TestTradingHoursLeftInMonth(t *testing.T) {
 func TestSchedulerStats(t *testing.T) {
 	s := NewScheduler(DefaultBudget())
 	t0 := wed
+	s.Observe(FeedChain, charged(4, api.Some[int64](1000), api.Some[int64](9000)), nil, t0.Add(-time.Second))
+	if st := s.Stats(t0); st.RateKnown || st.SessionSpent != 4 {
+		t.Errorf("before the first poll: %+v; the first loads are not a rate", st)
+	}
+	s.Polled(t0)
 	s.Observe(FeedChain, charged(4, api.Some[int64](1000), api.Some[int64](9000)), nil, t0)
 	s.Observe(FeedTape, charged(15, api.Some[int64](1015), api.Some[int64](8985)), nil, t0.Add(30*time.Second))
 	st := s.Stats(t0.Add(30 * time.Second))
-	if st.SessionSpent != 19 || st.HourlyRate != 0 {
-		t.Errorf("after 30 s: spent %d rate %v; want 19, 0 (under a minute)", st.SessionSpent, st.HourlyRate)
+	// Under a minute the window counts as one: 19 points a minute, no
+	// extrapolation from 30 s and no 0/h.
+	if st.SessionSpent != 23 || !st.RateKnown || math.Abs(st.HourlyRate-19*60) > 1e-9 {
+		t.Errorf("after 30 s: spent %d rate %v; want 23, 1140", st.SessionSpent, st.HourlyRate)
 	}
 	// A 429 costs nothing, keeps the headers it lacks, and is the last error.
 	errAt := t0.Add(time.Minute)
@@ -104,8 +111,8 @@ func TestSchedulerStats(t *testing.T) {
 	st = s.Stats(t0.Add(30 * time.Minute))
 	// 19 points in half an hour: 38 an hour. The budget is 0.25 x 8985 over
 	// the 94.5 h left at 12:30 (3.5 h today + 14 x 6.5).
-	if st.SessionSpent != 19 || math.Abs(st.HourlyRate-38) > 1e-9 {
-		t.Errorf("after 30 min: spent %d rate %v; want 19, 38", st.SessionSpent, st.HourlyRate)
+	if st.SessionSpent != 23 || math.Abs(st.HourlyRate-38) > 1e-9 {
+		t.Errorf("after 30 min: spent %d rate %v; want 23, 38", st.SessionSpent, st.HourlyRate)
 	}
 	if want := 0.25 * 8985 / 94.5; math.Abs(st.BudgetPerHour-want) > 1e-9 {
 		t.Errorf("BudgetPerHour = %v, want %v", st.BudgetPerHour, want)
@@ -123,8 +130,8 @@ func TestSchedulerStats(t *testing.T) {
 	if len(s.spends) != 1 {
 		t.Errorf("%d fetches kept, want only the last hour's 1", len(s.spends))
 	}
-	if st.SessionSpent != 27 || math.Abs(st.HourlyRate-8) > 1e-9 {
-		t.Errorf("after 90 min: spent %d rate %v; want 27, 8", st.SessionSpent, st.HourlyRate)
+	if st.SessionSpent != 31 || math.Abs(st.HourlyRate-8) > 1e-9 {
+		t.Errorf("after 90 min: spent %d rate %v; want 31, 8", st.SessionSpent, st.HourlyRate)
 	}
 	if st.PointsUsed != api.Some[int64](1015) || st.PointsLeft != api.Some[int64](8977) {
 		t.Errorf("points = %v / %v, want 1015 (kept) / 8977", st.PointsUsed, st.PointsLeft)
@@ -176,6 +183,7 @@ func TestSchedulerSpend(t *testing.T) {
 	s := NewScheduler(DefaultBudget())
 	// Before any clock the points count, but are not dated.
 	s.Spend(charged(4, api.Int{}, api.Some[int64](5000)))
+	s.Polled(wed)
 	s.Observe(FeedChain, charged(4, api.Some[int64](1000), api.Some[int64](9000)), nil, wed)
 	s.Next(FeedChain, liveCond, wed, wed.Add(10*time.Minute))
 	// A stale reply: booked at the latest time seen (the Next at 10 min),

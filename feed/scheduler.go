@@ -62,7 +62,7 @@ type Scheduler struct {
 	feeds      [NumFeeds]feedState
 	retryUntil time.Time // a 429 holds back every feed: both limits are per account
 
-	start      time.Time // first time booked: the session's spending starts there
+	firstPoll  time.Time // the first timed fetch: the points rate is measured from there
 	clock      time.Time // latest time seen by Observe or Next, for Spend
 	spent      int
 	spends     []spend // charged fetches of the last hour, oldest first

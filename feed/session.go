@@ -1,6 +1,7 @@
 package feed
 
 import (
+	"strconv"
 	"time"
 
 	"chainwatch/api"
@@ -140,4 +141,30 @@ func afterHours(last, now time.Time, mode api.Mode) time.Time {
 		return now
 	}
 	return NextOpen(now, mode)
+}
+
+// PauseText says when polling resumes while mode's data is still: "paused
+// until 09:30 ET (in 13h20m)", with the weekday when the next session is
+// not the next morning ("paused until Mon 09:30 ET (in 2d13h)").
+func PauseText(now time.Time, mode api.Mode) string {
+	open := NextOpen(now, mode)
+	day := open.Format("15:04") + " ET"
+	if api.DateOf(open) != api.Today(now).AddDays(1) && api.DateOf(open) != api.Today(now) {
+		day = open.Format("Mon ") + day
+	}
+	return "paused until " + day + " (in " + roughDuration(open.Sub(now)) + ")"
+}
+
+// roughDuration is a wait in its two largest units: "2d13h", "13h20m",
+// "45m", rounded up to the minute so that it never reads as "0m".
+func roughDuration(d time.Duration) string {
+	m := int((d + time.Minute - 1) / time.Minute)
+	days, hours, mins := m/(24*60), m/60%24, m%60
+	switch {
+	case days > 0:
+		return strconv.Itoa(days) + "d" + strconv.Itoa(hours) + "h"
+	case hours > 0:
+		return strconv.Itoa(hours) + "h" + strconv.Itoa(mins) + "m"
+	}
+	return strconv.Itoa(mins) + "m"
 }

@@ -41,3 +41,23 @@ func TestSessionFollowsTheCalendar(t *testing.T) {
 		t.Errorf("NextOpen delayed on Thanksgiving = %v, want Friday 09:45", got)
 	}
 }
+
+func TestPauseText(t *testing.T) {
+	at := func(d, h, m int) time.Time { return eastern(2026, time.November, d, h, m) }
+	cases := []struct {
+		now  time.Time
+		mode api.Mode
+		want string
+	}{
+		{at(24, 20, 10), api.Live, "paused until 09:30 ET (in 13h20m)"},
+		{at(25, 8, 0), api.Live, "paused until 09:30 ET (in 1h30m)"},
+		{at(25, 20, 0), api.Live, "paused until Fri 09:30 ET (in 1d13h)"}, // over Thanksgiving
+		{at(20, 16, 5), api.Delayed, "paused until Mon 09:45 ET (in 2d17h)"},
+		{at(24, 9, 40), api.Delayed, "paused until 09:45 ET (in 5m)"},
+	}
+	for _, c := range cases {
+		if got := PauseText(c.now, c.mode); got != c.want {
+			t.Errorf("PauseText(%v, %s) = %q, want %q", c.now, c.mode, got, c.want)
+		}
+	}
+}

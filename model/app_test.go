@@ -151,8 +151,8 @@ func TestAppRecoversFromAFailureAfterTheClose(t *testing.T) {
 	if d := a.poll.due[feed.FeedChain].Sub(c.t); d <= 0 || d > 2*time.Second {
 		t.Fatalf("after a failed first fetch in the evening the next is in %v, want the 2 s backoff", d)
 	}
-	if h := a.headerData(c.t); h.Loading || !h.Stale {
-		t.Fatalf("the header must say the fetch failed, not that it is loading: %+v", h)
+	if h := a.headerData(c.t); h.Loading || !h.NoData {
+		t.Fatalf("the header must say nothing loaded yet (not STALE 0s, not loading): %+v", h)
 	}
 	a.Update(feed.ChainMsg{Query: a.q, Chain: modeltest.SynthChain(2, 40, 0), Resp: okResp(4), At: c.t.Add(2 * time.Second)})
 	if d := a.poll.due[feed.FeedChain].Sub(c.t); d < 10*time.Hour {

@@ -104,6 +104,7 @@ func (a *App) onPoll(m pollMsg) tea.Cmd {
 		return nil
 	}
 	a.poll.due[m.feed] = time.Time{}
+	a.poll.sched.Polled(a.sh.Now())
 	return a.fetch(m.feed)
 }
 
@@ -121,7 +122,9 @@ func (a *App) fetch(f feed.Feed) tea.Cmd {
 		if !a.showTape {
 			return nil
 		}
-		day := feed.ShownDay(a.q, a.sh.Now())
+		now := a.sh.Now()
+		day := feed.ShownDay(a.q, now)
+		a.tape.SetSession(day, day != api.Today(now) || !feed.SessionLive(now, a.q.Mode))
 		if day != a.tapeDay {
 			// A new session began (the open, or midnight): start the
 			// tape over on the new day rather than paging the old one.
@@ -246,6 +249,8 @@ func (a *App) noSuchSymbol() tea.Cmd {
 	if !slices.Contains(a.unknown, sym) {
 		a.unknown = append(a.unknown, sym)
 	}
+	a.tape.Stop("no such symbol: " + sym)
+	a.cal.Stop("no such symbol: " + sym)
 	a.notice = "no such symbol: " + sym
 	if near := config.NearestSymbol(sym, prompt.Known(a.recent)); near != "" {
 		a.notice += "; did you mean " + near + "?"

@@ -15,8 +15,9 @@ func (a *App) headerData(now time.Time) ui.HeaderData {
 	h := a.chain.Header()
 	h.Source = a.cfg.Source
 	h.Mode = a.q.Mode
-	h.Date = a.q.Day(now)
+	h.Date = feed.ShownDay(a.q, now)
 	h.Historical = a.q.Historical(now)
+	h.Closed = !h.Historical && !feed.SessionLive(now, a.q.Mode)
 	last := a.chain.LastOK()
 	h.Loading = a.chain.Loading()
 	if !last.IsZero() {
@@ -24,6 +25,8 @@ func (a *App) headerData(now time.Time) ui.HeaderData {
 	}
 	switch fe, _ := a.chain.Err().(*feed.FetchError); {
 	case h.Loading:
+	case last.IsZero() && fe != nil:
+		h.NoData = true // an age from nothing would freeze at 0s
 	case fe != nil && fe.At.After(last):
 		h.Stale = true
 	case feed.SessionLive(now, a.q.Mode) && !h.Historical:
@@ -42,21 +45,22 @@ func (a *App) statusLine(width int, now time.Time) string {
 	}
 	s := a.poll.sched.Stats(now)
 	d := ui.StatusData{
-		Spent: s.SessionSpent, HourlyRate: s.HourlyRate, BudgetPerHour: s.BudgetPerHour,
+		Spent: s.SessionSpent, HourlyRate: s.HourlyRate, BudgetPerHour: s.BudgetPerHour, RateKnown: s.RateKnown,
 		PointsLeft: -1,
 		Hint:       a.hint(),
 	}
 	if v, ok := s.PointsLeft.Get(); ok {
 		d.PointsLeft = v
 	}
-	var next time.Time
-	for f := feed.Feed(0); f < feed.NumFeeds; f++ {
-		if due := a.poll.due[f]; !due.IsZero() && (next.IsZero() || due.Before(next)) {
-			next, d.NextFeed = due, f.String()
-		}
-	}
-	if !next.IsZero() {
-		d.Next = max(next.Sub(now), 0)
+	due := a.poll.due[feed.FeedChain]
+	switch {
+	case a.poll.noSuch || a.q.Historical(now):
+		// Nothing will be polled: no pause to wait out, no next refresh.
+	case !feed.SessionLive(now, a.q.Mode) && a.poll.inflight[feed.FeedChain] == 0 && (due.IsZero() || !due.Before(feed.NextOpen(now, a.q.Mode))):
+		d.Paused = feed.PauseText(now, a.q.Mode)
+	case !due.IsZero():
+		// "next" is the chain's refresh: the prices a trader watches.
+		d.NextFeed, d.Next = feed.FeedChain.String(), max(due.Sub(now), 0)
 	}
 	if err := a.lastErr(); err != nil {
 		d.Err, d.ErrAge = feed.Describe(err, ""), now.Sub(err.At)

@@ -16,8 +16,10 @@ type HeaderData struct {
 	Symbol, Source string // Source: "SANDBOX" or "PRODUCTION" (a badge)
 
 	Mode       api.Mode
-	Date       api.Date
-	Historical bool
+	Date       api.Date // the session shown
+	Historical bool     // a past day the user chose
+	Closed     bool     // the session shown is over (after the close, before the open, a weekend or holiday)
+	NoData     bool     // nothing has loaded yet and the last try failed
 
 	Last, PrevClose, Bid, Ask, Open, High, Low float64
 	BidSize, AskSize, Volume                   int64
@@ -31,6 +33,9 @@ type HeaderData struct {
 	Stale   bool          // the last fetch failed or the data is too old: say "STALE 42s"
 	Loading bool
 }
+
+// DayLabel names a session for a title: "Fri Nov 20".
+func DayLabel(d api.Date) string { return d.Time(time.UTC).Format("Mon Jan 2") }
 
 // Header draws the two header lines, width cells each.
 //
@@ -89,6 +94,11 @@ func Header(h *HeaderData, width int, st *theme.Styles) []string {
 		if h.Date.Valid() {
 			mode.add(theme.ToneAccent, " "+h.Date.String())
 		}
+	case h.Closed:
+		mode.add(theme.ToneAccent, "CLOSED")
+		if h.Date.Valid() {
+			mode.add(theme.ToneAccent, " "+DayLabel(h.Date))
+		}
 	case h.Mode == api.Delayed:
 		mode.add(theme.ToneAccent, "DELAYED 15m")
 	default:
@@ -108,9 +118,11 @@ func Header(h *HeaderData, width int, st *theme.Styles) []string {
 		seg(30, true).add(theme.ToneMuted, "as of ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendClock(b, h.AsOf, false) }))
 	}
 	switch {
+	case h.NoData:
+		seg(95, true).add(theme.ToneError, "⚠ no data yet")
 	case h.Stale:
 		seg(95, true).add(theme.ToneError, "⚠ STALE ").addB(theme.ToneError, nums.dur(h.Age))
-	case !h.Loading && !h.Historical:
+	case !h.Loading && !h.Historical && !h.Closed:
 		// A historical day never changes: its age says nothing.
 		seg(35, true).addB(theme.ToneMuted, nums.dur(h.Age)).add(theme.ToneMuted, " ago")
 	}

@@ -114,7 +114,7 @@ func pxCalendar() *CalendarView {
 
 func pxStatus() *StatusData {
 	return &StatusData{
-		Spent: 124, HourlyRate: 310, BudgetPerHour: 2400, PointsLeft: 3_912_345,
+		Spent: 124, HourlyRate: 310, BudgetPerHour: 2400, RateKnown: true, PointsLeft: 3_912_345,
 		Next: 2500 * time.Millisecond, NextFeed: "chain",
 		Err: "429 rate limited: per-second limit", ErrAge: 12 * time.Second,
 		Hint: "? help  q quit",

@@ -14,6 +14,8 @@ import (
 type StatusData struct {
 	Spent                     int     // points spent this session
 	HourlyRate, BudgetPerHour float64 // points per hour: spending now, and allowed
+	RateKnown                 bool    // HourlyRate is measured (polling has begun)
+	Paused                    string  // "paused until 09:30 ET (in 13h20m)": no rate, no next
 	PointsLeft                int64   // this month, from X-Monthly-Points-Left; -1 unknown
 
 	Next     time.Duration // until the next refresh
@@ -54,12 +56,20 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 	if s.BudgetPerHour > 0 && s.HourlyRate > s.BudgetPerHour {
 		rateTone = theme.ToneWarn
 	}
-	rate.addB(rateTone, nums.with(func(b []byte) []byte { return appendRate(b, s.HourlyRate) })).add(rateTone, "/h")
-	if s.BudgetPerHour > 0 {
-		rate.add(theme.ToneMuted, " of ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendRate(b, s.BudgetPerHour) })).add(theme.ToneMuted, "/h")
+	switch {
+	case s.Paused != "":
+		// Nothing is polled: a rate would only describe the past.
+		rate.add(theme.ToneText, s.Paused)
+	case s.RateKnown:
+		rate.addB(rateTone, nums.with(func(b []byte) []byte { return appendRate(b, s.HourlyRate) })).add(rateTone, "/h")
+		if s.BudgetPerHour > 0 {
+			rate.add(theme.ToneMuted, " of ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendRate(b, s.BudgetPerHour) })).add(theme.ToneMuted, "/h")
+		}
+	case s.BudgetPerHour > 0:
+		rate.add(theme.ToneMuted, "budget ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendRate(b, s.BudgetPerHour) })).add(theme.ToneMuted, "/h")
 	}
 	seg(50).addB(theme.ToneText, nums.size(s.PointsLeft)).add(theme.ToneMuted, " left") // "-" when unknown
-	if s.NextFeed != "" {
+	if s.NextFeed != "" && s.Paused == "" {
 		nx := seg(40).add(theme.ToneMuted, "next ").add(theme.ToneText, s.NextFeed).add(theme.ToneText, " ")
 		if s.Next > 0 {
 			// Round up: "next chain 0s" would read as stuck.

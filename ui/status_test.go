@@ -35,6 +35,17 @@ func TestStatusSaysWhatPollingCosts(t *testing.T) {
 	if !strings.Contains(out, "- left") || !strings.Contains(out, "next tape now") {
 		t.Errorf("unknown points left or a due refresh: %q", out)
 	}
+	// Before the first poll there is no rate to show, only the budget.
+	s = &StatusData{BudgetPerHour: 2400, PointsLeft: -1}
+	if out := ansi.Strip(Status(s, 120, pxColor)); !strings.Contains(out, "budget 2400/h") || strings.Contains(out, "0/h of") {
+		t.Errorf("before the first poll: %q", out)
+	}
+	// Paused: the pause replaces the rate and the next refresh.
+	s = pxStatus()
+	s.Err, s.Paused = "", "paused until 09:30 ET (in 13h20m)"
+	if out := ansi.Strip(Status(s, 160, pxColor)); !strings.Contains(out, "pts 124 session · paused until 09:30 ET (in 13h20m) · 3.9M left") || strings.Contains(out, "/h") || strings.Contains(out, "next") {
+		t.Errorf("paused: %q", out)
+	}
 }
 
 func TestStatusOverBudgetWarns(t *testing.T) {

@@ -33,6 +33,7 @@ type TapeView struct {
 	Filter    string      // e.g. "all", "calls ≥10", "SPY 251121C450": shown in the title
 	Focused   bool
 	Message   string // instead of rows when non-empty
+	Session   string // the session shown when it is not today's live one ("Fri Nov 20"); "" today
 }
 
 // TradeAtCode is the short code of where a trade printed against the NBBO
@@ -312,6 +313,10 @@ func tapeTitle(v *TapeView, width int, st *theme.Styles) string {
 	}
 	l := newPaneLine(width, st.Span(theme.ToneText, shade))
 	l.put(st.Span(tone, shade), mark+"Time & Sales")
+	if v.Session != "" {
+		l.put(st.Span(theme.ToneMuted, shade), " · ")
+		l.put(st.Span(theme.ToneAccent, shade), v.Session)
+	}
 	if v.Filter != "" {
 		l.put(st.Span(theme.ToneMuted, shade), " · ")
 		l.put(st.Span(theme.ToneText, shade), text.Clean(v.Filter))

@@ -28,6 +28,7 @@ type Model struct {
 	lastOK, errAt time.Time
 	err           error
 	loading       bool
+	stopped       string // why nothing will be fetched (Stop)
 
 	ve []ui.Earning // the order on screen, reused per frame
 	vd []ui.Dividend
@@ -42,7 +43,12 @@ func (c *Model) SetQuery(q feed.Query) {
 	c.q = q
 	c.earnings, c.dividends, c.scroll = c.earnings[:0], c.dividends[:0], 0
 	c.lastOK, c.errAt, c.err, c.loading = time.Time{}, time.Time{}, nil, true
+	c.stopped = ""
 }
+
+// Stop says why the events will not be fetched for this query (the
+// service does not know the symbol), instead of "loading" for ever.
+func (c *Model) Stop(why string) { c.stopped, c.loading = why, false }
 
 // LastOK is when the events were last applied; Err the last failure since.
 func (c *Model) LastOK() time.Time { return c.lastOK }
@@ -124,6 +130,8 @@ func (c *Model) message() string {
 	switch {
 	case len(c.earnings)+len(c.dividends) > 0:
 		return ""
+	case c.stopped != "":
+		return c.stopped
 	case c.err != nil:
 		return "events: " + feed.Describe(c.err, "")
 	case c.loading:

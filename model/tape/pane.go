@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"chainwatch/api"
 	"chainwatch/feed"
 	"chainwatch/model/common"
 	"chainwatch/ui"
@@ -39,6 +40,9 @@ func (t *Model) View() []string {
 	t.tv = ui.TapeView{
 		Trades: t.vis, Held: t.r.len(), BlockSize: t.blockSize, Filter: t.filter,
 		Focused: t.Focused, Message: t.message(),
+	}
+	if t.session != 0 && (t.sessionOver || t.session != api.Today(t.sh.Now())) {
+		t.tv.Session = ui.DayLabel(t.session)
 	}
 	return ui.Tape(&t.tv, t.W, t.H, t.sh.Styles)
 }

@@ -76,6 +76,10 @@ type Model struct {
 	err           error
 	loading       bool
 
+	stopped     string   // why nothing will be fetched (Stop)
+	session     api.Date // the session the trades are from
+	sessionOver bool     // that session has ended: its tape is complete
+
 	vis []ui.TapeTrade
 	tv  ui.TapeView
 }
@@ -99,10 +103,20 @@ func (t *Model) SetQuery(q feed.Query) {
 	t.r.reset()
 	t.last, t.more, t.scroll = -1, false, 0
 	t.lastOK, t.errAt, t.err, t.loading = time.Time{}, time.Time{}, nil, true
-	t.contractOn = false
+	t.contractOn, t.stopped = false, ""
 	t.SetContract("")
 	t.refilter()
 }
+
+// Stop says why the trades will not be fetched for this query (the
+// service does not know the symbol), instead of "loading" for ever.
+func (t *Model) Stop(why string) { t.stopped, t.loading = why, false }
+
+// SetSession names the session the tape's trades come from (the root
+// knows it: feed.ShownDay) and whether it is over, so that the title says
+// which day a weekend or an early morning shows, and an empty tape of a
+// finished session does not read "no trades yet".
+func (t *Model) SetSession(d api.Date, over bool) { t.session, t.sessionOver = d, over }
 
 // Restart empties the tape to start over on the same query (a new
 // session began, or the backlog outgrew the ring): unlike SetQuery it
@@ -336,10 +350,14 @@ func (t *Model) message() string {
 	switch {
 	case len(t.vis) > 0:
 		return ""
+	case t.r.len() == 0 && t.stopped != "":
+		return t.stopped
 	case t.r.len() == 0 && t.err != nil:
 		return "trades: " + feed.Describe(t.err, "")
 	case t.r.len() == 0 && t.loading:
 		return "loading trades…"
+	case t.r.len() == 0 && t.sessionOver && t.session != 0:
+		return "no trades in the " + ui.DayLabel(t.session) + " session"
 	case t.r.len() == 0:
 		return "no trades yet"
 	case t.contractOn && !t.wantOK:
