@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -435,6 +436,10 @@ func TestClientShortBody(t *testing.T) {
 	ex, resp, err := c.Exchanges(context.Background(), ReferenceParams{})
 	if err == nil {
 		t.Fatalf("body shorter than Content-Length: no error (%v)", ex)
+	}
+	var cut *CutOffError
+	if !errors.As(err, &cut) || cut.Read != 40 || cut.Want != 100 || cut.Endpoint == "" {
+		t.Errorf("error %v: want a CutOffError of 40 of 100 bytes", err)
 	}
 	if resp.Attempts != 1 || srv.count() != 1 || len(log.recorded()) != 0 {
 		t.Errorf("attempts %d, requests %d, waits %v", resp.Attempts, srv.count(), log.recorded())

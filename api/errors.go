@@ -120,3 +120,16 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 	}
 	return 0
 }
+
+// CutOffError is a 200 whose body ended before its Content-Length: the
+// connection dropped mid-answer. The service charged it all the same,
+// which is why it carries the cost.
+type CutOffError struct {
+	Method, Endpoint string
+	Read, Want       int64 // bytes received, and announced
+	Cost             int   // points charged for it
+}
+
+func (e *CutOffError) Error() string {
+	return fmt.Sprintf("api: %s %s: the answer was cut off after %d of %d bytes (charged %d points)", e.Method, e.Endpoint, e.Read, e.Want, e.Cost)
+}

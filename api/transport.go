@@ -88,6 +88,11 @@ func (c *Client) do(ctx context.Context, cl call) ([]byte, *Response, error) {
 		switch hr.StatusCode {
 		case http.StatusOK:
 			body, err := c.readBody(hr)
+			var cut *CutOffError
+			if errors.As(err, &cut) {
+				cut.Method, cut.Endpoint, cut.Cost = cl.method, cl.path, resp.Cost
+				return nil, resp, cut
+			}
 			if err != nil {
 				return nil, resp, fmt.Errorf("api: %s %s: reading the response: %s", cl.method, cl.path, redact(err.Error(), secret))
 			}
@@ -144,9 +149,9 @@ func (c *Client) readBody(hr *http.Response) ([]byte, error) {
 			return nil, fmt.Errorf("body of %d bytes is larger than the limit of %d", n, c.maxBody)
 		}
 		buf := make([]byte, n)
-		if _, err := io.ReadFull(hr.Body, buf); err != nil {
+		if got, err := io.ReadFull(hr.Body, buf); err != nil {
 			if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-				return nil, errors.New("body shorter than its Content-Length")
+				return nil, &CutOffError{Read: int64(got), Want: n}
 			}
 			return nil, err
 		}

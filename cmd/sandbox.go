@@ -19,6 +19,7 @@ import (
 	"chainwatch/sandbox"
 	"chainwatch/sandbox/faults"
 	"chainwatch/sandbox/quota"
+	"chainwatch/text"
 )
 
 // SandboxOptions are `chainwatch sandbox`'s inputs.
@@ -139,7 +140,7 @@ func sandboxConfig(plan string, perSecond float64, faultSpec, entitlements strin
 	var cfg sandbox.Config
 	p, ok := quota.PlanByName(plan)
 	if !ok {
-		return cfg, fmt.Errorf("--plan %q: want one of %s", plan, strings.Join(quota.PlanNames(), ", "))
+		return cfg, fmt.Errorf("--plan %s: want one of %s", text.Quote(plan), strings.Join(quota.PlanNames(), ", "))
 	}
 	cfg.Plan = p
 	switch {

@@ -13,6 +13,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/scan"
+	"chainwatch/text"
 )
 
 // ScanOptions are `chainwatch scan`'s inputs: its flags, which of them
@@ -192,7 +193,7 @@ func scanFromFlags(f *ScanOptions, saved []scan.Scan) (scan.Scan, error) {
 	if name := strings.TrimSpace(f.Name); name != "" {
 		var ok bool
 		if s, ok = scan.Find(saved, name); !ok {
-			return s, fmt.Errorf("--name %q: no saved scan or preset has that name; there are: %s", name, scanNames(saved))
+			return s, fmt.Errorf("--name %s: no saved scan or preset has that name; there are: %s", text.Quote(name), scanNames(saved))
 		}
 	} else if f.Name != "" {
 		return s, errors.New("--name needs the name of a saved scan or preset (chainwatch scan --list shows them)")

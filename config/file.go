@@ -16,6 +16,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"chainwatch/api"
+	"chainwatch/text"
 )
 
 // File is config.toml. Every key is optional: a pointer (or an empty
@@ -256,14 +257,14 @@ func (fc *File) check(rule ScanRule) error {
 func ParseMode(s string) (api.Mode, error) {
 	m := api.Mode(strings.ToLower(strings.TrimSpace(s)))
 	if !m.Valid() {
-		return "", fmt.Errorf("%q: want live or delayed", s)
+		return "", fmt.Errorf("%s: want live or delayed", text.Quote(s))
 	}
 	return m, nil
 }
 
 func CheckTheme(s string) error {
 	if !slices.Contains(Themes, s) {
-		return fmt.Errorf("%q: want auto, dark or light", s)
+		return fmt.Errorf("%s: want auto, dark or light", text.Quote(s))
 	}
 	return nil
 }

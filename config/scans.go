@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"chainwatch/api"
+	"chainwatch/text"
 )
 
 // ScanRule checks a saved scan against the client's own rules for a scan
@@ -119,7 +120,7 @@ func (sc *ScanTable) check(rule ScanRule) error {
 		switch api.SortOrder(f.Sort) {
 		case "", api.SortAsc, api.SortDesc, api.SortNone:
 		default:
-			return fmt.Errorf("field %d: sort %q: want asc, desc or none", j+1, f.Sort)
+			return fmt.Errorf("field %d: sort %s: want asc, desc or none", j+1, text.Quote(f.Sort))
 		}
 	}
 	// The client's own rules (two returned fields with one output key,

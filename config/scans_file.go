@@ -1,6 +1,7 @@
 package config
 
 import (
+	"chainwatch/text"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -54,14 +55,14 @@ func SaveScan(path string, s SavedScan, rule ScanRule) error {
 // the blank lines that separated it.
 func DeleteScan(path, name string, rule ScanRule) error {
 	name = strings.TrimSpace(name)
-	return editScans(path, rule, fmt.Sprintf("delete the scan %q", name), func(text string, blocks []scanBlock, fc File) (textEdit, []SavedScan, error) {
+	return editScans(path, rule, fmt.Sprintf("delete the scan %q", name), func(body string, blocks []scanBlock, fc File) (textEdit, []SavedScan, error) {
 		want := fc.SavedScans()
 		for i, old := range fc.Scans {
 			if strings.EqualFold(old.Name, name) {
-				return deleteBlock(text, blocks[i]), append(want[:i:i], want[i+1:]...), nil
+				return deleteBlock(body, blocks[i]), append(want[:i:i], want[i+1:]...), nil
 			}
 		}
-		return textEdit{}, nil, fmt.Errorf("%s has no saved scan named %q", path, name)
+		return textEdit{}, nil, fmt.Errorf("%s has no saved scan named %s", path, text.Quote(name))
 	})
 }
 

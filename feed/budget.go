@@ -72,10 +72,18 @@ func (s *Scheduler) BudgetPerHour(now time.Time) float64 {
 		return config.FallbackPointsPerHour
 	}
 	points := b.Share * float64(max(left, 0))
-	if used, ok := s.pointsUsed.Get(); ok && used+left == config.TrialAllowance {
+	if s.trial() {
 		return points / max(sessionHoursLeftToday(now), minHoursLeft)
 	}
 	return points / TradingHoursLeftInMonth(now)
+}
+
+// trial reports whether the balance is the trial plan's 500 points a day,
+// told by the headers: used and left always add up to the allowance.
+func (s *Scheduler) trial() bool {
+	used, ok1 := s.pointsUsed.Get()
+	left, ok2 := s.pointsLeft.Get()
+	return ok1 && ok2 && used+left == config.TrialAllowance
 }
 
 // Spend books the points of a reply that no feed waits for any more (its
@@ -146,6 +154,7 @@ type Stats struct {
 	BudgetPerHour float64   // what the budget allows now
 	PointsUsed    api.Int   // last X-Monthly-Points-Used seen
 	PointsLeft    api.Int   // last X-Monthly-Points-Left seen
+	Daily         bool      // the trial plan: its allowance renews every day, not every month
 	LastErr       error     // last failure; kept after a success so the status bar can show how long ago it was
 	LastErrAt     time.Time // when LastErr happened
 }
@@ -172,6 +181,7 @@ func (s *Scheduler) Stats(now time.Time) Stats {
 		PointsLeft:    s.pointsLeft,
 		LastErr:       s.lastErr,
 		LastErrAt:     s.lastErrAt,
+		Daily:         s.trial(),
 	}
 	if s.firstPoll.IsZero() || now.Before(s.firstPoll) {
 		return st

@@ -30,6 +30,7 @@ const maxErrText = 160
 func Describe(err error, action string) string {
 	var (
 		rl   *api.RateLimitError
+		cut  *api.CutOffError
 		ae   *api.APIError
 		aue  *api.AuthError
 		ue   *url.Error
@@ -43,6 +44,9 @@ func Describe(err error, action string) string {
 		return ""
 	case errors.As(err, &rl):
 		return describeRateLimit(rl, action)
+	case errors.As(err, &cut):
+		return fmt.Sprintf("the service's answer was cut off (%s of %s); it still cost %d points%s",
+			byteSize(cut.Read), byteSize(cut.Want), cut.Cost, next(polled, "; retrying", ""))
 	case errors.Is(err, api.ErrUnauthorized):
 		return "the service refused the login: run `chainwatch login` again, or check the client credentials"
 	case errors.As(err, &ae):
@@ -72,6 +76,17 @@ func Describe(err error, action string) string {
 		return "cannot reach the service: " + causeFirst(m[0])
 	}
 	return OneLine(err.Error())
+}
+
+// byteSize is a size as a trader reads it: 812 B, 48 kB, 11.2 MB.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d kB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
 }
 
 // OneLine is text.OneLine at the length an error message may have.

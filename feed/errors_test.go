@@ -39,3 +39,10 @@ func TestDescribeKeepsTheCauseFirst(t *testing.T) {
 		t.Errorf("Describe(auth) = %s", got)
 	}
 }
+
+func TestDescribeCutOff(t *testing.T) {
+	err := &api.CutOffError{Method: "GET", Endpoint: "x", Read: 3 << 20, Want: 11 << 20, Cost: 4}
+	if got, want := Describe(err, ""), "the service's answer was cut off (3.0 MB of 11.0 MB); it still cost 4 points; retrying"; got != want {
+		t.Errorf("Describe = %q, want %q", got, want)
+	}
+}

@@ -45,7 +45,7 @@ func (a *App) statusLine(width int, now time.Time) string {
 	}
 	s := a.poll.sched.Stats(now)
 	d := ui.StatusData{
-		Spent: s.SessionSpent, HourlyRate: s.HourlyRate, BudgetPerHour: s.BudgetPerHour, RateKnown: s.RateKnown,
+		Spent: s.SessionSpent, HourlyRate: s.HourlyRate, BudgetPerHour: s.BudgetPerHour, RateKnown: s.RateKnown, Daily: s.Daily,
 		PointsLeft: -1,
 		Hint:       a.hint(),
 	}

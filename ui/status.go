@@ -17,6 +17,7 @@ type StatusData struct {
 	RateKnown                 bool    // HourlyRate is measured (polling has begun)
 	Paused                    string  // "paused until 09:30 ET (in 13h20m)": no rate, no next
 	PointsLeft                int64   // this month, from X-Monthly-Points-Left; -1 unknown
+	Daily                     bool    // the allowance renews daily (the trial plan): "left today"
 
 	Next     time.Duration // until the next refresh
 	NextFeed string        // which one ("chain", "tape"); "" none scheduled
@@ -68,7 +69,10 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 	case s.BudgetPerHour > 0:
 		rate.add(theme.ToneMuted, "budget ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendRate(b, s.BudgetPerHour) })).add(theme.ToneMuted, "/h")
 	}
-	seg(50).addB(theme.ToneText, nums.size(s.PointsLeft)).add(theme.ToneMuted, " left") // "-" when unknown
+	left := seg(50).addB(theme.ToneText, nums.size(s.PointsLeft)).add(theme.ToneMuted, " left") // "-" when unknown
+	if s.Daily {
+		left.add(theme.ToneMuted, " today")
+	}
 	if s.NextFeed != "" && s.Paused == "" {
 		nx := seg(40).add(theme.ToneMuted, "next ").add(theme.ToneText, s.NextFeed).add(theme.ToneText, " ")
 		if s.Next > 0 {

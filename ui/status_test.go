@@ -40,6 +40,11 @@ func TestStatusSaysWhatPollingCosts(t *testing.T) {
 	if out := ansi.Strip(Status(s, 120, pxColor)); !strings.Contains(out, "budget 2400/h") || strings.Contains(out, "0/h of") {
 		t.Errorf("before the first poll: %q", out)
 	}
+	// The trial's allowance is daily, and the bar says so.
+	s = &StatusData{PointsLeft: 412, Daily: true}
+	if out := ansi.Strip(Status(s, 120, pxColor)); !strings.Contains(out, "412 left today") {
+		t.Errorf("trial: %q", out)
+	}
 	// Paused: the pause replaces the rate and the next refresh.
 	s = pxStatus()
 	s.Err, s.Paused = "", "paused until 09:30 ET (in 13h20m)"
