@@ -28,6 +28,13 @@ import (
 // what names the setting (for example "auth URL") so that the error tells
 // the user which value to fix. The errors never echo the raw input, which
 // may contain a password or token.
+// CheckServiceURL is checkServiceURL for a caller that wants to refuse a
+// URL before building anything with it (the command line).
+func CheckServiceURL(raw, what string) error {
+	_, err := checkServiceURL(raw, what)
+	return err
+}
+
 func checkServiceURL(raw, what string) (*url.URL, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -153,15 +155,18 @@ func logoutRun(o *LogoutOptions) error {
 		fmt.Fprintln(o.Out, "Not logged in.")
 		return nil
 	}
-	revokeErr := loadErr
-	if loadErr == nil {
-		revokeErr = revokeLogin(o.Context, tok, svc, o.Getenv(envClientSecret))
+	if loadErr != nil {
+		// Not a token file chainwatch wrote (or no longer readable as one):
+		// --token-file may point anywhere, and logout must never delete a
+		// file it does not understand.
+		return fmt.Errorf("%w; %s is kept: logout deletes only a chainwatch token file (remove it yourself if it is one)", loadErr, path)
 	}
+	revokeErr := revokeLogin(o.Context, tok, svc, o.Getenv(envClientSecret))
 	if err := store.Delete(); err != nil {
 		return err
 	}
 	if revokeErr != nil {
-		fmt.Fprintf(o.ErrOut, "warning: could not revoke the login at the service (%v); it stays valid there until it expires\n", revokeErr)
+		fmt.Fprintf(o.ErrOut, "warning: could not revoke the login at the service (%s); it stays valid there until it expires\n", revokeErr)
 	}
 	fmt.Fprintf(o.Out, "Logged out; %s is deleted.\n", path)
 	return nil
@@ -177,12 +182,19 @@ func revokeLogin(ctx context.Context, tok *oauth2.Token, svc *api.LoginService, 
 	cfg := api.AuthConfig{AuthURL: svc.AuthURL, ClientID: svc.ClientID, ClientSecret: secret}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	var errs []error
-	if tok.RefreshToken != "" {
-		errs = append(errs, cfg.Revoke(ctx, tok.RefreshToken, "refresh_token"))
+	// Both revocations usually fail for the same reason (the service is
+	// down): say it once.
+	var msgs []string
+	for _, t := range []struct{ tok, hint string }{{tok.RefreshToken, "refresh_token"}, {tok.AccessToken, "access_token"}} {
+		if t.tok == "" {
+			continue
+		}
+		if err := cfg.Revoke(ctx, t.tok, t.hint); err != nil && !slices.Contains(msgs, err.Error()) {
+			msgs = append(msgs, err.Error())
+		}
 	}
-	if tok.AccessToken != "" {
-		errs = append(errs, cfg.Revoke(ctx, tok.AccessToken, "access_token"))
+	if len(msgs) > 0 {
+		return errors.New(strings.Join(msgs, "; "))
 	}
-	return errors.Join(errs...)
+	return nil
 }

@@ -5,6 +5,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -21,11 +22,24 @@ import (
 func Execute(deps Deps, args []string) int {
 	root := NewCmdRoot(deps, nil)
 	root.SetArgs(args)
-	if err := root.Execute(); err != nil {
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	err := root.Execute()
+	var ue usageError
+	switch {
+	case errors.As(err, &ue):
+		return 2
+	case err != nil:
 		return 1
 	}
 	return 0
 }
+
+// usageError is a mistake in how chainwatch was called (a flag, its
+// value, a malformed URL): exit status 2, as shells and scripts expect,
+// apart from 1 for what went wrong while running.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
 
 // Process is the dependencies of the running process: its standard
 // streams, environment, browser and terminal.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -25,6 +26,7 @@ import (
 const (
 	sourceSandbox    = "SANDBOX"
 	sourceProduction = "PRODUCTION"
+	sourceLocal      = "LOCAL"
 )
 
 // watchFlags are the root command's flags: the screen's settings and the
@@ -332,6 +334,9 @@ func watchRun(o *WatchOptions) error {
 	defer sess.close()
 
 	source := sourceProduction
+	if u, err := url.Parse(sess.baseURL); err == nil && api.IsLoopbackHost(u.Hostname()) {
+		source = sourceLocal // a sandbox or a test service on this machine
+	}
 	if sess.source == fromEmbeddedSandbox {
 		source = sourceSandbox
 		if len(o.Args) == 1 {

@@ -255,7 +255,7 @@ func TestWatchProduction(t *testing.T) {
 		}
 		return err
 	}}.run(t, "QQQ", "--base-url", s.BaseURL)
-	if res.err != nil || res.cfg.Source != "PRODUCTION" || res.cfg.BaseURL != s.BaseURL || got == 0 {
+	if res.err != nil || res.cfg.Source != "LOCAL" || res.cfg.BaseURL != s.BaseURL || got == 0 {
 		t.Fatalf("%v %+v, %d options", res.err, res.cfg, got)
 	}
 	if strings.Contains(res.out+res.errOut, s.DemoSecret) {
@@ -280,7 +280,7 @@ func TestWatchConfigCredentials(t *testing.T) {
 		_, _, err := cfg.Client.OptionAndUnderlyingQuotes(t.Context(), api.OptionQuotesParams{Symbol: "SPY", Date: cfg.Client.Today().String()})
 		return err
 	}}.run(t)
-	if res.err != nil || res.cfg.Source != "PRODUCTION" || res.cfg.BaseURL != s.BaseURL || res.cfg.FirstRun {
+	if res.err != nil || res.cfg.Source != "LOCAL" || res.cfg.BaseURL != s.BaseURL || res.cfg.FirstRun {
 		t.Fatalf("%v %+v", res.err, res.cfg)
 	}
 	os.Chmod(path, 0o644)

@@ -104,6 +104,9 @@ It stops on Ctrl+C or SIGTERM.`,
 }
 
 func sandboxRun(o *SandboxOptions) error {
+	if o.TokenTTL <= 0 {
+		return usageError{fmt.Errorf("--token-ttl %s: want a positive duration, e.g. 5m or 1h", o.TokenTTL)}
+	}
 	cfg, err := sandboxConfig(o.Plan, o.PerSecond, o.Faults, o.Entitlements)
 	if err != nil {
 		return err

@@ -127,6 +127,14 @@ func resolveSession(f serviceFlags, getenv func(string) string) (*session, error
 	authURL := pickConf(f.authURL, getenv, envAuthURL, conf.AuthURL)
 	baseURL := pickConf(f.baseURL, getenv, envBaseURL, conf.BaseURL)
 	clientID := pickConf(f.clientID, getenv, envClientID, conf.ClientID)
+	for _, u := range []struct{ flag, val string }{{"--auth-url", authURL}, {"--base-url", baseURL}} {
+		if u.val == "" {
+			continue
+		}
+		if err := api.CheckServiceURL(u.val, u.flag); err != nil {
+			return nil, usageError{err}
+		}
+	}
 	secretFrom := envClientSecret + " is set"
 	secret := strings.TrimSpace(getenv(envClientSecret))
 	if secret == "" && conf.ClientSecret != "" {

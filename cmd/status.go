@@ -49,7 +49,13 @@ func statusRun(opts *StatusOptions) error {
 	if s.store != "" {
 		fmt.Fprintf(out, "token file:  %s\n", s.store)
 	}
-	fmt.Fprintf(out, "base_url:    %s\nauth_url:    %s\nclient_id:   %s\n", s.baseURL, s.auth.AuthURL, s.auth.ClientID)
+	if s.source == fromEmbeddedSandbox {
+		// Its port closes when this command ends: printing it would send
+		// the user to an address that no longer answers.
+		fmt.Fprintf(out, "service:     the embedded sandbox, started for this check and stopped after it (run `chainwatch sandbox` for one that stays up)\nclient_id:   %s\n", s.auth.ClientID)
+	} else {
+		fmt.Fprintf(out, "base_url:    %s\nauth_url:    %s\nclient_id:   %s\n", s.baseURL, s.auth.AuthURL, s.auth.ClientID)
+	}
 	ctx, cancel := context.WithTimeout(opts.Context, 30*time.Second)
 	defer cancel()
 	who, err := s.check(ctx)
