@@ -26,10 +26,10 @@ func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return tea.Batch(wake, a.onScanner(k))
 	}
 	if a.banner {
+		// "Any key dismisses this": that key does only that, so a trader
+		// who presses q or / to get rid of it does not quit or prompt.
 		a.banner = false
-		if key.Matches(k, keys.Close) {
-			return wake
-		}
+		return wake
 	}
 	if a.help {
 		switch {

@@ -77,3 +77,21 @@ func TestAppClosedMarketShowsTheLastSession(t *testing.T) {
 		}
 	}
 }
+
+// TestAppHelpDrawsOverTheScreen: the help box floats over the screen,
+// which stays visible around it; the first-run banner's dismissing key
+// does nothing else.
+func TestAppHelpDrawsOverTheScreen(t *testing.T) {
+	a, c := offlineApp(t)
+	loadChain(t, a, c.t)
+	a.banner = true
+	a.Update(runeKey('/'))
+	if a.banner || a.prompt != nil {
+		t.Fatalf("the key that dismissed the banner also acted: banner %v, prompt %v", a.banner, a.prompt != nil)
+	}
+	a.Update(runeKey('?'))
+	lines := strings.Split(ansi.Strip(a.render(c.t)), "\n")
+	if len(lines) != 48 || !strings.HasPrefix(lines[0], "SPY") || !strings.Contains(strings.Join(lines, "\n"), "chainwatch · keys") {
+		t.Fatalf("help over the screen:\n%s", strings.Join(lines, "\n"))
+	}
+}

@@ -31,8 +31,12 @@ func (a *App) render(now time.Time) string {
 		return "chainwatch: starting…"
 	case ui.TooSmall(a.width, a.height):
 		return ui.TooSmallMessage(a.width, a.height, st)
-	case a.help:
-		return ui.Help(a.sh.Keys.FullHelp(), a.width, a.height, st)
+	}
+	if a.help {
+		a.help = false // the screen under the help, drawn as usual
+		screen := a.render(now)
+		a.help = true
+		return ui.HelpOver(screen, a.sh.Keys.FullHelp(), a.width, a.height, st)
 	}
 	lay := a.layout()
 	h := a.headerData(now)

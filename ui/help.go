@@ -5,6 +5,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/theme"
 )
@@ -19,6 +20,34 @@ func Help(groups [][]key.Binding, width, height int, st *theme.Styles) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
+	placed := lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, helpBox(groups, width, st))
+	return strings.Join(paneBlock(placed, width, height), "\n")
+}
+
+// HelpOver draws the help box centred over screen (a whole frame, width x
+// height), which stays visible around it: the trader keeps their place
+// while reading the keys. A box taller than the frame is cut at its foot.
+func HelpOver(screen string, groups [][]key.Binding, width, height int, st *theme.Styles) string {
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	box := strings.Split(helpBox(groups, width, st), "\n")
+	if len(box) > height {
+		box = box[:height]
+	}
+	lines := paneBlock(screen, width, height)
+	bw := ansi.StringWidth(box[0])
+	x, y := max((width-bw)/2, 0), max((height-len(box))/2, 0)
+	for i, b := range box {
+		ln := lines[y+i]
+		lines[y+i] = ansi.Truncate(ln, x, "") + b + ansi.TruncateLeft(ln, x+bw, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// helpBox is the help's box: the bindings in columns, in bands that fit
+// width.
+func helpBox(groups [][]key.Binding, width int, st *theme.Styles) string {
 	keyStyle := st.Value.Bold(true)
 	var cols []string
 	for _, g := range groups {
@@ -79,7 +108,5 @@ func Help(groups [][]key.Binding, width, height int, st *theme.Styles) string {
 	flush()
 	title := st.Title.Render("chainwatch · keys")
 	body := title + "\n\n" + strings.Join(bands, "\n\n")
-	box := st.Box.Render(body)
-	placed := lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, box)
-	return strings.Join(paneBlock(placed, width, height), "\n")
+	return st.Box.Render(body)
 }

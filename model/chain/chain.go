@@ -350,6 +350,11 @@ func (c *Model) Header() ui.HeaderData {
 func (c *Model) ladder(width, height int) []string {
 	rows, cur := c.window()
 	n := max(ui.LadderRows(height), 1)
+	if n != c.page {
+		// A new height (the banner gone, the terminal resized): centre
+		// the cursor again rather than leave it where the old one put it.
+		c.center = true
+	}
 	c.page = n
 	if c.center {
 		c.offset, c.center = cur-n/2, false
