@@ -157,7 +157,6 @@ type FormulaError struct {
 	Err     error
 }
 
-
 func (e *FormulaError) Error() string {
 	return fmt.Sprintf("formula %d %s: %s", e.Index+1, text.Quote(e.Formula), feed.OneLine(e.Err.Error()))
 }
