@@ -12,14 +12,17 @@ type ColumnSet struct {
 }
 
 // ColumnSets are the ladder's column sets, in the order the Columns key
-// cycles them. Every set carries Bid and Ask next to the strike, since a
-// price without the market is not something a trader acts on; FitColumns
-// keeps them last when the width shrinks.
+// cycles them: each answers one question and fits a 120-column terminal
+// whole. Every set carries Bid and Ask next to the strike, since a price
+// without the market is not something a trader acts on; FitColumns keeps
+// them last when the width shrinks.
 var ColumnSets = []ColumnSet{
-	{Name: "quotes", Cols: []Col{ColOI, ColVolume, ColIV, ColDelta, ColLast, ColBid, ColAsk}},
+	// What can I trade at, and how much is there.
+	{Name: "quotes", Cols: []Col{ColOI, ColVolume, ColLast, ColBidSize, ColBid, ColAsk, ColAskSize}},
+	// What is the risk.
 	{Name: "greeks", Cols: []Col{ColVega, ColTheta, ColGamma, ColDelta, ColIV, ColBid, ColAsk}},
-	{Name: "book", Cols: []Col{ColVolume, ColIV, ColDelta, ColBidSize, ColBid, ColAsk, ColAskSize}},
-	{Name: "all", Cols: []Col{ColOI, ColVolume, ColVega, ColTheta, ColGamma, ColDelta, ColIV, ColLast, ColMid, ColBid, ColAsk}},
+	// Where is the money going today.
+	{Name: "activity", Cols: []Col{ColVolOI, ColOI, ColVolume, ColChange, ColLast, ColBid, ColAsk}},
 }
 
 // colInfo is what the ladder knows of a column: its title, its narrowest
@@ -52,6 +55,8 @@ var cols = [NumCols]colInfo{
 	ColTheta:   {"Theta", 5, 45, false},
 	ColGamma:   {"Gamma", 5, 40, false},
 	ColVega:    {"Vega", 5, 35, false},
+	ColChange:  {"Chg", 6, 62, false},
+	ColVolOI:   {"V/OI", 5, 30, false},
 }
 
 const (

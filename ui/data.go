@@ -36,6 +36,8 @@ const (
 	ColVega
 	ColBidSize
 	ColAskSize
+	ColChange // last against the previous day's close
+	ColVolOI  // the day's volume over open interest: new positions at a glance
 	NumCols
 )
 

@@ -20,6 +20,7 @@ type HeaderData struct {
 	Historical bool     // a past day the user chose
 	Closed     bool     // the session shown is over (after the close, before the open, a weekend or holiday)
 	NoData     bool     // nothing has loaded yet and the last try failed
+	View       string   // the ladder's column set and strike window: "quotes · 40 strikes"
 
 	Last, PrevClose, Bid, Ask, Open, High, Low float64
 	BidSize, AskSize, Volume                   int64
@@ -158,6 +159,9 @@ func Header(h *HeaderData, width int, st *theme.Styles) []string {
 	ohlc.add(theme.ToneMuted, " H ").addB(theme.ToneText, nums.price(h.High))
 	ohlc.add(theme.ToneMuted, " L ").addB(theme.ToneText, nums.price(h.Low))
 	seg(10, false).add(theme.ToneMuted, "prev ").addB(theme.ToneText, nums.price(h.PrevClose))
+	if h.View != "" {
+		seg(25, true).add(theme.ToneMuted, h.View)
+	}
 	fitSegs(segs[:n], width, 2)
 	l = newPaneLine(width, theme.Span{})
 	putSegs(&l, segs[:n], 2, st, theme.ShadeNone)

@@ -384,6 +384,20 @@ func appendCell(dst []byte, c *Contract, col Col, w int) []byte {
 		return appendFit(dst, c.Theta, 3, w, true)
 	case ColVega:
 		return appendFit(dst, c.Vega, 3, w, true)
+	case ColChange:
+		if c.PrevClose <= 0 {
+			break // no previous close (a new listing): no change to show
+		}
+		d := c.Last - c.PrevClose
+		if d > 0 {
+			return appendFit(append(dst, '+'), d, 2, w-1, false)
+		}
+		return appendFit(dst, d, 2, w, false)
+	case ColVolOI:
+		if c.OI <= 0 || c.Volume < 0 {
+			break
+		}
+		return appendFit(dst, float64(c.Volume)/float64(c.OI), 2, w, false)
 	}
 	return append(dst, dash...)
 }

@@ -76,7 +76,7 @@ func fixtureView() *LadderView {
 	rows := fixtureRows(41, fixtureSpot)
 	return &LadderView{
 		Rows: rows, Offset: 12, Cursor: 20, Side: api.Call, Spot: fixtureSpot,
-		Set: ColumnSets[0], Now: time.Date(2026, 11, 18, 15, 0, 0, 0, time.UTC).UnixNano(),
+		Set: fixtureSet, Now: time.Date(2026, 11, 18, 15, 0, 0, 0, time.UTC).UnixNano(),
 		Flash: int64(700 * time.Millisecond), Focused: true,
 	}
 }
@@ -119,7 +119,7 @@ func strikeOf(line string, ncols int) string {
 
 func TestLadderGoldenWide(t *testing.T) {
 	v := fixtureView()
-	v.Set = ColumnSets[3] // all
+	v.Set = allColumns // all
 	// Flash a few cells: one up, one down, one whose flash is over.
 	v.Rows[19].Call.Changed = ColMask(0).With(ColBid).With(ColAsk)
 	v.Rows[19].Call.Rose = ColMask(0).With(ColBid)
@@ -382,7 +382,7 @@ func TestLadderOnlyVisibleRows(t *testing.T) {
 	full := fixtureRows(2001, fixtureSpot)
 	n := LadderRows(h)
 	for _, off := range []int{990, 995, 1000 - n + 1} {
-		a := &LadderView{Rows: full, Offset: off, Cursor: 1000, Spot: fixtureSpot, Set: ColumnSets[3], Focused: true}
+		a := &LadderView{Rows: full, Offset: off, Cursor: 1000, Spot: fixtureSpot, Set: allColumns, Focused: true}
 		b := *a
 		b.Rows = full[off : off+n]
 		b.Offset, b.Cursor = 0, 1000-off
@@ -392,7 +392,7 @@ func TestLadderOnlyVisibleRows(t *testing.T) {
 		}
 	}
 	allocs := func(rows int) float64 {
-		v := &LadderView{Rows: fixtureRows(rows, fixtureSpot), Spot: fixtureSpot, Set: ColumnSets[3], Focused: true}
+		v := &LadderView{Rows: fixtureRows(rows, fixtureSpot), Spot: fixtureSpot, Set: allColumns, Focused: true}
 		v.Cursor = rows / 2
 		v.Offset = v.Cursor - 20
 		return testing.AllocsPerRun(20, func() { Ladder(v, 100, 44, darkStyles) })
@@ -417,7 +417,7 @@ func TestLadderMessage(t *testing.T) {
 }
 
 func TestFitColumns(t *testing.T) {
-	all := ColumnSets[3]
+	all := allColumns
 	if got := FitColumns(all, 400); len(got) != len(all.Cols) {
 		t.Fatalf("a wide ladder shows every column: %v", got)
 	}
@@ -471,10 +471,15 @@ func TestFitColumns(t *testing.T) {
 	if got := FitColumns(all, 30); len(got) != 1 || got[0] != ColBid {
 		t.Errorf("bid goes last: %v", titles(got))
 	}
-	// Every set keeps bid, ask, iv and delta on an 80-column terminal.
-	for _, set := range ColumnSets {
+	// Every set keeps bid and ask on an 80-column terminal, and the
+	// greeks set its iv and delta.
+	for _, set := range append(ColumnSets, fixtureSet) {
 		got := FitColumns(set, 80)
-		for _, c := range []Col{ColBid, ColAsk, ColIV, ColDelta} {
+		want := []Col{ColBid, ColAsk}
+		if set.Name != "quotes" && set.Name != "activity" {
+			want = append(want, ColIV, ColDelta)
+		}
+		for _, c := range want {
 			if !containsCol(got, c) {
 				t.Errorf("%s at 80 columns dropped %s: %v", set.Name, c.Title(), titles(got))
 			}
@@ -570,7 +575,48 @@ func BenchmarkLadderView(b *testing.B) {
 	run("20000-nocolor", benchView(20000, ColumnSets[0]), 100, 44, noColorStyles)
 
 	// The bubble-table comparison's shape: 40 rows, 160 wide, every column.
-	v40 := benchView(20000, ColumnSets[3])
+	v40 := benchView(20000, allColumns)
 	v40.Offset = v40.Cursor - 20
 	run("40rows-160wide-all", v40, 160, 42, darkStyles)
+}
+
+// fixtureSet is the columns the renderer's goldens are drawn with: a
+// mix of prices, sizes and greeks, so one golden exercises every kind of
+// cell.
+var fixtureSet = ColumnSet{Name: "fixture", Cols: []Col{ColOI, ColVolume, ColIV, ColDelta, ColLast, ColBid, ColAsk}}
+
+// allColumns is a set of every column the sets had before they were cut
+// to what fits 120 columns: the tests of fitting and of the renderer's
+// cost use it to draw as many cells as a row can hold.
+var allColumns = ColumnSet{Name: "all", Cols: []Col{ColOI, ColVolume, ColVega, ColTheta, ColGamma, ColDelta, ColIV, ColLast, ColMid, ColBid, ColAsk}}
+
+// TestColumnSetsFit120: at 120 columns every set shows all its columns,
+// and each names a set a trader asks for.
+func TestColumnSetsFit120(t *testing.T) {
+	names := []string{}
+	for _, set := range ColumnSets {
+		names = append(names, set.Name)
+		if got := FitColumns(set, 120); len(got) != len(set.Cols) {
+			t.Errorf("set %s at 120 columns shows %d of %d columns", set.Name, len(got), len(set.Cols))
+		}
+	}
+	if strings.Join(names, ",") != "quotes,greeks,activity" {
+		t.Errorf("sets %v", names)
+	}
+}
+
+// TestActivityColumns: the change is against the previous close, and
+// volume over open interest is a dash without open interest.
+func TestActivityColumns(t *testing.T) {
+	c := &Contract{Last: 2.5, PrevClose: 2.0, Volume: 300, OI: 200}
+	if got := string(appendCell(nil, c, ColChange, 6)); got != "+0.50" {
+		t.Errorf("change %q", got)
+	}
+	if got := string(appendCell(nil, c, ColVolOI, 5)); got != "1.50" {
+		t.Errorf("vol/OI %q", got)
+	}
+	c.OI, c.PrevClose = 0, NaN
+	if got := string(appendCell(nil, c, ColVolOI, 5)) + string(appendCell(nil, c, ColChange, 6)); got != "--" {
+		t.Errorf("without OI or a previous close: %q", got)
+	}
 }

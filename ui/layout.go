@@ -71,6 +71,14 @@ func NewLayout(width, height int, tapeVisible, calendarVisible bool) Layout {
 		return l
 	}
 	l.Wide = width >= wideFrom
+	if l.Wide && !tapeVisible && !calendarVisible {
+		// Tape and calendar hidden: the ladder takes their width, which
+		// is why a trader hides them, and the details a band beneath.
+		detH := min(detailsNH, bodyH)
+		l.Ladder = Rect{0, bodyY, width, bodyH - detH}
+		l.Details = Rect{0, bodyY + bodyH - detH, width, detH}
+		return l
+	}
 	if l.Wide {
 		rw := min(max(width*38/100, 52), 72)
 		lw := width - rw - 1
@@ -89,12 +97,8 @@ func NewLayout(width, height int, tapeVisible, calendarVisible bool) Layout {
 			l.Calendar = Rect{x, y + rest - calH, rw, calH}
 		case tapeVisible:
 			l.Tape = Rect{x, y, rw, rest}
-		case calendarVisible:
-			l.Calendar = Rect{x, y, rw, rest}
 		default:
-			// Nothing below the details: they take the column rather
-			// than leaving it blank or making the ladder jump.
-			detH = bodyH
+			l.Calendar = Rect{x, y, rw, rest}
 		}
 		l.Details = Rect{x, bodyY, rw, detH}
 		return l

@@ -137,7 +137,7 @@ func TestComposeExactFrame(t *testing.T) {
 			lines := strings.Split(out, "\n")
 			pxCheck(t, "frame", lines, sz[0], sz[1])
 			plain := strings.Split(ansi.Strip(out), "\n")
-			if l.Wide {
+			if l.Wide && l.Ladder.W < sz[0] { // with tape and calendar hidden the ladder is the whole width
 				x := l.Ladder.W
 				for y := l.Ladder.Y; y < l.Ladder.Y+l.Ladder.H; y++ {
 					if r := []rune(plain[y]); string(r[x]) != "│" || string(r[x-1]) != "L" {
@@ -182,5 +182,14 @@ func TestComposeBorderStyled(t *testing.T) {
 	want := pxColor.Border.Render("│")
 	if !strings.Contains(out, want) {
 		t.Fatalf("the border is not drawn in the Border style (%q)", want)
+	}
+}
+
+// TestLayoutHiddenPanesGiveTheLadderTheirWidth: with tape and calendar
+// hidden the ladder spans the frame and the details sit beneath it.
+func TestLayoutHiddenPanesGiveTheLadderTheirWidth(t *testing.T) {
+	l := NewLayout(120, 40, false, false)
+	if l.Ladder.W != 120 || l.Details.W != 120 || l.Details.Y != l.Ladder.Y+l.Ladder.H || l.Tape.W != 0 || l.Calendar.W != 0 {
+		t.Fatalf("layout %+v", l)
 	}
 }

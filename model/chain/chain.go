@@ -3,6 +3,7 @@ package chain
 import (
 	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -342,6 +343,12 @@ func (c *Model) Header() ui.HeaderData {
 	if h.Symbol == "" {
 		h.Symbol = c.q.Symbol
 	}
+	h.View = ui.ColumnSets[c.set%len(ui.ColumnSets)].Name + " · "
+	if n := config.StrikeWindows[c.win]; n > 0 {
+		h.View += strconv.Itoa(n) + " strikes"
+	} else {
+		h.View += "all strikes"
+	}
 	return h
 }
 
@@ -376,21 +383,4 @@ func (c *Model) ladder(width, height int) []string {
 		Now: c.sh.Now().UnixNano(), Flash: config.FlashFor.Nanoseconds(), Focused: c.Focused, Message: c.message(len(rows)),
 	}
 	return ui.Ladder(&c.lv, width, height, c.sh.Styles)
-}
-
-// message is what the ladder shows instead of rows, "" when it has rows.
-func (c *Model) message(rows int) string {
-	switch {
-	case rows > 0:
-		return ""
-	case c.noSuch:
-		return "no such symbol: " + c.q.Symbol
-	case c.err != nil:
-		return c.q.Symbol + ": " + feed.Describe(c.err, "")
-	case c.loading || c.fullAt.IsZero():
-		return "loading " + c.q.Symbol + "…"
-	case len(c.st.exps) == 0:
-		return "no options listed for " + c.q.Symbol
-	}
-	return "no options listed for " + c.q.Symbol + " on " + c.expiry.String()
 }

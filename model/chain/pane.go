@@ -60,3 +60,20 @@ func (c *Model) DetailsView(width, height int) []string {
 
 // Strikes is how many strikes the selected expiry lists.
 func (c *Model) Strikes() int { return len(c.rows()) }
+
+// message is what the ladder shows instead of rows, "" when it has rows.
+func (c *Model) message(rows int) string {
+	switch {
+	case rows > 0:
+		return ""
+	case c.noSuch:
+		return "no such symbol: " + c.q.Symbol
+	case c.err != nil:
+		return c.q.Symbol + ": " + feed.Describe(c.err, "")
+	case c.loading || c.fullAt.IsZero():
+		return "loading " + c.q.Symbol + "…"
+	case len(c.st.exps) == 0:
+		return "no options listed for " + c.q.Symbol
+	}
+	return "no options listed for " + c.q.Symbol + " on " + c.expiry.String()
+}
