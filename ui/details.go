@@ -93,7 +93,7 @@ func Details(d *DetailsData, width, height int, st *theme.Styles) []string {
 		{"Last", lastVal, chgTone},
 		{"Vol", fmtSize(c.Volume), theme.ToneText},
 		{"OI", fmtSize(c.OI), theme.ToneText},
-		{"IV", fmtPct(c.IV, 1), theme.ToneText},
+		{"IV", fmtPct(c.IV, 1) + noIVReason(c), theme.ToneText},
 		{"Delta", fmtGreek(c.Delta, 3), theme.ToneText},
 		{"Gamma", fmtGreek(c.Gamma, 4), theme.ToneText},
 		{"Theta", fmtGreek(c.Theta, 3), theme.ToneText},
@@ -147,4 +147,21 @@ func Details(d *DetailsData, width, height int, st *theme.Styles) []string {
 	}
 	out[row] = l.line()
 	return out
+}
+
+// noIVReason says why a contract has no IV (and so no greeks), after the
+// dash: a trader seeing "-" deep in the wings should know whether the
+// market or the data is missing. "" when it has one.
+func noIVReason(c *Contract) string {
+	switch {
+	case !math.IsNaN(c.IV):
+		return ""
+	case math.IsNaN(c.Bid) || math.IsNaN(c.Ask):
+		return " no market"
+	case c.Bid <= 0:
+		return " no bid"
+	case c.Ask-c.Bid > 0.10 && c.Ask-c.Bid > 0.25*(c.Bid+c.Ask):
+		return " too wide"
+	}
+	return " none given"
 }

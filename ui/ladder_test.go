@@ -620,3 +620,21 @@ func TestActivityColumns(t *testing.T) {
 		t.Errorf("without OI or a previous close: %q", got)
 	}
 }
+
+// TestDetailsSayWhyNoIV: a dash for IV comes with its reason.
+func TestDetailsSayWhyNoIV(t *testing.T) {
+	for _, tc := range []struct {
+		c    Contract
+		want string
+	}{
+		{Contract{Bid: 0, Ask: 0.05, IV: NaN}, " no bid"},
+		{Contract{Bid: 0.10, Ask: 0.60, IV: NaN}, " too wide"},
+		{Contract{Bid: NaN, Ask: NaN, IV: NaN}, " no market"},
+		{Contract{Bid: 1.00, Ask: 1.05, IV: NaN}, " none given"},
+		{Contract{Bid: 1.00, Ask: 1.05, IV: 0.2}, ""},
+	} {
+		if got := noIVReason(&tc.c); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.c, got, tc.want)
+		}
+	}
+}

@@ -141,12 +141,14 @@ func (f *chainFill) series(s *series, rows []api.OptionData) {
 				BidSize: api.Some(q.bidSz), AskSize: api.Some(q.askSz),
 				OpenInterest: api.Some(f.oi[ci]),
 			}
-			if iv, g, ok := f.c.invert(&e, f.c.paramsAt(&e, K, put, q.vol), q.theo, q.greeks, q.lnFK, mid); ok {
+			if iv, g, ok := f.c.quoteIV(&e, K, put, &q); ok {
 				o.IV = api.Some(round(iv, 8))
 				o.Delta = api.Some(round(g.Delta, 6))
 				o.Gamma = api.Some(round(g.Gamma, 8))
 				o.Vega = api.Some(round(g.Vega, 6))
-				o.Theta = api.Some(round(g.Theta, 6))
+				// Theta per calendar day, never more than the option is
+				// worth: the last day of a 0.01 option loses 0.01, not 29.
+				o.Theta = api.Some(round(math.Max(g.Theta, -mid), 6))
 				o.Rho = api.Some(round(g.Rho, 6))
 			}
 			if p := f.prev[ci]; !math.IsNaN(p) {

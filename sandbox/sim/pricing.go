@@ -148,6 +148,33 @@ func (c *tickCtx) implied(e *expiry, K float64, put bool, price, guess float64) 
 	return c.invert(e, p, v, g, math.Log(e.F/K), price)
 }
 
+// wide reports a market too wide to mean a price: more than ten cents and
+// more than half the mid apart. No IV is published from it, nor from a
+// zero bid: either would be a number from a quote nobody trades at.
+func (q *quote) wide() bool {
+	s := q.ask - q.bid
+	return s > 10 && 4*s > q.bid+q.ask
+}
+
+// quoteIV is the IV and greeks a chain publishes for a quote: from its mid
+// when the market is two-sided and not too wide. A deep in-the-money mid
+// may sit a tick below the no-arbitrage bound (the ticks round away its
+// little time value) while the ask is above it; the market is then
+// consistent with the model, and its vol and greeks are the ones quoted.
+func (c *tickCtx) quoteIV(e *expiry, K float64, put bool, q *quote) (float64, bsm.Greeks, bool) {
+	if q.bid <= 0 || q.wide() {
+		return 0, bsm.Greeks{}, false
+	}
+	mid := q.mid()
+	if iv, g, ok := c.invert(e, c.paramsAt(e, K, put, q.vol), q.theo, q.greeks, q.lnFK, mid); ok {
+		return iv, g, true
+	}
+	if lo, _ := e.bounds(K, put); mid <= lo && dollars(q.ask) > lo && e.T > 0 && q.vol >= bsm.MinIV && q.vol <= bsm.MaxIV {
+		return q.vol, q.greeks, true
+	}
+	return 0, bsm.Greeks{}, false
+}
+
 // invert finds the vol at which the option p prices at price, given its
 // value v and greeks g at p.Vol.
 //
