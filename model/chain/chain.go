@@ -317,7 +317,7 @@ func (c *Model) Selected() (ui.DetailsData, bool) {
 	if r == nil {
 		return ui.DetailsData{}, false
 	}
-	d := ui.DetailsData{Strike: r.Strike, Type: c.side, Expiry: c.expiry, DTE: c.q.Day(c.sh.Now()).DaysUntil(c.expiry), Root: c.q.Symbol}
+	d := ui.DetailsData{Strike: r.Strike, Type: c.side, Expiry: c.expiry, DTE: max(feed.ShownDay(c.q, c.sh.Now()).DaysUntil(c.expiry), 0), Root: c.q.Symbol}
 	if k.Listed() {
 		d.Contract = k
 		if o, err := api.ParseOSI(k.OSI); err == nil {

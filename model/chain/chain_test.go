@@ -2,6 +2,7 @@ package chain
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -319,4 +320,27 @@ func view(c *Model, w, h int, focused bool) []string {
 	c.SetSize(w, h)
 	c.SetFocused(focused)
 	return c.View()
+}
+
+// TestChainTabsOnAWeekend: on Sunday the screen shows Friday's close;
+// the expiry that settled then is not a tab, DTE counts from Friday (the
+// day the prices are from), and no tab is negative.
+func TestChainTabsOnAWeekend(t *testing.T) {
+	sunday := time.Date(2026, 11, 22, 12, 0, 0, 0, api.Eastern)
+	c := New(modeltest.Common(sunday))
+	q := feed.Query{Symbol: "SPY", Mode: api.Live, Gen: 1}
+	c.SetQuery(q)
+	// Expiries Fri 20 to Tue 24 (one a day), as Friday's close lists them.
+	c.Apply(feed.ChainMsg{Query: q, Chain: modeltest.SynthChain(5, 50, 1), At: sunday})
+	tabs, _ := c.Tabs()
+	var got []string
+	for _, tab := range tabs {
+		if tab.DTE < 0 {
+			t.Errorf("tab %v has DTE %d", tab.Date, tab.DTE)
+		}
+		got = append(got, fmt.Sprintf("%v %dd", tab.Date, tab.DTE))
+	}
+	if want := "2026-11-22 2d,2026-11-23 3d,2026-11-24 4d"; strings.Join(got, ",") != want {
+		t.Errorf("tabs %v, want %s", got, want)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/feed"
 	"chainwatch/ui"
 )
 
@@ -37,14 +38,20 @@ func (c *Model) ClickTab(x, width int) (expiryChanged bool) {
 // Tabs returns the expiry tabs and the selected one. The slice is reused
 // between calls: forty dates are cheap to classify on every frame, and the
 // DTE then never goes stale across midnight.
+//
+// DTE counts from the day the data shows (feed.ShownDay: Friday's close on
+// a Sunday), so it matches the prices beside it; an expiry before that day
+// is not a tab at all, so no tab ever reads a negative DTE.
 func (c *Model) Tabs() ([]ui.ExpiryTab, int) {
-	day := c.q.Day(c.sh.Now())
+	day := feed.ShownDay(c.q, c.sh.Now())
 	c.tabs = c.tabs[:0]
 	sel := 0
-	first := c.firstListed()
-	for i, e := range c.st.exps[first:] {
+	for _, e := range c.st.exps[c.firstListed():] {
+		if e.date < day {
+			continue
+		}
 		if e.date == c.expiry {
-			sel = i
+			sel = len(c.tabs)
 		}
 		c.tabs = append(c.tabs, ui.ExpiryTab{
 			Date:     e.date,
