@@ -84,8 +84,8 @@ func TestDescribeScanError(t *testing.T) {
 		{"deadline", fmt.Errorf("api: POST x: %w", context.DeadlineExceeded), two, "cannot reach the service: no answer in time", false, -1},
 		{"canceled", context.Canceled, two, "the scan was canceled", false, -1},
 		{"url.Error", &url.Error{Op: "Post", URL: "http://127.0.0.1:1/v1", Err: errors.New("dial tcp 127.0.0.1:1: connect: connection refused")}, two,
-			"cannot reach the service: dial tcp 127.0.0.1:1: connect: connection refused", false, -1},
-		{"net.OpError", &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}, two, "cannot reach the service: dial tcp: connection refused", false, -1},
+			"cannot reach the service: connection refused (dial tcp 127.0.0.1:1: connect) · POST http://127.0.0.1:1/v1", false, -1},
+		{"net.OpError", &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}, two, "cannot reach the service: connection refused (dial tcp)", false, -1},
 		{"other", errors.New("something odd\nsecond line"), two, "something odd", false, -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
