@@ -24,7 +24,7 @@ import (
 // Config is what the watch screen needs from the command line.
 type Config struct {
 	Client       *api.Client
-	Source       string // "SANDBOX" (the embedded sandbox) or "PRODUCTION"
+	Source       string // "SANDBOX" (the embedded sandbox), "LOCAL" (a service on loopback) or "PRODUCTION"
 	BaseURL      string
 	Symbol       string   // default SPY
 	Mode         api.Mode // default live

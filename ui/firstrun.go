@@ -13,7 +13,7 @@ import (
 // FirstRun is what the first-run banner tells a new user: where the data
 // comes from and which kind it is.
 type FirstRun struct {
-	Source     string // "SANDBOX" or "PRODUCTION"
+	Source     string // "SANDBOX", "LOCAL" or "PRODUCTION"
 	BaseURL    string
 	Mode       api.Mode
 	Historical bool

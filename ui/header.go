@@ -13,7 +13,7 @@ import (
 // last snapshot, filled by the chain pane, and where the data comes from
 // and how fresh it is, filled by the app.
 type HeaderData struct {
-	Symbol, Source string // Source: "SANDBOX" or "PRODUCTION" (a badge)
+	Symbol, Source string // Source: "SANDBOX", "LOCAL" or "PRODUCTION" (a badge)
 
 	Mode       api.Mode
 	Date       api.Date // the session shown
