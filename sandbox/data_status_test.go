@@ -14,10 +14,10 @@ func TestDataStatuses(t *testing.T) {
 	chain := "symbol=SPX&date=" + pastDay
 
 	t.Run("401 without or with a bad token", func(t *testing.T) {
-		for _, h := range []http.Header{nil, bearerHeader("not-a-token")} {
-			resp, body := e.get(e.url("live", pathExchanges, ""), h)
+		for h, want := range map[*http.Header]string{{}: "Bearer", ptr(bearerHeader("not-a-token")): `Bearer error="invalid_token"`} {
+			resp, body := e.get(e.url("live", pathExchanges, ""), *h)
 			if resp.StatusCode != http.StatusUnauthorized || body != "" ||
-				resp.Header.Get("WWW-Authenticate") != `Bearer error="invalid_token"` {
+				resp.Header.Get("WWW-Authenticate") != want {
 				t.Errorf("%d %q %q, want the 401 of the conventions", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), body)
 			}
 		}
@@ -145,3 +145,5 @@ func mustGet(e *dataEnv, path, query string) *http.Response {
 	}
 	return resp
 }
+
+func ptr[T any](v T) *T { return &v }

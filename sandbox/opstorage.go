@@ -96,7 +96,10 @@ func setUser(info *oidc.UserInfo, subject string, profile bool) {
 func (s *store) SetIntrospectionFromToken(_ context.Context, resp *oidc.IntrospectionResponse, tokenID, _, _ string) error {
 	t, ok := s.liveAccess(tokenID)
 	if !ok {
-		return nil // inactive
+		// An error, not nil: the library marks the answer active unless
+		// the storage refuses, and a revoked or expired token is inactive
+		// (RFC 7662 section 2.2).
+		return errInactive
 	}
 	resp.Active = true
 	resp.Scope = t.scopes
@@ -106,6 +109,8 @@ func (s *store) SetIntrospectionFromToken(_ context.Context, resp *oidc.Introspe
 	resp.Audience = []string{t.clientID}
 	return nil
 }
+
+var errInactive = errors.New("token expired or revoked")
 
 func (s *store) GetPrivateClaimsFromScopes(context.Context, string, string, []string) (map[string]any, error) {
 	return nil, nil

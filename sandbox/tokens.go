@@ -183,7 +183,7 @@ func (s *Server) RequireToken(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info, err := s.Authenticate(r)
 		if err != nil {
-			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+			w.Header().Set("WWW-Authenticate", bearerChallenge(r, ""))
 			w.WriteHeader(http.StatusUnauthorized)
 			return
 		}
@@ -215,21 +215,37 @@ func (ts *tokenService) discoveryHandler() http.Handler {
 	})
 }
 
-// userinfoAuth checks a userinfo request's bearer header as RequireToken
-// does. The library answers an expired or revoked token 403 access_denied,
-// but RFC 6750 section 3.1, which OpenID Connect Core 5.3.3 follows, and the
-// conventions want 401 with WWW-Authenticate. Requests without the header
-// (CORS preflight, a token in the form body) stay the library's.
+// userinfoAuth checks a userinfo request's bearer token as RequireToken
+// does, and refuses one that stands for no user (a client-credentials
+// token, whose subject is the client itself): userinfo describes a person.
+// The library answers an expired or revoked token 403 access_denied and a
+// missing one without a challenge, but RFC 6750 section 3.1, which OpenID
+// Connect Core 5.3.3 follows, wants 401 with WWW-Authenticate. A CORS
+// preflight and a token in a form body stay the library's.
 func (s *Server) userinfoAuth(next http.Handler) http.Handler {
-	checked := s.RequireToken(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, ok := r.Header["Authorization"]; ok {
-			checked.ServeHTTP(w, r)
+		if _, sent := r.Header["Authorization"]; !sent && (r.Method == http.MethodOptions || r.Method == http.MethodPost) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		info, err := s.Authenticate(r)
+		if err == nil && info.Subject == info.ClientID {
+			err = errNoUser
+		}
+		if err != nil {
+			desc := ""
+			if err == errNoUser {
+				desc = errNoUser.Error()
+			}
+			w.Header().Set("WWW-Authenticate", bearerChallenge(r, desc))
+			w.WriteHeader(http.StatusUnauthorized)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
+
+var errNoUser = errors.New("the token stands for a client, not a user")
 
 // exactExpiresIn sets expires_in of a token response to the access-token
 // lifetime. The library computes it as the token's expiry, which is on the

@@ -56,8 +56,13 @@ func TestRequireTokenRejects(t *testing.T) {
 			t.Errorf("%s: status %d, want 401", tc.name, resp.StatusCode)
 			continue
 		}
-		if got := resp.Header.Get("WWW-Authenticate"); got != `Bearer error="invalid_token"` {
-			t.Errorf("%s: WWW-Authenticate %q", tc.name, got)
+		// RFC 6750 section 3.1: no error code when no credentials came.
+		want := `Bearer error="invalid_token"`
+		if tc.header == nil {
+			want = "Bearer"
+		}
+		if got := resp.Header.Get("WWW-Authenticate"); got != want {
+			t.Errorf("%s: WWW-Authenticate %q, want %q", tc.name, got, want)
 		}
 		if body != "" {
 			t.Errorf("%s: body %q, want empty", tc.name, body)
@@ -119,14 +124,28 @@ func TestUserinfo(t *testing.T) {
 	e := newEnv(t)
 	user := e.login(e.nativeConfig(redirectV4, "openid"))
 	cc := e.ccToken(t)
-	for _, tc := range []struct{ name, token, sub string }{
-		{"user login", user.AccessToken, sandbox.DemoUser},
-		{"client credentials", cc.AccessToken, sandbox.DemoClientID},
-	} {
-		status, info := e.userinfo(tc.token)
-		if status != http.StatusOK || info["sub"] != tc.sub {
-			t.Errorf("%s: status %d %v, want sub %q", tc.name, status, info, tc.sub)
-		}
+	if status, info := e.userinfo(user.AccessToken); status != http.StatusOK || info["sub"] != sandbox.DemoUser {
+		t.Errorf("user login: status %d %v, want sub %q", status, info, sandbox.DemoUser)
+	}
+	// A client's own token stands for no user: 401 with the reason.
+	req, _ := http.NewRequest(http.MethodGet, e.s.AuthURL+"/connect/userinfo", nil)
+	req.Header.Set("Authorization", "Bearer "+cc.AccessToken)
+	resp, err := e.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") != `Bearer error="invalid_token", error_description="the token stands for a client, not a user"` {
+		t.Errorf("client credentials: %d %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+	}
+	// No token at all: a bare challenge (RFC 6750 section 3.1).
+	resp, err = e.client.Get(e.s.AuthURL + "/connect/userinfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") != "Bearer" {
+		t.Errorf("no token: %d %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
 	}
 	for name, h := range map[string]http.Header{
 		"no token":      nil,
