@@ -210,11 +210,25 @@ func startEmbedded() (*session, error) {
 	return &session{source: fromEmbeddedSandbox, baseURL: sb.BaseURL, auth: cfg, tokens: ts, close: sb.Close}, nil
 }
 
-// check proves the session works by asking the token service who it is.
+// check proves the session works: a login asks the token service who it
+// is; client credentials make a free data request.
 func (s *session) check(ctx context.Context) (string, error) {
-	u, err := s.auth.UserInfo(ctx, s.tokens)
+	if s.source == fromStoredLogin {
+		u, err := s.auth.UserInfo(ctx, s.tokens)
+		if err != nil {
+			return "", err
+		}
+		return u.Display(), nil
+	}
+	// A client's own token stands for no user, and userinfo refuses it
+	// (OpenID Connect: userinfo describes a person). A free reference
+	// request proves the token and the data service instead.
+	c, err := api.NewClient(api.WithBaseURL(s.baseURL), api.WithTokenSource(s.tokens))
 	if err != nil {
 		return "", err
 	}
-	return u.Display(), nil
+	if _, _, err := c.Exchanges(ctx, api.ReferenceParams{}); err != nil {
+		return "", err
+	}
+	return s.auth.ClientID + " (client credentials)", nil
 }
