@@ -70,8 +70,8 @@ func TestDiscovery(t *testing.T) {
 			t.Errorf("scopes_supported %v lacks %s", d.Scopes, sc)
 		}
 	}
-	if !slices.Equal(d.IDTokenAlgs, []string{"ES256"}) {
-		t.Errorf("id_token_signing_alg_values_supported %v, want [ES256]", d.IDTokenAlgs)
+	if !slices.Equal(d.IDTokenAlgs, []string{"RS256", "ES256"}) {
+		t.Errorf("id_token_signing_alg_values_supported %v, want [RS256 ES256] (RS256, the default, first)", d.IDTokenAlgs)
 	}
 
 	resp, body = e.get(d.JWKSURI, nil)
@@ -80,27 +80,34 @@ func TestDiscovery(t *testing.T) {
 	}
 	var jwks struct {
 		Keys []struct {
-			Kty, Crv, Alg, Use, Kid, X, Y, D string
+			Kty, Crv, Alg, Use, Kid, X, Y, N, E, D string
 		} `json:"keys"`
 	}
 	if err := json.Unmarshal([]byte(body), &jwks); err != nil {
 		t.Fatalf("JWKS body: %v\n%s", err, body)
 	}
-	if len(jwks.Keys) != 1 {
-		t.Fatalf("JWKS has %d keys, want 1: %s", len(jwks.Keys), body)
+	if len(jwks.Keys) != 2 {
+		t.Fatalf("JWKS has %d keys, want the RSA and the EC one: %s", len(jwks.Keys), body)
 	}
-	k := jwks.Keys[0]
-	if k.Kty != "EC" || k.Crv != "P-256" || k.Alg != "ES256" || k.Use != "sig" || k.Kid == "" || k.X == "" || k.Y == "" {
-		t.Errorf("JWKS key %+v, want an ES256 P-256 signing key with a kid", k)
+	rsaKey, ecKey := jwks.Keys[0], jwks.Keys[1]
+	if rsaKey.Kty != "RSA" || rsaKey.Alg != "RS256" || rsaKey.Use != "sig" || rsaKey.Kid == "" || rsaKey.N == "" || rsaKey.E == "" {
+		t.Errorf("JWKS key %+v, want an RS256 signing key with a kid", rsaKey)
 	}
-	if k.D != "" {
-		t.Errorf("JWKS publishes the private key")
+	if ecKey.Kty != "EC" || ecKey.Crv != "P-256" || ecKey.Alg != "ES256" || ecKey.Kid == "" || ecKey.X == "" || ecKey.Y == "" {
+		t.Errorf("JWKS key %+v, want an ES256 P-256 key with a kid", ecKey)
+	}
+	if rsaKey.D != "" || ecKey.D != "" {
+		t.Errorf("JWKS publishes a private key")
 	}
 
-	// The key signs the tokens: a client-credentials token names it.
+	// The RSA key signs the tokens; access tokens are RFC 9068 JWTs.
 	tok := e.ccToken(t)
 	hdr := jwtHeader(t, tok.AccessToken)
-	if hdr["alg"] != "ES256" || hdr["kid"] != k.Kid {
-		t.Errorf("access token header %v, want alg ES256 and kid %q", hdr, k.Kid)
+	if hdr["alg"] != "RS256" || hdr["kid"] != rsaKey.Kid || hdr["typ"] != "at+jwt" {
+		t.Errorf("access token header %v, want alg RS256, typ at+jwt and kid %q", hdr, rsaKey.Kid)
 	}
+	if c := jwtClaims(t, tok.AccessToken); c["scope"] != "api.allaccess" {
+		t.Errorf("access token scope claim %v, want api.allaccess", c["scope"])
+	}
+	e.wantLive(tok.AccessToken)
 }

@@ -2,9 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"errors"
 	"slices"
 
@@ -125,41 +122,3 @@ func (s *store) ValidateJWTProfileScopes(context.Context, string, []string) ([]s
 }
 
 func (s *store) Health(context.Context) error { return nil }
-
-// signingKey is the ES256 key that signs access and ID tokens, new on every
-// start (an ECDSA key is generated in microseconds, an RSA one in tens of
-// milliseconds, which every test that starts a sandbox would pay).
-type signingKey struct {
-	id  string
-	key *ecdsa.PrivateKey
-}
-
-func newSigningKey() *signingKey {
-	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		panic("sandbox: crypto/rand failed: " + err.Error()) // cannot happen: rand.Reader does not fail
-	}
-	return &signingKey{id: newID(), key: k}
-}
-
-func (k *signingKey) SignatureAlgorithm() jose.SignatureAlgorithm { return jose.ES256 }
-func (k *signingKey) Key() any                                    { return k.key }
-func (k *signingKey) ID() string                                  { return k.id }
-
-// publicKey is the JWKS entry for signingKey.
-type publicKey struct{ k *signingKey }
-
-func (p publicKey) ID() string                         { return p.k.id }
-func (p publicKey) Algorithm() jose.SignatureAlgorithm { return jose.ES256 }
-func (p publicKey) Use() string                        { return "sig" }
-func (p publicKey) Key() any                           { return &p.k.key.PublicKey }
-
-func (s *store) SigningKey(context.Context) (op.SigningKey, error) { return s.key, nil }
-
-func (s *store) SignatureAlgorithms(context.Context) ([]jose.SignatureAlgorithm, error) {
-	return []jose.SignatureAlgorithm{jose.ES256}, nil
-}
-
-func (s *store) KeySet(context.Context) ([]op.Key, error) {
-	return []op.Key{publicKey{s.key}}, nil
-}

@@ -26,7 +26,7 @@ type store struct {
 	now        func() time.Time
 	accessTTL  time.Duration
 	refreshTTL time.Duration
-	key        *signingKey
+	keys       keyPair
 	clients    map[string]*client
 	authReqs   map[string]*authRequest // by request ID
 	codes      map[string]codeEntry    // by code hash
@@ -47,7 +47,7 @@ func newStore(cfg Config, demoSecret string) *store {
 		now:        cfg.Now,
 		accessTTL:  cfg.AccessTokenTTL,
 		refreshTTL: cfg.RefreshTokenTTL,
-		key:        newSigningKey(),
+		keys:       newKeyPair(),
 		authReqs:   map[string]*authRequest{},
 		codes:      map[string]codeEntry{},
 		spent:      map[string]codeEntry{},

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 )
@@ -56,7 +57,7 @@ func newTokenService(issuer string, st *store) (*tokenService, error) {
 		op.WithCustomIntrospectionEndpoint(op.NewEndpoint("connect/introspect")),
 		op.WithCustomEndSessionEndpoint(op.NewEndpoint("connect/endsession")),
 		op.WithCustomKeysEndpoint(op.NewEndpoint(".well-known/openid-configuration/jwks")),
-		op.WithAccessTokenVerifierOpts(op.WithSupportedAccessTokenSigningAlgorithms(string(jose.ES256))), // no algorithm confusion
+		op.WithAccessTokenVerifierOpts(op.WithSupportedAccessTokenSigningAlgorithms(string(jose.RS256))), // no algorithm confusion
 	)
 	if err != nil {
 		return nil, err
@@ -265,6 +266,7 @@ func (s *Server) exactExpiresIn(next http.Handler) http.Handler {
 		var fields map[string]json.RawMessage
 		if buf.status == http.StatusOK && json.Unmarshal(body, &fields) == nil && fields["expires_in"] != nil {
 			fields["expires_in"] = ttl
+			s.profileTokens(fields)
 			if fixed, err := json.Marshal(fields); err == nil {
 				body = fixed
 				w.Header().Del("Content-Length")
@@ -273,6 +275,65 @@ func (s *Server) exactExpiresIn(next http.Handler) http.Handler {
 		w.WriteHeader(buf.status)
 		_, _ = w.Write(body)
 	})
+}
+
+// profileTokens signs the access token of a token answer again as RFC
+// 9068 (the JWT profile of access tokens) asks: header typ "at+jwt", and
+// the token's scope as a claim. zitadel/oidc fixes the type to "JWT"
+// (op.CreateJWT) and puts no scope in the token; a resource server that
+// follows RFC 9068 checks both. The ID token's at_hash names the access
+// token, so it is signed again with the new hash. A token that does not
+// check out is left as the library made it.
+func (s *Server) profileTokens(fields map[string]json.RawMessage) {
+	var at, idt string
+	if json.Unmarshal(fields["access_token"], &at) != nil {
+		return
+	}
+	profiled, err := s.resign(at, "at+jwt", func(c map[string]any) {
+		jti, _ := c["jti"].(string)
+		if t, ok := s.store.liveAccess(jti); ok {
+			c["scope"] = strings.Join(t.scopes, " ")
+		}
+	})
+	if err != nil {
+		return
+	}
+	fields["access_token"], _ = json.Marshal(profiled)
+	if json.Unmarshal(fields["id_token"], &idt) != nil {
+		return
+	}
+	hash, err := oidc.ClaimHash(profiled, s.store.keys.rsa.alg)
+	if err != nil {
+		return
+	}
+	if re, err := s.resign(idt, "JWT", func(c map[string]any) {
+		if _, ok := c["at_hash"]; ok {
+			c["at_hash"] = hash
+		}
+	}); err == nil {
+		fields["id_token"], _ = json.Marshal(re)
+	}
+}
+
+// resign checks a token the library signed with the RSA key, lets edit
+// change its claims, and signs it again with header type typ.
+func (s *Server) resign(raw, typ string, edit func(map[string]any)) (string, error) {
+	k := s.store.keys.rsa
+	tok, err := jwt.ParseSigned(raw, []jose.SignatureAlgorithm{k.alg})
+	if err != nil {
+		return "", err
+	}
+	var claims map[string]any
+	if err := tok.Claims(k.key.Public(), &claims); err != nil {
+		return "", err
+	}
+	edit(claims)
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: k.alg, Key: jose.JSONWebKey{Key: k.key, KeyID: k.id}},
+		(&jose.SignerOptions{}).WithType(jose.ContentType(typ)))
+	if err != nil {
+		return "", err
+	}
+	return jwt.Signed(signer).Claims(claims).Serialize()
 }
 
 // bufferedResponse holds a response until it has been looked at. The
