@@ -67,7 +67,7 @@ func TestLoginSandboxStatusOptionsFromFlags(t *testing.T) {
 		t.Fatalf("login: %v %+v", err, login)
 	}
 	var sb *SandboxOptions
-	cmd = NewCmdSandbox(func(o *SandboxOptions) error { sb = o; return nil })
+	cmd = NewCmdSandbox(Deps{}, func(o *SandboxOptions) error { sb = o; return nil })
 	cmd.SetArgs([]string{"--listen", "127.0.0.1:0", "--faults", "0.1:500"})
 	if err := cmd.Execute(); err != nil || sb.Listen != "127.0.0.1:0" || sb.Faults != "0.1:500" || sb.Plan != "professional" {
 		t.Fatalf("sandbox: %v %+v", err, sb)

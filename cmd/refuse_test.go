@@ -19,6 +19,9 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"sandbox", "--token-ttl", "0s"}, "--token-ttl 0s: want a positive duration"},
 		{[]string{"sandbox", "--token-ttl", "-5m"}, "--token-ttl -5m0s: want a positive duration"},
 		{[]string{"--bogus"}, "unknown flag: --bogus"},
+		{[]string{"sandbox", "--client-secret", "short"}, "--client-secret: the client secret has 5 characters; use 16 to 128"},
+		{[]string{"sandbox", "--clock", "11:30"}, `--clock "11:30": want an instant`},
+		{[]string{"sandbox", "--speed", "60"}, "--speed needs --clock"},
 	} {
 		var out, errOut syncBuffer
 		c := cli{env: homeEnv(t)}

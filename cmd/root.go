@@ -118,7 +118,7 @@ needs no account.`,
 	root.SetErr(deps.errOut)
 	root.SetVersionTemplate("chainwatch {{.Version}}\n")
 	addWatchFlags(root, &opts.Flags)
-	root.AddCommand(NewCmdVersion(), NewCmdSandbox(nil), NewCmdLogin(deps, nil), NewCmdLogout(deps, nil),
+	root.AddCommand(NewCmdVersion(), NewCmdSandbox(deps, nil), NewCmdLogin(deps, nil), NewCmdLogout(deps, nil),
 		NewCmdStatus(deps, nil), NewCmdScan(deps, nil))
 	return root
 }

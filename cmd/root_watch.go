@@ -43,6 +43,9 @@ type watchFlags struct {
 	colorBlind bool
 	noColor    bool
 	svc        serviceFlags
+	// The embedded sandbox's clock: --sandbox-clock, --sandbox-speed.
+	sandboxClock string
+	sandboxSpeed float64
 }
 
 // WatchOptions are the root command's inputs: its flags, which of them
@@ -84,6 +87,7 @@ func addWatchFlags(cmd *cobra.Command, f *watchFlags) {
 	fl.StringVar(&f.svc.baseURL, "base-url", "", "data service URL, {base_url} (env "+envBaseURL+")")
 	fl.StringVar(&f.svc.clientID, "client-id", "", "OAuth client ID for client credentials (env "+envClientID+"; the secret only from "+envClientSecret+" or the config file)")
 	fl.StringVar(&f.svc.tokenFile, "token-file", "", "where the login is kept (env "+envTokenFile+"; default in the user config directory)")
+	addClockFlags(cmd, &f.sandboxClock, &f.sandboxSpeed, "sandbox-clock", "sandbox-speed")
 }
 
 // runWatchTUI is the production runWatch: the screen takes over the
@@ -321,17 +325,30 @@ func (w *warnings) all() []string {
 // watchRun is the root command: settings, session, client, state, then
 // the screen, and after it the session's end and any warnings.
 func watchRun(o *WatchOptions) error {
+	// The embedded sandbox's clock is the screen's too: "today", the
+	// session and the pauses must be the simulated market's.
+	clock, err := sandboxClock("--sandbox-clock", o.Flags.sandboxClock, "--sandbox-speed", o.Flags.sandboxSpeed)
+	if err != nil {
+		return err
+	}
+	if clock != nil {
+		o.Now = clock
+	}
 	set, err := resolveSettings(o, o.Now())
 	if err != nil {
 		return err
 	}
 	svc := o.Flags.svc
 	svc.file = &set.service
+	svc.sandboxNow = clock
 	sess, err := resolveSession(svc, o.Getenv)
 	if err != nil {
 		return err
 	}
 	defer sess.close()
+	if clock != nil && sess.source != fromEmbeddedSandbox {
+		return usageError{fmt.Errorf("--sandbox-clock sets the embedded sandbox's clock, but chainwatch is using %s; run `chainwatch sandbox --clock` for a standalone one", sess.source)}
+	}
 
 	source := sourceProduction
 	if u, err := url.Parse(sess.baseURL); err == nil && api.IsLoopbackHost(u.Hostname()) {
@@ -345,7 +362,7 @@ func watchRun(o *WatchOptions) error {
 			}
 		}
 	}
-	client, err := api.NewClient(api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(set.mode))
+	client, err := api.NewClient(api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(set.mode), api.WithClock(o.Now))
 	if err != nil {
 		return err
 	}

@@ -32,15 +32,24 @@ type SandboxOptions struct {
 	PerSecond    float64
 	Faults       string
 	Entitlements string
+	ClientSecret string // "" also from the environment (envSandboxSecret)
+	State        string
+	Clock        string
+	Speed        float64
+	Getenv       func(string) string
 }
+
+// envSandboxSecret fixes the sandbox's demo client secret, as
+// --client-secret does, without putting it in the process list.
+const envSandboxSecret = "CHAINWATCH_SANDBOX_CLIENT_SECRET"
 
 // NewCmdSandbox runs the sandbox standalone; runF replaces sandboxRun in
 // tests of the flags. Its four stdout lines are for
 // scripts (eval-able as shell assignments); everything else goes to stderr.
 // They are the one place chainwatch prints a secret, because the user asked
 // for it: the demo client's secret is new on every start.
-func NewCmdSandbox(runF func(*SandboxOptions) error) *cobra.Command {
-	opts := &SandboxOptions{}
+func NewCmdSandbox(deps Deps, runF func(*SandboxOptions) error) *cobra.Command {
+	opts := &SandboxOptions{Getenv: deps.getenv}
 	cmd := &cobra.Command{
 		Use:   "sandbox",
 		Short: "Run the local sandbox of the market-data service",
@@ -52,7 +61,9 @@ It prints four lines on stdout, for scripts:
   base_url=URL         the data endpoints ({base_url})
   auth_url=URL         the token service ({auth_url})
   client_id=ID         the confidential demo client
-  client_secret=SECRET its secret, new on every start
+  client_secret=SECRET its secret: new on every start, unless fixed by
+                       --client-secret (or ` + envSandboxSecret + `) or kept
+                       under --state
 
 and logs requests to stderr. Log in with the public client
 (chainwatch login --auth-url URL --base-url URL) or fetch a token with the
@@ -84,6 +95,16 @@ of the kinds, chosen uniformly (all of them when none is named):
 
 e.g. --faults 0.05 or --faults 0.1:500,503,slow.
 
+Identity across restarts: with --client-secret the demo client's secret
+is the same on every start, so a chainwatch that was using the sandbox
+fetches a new token by itself after a restart on the same --listen
+address. --state DIR also keeps the signing keys, the logins with their
+refresh tokens and the access tokens in DIR (a private file), so nothing a
+client holds stops working.
+
+Clock: --clock 2026-11-24T11:30:00-05:00 runs the simulated market from
+that instant (an open market at any hour), --speed N N times as fast.
+
 It stops on Ctrl+C or SIGTERM.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -99,6 +120,9 @@ It stops on Ctrl+C or SIGTERM.`,
 	cmd.Flags().StringVar(&opts.Plan, "plan", "professional", "points plan of every client: "+strings.Join(quota.PlanNames(), ", "))
 	cmd.Flags().Float64Var(&opts.PerSecond, "rate", sandbox.DefaultPerSecond, "requests per second per client; 0 for no limit")
 	cmd.Flags().StringVar(&opts.Faults, "faults", "", "inject faults: RATE or RATE:KIND,... with kinds 500, 503, 429, slow, truncate, reset, token (off by default)")
+	cmd.Flags().StringVar(&opts.ClientSecret, "client-secret", "", "fix the demo client's secret (16 to 128 printable characters; env "+envSandboxSecret+")")
+	cmd.Flags().StringVar(&opts.State, "state", "", "keep keys, secret, logins and tokens in this directory across restarts")
+	addClockFlags(cmd, &opts.Clock, &opts.Speed, "clock", "speed")
 	cmd.Flags().StringVar(&opts.Entitlements, "entitlements", "consolidated_tape,utp,opra", "subscriptions of every client: a comma list of consolidated_tape, utp, opra, or none")
 	return cmd
 }
@@ -115,7 +139,18 @@ func sandboxRun(o *SandboxOptions) error {
 	if host, _, err := net.SplitHostPort(o.Listen); err == nil && !api.IsLoopbackHost(host) {
 		log.Warn("listening beyond loopback: the sandbox speaks plain http, and chainwatch refuses plain http to any host but loopback", "listen", o.Listen)
 	}
-	cfg.Addr, cfg.Logger, cfg.AccessTokenTTL = o.Listen, log, o.TokenTTL
+	cfg.Addr, cfg.Logger, cfg.AccessTokenTTL, cfg.StateDir = o.Listen, log, o.TokenTTL, o.State
+	if cfg.DemoSecret = o.ClientSecret; cfg.DemoSecret == "" && o.Getenv != nil {
+		cfg.DemoSecret = o.Getenv(envSandboxSecret)
+	}
+	if cfg.DemoSecret != "" {
+		if err := sandbox.CheckDemoSecret(cfg.DemoSecret); err != nil {
+			return usageError{fmt.Errorf("--client-secret: %w", err)}
+		}
+	}
+	if cfg.Now, err = sandboxClock("--clock", o.Clock, "--speed", o.Speed); err != nil {
+		return err
+	}
 	if cfg.Faults.Enabled() {
 		log.Warn("fault injection is on", "faults", cfg.Faults.String())
 	}
@@ -163,4 +198,31 @@ func sandboxConfig(plan string, perSecond float64, faultSpec, entitlements strin
 		return cfg, fmt.Errorf("--entitlements: %w", err)
 	}
 	return cfg, nil
+}
+
+// addClockFlags adds the sandbox clock's two flags under the names given
+// (the sandbox command's --clock/--speed, the screen's --sandbox-clock/
+// --sandbox-speed).
+func addClockFlags(cmd *cobra.Command, clock *string, speed *float64, clockName, speedName string) {
+	cmd.Flags().StringVar(clock, clockName, "", "run the simulated market from this instant (RFC 3339, e.g. 2026-11-24T11:30:00-05:00)")
+	cmd.Flags().Float64Var(speed, speedName, 1, "with --"+clockName+": how many times as fast as real time the clock runs")
+}
+
+// sandboxClock is the sandbox clock the flags ask for; nil (the real
+// clock) when clock is empty.
+func sandboxClock(clockFlag, clock, speedFlag string, speed float64) (func() time.Time, error) {
+	if math.IsNaN(speed) || speed <= 0 || speed > 10000 {
+		return nil, usageError{fmt.Errorf("%s %v: want a speed above 0 and at most 10000", speedFlag, speed)}
+	}
+	if clock == "" {
+		if speed != 1 {
+			return nil, usageError{fmt.Errorf("%s needs %s", speedFlag, clockFlag)}
+		}
+		return nil, nil
+	}
+	start, err := time.Parse(time.RFC3339, clock)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("%s %s: want an instant as 2026-11-24T11:30:00-05:00", clockFlag, text.Quote(clock))}
+	}
+	return sandbox.Clock(start, speed), nil
 }

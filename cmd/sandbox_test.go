@@ -173,9 +173,12 @@ func TestSandboxCommandDataFlags(t *testing.T) {
 func runSandboxCmd(t *testing.T, args ...string) map[string]string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
-	t.Cleanup(cancel)
+	done := make(chan struct{})
+	// Stopped and waited for: a sandbox with --state writes it as it stops.
+	t.Cleanup(func() { cancel(); <-done })
 	out := &syncBuffer{}
 	go func() {
+		defer close(done)
 		_, _, _ = cli{ctx: ctx, out: out}.run(t, append([]string{"sandbox", "--listen", "127.0.0.1:0"}, args...)...)
 	}()
 	waitFor(t, "the four lines", func() bool { return len(sandboxLines(out.String())) == 4 })
@@ -194,4 +197,25 @@ func demoToken(t *testing.T, kv map[string]string) *http.Response {
 		t.Fatal(err)
 	}
 	return resp
+}
+
+// TestSandboxFixedSecretAndState: --client-secret fixes the demo secret;
+// --state keeps the one a sandbox made, in a private file.
+func TestSandboxFixedSecretAndState(t *testing.T) {
+	const secret = "my-fixed-sandbox-secret"
+	kv := runSandboxCmd(t, "--client-secret", secret)
+	if kv["client_secret"] != secret {
+		t.Fatalf("client_secret %q, want the fixed one", kv["client_secret"])
+	}
+	resp := demoToken(t, kv)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("token with the fixed secret: %d", resp.StatusCode)
+	}
+	dir := t.TempDir()
+	first := runSandboxCmd(t, "--state", dir)
+	second := runSandboxCmd(t, "--state", dir)
+	if first["client_secret"] == "" || first["client_secret"] != second["client_secret"] {
+		t.Fatal("the state did not keep the demo secret")
+	}
 }

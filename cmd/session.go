@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"golang.org/x/oauth2"
 
@@ -49,6 +50,8 @@ type session struct {
 // serviceFlags are the connection settings from flags; empty means unset.
 type serviceFlags struct {
 	authURL, baseURL, clientID, tokenFile string
+	// sandboxNow is the embedded sandbox's clock; nil the real one.
+	sandboxNow func() time.Time
 
 	// file is the [service] table of the config file the watch screen
 	// loaded. nil (login, logout, status) reads the file at the default
@@ -189,15 +192,15 @@ func resolveSession(f serviceFlags, getenv func(string) string) (*session, error
 		return nil, errors.New("a service URL is configured but there are no credentials: run `chainwatch login`, or set " +
 			envClientID + " and " + envClientSecret + " (or client_id and client_secret in the config file) for client credentials")
 	}
-	return startEmbedded()
+	return startEmbedded(f.sandboxNow)
 }
 
 func noClose() error { return nil }
 
 // startEmbedded starts the sandbox in process and signs in to it with the
 // demo client, over loopback HTTP and real OAuth2, as with production.
-func startEmbedded() (*session, error) {
-	sb, err := sandbox.Start(sandbox.Config{})
+func startEmbedded(now func() time.Time) (*session, error) {
+	sb, err := sandbox.Start(sandbox.Config{Now: now})
 	if err != nil {
 		return nil, err
 	}

@@ -80,6 +80,15 @@ type Config struct {
 	// Faults injects failures into the data endpoints; the zero Config
 	// injects none.
 	Faults faults.Config
+	// DemoSecret fixes the demo client's secret (`--client-secret`), so a
+	// restarted sandbox accepts the clients of the last one; "" is the
+	// saved one under StateDir, else a new random one.
+	DemoSecret string
+	// StateDir keeps the sandbox's identity across restarts (state.go):
+	// keys, the demo secret, grants, refresh and access tokens. "" keeps
+	// nothing.
+	StateDir string
+
 	// Market is the simulated market; nil is sim.New on Now. One given
 	// should run on Now's clock, since "today" for the scanner and the
 	// calendar, and for dates after today, is Now's.
@@ -91,9 +100,11 @@ type Server struct {
 	// BaseURL is {base_url} and AuthURL is {auth_url} of the spec.
 	BaseURL string
 	AuthURL string
-	// DemoSecret is the demo client's secret, new on every start. It is
-	// printed once by `chainwatch sandbox` and nowhere else.
+	// DemoSecret is the demo client's secret: Config.DemoSecret, the saved
+	// one, or new on this start. It is printed once by `chainwatch
+	// sandbox` and nowhere else.
 	DemoSecret string
+	stateDir   string
 
 	log      *slog.Logger
 	store    *store
@@ -146,15 +157,44 @@ func newServer(cfg Config, ln net.Listener) (*Server, error) {
 	if cfg.RefreshTokenTTL <= 0 {
 		cfg.RefreshTokenTTL = DefaultRefreshTokenTTL
 	}
+	var saved *savedState
+	if cfg.StateDir != "" {
+		var err error
+		if saved, err = loadState(cfg.StateDir); err != nil {
+			return nil, err
+		}
+	}
+	secret := cfg.DemoSecret
+	if err := CheckDemoSecret(secret); secret != "" && err != nil {
+		return nil, err
+	}
+	if secret == "" && saved != nil {
+		secret = saved.DemoSecret
+	}
+	if secret == "" {
+		secret = rand.Text() // base32: URL-safe, so Basic form-encoding leaves it unchanged
+	}
 	base := "http://" + advertisedHost(ln.Addr())
 	s := &Server{
 		BaseURL:    base,
 		AuthURL:    base + authPrefix,
-		DemoSecret: rand.Text(), // base32: URL-safe, so Basic form-encoding leaves it unchanged
+		DemoSecret: secret,
+		stateDir:   cfg.StateDir,
 		log:        cfg.Logger,
 		done:       make(chan struct{}),
 	}
 	s.store = newStore(cfg, s.DemoSecret)
+	if saved != nil {
+		keys, err := saved.keys()
+		if err != nil {
+			return nil, err
+		}
+		s.store.keys = keys
+		s.store.restoreLocked(saved)
+	}
+	if err := s.persist(); err != nil {
+		return nil, err
+	}
 	tokens, err := newTokenService(s.AuthURL, s.store)
 	if err != nil {
 		return nil, err
@@ -208,7 +248,54 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if err == nil {
 		err = s.serveErr
 	}
-	return err
+	return errors.Join(err, s.persist())
+}
+
+// persist saves the state when the sandbox keeps one.
+func (s *Server) persist() error {
+	if s.stateDir == "" {
+		return nil
+	}
+	return s.store.save(s.stateDir, s.DemoSecret)
+}
+
+// persisting saves the state after every answer of next (the token and
+// revocation endpoints, which change it), so a sandbox that is killed
+// rather than stopped loses nothing a client holds.
+func (s *Server) persisting(next http.Handler) http.Handler {
+	if s.stateDir == "" {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r)
+		if err := s.persist(); err != nil {
+			s.log.Warn("sandbox state not saved", "error", err)
+		}
+	})
+}
+
+// Clock is a sandbox clock that starts at start and runs speed times as
+// fast as the real one (`--clock`, `--speed`): a simulated session at any
+// hour, or a whole session in minutes. It is monotonic, since it counts
+// real time elapsed.
+func Clock(start time.Time, speed float64) func() time.Time {
+	began := time.Now()
+	return func() time.Time { return start.Add(time.Duration(float64(time.Since(began)) * speed)) }
+}
+
+// CheckDemoSecret is the rule for a fixed demo secret: 16 to 128
+// printable ASCII characters without blanks, so that it survives Basic
+// authentication's form encoding and a shell unquoted.
+func CheckDemoSecret(secret string) error {
+	if n := len(secret); n < 16 || n > 128 {
+		return fmt.Errorf("the client secret has %d characters; use 16 to 128", n)
+	}
+	for _, r := range secret {
+		if r <= ' ' || r > '~' {
+			return errors.New("the client secret may hold printable ASCII only, without blanks")
+		}
+	}
+	return nil
 }
 
 // Done is closed when the server has stopped serving.
