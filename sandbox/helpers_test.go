@@ -78,12 +78,12 @@ type env struct {
 	secrets []string
 }
 
-// newEnv starts a sandbox for t, with opts applied to its Config. Every
-// test uses it, so every test gets the secrecy check.
-func newEnv(t *testing.T, opts ...func(*sandbox.Config)) *env {
-	t.Helper()
+// newClientEnv is an env's client side: its own transport, a client that
+// never follows redirects, a fake clock and a log buffer; the sandbox is
+// the caller's to set.
+func newClientEnv(t *testing.T) *env {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
-	e := &env{
+	return &env{
 		t:     t,
 		clock: &fakeClock{now: time.Now()},
 		logs:  &syncBuffer{},
@@ -94,6 +94,14 @@ func newEnv(t *testing.T, opts ...func(*sandbox.Config)) *env {
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
 	}
+}
+
+// newEnv starts a sandbox for t, with opts applied to its Config. Every
+// test uses it, so every test gets the secrecy check.
+func newEnv(t *testing.T, opts ...func(*sandbox.Config)) *env {
+	t.Helper()
+	e := newClientEnv(t)
+	tr := e.tr
 	cfg := sandbox.Config{
 		Logger: slog.New(slog.NewTextHandler(e.logs, nil)),
 		Now:    e.clock.Now,

@@ -2,11 +2,9 @@ package sandbox_test
 
 import (
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"chainwatch/api"
 	"chainwatch/sandbox"
@@ -83,12 +81,10 @@ func TestRestartWithState(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
 	r := &restartable{t: t, cfg: sandbox.Config{StateDir: dir, PerSecond: -1}}
 	s := r.start()
-	tr := http.DefaultTransport.(*http.Transport).Clone()
+	e := newClientEnv(t)
+	e.s = s
+	tr := e.tr
 	t.Cleanup(tr.CloseIdleConnections)
-	e := &env{t: t, s: s, clock: &fakeClock{now: time.Now()}, logs: &syncBuffer{}, tr: tr, client: &http.Client{
-		Transport: tr, Timeout: 10 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}}
 	user := e.login(e.nativeConfig(redirectV4, "offline_access"))
 	cc := e.ccToken(t)
 	fi, err := os.Stat(filepath.Join(dir, "sandbox-state.json"))
