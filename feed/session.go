@@ -112,11 +112,8 @@ func ShownDay(q Query, now time.Time) api.Date {
 // data of mode sees it (15 minutes later for delayed data): when a paused
 // feed moves again.
 func NextOpen(now time.Time, mode api.Mode) time.Time {
-	var delay time.Duration
-	if mode == api.Delayed {
-		delay = dataDelay
-	}
-	t := now.Add(-delay)
+	t := dataClock(now, mode)
+	delay := now.Sub(t)
 	d := api.Today(t)
 	if open, _ := sessionBounds(d); api.IsTradingDay(d) && t.Before(open) {
 		return open.Add(delay)
@@ -132,12 +129,8 @@ func NextOpen(now time.Time, mode api.Mode) time.Time {
 // overnight or over a holiday spends nothing, which matters most on the
 // trial's daily allowance.
 func afterHours(last, now time.Time, mode api.Mode) time.Time {
-	var delay time.Duration
-	if mode == api.Delayed {
-		delay = dataDelay
-	}
 	_, closed := sessionBounds(ShownDay(Query{Mode: mode}, now))
-	if last.Before(closed.Add(delay)) {
+	if last.Before(closed.Add(now.Sub(dataClock(now, mode)))) {
 		return now
 	}
 	return NextOpen(now, mode)

@@ -57,8 +57,6 @@ func (b *basicChallenge) WriteHeader(code int) {
 	b.ResponseWriter.WriteHeader(code)
 }
 
-func (b *basicChallenge) Write(p []byte) (int, error) { return b.ResponseWriter.Write(p) }
-
 func (b *basicChallenge) Unwrap() http.ResponseWriter { return b.ResponseWriter }
 
 // oauthError writes an RFC 6749 section 5.2 error.

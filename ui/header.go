@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"strconv"
 	"time"
 
 	"chainwatch/api"
@@ -36,7 +37,17 @@ type HeaderData struct {
 }
 
 // DayLabel names a session for a title: "Fri Nov 20".
-func DayLabel(d api.Date) string { return d.Time(time.UTC).Format("Mon Jan 2") }
+func DayLabel(d api.Date) string { return string(appendDayLabel(nil, d)) }
+
+// appendDayLabel is DayLabel without an allocation, for the header, which
+// draws it on every frame while the market is closed.
+func appendDayLabel(b []byte, d api.Date) []byte {
+	b = append(b, d.Weekday().String()[:3]...)
+	b = append(b, ' ')
+	b = append(b, d.Month().String()[:3]...)
+	b = append(b, ' ')
+	return strconv.AppendInt(b, int64(d.Day()), 10)
+}
 
 // Header draws the two header lines, width cells each.
 //
@@ -98,7 +109,7 @@ func Header(h *HeaderData, width int, st *theme.Styles) []string {
 	case h.Closed:
 		mode.add(theme.ToneAccent, "CLOSED")
 		if h.Date.Valid() {
-			mode.add(theme.ToneAccent, " "+DayLabel(h.Date))
+			mode.add(theme.ToneAccent, " ").addB(theme.ToneAccent, nums.with(func(b []byte) []byte { return appendDayLabel(b, h.Date) }))
 		}
 	case h.Mode == api.Delayed:
 		mode.add(theme.ToneAccent, "DELAYED 15m")

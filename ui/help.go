@@ -10,23 +10,15 @@ import (
 	"chainwatch/theme"
 )
 
-// Help draws the full help overlay, width x height: a box with one column
-// per group of bindings (keys in bold, what they do beside them), centred.
-// The bindings come from the key map, so what the help says is what the
-// keys do. Columns that do not fit side by side wrap into a second band,
-// so the whole map fits 80x24. Disabled bindings are left out. Not a hot
-// path: it is drawn only while open, with lipgloss.
-func Help(groups [][]key.Binding, width, height int, st *theme.Styles) string {
-	if width <= 0 || height <= 0 {
-		return ""
-	}
-	placed := lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, helpBox(groups, width, st))
-	return strings.Join(paneBlock(placed, width, height), "\n")
-}
-
-// HelpOver draws the help box centred over screen (a whole frame, width x
-// height), which stays visible around it: the trader keeps their place
-// while reading the keys. A box taller than the frame is cut at its foot.
+// HelpOver draws the help over screen (a whole frame, width x height;
+// "" for a blank one), which stays visible around it: the trader keeps
+// their place while reading the keys. The box has one column per group of
+// bindings (keys in bold, what they do beside them), centred. The bindings
+// come from the key map, so what the help says is what the keys do.
+// Columns that do not fit side by side wrap into a second band, so the
+// whole map fits 80x24; a box taller than the frame is cut at its foot.
+// Disabled bindings are left out. Not a hot path: it is drawn only while
+// open, with lipgloss.
 func HelpOver(screen string, groups [][]key.Binding, width, height int, st *theme.Styles) string {
 	if width <= 0 || height <= 0 {
 		return ""

@@ -281,7 +281,7 @@ func TestGoldenHelp(t *testing.T) {
 		{b("/", "symbol"), b("d", "date"), key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "hidden"), key.WithDisabled())},
 		{b("?", "help"), b("q", "quit")},
 	}
-	out := Help(groups, 80, 24, pxColor)
+	out := HelpOver("", groups, 80, 24, pxColor)
 	pxCheck(t, "help", strings.Split(out, "\n"), 80, 24)
 	if strings.Contains(ansi.Strip(out), "hidden") {
 		t.Errorf("a disabled binding is listed")
@@ -292,7 +292,7 @@ func TestGoldenHelp(t *testing.T) {
 func TestHelpListsEveryKey(t *testing.T) {
 	groups := keymap.Default().FullHelp()
 	for _, sz := range [][2]int{{80, 24}, {160, 48}} {
-		plain := ansi.Strip(Help(groups, sz[0], sz[1], pxColor))
+		plain := ansi.Strip(HelpOver("", groups, sz[0], sz[1], pxColor))
 		for _, g := range groups {
 			for _, b := range g {
 				if h := b.Help(); !strings.Contains(plain, h.Desc) || !strings.Contains(plain, h.Key) {
@@ -305,7 +305,7 @@ func TestHelpListsEveryKey(t *testing.T) {
 
 func TestHelpExactAtAnySize(t *testing.T) {
 	for _, sz := range append(pxSizes, [2]int{40, 10}) {
-		out := Help(keymap.Default().FullHelp(), sz[0], sz[1], pxColor)
+		out := HelpOver("", keymap.Default().FullHelp(), sz[0], sz[1], pxColor)
 		pxCheck(t, "help", strings.Split(out, "\n"), sz[0], sz[1])
 	}
 }

@@ -343,14 +343,24 @@ func (c *Model) Header() ui.HeaderData {
 	if h.Symbol == "" {
 		h.Symbol = c.q.Symbol
 	}
-	h.View = ui.ColumnSets[c.set%len(ui.ColumnSets)].Name + " · "
-	if n := config.StrikeWindows[c.win]; n > 0 {
-		h.View += strconv.Itoa(n) + " strikes"
-	} else {
-		h.View += "all strikes"
-	}
+	h.View = viewLabels[c.set%len(viewLabels)][c.win]
 	return h
 }
+
+// viewLabels name each column set and strike window for the header
+// ("quotes · 40 strikes"), made once rather than on every frame.
+var viewLabels = func() [][len(config.StrikeWindows)]string {
+	out := make([][len(config.StrikeWindows)]string, len(ui.ColumnSets))
+	for i, set := range ui.ColumnSets {
+		for j, n := range config.StrikeWindows {
+			out[i][j] = set.Name + " · all strikes"
+			if n > 0 {
+				out[i][j] = set.Name + " · " + strconv.Itoa(n) + " strikes"
+			}
+		}
+	}
+	return out
+}()
 
 // ladder draws the ladder. It only moves Offset so that the cursor stays
 // visible: the rows themselves are handed over as a slice, not copied.

@@ -4,7 +4,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"chainwatch/api"
 	"chainwatch/feed"
 	"chainwatch/model/common"
 	"chainwatch/ui"
@@ -39,10 +38,7 @@ func (t *Model) View() []string {
 	t.collect(rows)
 	t.tv = ui.TapeView{
 		Trades: t.vis, Held: t.r.len(), BlockSize: t.blockSize, Filter: t.filter,
-		Focused: t.Focused, Message: t.message(),
-	}
-	if t.session != 0 && (t.sessionOver || t.session != api.Today(t.sh.Now())) {
-		t.tv.Session = ui.DayLabel(t.session)
+		Focused: t.Focused, Message: t.message(), Session: t.session,
 	}
 	return ui.Tape(&t.tv, t.W, t.H, t.sh.Styles)
 }

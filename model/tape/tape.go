@@ -76,9 +76,10 @@ type Model struct {
 	err           error
 	loading       bool
 
-	stopped     string   // why nothing will be fetched (Stop)
-	session     api.Date // the session the trades are from
-	sessionOver bool     // that session has ended: its tape is complete
+	stopped string // why nothing will be fetched (Stop)
+	// session names the day the trades are from ("Fri Nov 20") when it is
+	// not a live session today: it has ended, so its tape is complete.
+	session string
 
 	vis []ui.TapeTrade
 	tv  ui.TapeView
@@ -116,7 +117,12 @@ func (t *Model) Stop(why string) { t.stopped, t.loading = why, false }
 // knows it: feed.ShownDay) and whether it is over, so that the title says
 // which day a weekend or an early morning shows, and an empty tape of a
 // finished session does not read "no trades yet".
-func (t *Model) SetSession(d api.Date, over bool) { t.session, t.sessionOver = d, over }
+func (t *Model) SetSession(d api.Date, over bool) {
+	t.session = ""
+	if over && d != 0 {
+		t.session = ui.DayLabel(d) // formatted here, not on every frame
+	}
+}
 
 // Restart empties the tape to start over on the same query (a new
 // session began, or the backlog outgrew the ring): unlike SetQuery it
@@ -356,8 +362,8 @@ func (t *Model) message() string {
 		return "trades: " + feed.Describe(t.err, "")
 	case t.r.len() == 0 && t.loading:
 		return "loading trades…"
-	case t.r.len() == 0 && t.sessionOver && t.session != 0:
-		return "no trades in the " + ui.DayLabel(t.session) + " session"
+	case t.r.len() == 0 && t.session != "":
+		return "no trades in the " + t.session + " session"
 	case t.r.len() == 0:
 		return "no trades yet"
 	case t.contractOn && !t.wantOK:
