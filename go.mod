@@ -62,3 +62,7 @@ require (
 	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/text v0.40.0 // indirect
 )
+
+// bubbletea v2.0.9 with one patch: its render loop ticks only while there
+// is something to draw (third_party/bubbletea/CHAINWATCH.md says why).
+replace charm.land/bubbletea/v2 v2.0.9 => ./third_party/bubbletea

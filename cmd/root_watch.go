@@ -377,7 +377,7 @@ func watchRun(o *WatchOptions) error {
 		Symbol: set.symbol, Mode: set.mode, Date: set.date,
 		Budget: set.budget, BlockSize: set.blockSize, TapeCapacity: set.tapeSize,
 		Theme: set.theme, ColorBlind: set.colorBlind, NoColor: set.noColor,
-		FirstRun: firstRun, Recent: recent, Now: o.Now,
+		FirstRun: firstRun, Recent: recent, Now: o.Now, ClockSpeed: o.Flags.sandboxSpeed,
 		SaveRecent: func(list []string) error {
 			err := st.SaveRecent(list)
 			warn.add(err)

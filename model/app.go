@@ -38,7 +38,10 @@ type Config struct {
 	FirstRun     bool
 	Recent       []string
 	Now          func() time.Time
-	SaveRecent   func([]string) error
+	// ClockSpeed is how many times as fast as real time Now runs
+	// (--sandbox-speed); default 1.
+	ClockSpeed float64
+	SaveRecent func([]string) error
 	// Scans are the saved scans of the config file; SaveScan and
 	// DeleteScan write it (nil: saving is not available).
 	Scans      []scan.Scan
@@ -87,6 +90,7 @@ type App struct {
 	notice            string   // a note for the status bar that is not a fetch error
 	darkSet           bool     // the theme was chosen by config, not the terminal
 	dark              bool
+	frame             frameClock
 }
 
 // New builds the watch screen. It does no I/O: the first fetches start
@@ -106,6 +110,9 @@ func New(cfg Config) *App {
 	}
 	if cfg.TapeCapacity <= 0 {
 		cfg.TapeCapacity = config.DefaultTapeSize
+	}
+	if !(cfg.ClockSpeed > 0) {
+		cfg.ClockSpeed = 1
 	}
 	if cfg.Budget == (feed.Budget{}) {
 		cfg.Budget = feed.DefaultBudget()
@@ -142,7 +149,7 @@ func New(cfg Config) *App {
 // Init starts the first fetches and the clock, and asks the terminal for
 // its background so the theme can follow it.
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{a.startAll(), frameTick(), fetchExchangesCmd(a.ctx, a.sh, a.q.Mode)}
+	cmds := []tea.Cmd{a.startAll(), a.armFrame(), fetchExchangesCmd(a.ctx, a.sh, a.q.Mode)}
 	if !a.darkSet {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -150,60 +157,70 @@ func (a *App) Init() tea.Cmd {
 }
 
 // Update routes a message. It never blocks: every fetch is a tea.Cmd.
+// After it, the frame clock is armed for the next change the screen can
+// show by itself.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m, ok := msg.(frameMsg); ok && m.gen != a.frame.gen {
+		return a, nil // outdated by a sooner tick: nothing to draw
+	}
+	a.frame.dirty = true
+	cmd := a.update(msg)
+	return a, tea.Batch(cmd, a.armFrame())
+}
+
+// update is Update's routing.
+func (a *App) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
 		r := a.scannerRect()
 		a.scan.SetSize(r.W, r.H)
-		return a, a.replan()
+		return a.replan()
 	case tea.BackgroundColorMsg:
 		if !a.darkSet && msg.IsDark() != a.dark {
 			a.dark = msg.IsDark()
 			a.sh.Styles = theme.New(theme.ByName(a.dark, a.cfg.ColorBlind), a.cfg.NoColor)
 			a.scan.Restyle()
 		}
-		return a, nil
+		return nil
 	case tea.FocusMsg:
 		a.termFocused = true
-		return a, a.replan()
+		return a.replan()
 	case tea.BlurMsg:
 		a.termFocused = false
-		return a, a.replan()
+		return a.replan()
 	case tea.KeyPressMsg:
-		return a, a.onKey(msg)
+		return a.onKey(msg)
 	case tea.MouseClickMsg:
-		return a, a.onClick(msg.Mouse())
+		return a.onClick(msg.Mouse())
 	case tea.MouseWheelMsg:
-		return a, a.onWheel(msg.Mouse())
+		return a.onWheel(msg.Mouse())
 	case frameMsg:
-		// The clock ticks once a second so ages and countdowns move, and
-		// idleness is noticed.
-		return a, tea.Batch(frameTick(), a.replanIfChanged())
+		return a.onFrame()
 	case flashDoneMsg:
-		return a, nil
+		return nil
 	case saveErrMsg:
 		a.notice = "recent symbols not saved: " + msg.err.Error()
-		return a, nil
+		return nil
 	case pollMsg:
-		return a, a.onPoll(msg)
+		return a.onPoll(msg)
 	case expiryMsg:
-		return a, a.onExpiryDebounced(msg)
+		return a.onExpiryDebounced(msg)
 	case feed.ChainMsg:
-		return a, a.onChain(msg)
+		return a.onChain(msg)
 	case feed.TapeMsg:
-		return a, a.onTape(msg)
+		return a.onTape(msg)
 	case feed.CalendarMsg:
-		return a, a.onCalendar(msg)
+		return a.onCalendar(msg)
 	case feed.ExchangesMsg:
 		a.tape.Update(msg)
-		return a, nil
+		return nil
 	case scanner.DoneMsg:
-		return a, a.onScanDone(msg)
+		return a.onScanDone(msg)
 	}
 	// The rest is the scanner's: its field list, and huh's own messages
 	// (moving between fields, suggestions, the cursor's blink).
-	return a, a.onScanner(msg)
+	return a.onScanner(msg)
 }
 
 // Recent is the recent-symbols list, most recent first.
@@ -211,20 +228,6 @@ func (a *App) Recent() []string { return append([]string(nil), a.recent...) }
 
 // feed.Query is what the screen is looking at.
 func (a *App) Query() feed.Query { return a.q }
-
-// frameMsg is the once-a-second clock.
-type frameMsg struct{}
-
-// flashDoneMsg redraws once flashes have faded.
-type flashDoneMsg struct{}
-
-func frameTick() tea.Cmd {
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return frameMsg{} })
-}
-
-func flashDone() tea.Cmd {
-	return tea.Tick(config.FlashFor+50*time.Millisecond, func(time.Time) tea.Msg { return flashDoneMsg{} })
-}
 
 // quit cancels every request in flight and ends the program; bubbletea
 // restores the terminal.

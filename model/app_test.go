@@ -85,7 +85,7 @@ func TestAppPollingFollowsFocusAndIdleness(t *testing.T) {
 	}
 	c.t = c.t.Add(config.IdleAfter + time.Second)
 	bookFetch(a, feed.FeedChain, c.t)
-	a.Update(frameMsg{})
+	a.Update(frameMsg{gen: a.frame.gen})
 	if idle := due(); idle < 3*active {
 		t.Fatalf("idle: next chain in %v, active %v", idle, active)
 	}

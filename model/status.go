@@ -38,11 +38,17 @@ func (a *App) headerData(now time.Time) ui.HeaderData {
 
 // statusLine is the prompt while one is open, else the points and timers.
 func (a *App) statusLine(width int, now time.Time) string {
-	st := a.sh.Styles
 	if p := a.prompt; p != nil {
 		p.SetSize(width, 1)
 		return p.View()[0]
 	}
+	d := a.statusData(now)
+	return ui.Status(&d, width, a.sh.Styles)
+}
+
+// statusData is what the status bar shows at now; the frame clock reads
+// it too, to know whether a countdown is on screen.
+func (a *App) statusData(now time.Time) ui.StatusData {
 	s := a.poll.sched.Stats(now)
 	d := ui.StatusData{
 		Spent: s.SessionSpent, HourlyRate: s.HourlyRate, BudgetPerHour: s.BudgetPerHour, RateKnown: s.RateKnown, Daily: s.Daily,
@@ -67,7 +73,7 @@ func (a *App) statusLine(width int, now time.Time) string {
 	} else if a.notice != "" {
 		d.Err = a.notice
 	}
-	return ui.Status(&d, width, st)
+	return d
 }
 
 // lastErr is the newest failure among the panes that has not been

@@ -12,7 +12,7 @@ import (
 // are fields of the view in bubbletea v2; bubbletea restores the terminal
 // on quit and on a panic.
 func (a *App) View() tea.View {
-	v := tea.NewView(a.render(a.sh.Now()))
+	v := tea.NewView(a.frameView())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = true

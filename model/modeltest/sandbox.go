@@ -22,11 +22,14 @@ var Now = time.Date(2026, 11, 20, 11, 30, 0, 0, api.Eastern)
 // Clock is Now as the clients and models take it.
 func Clock() time.Time { return Now }
 
-// StartSandbox starts the sandbox in process on 127.0.0.1 with cfg on the
-// stopped clock and returns a client of it (opts added to the client's).
+// StartSandbox starts the sandbox in process on 127.0.0.1 with cfg and
+// returns a client of it (opts added to the client's). Both run on
+// cfg.Now, by default the stopped clock.
 func StartSandbox(t testing.TB, cfg sandbox.Config, opts ...api.Option) *api.Client {
 	t.Helper()
-	cfg.Now = Clock
+	if cfg.Now == nil {
+		cfg.Now = Clock
+	}
 	if cfg.PerSecond == 0 {
 		cfg.PerSecond = -1 // a stopped clock never refills a rate limiter
 	}
@@ -39,7 +42,7 @@ func StartSandbox(t testing.TB, cfg sandbox.Config, opts ...api.Option) *api.Cli
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts = append([]api.Option{api.WithBaseURL(sb.BaseURL), api.WithTokenSource(ts), api.WithClock(Clock)}, opts...)
+	opts = append([]api.Option{api.WithBaseURL(sb.BaseURL), api.WithTokenSource(ts), api.WithClock(cfg.Now)}, opts...)
 	client, err := api.NewClient(opts...)
 	if err != nil {
 		t.Fatal(err)

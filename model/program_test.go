@@ -1,0 +1,148 @@
+package model
+
+import (
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"chainwatch/api"
+	"chainwatch/feed"
+	"chainwatch/model/modeltest"
+	"chainwatch/sandbox"
+)
+
+// liveProgram is the whole screen as `chainwatch SYMBOL` runs it: a
+// tea.Program at 160x48 writing to a byte counter, against the sandbox in
+// this process over loopback HTTP and OAuth2, both on a running clock
+// that starts at a chosen instant. It is what the idle and output
+// measurements watch from outside, as a terminal would.
+type liveProgram struct {
+	p     *tea.Program
+	out   *countingWriter
+	chain chan int64 // the output's length as each chain reply arrives
+	done  chan struct{}
+}
+
+// countingWriter counts the bytes the program writes to its terminal.
+type countingWriter struct{ n atomic.Int64 }
+
+func (w *countingWriter) Write(b []byte) (int, error) {
+	w.n.Add(int64(len(b)))
+	return len(b), nil
+}
+
+// programProbe is a snapshot of the App taken on the program's goroutine.
+type programProbe struct {
+	loaded  bool
+	renders int
+}
+
+// countedApp marks the output's length at each chain reply and answers
+// probes; everything else goes to the App.
+type countedApp struct {
+	*App
+	lp *liveProgram
+}
+
+func (c countedApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch m := msg.(type) {
+	case probe[programProbe]:
+		m <- programProbe{loaded: !c.chain.LastOK().IsZero() && c.tape.Held() > 0, renders: c.frame.renders}
+		return c, nil
+	case feed.ChainMsg:
+		select {
+		case c.lp.chain <- c.lp.out.n.Load():
+		default: // nobody is counting yet
+		}
+	}
+	_, cmd := c.App.Update(msg)
+	return c, cmd
+}
+
+// startProgram runs symbol's screen from start on, and stops it when t
+// ends.
+func startProgram(t testing.TB, symbol string, start time.Time) *liveProgram {
+	t.Helper()
+	now := sandbox.Clock(start, 1)
+	client := modeltest.StartSandbox(t, sandbox.Config{Now: now, PerSecond: 1000})
+	lp := &liveProgram{out: &countingWriter{}, chain: make(chan int64, 64), done: make(chan struct{})}
+	app := New(Config{Client: client, Source: "SANDBOX", Symbol: symbol, Now: now, Theme: "dark"})
+	lp.p = tea.NewProgram(countedApp{app, lp}, tea.WithInput(nil), tea.WithOutput(lp.out),
+		tea.WithWindowSize(160, 48), tea.WithoutSignalHandler())
+	go func() {
+		defer close(lp.done)
+		_, _ = lp.p.Run()
+	}()
+	t.Cleanup(func() {
+		lp.p.Quit()
+		<-lp.done
+	})
+	return lp
+}
+
+// probe asks the running App for a snapshot; false if it did not answer
+// within a second.
+func (lp *liveProgram) probe() (programProbe, bool) {
+	ch := make(probe[programProbe], 1)
+	lp.p.Send(ch)
+	select {
+	case s := <-ch:
+		return s, true
+	case <-time.After(time.Second):
+		return programProbe{}, false
+	}
+}
+
+// waitLoaded waits at most 60 s for the chain and the tape.
+func (lp *liveProgram) waitLoaded(t testing.TB) {
+	t.Helper()
+	for range 600 {
+		if s, ok := lp.probe(); ok && s.loaded {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatal("the screen did not load its chain and tape in 60 s")
+}
+
+// cpuTime is the CPU this process has used, user and system.
+func cpuTime(t testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// closedEvening is a Tuesday at 20:00 Eastern: the market closed, the
+// screen showing the day's last session, nothing polled until the open.
+var closedEvening = time.Date(2026, 11, 24, 20, 0, 0, 0, api.Eastern)
+
+// BenchmarkIdleCPU is `chainwatch SPY` at rest at 160x48 on a closed
+// market, with the sandbox in the same process as the embedded one is.
+// Each iteration is one second of wall time, so -benchtime 60x watches a
+// minute; the figures are per minute of wall time: CPU, frames drawn by
+// the App and bytes written to the terminal.
+//
+//	go test -run '^$' -bench IdleCPU -benchtime 60x ./model
+func BenchmarkIdleCPU(b *testing.B) {
+	lp := startProgram(b, "SPY", closedEvening)
+	lp.waitLoaded(b)
+	time.Sleep(2 * time.Second) // the tape's last pages and the flashes settle
+	before, _ := lp.probe()
+	bytes0, cpu0, wall0 := lp.out.n.Load(), cpuTime(b), time.Now()
+	b.ResetTimer()
+	for range b.N {
+		time.Sleep(time.Second)
+	}
+	b.StopTimer()
+	after, _ := lp.probe()
+	perMin := float64(time.Minute) / float64(time.Since(wall0))
+	b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(time.Millisecond)*perMin, "cpu-ms/min")
+	b.ReportMetric(float64(after.renders-before.renders)*perMin, "frames/min")
+	b.ReportMetric(float64(lp.out.n.Load()-bytes0)*perMin, "bytes/min")
+	b.ReportMetric(0, "ns/op")
+}
