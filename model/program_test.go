@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"chainwatch/api"
 	"chainwatch/feed"
@@ -52,6 +53,8 @@ func (c countedApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case probe[programProbe]:
 		m <- programProbe{loaded: !c.chain.LastOK().IsZero() && c.tape.Held() > 0, renders: c.frame.renders}
 		return c, nil
+	case redrawAllMsg:
+		return c, tea.ClearScreen
 	case feed.ChainMsg:
 		select {
 		case c.lp.chain <- c.lp.out.n.Load():
@@ -64,14 +67,17 @@ func (c countedApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // startProgram runs symbol's screen from start on, and stops it when t
 // ends.
-func startProgram(t testing.TB, symbol string, start time.Time) *liveProgram {
+func startProgram(t testing.TB, symbol string, start time.Time, profile colorprofile.Profile) *liveProgram {
 	t.Helper()
 	now := sandbox.Clock(start, 1)
 	client := modeltest.StartSandbox(t, sandbox.Config{Now: now, PerSecond: 1000})
 	lp := &liveProgram{out: &countingWriter{}, chain: make(chan int64, 64), done: make(chan struct{})}
 	app := New(Config{Client: client, Source: "SANDBOX", Symbol: symbol, Now: now, Theme: "dark"})
 	lp.p = tea.NewProgram(countedApp{app, lp}, tea.WithInput(nil), tea.WithOutput(lp.out),
-		tea.WithWindowSize(160, 48), tea.WithoutSignalHandler())
+		tea.WithWindowSize(160, 48), tea.WithoutSignalHandler(),
+		// The counter is no terminal: say what it stands for, so the
+		// bytes are a real terminal's, colours included.
+		tea.WithColorProfile(profile), tea.WithEnvironment([]string{"TERM=xterm-256color"}))
 	go func() {
 		defer close(lp.done)
 		_, _ = lp.p.Run()
@@ -129,7 +135,7 @@ var closedEvening = time.Date(2026, 11, 24, 20, 0, 0, 0, api.Eastern)
 //
 //	go test -run '^$' -bench IdleCPU -benchtime 60x ./model
 func BenchmarkIdleCPU(b *testing.B) {
-	lp := startProgram(b, "SPY", closedEvening)
+	lp := startProgram(b, "SPY", closedEvening, colorprofile.TrueColor)
 	lp.waitLoaded(b)
 	time.Sleep(2 * time.Second) // the tape's last pages and the flashes settle
 	before, _ := lp.probe()
@@ -145,4 +151,58 @@ func BenchmarkIdleCPU(b *testing.B) {
 	b.ReportMetric(float64(after.renders-before.renders)*perMin, "frames/min")
 	b.ReportMetric(float64(lp.out.n.Load()-bytes0)*perMin, "bytes/min")
 	b.ReportMetric(0, "ns/op")
+}
+
+// redrawAllMsg asks the program to draw the whole screen again, as after
+// a clear: the size of a full redraw.
+type redrawAllMsg struct{}
+
+// openMorning is a Tuesday at 11:30 Eastern, mid-session.
+var openMorning = time.Date(2026, 11, 24, 11, 30, 0, 0, api.Eastern)
+
+// BenchmarkOutputPerChainRefresh counts what the screen writes to the
+// terminal on a moving market (SPY mid-session, the sandbox's clock
+// running): the bytes from one chain reply to the next, everything drawn
+// meanwhile included (the new quotes, their flashes fading, the tape, the
+// countdowns), against a full redraw of the same screen. Each iteration
+// is one chain refresh; in a 256-colour and a true-colour terminal.
+//
+//	go test -run '^$' -bench OutputPerChainRefresh -benchtime 8x ./model
+func BenchmarkOutputPerChainRefresh(b *testing.B) {
+	for _, p := range []struct {
+		name    string
+		profile colorprofile.Profile
+	}{{"256", colorprofile.ANSI256}, {"truecolor", colorprofile.TrueColor}} {
+		b.Run(p.name, func(b *testing.B) {
+			lp := startProgram(b, "SPY", openMorning, p.profile)
+			lp.waitLoaded(b)
+			mark := func() int64 {
+				select {
+				case n := <-lp.chain:
+					return n
+				case <-time.After(60 * time.Second):
+					b.Fatal("no chain refresh in 60 s")
+				}
+				return 0
+			}
+			for len(lp.chain) > 0 {
+				<-lp.chain
+			}
+			mark()
+			before := lp.out.n.Load()
+			lp.p.Send(redrawAllMsg{})
+			time.Sleep(300 * time.Millisecond) // before the next refresh (seconds away)
+			full := lp.out.n.Load() - before
+			b.ResetTimer()
+			first := mark()
+			last := first
+			for range b.N {
+				last = mark()
+			}
+			per := float64(last-first) / float64(b.N)
+			b.ReportMetric(float64(full), "full-bytes")
+			b.ReportMetric(per, "bytes/refresh")
+			b.ReportMetric(100*per/float64(full), "%-of-full")
+		})
+	}
 }

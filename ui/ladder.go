@@ -325,12 +325,14 @@ func (r *ladderRenderer) contract(c *Contract, cs []Col, shade theme.Shade) {
 	flash := r.hasFlash && c.Changed != 0 && c.ChangedAt >= r.flashFrom && c.ChangedAt <= r.v.Now
 	text, muted := spanKey(theme.ToneText, shade), spanKey(theme.ToneMuted, shade)
 	var num [32]byte
+	prevFlash := false
 	for i, col := range cs {
 		cw := r.colW[col]
 		txt := appendCell(num[:0], c, col, cw)
 		tone, sh := theme.ToneText, shade
+		flashing := flash && c.Changed.Has(col)
 		switch {
-		case flash && c.Changed.Has(col):
+		case flashing:
 			sh, tone = theme.ShadeFlash, theme.ToneDown
 			if c.Rose.Has(col) {
 				tone = theme.ToneUp
@@ -339,12 +341,16 @@ func (r *ladderRenderer) contract(c *Contract, cs []Col, shade theme.Shade) {
 			tone = theme.ToneMuted
 		}
 		if i > 0 {
-			// The gap takes the side's shade, not a flashing neighbour's.
-			if w.cur != text && w.cur != muted {
+			// The gap takes the side's shade, unless both neighbours
+			// flash: then the flash is one bar, which the terminal gets
+			// as one run instead of a style change around every gap
+			// (on a moving market most rows flash bid, ask and size).
+			if !(prevFlash && flashing) && w.cur != text && w.cur != muted {
 				w.to(theme.ToneText, shade)
 			}
 			w.buf = append(w.buf, ' ')
 		}
+		prevFlash = flashing
 		w.to(tone, sh)
 		w.buf = appendPadLeft(w.buf, txt, cw)
 	}

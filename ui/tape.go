@@ -174,16 +174,23 @@ func Tape(v *TapeView, width, height int, st *theme.Styles) []string {
 }
 
 // tapeCell appends text padded to cw cells (right-aligned or left) in the
-// span, cut to the room left of the row; used counts the row's cells.
+// span, after a blank when gap, cut to the room left of the row; used
+// counts the row's cells. The blank is inside the span: a row is then a
+// few runs of one style each, not a reset around every blank, which is
+// what the terminal gets again for every row when the tape moves down.
 // The buffer is passed and returned, not kept in a struct: a local slice
 // needs no GC write barrier on every append.
-func tapeCell(dst []byte, used *int, width int, sp *theme.Span, text []byte, cw int, right bool) []byte {
+func tapeCell(dst []byte, used *int, width int, gap bool, sp *theme.Span, text []byte, cw int, right bool) []byte {
 	if *used >= width {
 		return dst
 	}
-	cw = min(cw, width-*used)
-	text = text[:min(len(text), cw)]
 	dst = append(dst, sp.Open...)
+	if gap {
+		dst = append(dst, ' ')
+		*used++
+	}
+	cw = max(min(cw, width-*used), 0)
+	text = text[:min(len(text), cw)]
 	if right {
 		dst = append(dst, spaces[:cw-len(text)]...)
 	}
@@ -196,14 +203,6 @@ func tapeCell(dst []byte, used *int, width int, sp *theme.Span, text []byte, cw 
 	return dst
 }
 
-// tapeGap appends the blank between two cells.
-func tapeGap(dst []byte, used *int, width int) []byte {
-	if *used < width {
-		*used++
-		return append(dst, ' ')
-	}
-	return dst
-}
 
 // appendTapeRow appends one trade's line, exactly width cells.
 func appendTapeRow(dst []byte, t *TapeTrade, blockSize int64, cols tapeCols, width int, st *theme.Styles) []byte {
@@ -244,36 +243,26 @@ func appendTapeRow(dst []byte, t *TapeTrade, blockSize int64, cols tapeCols, wid
 	used := 1
 	var tmpBuf [40]byte
 	tmp := tmpBuf[:0]
-	dst = tapeGap(dst, &used, width)
-	dst = tapeCell(dst, &used, width, span(timeTone), appendClock(tmp, t.Time, false), tapeTimeW, false)
-	dst = tapeGap(dst, &used, width)
-	dst = tapeCell(dst, &used, width, span(cpTone), append(tmp, cp), 1, false)
-	dst = tapeGap(dst, &used, width)
-	dst = tapeCell(dst, &used, width, span(cpTone), appendStrike(tmp, t.Strike), tapeStrikeW, true)
+	dst = tapeCell(dst, &used, width, true, span(timeTone), appendClock(tmp, t.Time, false), tapeTimeW, false)
+	dst = tapeCell(dst, &used, width, true, span(cpTone), append(tmp, cp), 1, false)
+	dst = tapeCell(dst, &used, width, true, span(cpTone), appendStrike(tmp, t.Strike), tapeStrikeW, true)
 	if cols.expiry {
-		dst = tapeGap(dst, &used, width)
-		dst = tapeCell(dst, &used, width, span(cpTone), appendDate(tmp, t.Expiry), tapeExpW, false)
+		dst = tapeCell(dst, &used, width, true, span(cpTone), appendDate(tmp, t.Expiry), tapeExpW, false)
 	}
-	dst = tapeGap(dst, &used, width)
-	dst = tapeCell(dst, &used, width, span(side), appendPrice(tmp, t.Price), tapePriceW, true)
-	dst = tapeGap(dst, &used, width)
-	dst = tapeCell(dst, &used, width, span(sizeTone), appendSizeFit(tmp, t.Size, tapeSizeW), tapeSizeW, true)
-	dst = tapeGap(dst, &used, width)
-	dst = tapeCell(dst, &used, width, span(side), append(tmp, code...), tapeCodeW, false)
+	dst = tapeCell(dst, &used, width, true, span(side), appendPrice(tmp, t.Price), tapePriceW, true)
+	dst = tapeCell(dst, &used, width, true, span(sizeTone), appendSizeFit(tmp, t.Size, tapeSizeW), tapeSizeW, true)
+	dst = tapeCell(dst, &used, width, true, span(side), append(tmp, code...), tapeCodeW, false)
 	if cols.exch {
-		dst = tapeGap(dst, &used, width)
-		dst = tapeCell(dst, &used, width, span(exTone), tapeASCII(tmp, t.Exchange, tapeExchW), tapeExchW, false)
+		dst = tapeCell(dst, &used, width, true, span(exTone), tapeASCII(tmp, t.Exchange, tapeExchW), tapeExchW, false)
 	}
 	if cols.nbbo {
-		dst = tapeGap(dst, &used, width)
 		nb := appendPrice(tmp, t.Bid)
 		nb = append(nb, '/')
 		nb = appendPrice(nb, t.Ask)
-		dst = tapeCell(dst, &used, width, span(exTone), nb, tapeNBBOW, true)
+		dst = tapeCell(dst, &used, width, true, span(exTone), nb, tapeNBBOW, true)
 	}
 	if cols.root {
-		dst = tapeGap(dst, &used, width)
-		dst = tapeCell(dst, &used, width, span(exTone), tapeASCII(tmp, t.Root, tapeRootW), tapeRootW, false)
+		dst = tapeCell(dst, &used, width, true, span(exTone), tapeASCII(tmp, t.Root, tapeRootW), tapeRootW, false)
 	}
 	if used < width {
 		dst = appendSpaces(dst, width-used)

@@ -84,17 +84,17 @@ func TestTapeRows(t *testing.T) {
 			if tr.Type == api.Put {
 				cp, tone = " P ", theme.TonePut
 			}
-			if !strings.Contains(row, cp) || !strings.Contains(lines[2+i], pxColor.Span(tone, theme.ShadeNone).Open+cp[1:2]) {
+			if !strings.Contains(row, cp) || !strings.Contains(lines[2+i], pxColor.Span(tone, theme.ShadeNone).Open+cp[:2]) {
 				t.Errorf("row %d: call/put not told apart: %q", i, row)
 			}
 			_, side := TradeAtCode(tr.At)
-			if !strings.Contains(lines[2+i], pxColor.Span(side, theme.ShadeNone).Open+padRight(code, tapeCodeW)) {
+			if !strings.Contains(lines[2+i], pxColor.Span(side, theme.ShadeNone).Open+" "+padRight(code, tapeCodeW)) {
 				t.Errorf("row %d: code not in its side's tone", i)
 			}
 		}
 	}
 	block := plain[2+2]
-	if !strings.HasPrefix(block, "◆ ") || !strings.Contains(lines[4], pxColor.Span(theme.ToneBlock, theme.ShadeNone).Open+"   250") {
+	if !strings.HasPrefix(block, "◆ ") || !strings.Contains(lines[4], pxColor.Span(theme.ToneBlock, theme.ShadeNone).Open+"    250") {
 		t.Errorf("block not marked: %q", block)
 	}
 	if strings.HasPrefix(plain[2], "◆") {
