@@ -29,20 +29,24 @@ func (d *dataService) chain(w http.ResponseWriter, r *http.Request, c *call) {
 		return
 	}
 	f := newChainFilter(p)
-	d.respond(w, c, c.cost(api.EndpointOptionQuotes, at.Historical), func(b []byte) ([]byte, bool) {
+	d.respondParts(w, c, c.cost(api.EndpointOptionQuotes, at.Historical), func(b []byte) (reply, bool) {
 		if !api.IsTradingDay(at.Requested) {
-			return b, false // the conventions: a non-trading date matches nothing
+			return reply{head: b}, false // the conventions: a non-trading date matches nothing
 		}
 		ch, ok := d.market.Chain(p.Symbol, at)
 		if !ok {
-			return b, false
+			return reply{head: b}, false
 		}
 		u := ch.Underlying // a copy: the chain is shared
 		if !at.Historical && !d.ent.all() {
 			sec, _ := d.universe.Lookup(p.Symbol)
 			d.ent.nullUnderlying(&u, sec)
 		}
-		return wire.AppendChain(b, c.format, &u, f.apply(ch.Options)), true
+		options := f.apply(ch.Options)
+		if f.none() && len(options) >= sharedContractsMin {
+			return reply{head: wire.AppendChainHead(b, c.format, &u), shared: d.bodies.get(c.format, options), tail: wire.ChainTail(c.format)}, true
+		}
+		return reply{head: wire.AppendChain(b, c.format, &u, options)}, true
 	})
 }
 

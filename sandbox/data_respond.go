@@ -97,11 +97,26 @@ func (p *bufPool) put(b *[]byte) {
 // encoder appends the response body to b; ok false means no data (204).
 type encoder func(b []byte) (body []byte, ok bool)
 
-// respond charges cost and answers with what enc produces. The points are
-// reserved before any work is done, so a client over its limits costs the
-// server nothing, and settled when the answer is known: charged for 200
-// and 204, released otherwise (a panic included).
+// reply is an answer's body in parts written one after the other: head
+// (in the pooled buffer), then shared, bytes another request may be
+// writing too (a tick's encoded contracts), never modified, then tail.
+type reply struct{ head, shared, tail []byte }
+
+func (r *reply) len() int { return len(r.head) + len(r.shared) + len(r.tail) }
+
+// respond charges cost and answers with what enc produces.
 func (d *dataService) respond(w http.ResponseWriter, c *call, cost int, enc encoder) {
+	d.respondParts(w, c, cost, func(b []byte) (reply, bool) {
+		body, ok := enc(b)
+		return reply{head: body}, ok
+	})
+}
+
+// respondParts charges cost and answers with the parts enc produces. The
+// points are reserved before any work is done, so a client over its
+// limits costs the server nothing, and settled when the answer is known:
+// charged for 200 and 204, released otherwise (a panic included).
+func (d *dataService) respondParts(w http.ResponseWriter, c *call, cost int, enc func(b []byte) (reply, bool)) {
 	res, refusal := d.ledger.Reserve(c.client, cost)
 	if refusal != nil {
 		w.Header().Set("Retry-After", refusal.RetryAfterHeader())
@@ -116,7 +131,7 @@ func (d *dataService) respond(w http.ResponseWriter, c *call, cost int, enc enco
 		}
 	}()
 	bp := d.bufs.get()
-	body, ok := enc((*bp)[:0])
+	r, ok := enc((*bp)[:0])
 	used, left := res.Commit()
 	settled = true
 	h := w.Header()
@@ -126,11 +141,15 @@ func (d *dataService) respond(w http.ResponseWriter, c *call, cost int, enc enco
 		w.WriteHeader(http.StatusNoContent)
 	} else {
 		h.Set("Content-Type", wire.ContentType(c.format))
-		h.Set("Content-Length", strconv.Itoa(len(body)))
+		h.Set("Content-Length", strconv.Itoa(r.len()))
 		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(body)
+		for _, part := range [...][]byte{r.head, r.shared, r.tail} {
+			if _, err := w.Write(part); err != nil {
+				break // the client has gone
+			}
+		}
 	}
-	*bp = body
+	*bp = r.head
 	d.bufs.put(bp)
 }
 

@@ -31,6 +31,7 @@ type dataService struct {
 	now      func() time.Time
 	compiler *scan.Compiler // formulas by text: screens re-run the same ones
 	bufs     bufPool
+	bodies   chainBodies
 }
 
 // newDataService applies the data endpoints' defaults to cfg, whose Now is

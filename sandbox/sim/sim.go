@@ -33,7 +33,9 @@ type Config struct {
 	CacheEntries int
 	// ChainContracts bounds the contracts held by cached chains, whatever
 	// their number (392 bytes each: a 20,000-contract chain is about 8 MB);
-	// default 150,000.
+	// default 50,000: the live and the delayed SPX chain and a spare. A
+	// chain is priced once per tick, and a tick that has passed is asked
+	// for again only by a delayed client, 15 minutes later.
 	ChainContracts int
 	// Trades bounds the option trades held by cached trade days (248 bytes
 	// each; an SPX day is about 70,000); default 400,000.
@@ -97,7 +99,7 @@ func New(cfg Config) *Market {
 		cfg.CacheEntries = 64
 	}
 	if cfg.ChainContracts <= 0 {
-		cfg.ChainContracts = 150_000
+		cfg.ChainContracts = 50_000
 	}
 	if cfg.Trades <= 0 {
 		cfg.Trades = 400_000

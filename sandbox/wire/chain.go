@@ -253,3 +253,45 @@ func (e *enc) optionData(o *api.OptionData) {
 	e.nfloat(&kTheta, o.Theta)
 	e.nfloat(&kRho, o.Rho)
 }
+
+// The response of AppendChain in three parts, for a server that answers
+// many requests for the same chain: the contracts, 11 MB of the 11 MB of
+// an SPX answer, are encoded once (EncodeContracts) and written as they
+// are after each request's own head (AppendChainHead, the underlying's
+// fields, stamped per request), followed by ChainTail. The three parts
+// are byte for byte AppendChain's answer.
+
+// AppendChainHead appends the document's start, the underlying's fields
+// and the start of the options list.
+func AppendChainHead(b []byte, f api.Format, u *api.Underlying) []byte {
+	e := newEnc(b, f)
+	e.beginDoc("symbol", false, false)
+	if u != nil {
+		e.underlying(u)
+	}
+	e.beginList(&kOptions)
+	return e.b
+}
+
+// EncodeContracts encodes the options list's contracts, without the
+// separator AppendChain would trim after the last one.
+func EncodeContracts(f api.Format, options []api.OptionData) []byte {
+	n := min(len(options), sampleContracts)
+	b := encodeOptions(nil, f, options[:n])
+	if rest := options[n:]; len(rest) > 0 {
+		per := len(b) / n
+		per += per/8 + 16
+		b = appendOptions(b, f, rest, per)
+	}
+	e := newEnc(b, f)
+	e.trim()
+	return e.b
+}
+
+// ChainTail is what follows the contracts: the list's and the document's
+// ends.
+func ChainTail(f api.Format) []byte {
+	e := newEnc(nil, f)
+	e.endList(&kOptions)
+	return e.endDoc("symbol", false)
+}
