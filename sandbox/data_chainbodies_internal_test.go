@@ -1,0 +1,50 @@
+package sandbox
+
+import (
+	"bytes"
+	"sync"
+	"testing"
+
+	"chainwatch/api"
+	"chainwatch/sandbox/wire"
+)
+
+func contracts(n int, strike float64) []api.OptionData {
+	out := make([]api.OptionData, n)
+	for i := range out {
+		out[i] = api.OptionData{Root: "SPXW", Strike: strike + float64(i), OptionType: api.Call, Bid: api.Some(1.5)}
+	}
+	return out
+}
+
+// TestChainBodiesShareOneEncodingPerSlice: concurrent requests for one
+// slice get one encoding, the bytes EncodeContracts gives; another slice
+// or format is another entry; the oldest of three is let go.
+func TestChainBodiesShareOneEncodingPerSlice(t *testing.T) {
+	var c chainBodies
+	a, b, d := contracts(5000, 100), contracts(5000, 200), contracts(5000, 300)
+	got := make([][]byte, 8)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() { got[i] = c.get(api.JSON, a) })
+	}
+	wg.Wait()
+	if !bytes.Equal(got[0], wire.EncodeContracts(api.JSON, a)) {
+		t.Fatal("the shared encoding is not EncodeContracts'")
+	}
+	for _, g := range got[1:] {
+		if &g[0] != &got[0][0] {
+			t.Fatal("a request of the same slice got an encoding of its own")
+		}
+	}
+	if x := c.get(api.XML, a); bytes.Equal(x, got[0]) {
+		t.Fatal("XML served the JSON encoding")
+	}
+	if bb := c.get(api.JSON, b); bytes.Equal(bb, got[0]) {
+		t.Fatal("another chain served the first one's contracts")
+	}
+	c.get(api.JSON, d) // two entries since a's JSON: it is let go
+	if again := c.get(api.JSON, a); &again[0] == &got[0][0] {
+		t.Fatal("the oldest entry was kept beyond chainBodiesKept")
+	}
+}
