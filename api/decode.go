@@ -90,6 +90,7 @@ var taqTable = sync.OnceValues(func() (*structDesc, [2]uint64) {
 	var r TAQRecord
 	d.add(reflect.TypeFor[Trade](), unsafe.Offsetof(r.Trade))
 	d.add(reflect.TypeFor[OptionQuote](), unsafe.Offsetof(r.Quote))
+	d.index()
 	return d, [2]uint64{d.mask("price", "size"), d.mask("underlying_bid", "underlying_ask")}
 })
 

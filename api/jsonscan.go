@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -110,6 +111,31 @@ func (s *jsonScanner) str() ([]byte, bool) {
 	s.i = len(s.b)
 	s.fail("unterminated string")
 	return nil, false
+}
+
+// key reads an object's key. Keys are short plain ASCII: the closing
+// quote is found with one vectorised search and the bytes before it
+// checked with the table; anything else goes the way of str.
+func (s *jsonScanner) key() ([]byte, bool) {
+	if !s.expect('"') {
+		return nil, false
+	}
+	start := s.i
+	if end := bytes.IndexByte(s.b[start:], '"'); end >= 0 {
+		k := s.b[start : start+end]
+		plain := true
+		for _, c := range k {
+			if strClass[c] != 0 {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			s.i = start + end + 1
+			return k, true
+		}
+	}
+	return s.strSlow(start)
 }
 
 // strClass sorts string bytes: 0 plain ASCII, 1 the closing quote, 2 a
