@@ -200,7 +200,10 @@ func noClose() error { return nil }
 // startEmbedded starts the sandbox in process and signs in to it with the
 // demo client, over loopback HTTP and real OAuth2, as with production.
 func startEmbedded(now func() time.Time) (*session, error) {
-	sb, err := sandbox.Start(sandbox.Config{Now: now})
+	if now == nil {
+		now = time.Now
+	}
+	sb, err := sandbox.Start(sandbox.Config{Now: now, Market: sandbox.OneClientMarket(now)})
 	if err != nil {
 		return nil, err
 	}

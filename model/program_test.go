@@ -70,7 +70,7 @@ func (c countedApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func startProgram(t testing.TB, symbol string, start time.Time, profile colorprofile.Profile) *liveProgram {
 	t.Helper()
 	now := sandbox.Clock(start, 1)
-	client := modeltest.StartSandbox(t, sandbox.Config{Now: now, PerSecond: 1000})
+	client := modeltest.StartSandbox(t, sandbox.Config{Now: now, PerSecond: 1000, Market: sandbox.OneClientMarket(now)})
 	lp := &liveProgram{out: &countingWriter{}, chain: make(chan int64, 64), done: make(chan struct{})}
 	app := New(Config{Client: client, Source: "SANDBOX", Symbol: symbol, Now: now, Theme: "dark"})
 	lp.p = tea.NewProgram(countedApp{app, lp}, tea.WithInput(nil), tea.WithOutput(lp.out),

@@ -274,6 +274,15 @@ func (s *Server) persisting(next http.Handler) http.Handler {
 	})
 }
 
+// OneClientMarket is the simulated market of a sandbox with a single
+// client, the one chainwatch embeds: that client sees one live chain a
+// tick, so the market keeps one SPX-sized chain (about 20,000 contracts)
+// instead of a shared server's few. The screen and its sandbox share one
+// process's memory.
+func OneClientMarket(now func() time.Time) *sim.Market {
+	return sim.New(sim.Config{Now: now, ChainContracts: 25_000})
+}
+
 // Clock is a sandbox clock that starts at start and runs speed times as
 // fast as the real one (`--clock`, `--speed`): a simulated session at any
 // hour, or a whole session in minutes. It is monotonic, since it counts
