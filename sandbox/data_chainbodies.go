@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"sync"
+	"weak"
 
 	"chainwatch/api"
 	"chainwatch/sandbox/wire"
@@ -20,9 +21,19 @@ import (
 // go is a new slice, so a stale encoding is never served. Requests that
 // arrive while an entry is being encoded wait for it instead of encoding
 // it again.
+//
+// The entries are weak: an encoding lives while a request is writing it
+// (the reply holds it) and until the next collection after that. Twenty
+// clients of one tick overlap and share it; the embedded sandbox's one
+// client, which asks once a tick, does not keep 11 MB alive for nothing.
 type chainBodies struct {
 	mu      sync.Mutex
-	entries [chainBodiesKept]*chainBody // most recent first
+	entries [chainBodiesKept]weakBody // most recent first
+}
+
+type weakBody struct {
+	key chainBodyKey
+	p   weak.Pointer[chainBody]
 }
 
 // chainBodiesKept is how many encodings are kept: the live tick's and the
@@ -47,27 +58,28 @@ type chainBody struct {
 }
 
 // get returns the encoded contracts of options in f, encoding them if no
-// entry holds them. The bytes are shared: write them, never change them.
-func (c *chainBodies) get(f api.Format, options []api.OptionData) []byte {
+// entry holds them. The bytes are shared: write them, never change them,
+// and keep the entry until they are written.
+func (c *chainBodies) get(f api.Format, options []api.OptionData) *chainBody {
 	key := chainBodyKey{&options[0], len(options), f}
 	c.mu.Lock()
 	e := c.lookup(key)
 	c.mu.Unlock()
 	e.once.Do(func() { e.b = wire.EncodeContracts(f, options) })
-	return e.b
+	return e
 }
 
 // lookup finds key's entry, or makes one, and puts it first.
 func (c *chainBodies) lookup(key chainBodyKey) *chainBody {
 	i := 0
-	for i < len(c.entries)-1 && c.entries[i] != nil && c.entries[i].key != key {
+	for i < len(c.entries)-1 && c.entries[i].key != key {
 		i++
 	}
-	e := c.entries[i]
-	if e == nil || e.key != key {
+	e := c.entries[i].p.Value()
+	if e == nil || c.entries[i].key != key {
 		e = &chainBody{key: key} // the last entry, if any, is let go
 	}
 	copy(c.entries[1:i+1], c.entries[:i])
-	c.entries[0] = e
+	c.entries[0] = weakBody{key, weak.Make(e)}
 	return e
 }

@@ -2,8 +2,10 @@ package sandbox
 
 import (
 	"bytes"
+	"runtime"
 	"sync"
 	"testing"
+	"weak"
 
 	"chainwatch/api"
 	"chainwatch/sandbox/wire"
@@ -24,9 +26,13 @@ func TestChainBodiesShareOneEncodingPerSlice(t *testing.T) {
 	var c chainBodies
 	a, b, d := contracts(5000, 100), contracts(5000, 200), contracts(5000, 300)
 	got := make([][]byte, 8)
+	held := make([]*chainBody, len(got)) // as replies in flight hold them
 	var wg sync.WaitGroup
 	for i := range got {
-		wg.Go(func() { got[i] = c.get(api.JSON, a) })
+		wg.Go(func() {
+			held[i] = c.get(api.JSON, a)
+			got[i] = held[i].b
+		})
 	}
 	wg.Wait()
 	if !bytes.Equal(got[0], wire.EncodeContracts(api.JSON, a)) {
@@ -37,14 +43,28 @@ func TestChainBodiesShareOneEncodingPerSlice(t *testing.T) {
 			t.Fatal("a request of the same slice got an encoding of its own")
 		}
 	}
-	if x := c.get(api.XML, a); bytes.Equal(x, got[0]) {
+	if x := c.get(api.XML, a).b; bytes.Equal(x, got[0]) {
 		t.Fatal("XML served the JSON encoding")
 	}
-	if bb := c.get(api.JSON, b); bytes.Equal(bb, got[0]) {
+	if bb := c.get(api.JSON, b).b; bytes.Equal(bb, got[0]) {
 		t.Fatal("another chain served the first one's contracts")
 	}
 	c.get(api.JSON, d) // two entries since a's JSON: it is let go
-	if again := c.get(api.JSON, a); &again[0] == &got[0][0] {
+	if again := c.get(api.JSON, a).b; &again[0] == &got[0][0] {
 		t.Fatal("the oldest entry was kept beyond chainBodiesKept")
+	}
+	runtime.KeepAlive(held)
+
+	// Once no request holds an encoding and the collector has run, the
+	// cache does not keep it.
+	var weakOnly chainBodies
+	e := weakOnly.get(api.JSON, a)
+	gone := weak.Make(e)
+	e = nil
+	for i := 0; i < 5 && gone.Value() != nil; i++ {
+		runtime.GC()
+	}
+	if gone.Value() != nil {
+		t.Fatal("an encoding nobody writes is still held after collections")
 	}
 }

@@ -44,7 +44,8 @@ func (d *dataService) chain(w http.ResponseWriter, r *http.Request, c *call) {
 		}
 		options := f.apply(ch.Options)
 		if f.none() && len(options) >= sharedContractsMin {
-			return reply{head: wire.AppendChainHead(b, c.format, &u), shared: d.bodies.get(c.format, options), tail: wire.ChainTail(c.format)}, true
+			e := d.bodies.get(c.format, options)
+			return reply{head: wire.AppendChainHead(b, c.format, &u), shared: e.b, tail: wire.ChainTail(c.format), owner: e}, true
 		}
 		return reply{head: wire.AppendChain(b, c.format, &u, options)}, true
 	})

@@ -100,7 +100,11 @@ type encoder func(b []byte) (body []byte, ok bool)
 // reply is an answer's body in parts written one after the other: head
 // (in the pooled buffer), then shared, bytes another request may be
 // writing too (a tick's encoded contracts), never modified, then tail.
-type reply struct{ head, shared, tail []byte }
+// owner keeps what shared belongs to alive until it is written.
+type reply struct {
+	head, shared, tail []byte
+	owner              *chainBody
+}
 
 func (r *reply) len() int { return len(r.head) + len(r.shared) + len(r.tail) }
 
