@@ -203,7 +203,6 @@ func tapeCell(dst []byte, used *int, width int, gap bool, sp *theme.Span, text [
 	return dst
 }
 
-
 // appendTapeRow appends one trade's line, exactly width cells.
 func appendTapeRow(dst []byte, t *TapeTrade, blockSize int64, cols tapeCols, width int, st *theme.Styles) []byte {
 	code, side := TradeAtCode(t.At)
