@@ -5,7 +5,6 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -23,23 +22,8 @@ func Execute(deps Deps, args []string) int {
 	root := NewCmdRoot(deps, nil)
 	root.SetArgs(args)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	err := root.Execute()
-	var ue usageError
-	switch {
-	case errors.As(err, &ue):
-		return 2
-	case err != nil:
-		return 1
-	}
-	return 0
+	return exitCode(root.Execute())
 }
-
-// usageError is a mistake in how chainwatch was called (a flag, its
-// value, a malformed URL): exit status 2, as shells and scripts expect,
-// apart from 1 for what went wrong while running.
-type usageError struct{ error }
-
-func (e usageError) Unwrap() error { return e.error }
 
 // Process is the dependencies of the running process: its standard
 // streams, environment, browser and terminal.

@@ -1,0 +1,56 @@
+package cmd
+
+import "errors"
+
+// Exit statuses, documented in README's Scripting section and kept: a
+// script branches on them, so each means one thing.
+const (
+	ExitOK      = 0 // the answer is on stdout
+	ExitService = 1 // the service or the network failed (or anything unforeseen)
+	ExitInput   = 2 // a flag, an argument, a symbol or the config file is wrong
+	ExitNoData  = 3 // the question was fine and the answer is empty: an unknown symbol, nothing in the window
+)
+
+// usageError is a mistake in how chainwatch was called (a flag, its
+// value, a symbol, a malformed URL): exit status 2, as shells and scripts
+// expect, apart from 1 for what went wrong while running.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
+// badInput marks err as the caller's mistake (exit status 2).
+func badInput(err error) error {
+	if err == nil {
+		return nil
+	}
+	return usageError{err}
+}
+
+// noDataError is an answer with nothing in it: exit status 3, so that a
+// script can tell "no such symbol" or "no trades yet" from a failure.
+type noDataError struct{ error }
+
+func (e noDataError) Unwrap() error { return e.error }
+
+// noData marks err as an empty answer (exit status 3).
+func noData(err error) error {
+	if err == nil {
+		return nil
+	}
+	return noDataError{err}
+}
+
+// exitCode is the status of a command's error.
+func exitCode(err error) int {
+	var ue usageError
+	var nd noDataError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ue):
+		return ExitInput
+	case errors.As(err, &nd):
+		return ExitNoData
+	}
+	return ExitService
+}
