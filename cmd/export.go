@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"text/template"
 	"unicode/utf8"
+
+	"github.com/itchyny/gojq"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
@@ -17,56 +22,126 @@ import (
 )
 
 // The one writer of rows for every headless command: an aligned table
-// for a person, --json or --csv for a script. A command builds an Export
-// of its answer and hands it to its Format; terminal control characters
-// are removed (table, CSV) or escaped (JSON) here and nowhere else. Each
+// for a person; --json (all fields or some), --csv, --jq and --template
+// for a script. A command builds an Export of its answer and hands it to
+// its Format; terminal control characters are removed (table, CSV, jq's
+// and the template's text) or escaped (JSON) here and nowhere else. Each
 // format writes the whole answer in one Write, after it is built, so a
 // failure half-way leaves nothing on stdout for a script to misread.
 
-// Format is how an Export is printed.
-type Format int
+// kind is the shape of the output: a table, JSON (whole, a selection of
+// fields, or through jq or a template) or CSV.
+type kind int
 
 const (
-	FormatTable Format = iota
-	FormatJSON
-	FormatCSV
+	kindTable kind = iota
+	kindJSON
+	kindCSV
 )
 
-// exportFlags are --json and --csv, the same on every headless command.
-type exportFlags struct{ json, csv bool }
+// allFields is --json given without a list: every field.
+const allFields = "\x00all"
 
-func addExportFlags(cmd *cobra.Command, f *exportFlags) {
-	cmd.Flags().BoolVar(&f.json, "json", false, "print the result as JSON")
-	cmd.Flags().BoolVar(&f.csv, "csv", false, "print the rows as CSV")
-	cmd.MarkFlagsMutuallyExclusive("json", "csv")
+// exportFlags are the output flags, the same on every headless command:
+// --json[=fields], --csv, --jq EXPR and --template TEXT (gh's set).
+type exportFlags struct {
+	json, jq, template string
+	csv                bool
 }
 
+func addExportFlags(cmd *cobra.Command, f *exportFlags) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.json, "json", "", "print the rows as JSON; --json=field,field keeps only those fields, in that order")
+	fl.Lookup("json").NoOptDefVal = allFields
+	fl.BoolVar(&f.csv, "csv", false, "print the rows as CSV")
+	fl.StringVar(&f.jq, "jq", "", "filter the JSON rows with a jq expression (built in: no jq needed), e.g. '.[0].symbol'")
+	fl.StringVar(&f.template, "template", "", "format the JSON rows with a Go template, e.g. '{{range .}}{{.symbol}}{{\"\\n\"}}{{end}}'")
+	cmd.MarkFlagsMutuallyExclusive("csv", "json")
+	cmd.MarkFlagsMutuallyExclusive("csv", "jq")
+	cmd.MarkFlagsMutuallyExclusive("csv", "template")
+	cmd.MarkFlagsMutuallyExclusive("jq", "template")
+}
+
+// format checks the flags and returns the Format they ask for; a
+// malformed field list, jq expression or template is a usage error, found
+// before anything is spent.
 func (f exportFlags) format() Format {
+	var out Format
 	switch {
-	case f.json:
-		return FormatJSON
 	case f.csv:
-		return FormatCSV
+		out.kind = kindCSV
+	case f.json != "" || f.jq != "" || f.template != "":
+		out.kind = kindJSON
 	}
-	return FormatTable
+	if f.json != "" && f.json != allFields {
+		for _, name := range strings.Split(f.json, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				out.fields = append(out.fields, name)
+			}
+		}
+		if len(out.fields) == 0 {
+			out.err = errors.New("--json=: name at least one field, or give --json alone for all of them")
+		}
+	}
+	if f.jq != "" && out.err == nil {
+		out.jq, out.err = compileJQ(f.jq)
+	}
+	if f.template != "" && out.err == nil {
+		out.tmpl, out.err = parseTemplate(f.template)
+	}
+	return out
+}
+
+// Format is how an Export is printed, from the output flags.
+type Format struct {
+	kind   kind
+	fields []string   // --json=a,b: only these, in this order
+	jq     *gojq.Code // --jq
+	tmpl   *template.Template
+	// lines writes each JSON document on one line (--watch to a log: one
+	// run, one line).
+	lines bool
+	err   error // a malformed flag, reported by Check and Write
+}
+
+// The plain formats, for code that prints without flags.
+var (
+	FormatTable = Format{kind: kindTable}
+	FormatJSON  = Format{kind: kindJSON}
+	FormatCSV   = Format{kind: kindCSV}
+)
+
+// Check reports malformed output flags (exit status 2), and fields that no
+// row has when the command's keys are known before it runs.
+func (f Format) Check(keys []string) error {
+	if f.err != nil {
+		return badInput(f.err)
+	}
+	if keys != nil {
+		return f.checkFields(keys)
+	}
+	return nil
+}
+
+// checkFields lists the fields --json may select, gh's way, when one of
+// those asked for is not among them.
+func (f Format) checkFields(keys []string) error {
+	for _, name := range f.fields {
+		if !slices.Contains(keys, name) {
+			return badInput(fmt.Errorf("--json: unknown field %s; the fields are: %s", text.Quote(name), strings.Join(keys, ", ")))
+		}
+	}
+	return nil
 }
 
 // Export is one answer of a headless command.
 type Export struct {
-	// Meta are the JSON document's fields before "rows", in order.
-	Meta []Field
-	// Keys are a record's keys (JSON) and the CSV header; Records the rows'
-	// values in Keys' order, nil for null.
+	// Keys are a record's keys (JSON) and the CSV header, the service's
+	// field names; Records the rows' values in Keys' order, nil for null.
 	Keys    []string
 	Records [][]any
 	// Table is the answer as a person reads it.
 	Table Table
-}
-
-// Field is one key and value of the JSON document.
-type Field struct {
-	Key   string
-	Value any
 }
 
 // Table is text cells under titles; a numeric column is right-aligned, a
@@ -79,18 +154,11 @@ type Table struct {
 	Rows    [][]string
 }
 
-// Write prints e to w in format f.
+// Write prints e to w in format f, in one Write after the whole output is
+// built, so that an error (a jq expression that fails on this data) leaves
+// stdout empty.
 func (f Format) Write(w io.Writer, e Export) error {
-	var b []byte
-	var err error
-	switch f {
-	case FormatJSON:
-		b, err = e.json()
-	case FormatCSV:
-		b, err = e.csv()
-	default:
-		b = e.Table.text()
-	}
+	b, err := f.bytes(e)
 	if err != nil || len(b) == 0 {
 		return err
 	}
@@ -98,54 +166,76 @@ func (f Format) Write(w io.Writer, e Export) error {
 	return err
 }
 
-// json writes {meta..., "rows": [...]} with keys in their given order
-// (encoding/json would sort a map's): a script read by eye should see the
-// command's own order.
-func (e Export) json() ([]byte, error) {
+// bytes is the output of e in format f.
+func (f Format) bytes(e Export) ([]byte, error) {
+	if err := f.Check(e.Keys); err != nil {
+		return nil, err
+	}
+	switch f.kind {
+	case kindCSV:
+		return e.csv()
+	case kindTable:
+		return e.Table.text(), nil
+	}
+	doc, err := e.json(f.fields)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case f.jq != nil:
+		return runJQ(f.jq, doc)
+	case f.tmpl != nil:
+		return runTemplate(f.tmpl, doc)
+	case f.lines:
+		return append(doc, '\n'), nil
+	}
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, doc, "", "  "); err != nil {
+		return nil, err
+	}
+	pretty.WriteByte('\n')
+	return pretty.Bytes(), nil
+}
+
+// json writes the rows as an array of objects, gh's shape, so that
+// `--jq '.[0]'` is the first row; keys in the command's order (or
+// fields') rather than encoding/json's sorted map keys: a document read
+// by eye should read like the table.
+func (e Export) json(fields []string) ([]byte, error) {
+	cols := make([]int, 0, len(e.Keys))
+	if fields == nil {
+		for i := range e.Keys {
+			cols = append(cols, i)
+		}
+	} else {
+		for _, name := range fields {
+			cols = append(cols, slices.Index(e.Keys, name))
+		}
+	}
 	var b bytes.Buffer
-	field := func(first bool, key string, v any) error {
-		if !first {
-			b.WriteByte(',')
-		}
-		k, _ := marshalJSON(key)
-		val, err := marshalJSON(v)
-		if err != nil {
-			return fmt.Errorf("encoding %s: %w", key, err)
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(val)
-		return nil
-	}
-	b.WriteByte('{')
-	for i, m := range e.Meta {
-		if err := field(i == 0, m.Key, m.Value); err != nil {
-			return nil, err
-		}
-	}
-	if len(e.Meta) > 0 {
-		b.WriteByte(',')
-	}
-	b.WriteString(`"rows":[`)
+	b.WriteByte('[')
 	for i, rec := range e.Records {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteByte('{')
-		for j, k := range e.Keys {
-			if err := field(j == 0, k, rec[j]); err != nil {
-				return nil, err
+		for j, c := range cols {
+			if j > 0 {
+				b.WriteByte(',')
 			}
+			k, _ := marshalJSON(e.Keys[c])
+			val, err := marshalJSON(rec[c])
+			if err != nil {
+				return nil, fmt.Errorf("encoding %s: %w", e.Keys[c], err)
+			}
+			b.Write(k)
+			b.WriteByte(':')
+			b.Write(val)
 		}
 		b.WriteByte('}')
 	}
-	b.WriteString("]}")
-	var pretty bytes.Buffer
-	if err := json.Indent(&pretty, b.Bytes(), "", "  "); err != nil {
-		return nil, err
-	}
-	pretty.WriteByte('\n')
-	return pretty.Bytes(), nil
+	b.WriteByte(']')
+	return b.Bytes(), nil
 }
 
 // marshalJSON is json.Marshal without HTML escaping: a formula such as

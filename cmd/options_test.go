@@ -21,7 +21,7 @@ func TestScanOptionsFromFlags(t *testing.T) {
 		t.Fatal(err, got)
 	}
 	if !slices.Equal(got.Formulas, []string{"min(iv30, hv30)", "iv30 > 40"}) || got.All || !got.AllSet ||
-		!got.ModeSet || got.Mode != "delayed" || got.ConfigSet || got.Export.format() != FormatCSV || got.Sort != "iv30:asc" {
+		!got.ModeSet || got.Mode != "delayed" || got.ConfigSet || got.Export.format().kind != kindCSV || got.Sort != "iv30:asc" {
 		t.Fatalf("%+v", got)
 	}
 	cmd = NewCmdScan(deps, func(o *ScanOptions) error { got = o; return nil })
@@ -37,8 +37,8 @@ func TestScanOptionsFromFlags(t *testing.T) {
 func TestScanRunWithoutTerminal(t *testing.T) {
 	env := homeEnv(t)
 	var out bytes.Buffer
-	err := scanRun(&ScanOptions{List: true, Out: &out, ErrOut: &out, Getenv: func(k string) string { return env[k] },
-		Now: time.Now, Context: t.Context()})
+	err := scanRun(&ScanOptions{List: true, headless: headless{Out: &out, ErrOut: &out, Getenv: func(k string) string { return env[k] },
+		Now: time.Now, Context: t.Context()}})
 	if err != nil || !strings.Contains(out.String(), "Presets:") {
 		t.Fatalf("%v\n%s", err, out.String())
 	}

@@ -4,14 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"chainwatch/api"
-	"chainwatch/config"
 	"chainwatch/scan"
 	"chainwatch/text"
 )
@@ -19,23 +16,14 @@ import (
 // ScanOptions are `chainwatch scan`'s inputs: its flags, which of them
 // were given, and the process's streams, environment and clock.
 type ScanOptions struct {
-	Out, ErrOut io.Writer
-	Getenv      func(string) string
-	Now         func() time.Time
-	Context     context.Context
+	headless
 
-	Formulas   []string
-	Sort       string
-	Name       string
-	All        bool
-	AllSet     bool // --all was given, as true or false
-	Export     exportFlags
-	List       bool
-	Mode       string
-	ModeSet    bool
-	ConfigPath string
-	ConfigSet  bool
-	Service    serviceFlags
+	Formulas []string
+	Sort     string
+	Name     string
+	All      bool
+	AllSet   bool // --all was given, as true or false
+	List     bool
 }
 
 // NewCmdScan is the scanner for scripts: the same scan, checks and errors
@@ -43,10 +31,7 @@ type ScanOptions struct {
 // a table, JSON or CSV, and what it cost on stderr. runF replaces scanRun
 // in tests of the flags.
 func NewCmdScan(deps Deps, runF func(*ScanOptions) error) *cobra.Command {
-	f := &ScanOptions{Getenv: deps.getenv, Now: deps.now}
-	if f.Now == nil {
-		f.Now = time.Now
-	}
+	f := &ScanOptions{headless: newHeadless(deps)}
 	cmd := &cobra.Command{
 		Use:   "scan --formula EXPR [--formula EXPR ...] | --name SAVED",
 		Short: "Run a custom scan (30 to 250 points) and print the rows",
@@ -70,9 +55,8 @@ checked against the service's field list first, so a typo costs nothing.`,
   chainwatch scan --list`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			f.Out, f.ErrOut, f.Context = cmd.OutOrStdout(), cmd.ErrOrStderr(), cmd.Context()
-			changed := cmd.Flags().Changed
-			f.AllSet, f.ModeSet, f.ConfigSet = changed("all"), changed("mode"), changed("config")
+			f.bind(cmd)
+			f.AllSet = cmd.Flags().Changed("all")
 			if runF != nil {
 				return runF(f)
 			}
@@ -85,22 +69,19 @@ checked against the service's field list first, so a typo costs nothing.`,
 	fl.StringVar(&f.Sort, "sort", "", "order rows by KEY, a formula or display name of the scan: KEY[:asc|:desc] (default desc)")
 	fl.StringVar(&f.Name, "name", "", "run a saved scan or preset by name (chainwatch scan --list shows them)")
 	fl.BoolVar(&f.All, "all", false, "every matching row, not the top 20 (150 points live, 250 delayed); --all=false overrides a saved scan's all_results")
-	addExportFlags(cmd, &f.Export)
 	fl.BoolVar(&f.List, "list", false, "list the saved scans and presets with their formulas, and run nothing")
-	fl.StringVar(&f.Mode, "mode", "", "data path: live or delayed (default the config file's mode, else live)")
-	fl.StringVar(&f.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/chainwatch/config.toml)")
-	addServiceFlags(cmd, &f.Service)
-	for _, other := range []string{"formula", "name", "sort", "all", "json", "csv"} {
+	addHeadlessFlags(cmd, &f.headless)
+	for _, other := range []string{"formula", "name", "sort", "all", "json", "csv", "jq", "template", "cost", "watch"} {
 		cmd.MarkFlagsMutuallyExclusive("list", other)
 	}
 	return cmd
 }
 
-// scanRun resolves the scan and the session, runs the scan and prints
-// it. Anything wrong is one line on stderr and exit status 1, with nothing
-// on stdout, so a script never parses half an answer.
+// scanRun resolves the scan, then runs it as every headless command runs
+// (headless.execute). Anything wrong is one line on stderr with nothing on
+// stdout, so a script never parses half an answer.
 func scanRun(f *ScanOptions) error {
-	fc, path, err := scanConfigFile(f)
+	fc, path, err := f.config()
 	if err != nil {
 		return err
 	}
@@ -108,80 +89,50 @@ func scanRun(f *ScanOptions) error {
 	if f.List {
 		return printScanList(f.Out, path, saved)
 	}
-	mode := api.Live
-	switch {
-	case f.ModeSet:
-		if mode, err = config.ParseMode(f.Mode); err != nil {
-			return fmt.Errorf("--mode %w", err)
-		}
-	case fc.Mode != "":
-		mode, _ = config.ParseMode(fc.Mode) // checked by config.Load
+	mode, err := f.dataMode(fc)
+	if err != nil {
+		return err
 	}
 	s, err := scanFromFlags(f, saved)
 	if err != nil {
-		return err
+		return badInput(err)
 	}
+	ep := api.EndpointScan
+	if s.AllResults {
+		ep = api.EndpointScanAllResults
+	}
+	j := job{plan: planOf(ep, mode, false), run: func(ctx context.Context, client *api.Client) (answer, error) {
+		return runScan(ctx, f, client, s, mode)
+	}}
+	return f.execute(fc, mode, j)
+}
 
-	svc := f.Service
-	svc.file = &fc.Service
-	sess, err := resolveSession(svc, f.Getenv)
-	if err != nil {
-		return err
-	}
-	defer sess.close()
-	client, err := api.NewClient(api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode))
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(f.Context, 2*time.Minute)
-	defer cancel()
-	errOut := f.ErrOut
-	if sess.source == fromEmbeddedSandbox {
-		// Rows from a simulated market must never pass for real ones.
-		fmt.Fprintln(errOut, "chainwatch: no credentials: scanning the embedded sandbox's simulated market")
-	}
-
-	// The field list is free; without it the service checks the formulas
-	// (a 400 costs nothing either, only a round trip).
+// runScan is one run: the field list (free) to check the formulas, then
+// the scan.
+func runScan(ctx context.Context, f *ScanOptions, client *api.Client, s scan.Scan, mode api.Mode) (answer, error) {
+	// Without the field list the service checks the formulas (a 400
+	// costs nothing either, only a round trip).
 	var g *api.Grammar
 	if md, _, err := client.ScannerMetadata(ctx, api.ReferenceParams{Mode: mode}); err == nil {
 		g = api.NewGrammar(md.Fields)
 	} else {
 		msg, _ := scan.DescribeError(err, s)
-		fmt.Fprintf(errOut, "chainwatch: warning: cannot read the scanner's field list (%s); the service will check the formulas\n", msg)
+		fmt.Fprintf(f.ErrOut, "chainwatch: warning: cannot read the scanner's field list (%s); the service will check the formulas\n", msg)
 	}
 	if s.AllResults {
 		// Scripts asked for the cost before it is spent; there is no one to
 		// confirm it, so it is said, not asked.
-		fmt.Fprintf(errOut, "chainwatch: --all: this scan returns every matching row and costs %d points (%s)\n", s.Cost(mode), mode)
+		fmt.Fprintf(f.ErrOut, "chainwatch: --all: this scan returns every matching row and costs %d points (%s)\n", s.Cost(mode), mode)
 	}
 	out, err := scan.Run(ctx, client, g, s, mode, f.Now())
 	if err != nil {
-		msg, _ := scan.DescribeError(err, s)
-		return errors.New(msg)
-	}
-	if err := f.Export.format().Write(f.Out, scanExport(out)); err != nil {
-		return err
-	}
-	fmt.Fprintln(errOut, scanSummary(out))
-	return nil
-}
-
-// scanConfigFile loads the config file of --config, else the default one
-// if it exists, and returns it with its path ("" when there is none).
-func scanConfigFile(f *ScanOptions) (config.File, string, error) {
-	path, explicit := f.ConfigPath, f.ConfigSet
-	if explicit && strings.TrimSpace(path) == "" {
-		return config.File{}, "", errors.New("--config needs a path")
-	}
-	if !explicit {
-		var err error
-		if path, err = config.DefaultPath(f.Getenv); err != nil {
-			return config.File{}, "", nil // no home directory: no config file
+		msg, field := scan.DescribeError(err, s)
+		if field >= 0 {
+			return answer{}, badInput(errors.New(msg)) // a formula the service refused
 		}
+		return answer{}, errors.New(msg)
 	}
-	fc, _, err := config.Load(path, explicit, scan.CheckSaved)
-	return fc, path, err
+	return answer{Export: scanExport(out), Rows: scanRowsText(out), Resps: []*api.Response{out.Resp}}, nil
 }
 
 // scanFromFlags builds the scan to run: --name's, plus each --formula,

@@ -2,38 +2,18 @@ package cmd
 
 import (
 	"fmt"
-	"strings"
 
 	"chainwatch/api"
 	"chainwatch/scan"
 )
 
-// scanExport is a scan's outcome as the exporter prints it. JSON:
-// {"last_updated","mode","points","inputs","columns","rows"}, each row
-// symbol, company_name and the columns in the scan's order; CSV the same
-// rows; the table the modal's formatting (scan.Outcome.Table): numbers in
-// one format per column, thousands grouped.
+// scanExport is a scan's outcome as the exporter prints it. JSON and CSV:
+// a row per symbol, symbol, company_name and the columns in the scan's
+// order, keyed by formula (or display name); the table the modal's
+// formatting (scan.Outcome.Table): numbers in one format per column,
+// thousands grouped. What it cost goes to stderr (scanSummary).
 func scanExport(out scan.Outcome) Export {
-	var last any
-	inputs := out.Scan.Fields
-	if out.Result != nil {
-		if out.Result.LastUpdated != "" {
-			last = out.Result.LastUpdated
-		}
-		if len(out.Result.Inputs) > 0 {
-			inputs = out.Result.Inputs
-		}
-	}
-	points := 0
-	if out.Resp != nil {
-		points = out.Resp.Cost
-	}
-	columns := out.Columns
-	if columns == nil {
-		columns = []string{}
-	}
 	e := Export{
-		Meta: []Field{{"last_updated", last}, {"mode", out.Mode}, {"points", points}, {"inputs", inputs}, {"columns", columns}},
 		Keys: append([]string{"symbol", "company_name"}, rowKeys(out)...),
 	}
 	for _, r := range scanRows(out) {
@@ -78,26 +58,17 @@ func scanRows(out scan.Outcome) []api.ScanRow {
 	return out.Result.Output
 }
 
-// scanSummary is the stderr line after a scan: rows, points spent, points
-// left this month when the service said.
-func scanSummary(out scan.Outcome) string {
-	var b strings.Builder
+// scanRowsText is the start of the stderr line after a scan: how many
+// rows, and whether --all would return more.
+func scanRowsText(out scan.Outcome) string {
 	switch n := out.Rows(); {
 	case n == 0:
-		b.WriteString("chainwatch: no symbol matched the scan")
+		return "no symbol matched the scan"
 	case n == 1:
-		b.WriteString("chainwatch: 1 row")
+		return "1 row"
 	case n == 20 && !out.Scan.AllResults:
-		fmt.Fprintf(&b, "chainwatch: 20 rows (the top 20; --all returns every row for %d points)",
-			scan.Scan{AllResults: true}.Cost(out.Mode))
+		return fmt.Sprintf("20 rows (the top 20; --all returns every row for %d points)", scan.Scan{AllResults: true}.Cost(out.Mode))
 	default:
-		fmt.Fprintf(&b, "chainwatch: %d rows", n)
+		return fmt.Sprintf("%d rows", n)
 	}
-	if out.Resp != nil {
-		fmt.Fprintf(&b, ", %s points spent", scan.GroupDigits(int64(out.Resp.Cost)))
-		if left, ok := out.Resp.PointsLeft.Get(); ok {
-			fmt.Fprintf(&b, ", %s points left this month", scan.GroupDigits(left))
-		}
-	}
-	return b.String()
 }

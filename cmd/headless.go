@@ -1,0 +1,238 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"chainwatch/api"
+	"chainwatch/config"
+	"chainwatch/feed"
+	"chainwatch/scan"
+)
+
+// headless is what every command that prints for scripts shares: the
+// process's streams and clock, the output flags, the data path, the config
+// file, the service, --cost and --watch. A command embeds it in its
+// options, builds a job and hands it to execute, which does the rest the
+// same way for all of them: check the output flags before anything is
+// spent, say the cost when asked, open the session, run once or on an
+// interval, print through the one exporter, and map the error to its exit
+// status.
+type headless struct {
+	Out, ErrOut io.Writer
+	Getenv      func(string) string
+	Now         func() time.Time
+	Context     context.Context
+
+	Export       exportFlags
+	Mode         string
+	ModeSet      bool
+	ConfigPath   string
+	ConfigSet    bool
+	Service      serviceFlags
+	Cost         bool
+	Watch        time.Duration
+	SandboxClock string
+	SandboxSpeed float64
+}
+
+func newHeadless(deps Deps) headless {
+	h := headless{Getenv: deps.getenv, Now: deps.now}
+	if h.Now == nil {
+		h.Now = time.Now
+	}
+	return h
+}
+
+// addHeadlessFlags adds the shared flags after the command's own.
+func addHeadlessFlags(cmd *cobra.Command, h *headless) {
+	fl := cmd.Flags()
+	addExportFlags(cmd, &h.Export)
+	fl.BoolVar(&h.Cost, "cost", false, "print what the command would spend in points, and spend nothing")
+	fl.DurationVar(&h.Watch, "watch", 0, "run again every DURATION (e.g. 30s, 5m) until interrupted, within the point budget; paused while the market is closed")
+	fl.StringVar(&h.Mode, "mode", "", "data path: live or delayed (default the config file's mode, else live)")
+	fl.StringVar(&h.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/chainwatch/config.toml)")
+	addServiceFlags(cmd, &h.Service)
+	addClockFlags(cmd, &h.SandboxClock, &h.SandboxSpeed, "sandbox-clock", "sandbox-speed")
+}
+
+// bind takes what only the running command knows: its streams, context
+// and which flags were given.
+func (h *headless) bind(cmd *cobra.Command) {
+	h.Out, h.ErrOut, h.Context = cmd.OutOrStdout(), cmd.ErrOrStderr(), cmd.Context()
+	changed := cmd.Flags().Changed
+	h.ModeSet, h.ConfigSet = changed("mode"), changed("config")
+}
+
+// config loads the config file of --config, else the default one if it
+// exists, and returns it with its path ("" when there is none).
+func (h *headless) config() (config.File, string, error) {
+	path, explicit := h.ConfigPath, h.ConfigSet
+	if explicit && strings.TrimSpace(path) == "" {
+		return config.File{}, "", badInput(errors.New("--config needs a path"))
+	}
+	if !explicit {
+		var err error
+		if path, err = config.DefaultPath(h.Getenv); err != nil {
+			return config.File{}, "", nil // no home directory: no config file
+		}
+	}
+	fc, _, err := config.Load(path, explicit, scan.CheckSaved)
+	return fc, path, badInput(err)
+}
+
+// dataMode is --mode, else the config file's mode, else live.
+func (h *headless) dataMode(fc config.File) (api.Mode, error) {
+	switch {
+	case h.ModeSet:
+		m, err := config.ParseMode(h.Mode)
+		if err != nil {
+			return m, badInput(fmt.Errorf("--mode %w", err))
+		}
+		return m, nil
+	case fc.Mode != "":
+		return config.ParseMode(fc.Mode) // checked by config.Load
+	}
+	return api.Live, nil
+}
+
+// job is one headless command's work.
+type job struct {
+	// plan is what one run spends, said by --cost and before --watch.
+	plan costPlan
+	// keys are the rows' fields when known before the run (so that
+	// --json=field is checked before anything is spent); nil when they
+	// depend on the answer (a scan's formulas).
+	keys []string
+	// historical: the answer never changes, so --watch is refused.
+	historical bool
+	// run asks the service and returns its answer.
+	run func(ctx context.Context, c *api.Client) (answer, error)
+}
+
+// answer is one run's rows, what the summary says of them, and the
+// responses it took (their cost and the month's balance).
+type answer struct {
+	Export Export
+	Rows   string // the summary's start, e.g. "41 contracts of SPY 2026-11-27"
+	Resps  []*api.Response
+}
+
+// cost is the points the run spent.
+func (a answer) cost() int {
+	n := 0
+	for _, r := range a.Resps {
+		if r != nil {
+			n += r.Cost
+		}
+	}
+	return n
+}
+
+// summary is the stderr line after a run: what came back, the points
+// spent and the month's balance after the last response that told it.
+func (a answer) summary() string {
+	var left api.Int
+	for _, r := range a.Resps {
+		if r != nil && r.PointsLeft.Valid {
+			left = r.PointsLeft
+		}
+	}
+	return "chainwatch: " + a.Rows + ", " + spent(a.cost(), left)
+}
+
+// runTimeout bounds one run: a script must not hang on a dead service.
+const runTimeout = 2 * time.Minute
+
+// execute runs j as the flags say; see headless.
+func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
+	format := h.Export.format()
+	if err := format.Check(j.keys); err != nil {
+		return err
+	}
+	if err := h.checkWatch(j); err != nil {
+		return err
+	}
+	if h.Cost {
+		_, err := fmt.Fprintln(h.Out, j.plan.describe(h.Watch))
+		return err
+	}
+	clock, err := sandboxClock("--sandbox-clock", h.SandboxClock, "--sandbox-speed", h.SandboxSpeed)
+	if err != nil {
+		return err
+	}
+	if clock != nil {
+		h.Now = clock
+	}
+	svc := h.Service
+	svc.file = &fc.Service
+	svc.sandboxNow = clock
+	sess, err := resolveSession(svc, h.Getenv)
+	if err != nil {
+		return err
+	}
+	defer sess.close()
+	if clock != nil && sess.source != fromEmbeddedSandbox {
+		return badInput(fmt.Errorf("--sandbox-clock sets the embedded sandbox's clock, but chainwatch is using %s", sess.source))
+	}
+	client, err := api.NewClient(api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(h.Now))
+	if err != nil {
+		return err
+	}
+	if sess.source == fromEmbeddedSandbox {
+		// Rows from a simulated market must never pass for real ones.
+		fmt.Fprintln(h.ErrOut, "chainwatch: no credentials: answering from the embedded sandbox's simulated market")
+	}
+	if h.Watch > 0 {
+		return h.watch(client, mode, format, fc, j)
+	}
+	a, err := h.once(client, j)
+	if err != nil {
+		return err
+	}
+	if err := format.Write(h.Out, a.Export); err != nil {
+		return err
+	}
+	fmt.Fprintln(h.ErrOut, a.summary())
+	return nil
+}
+
+// once is one run, bounded in time.
+func (h *headless) once(client *api.Client, j job) (answer, error) {
+	ctx, cancel := context.WithTimeout(h.Context, runTimeout)
+	defer cancel()
+	return j.run(ctx, client)
+}
+
+// serviceError is a failed request in the one wording of feed.Describe,
+// with its exit status: 3 for an answer with no data (an unknown symbol,
+// nothing in the window), 2 for a request the client refused to send,
+// else 1.
+func serviceError(err error, what string) error {
+	var ve *api.ValidationError
+	switch {
+	case err == nil:
+		return nil
+	case api.IsNoData(err):
+		return noData(fmt.Errorf("%s: the service has no data for it", what))
+	case errors.As(err, &ve):
+		return badInput(fmt.Errorf("%s: %w", what, err))
+	}
+	return fmt.Errorf("%s: %s", what, feed.Describe(err, what))
+}
+
+// spent is the end of a summary line: the points a run cost and the
+// month's balance after it, when the service said.
+func spent(cost int, left api.Int) string {
+	s := fmt.Sprintf("%s points spent", scan.GroupDigits(int64(cost)))
+	if n, ok := left.Get(); ok {
+		s += fmt.Sprintf(", %s points left this month", scan.GroupDigits(n))
+	}
+	return s
+}
