@@ -1,5 +1,7 @@
 package api
 
+import "math"
+
 // OptionType is C for a call or P for a put.
 type OptionType string
 
@@ -48,6 +50,23 @@ type Underlying struct {
 	IV30ChangePercent Float `json:"iv30_change_percent" xml:"iv30_change_percent"` // percent change of iv30
 
 	SeqNo Int `json:"seq_no" xml:"seq_no"`
+}
+
+// Spot is the underlying's price: the last trade, else the mid of its
+// quote, else the implied mid from the option book (the only one present
+// without a consolidated-tape subscription); NaN when none is known.
+func (u *Underlying) Spot() float64 {
+	switch {
+	case u.LastTradePrice.Valid:
+		return u.LastTradePrice.V
+	case u.Mid.Valid:
+		return u.Mid.V
+	case u.Bid.Valid && u.Ask.Valid:
+		return (u.Bid.V + u.Ask.V) / 2
+	case u.ImpliedUnderlyingMid.Valid:
+		return u.ImpliedUnderlyingMid.V
+	}
+	return math.NaN()
 }
 
 // SymbolWithOptions is the option-and-underlying-quotes snapshot: the

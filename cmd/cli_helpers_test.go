@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // cli is one in-process run of chainwatch: its environment, input and
@@ -18,6 +19,8 @@ type cli struct {
 	browser func(string) error
 	ctx     context.Context
 	out     *syncBuffer // optional: read while the command runs
+	errOut  *syncBuffer // optional: read while the command runs
+	now     func() time.Time
 }
 
 func (c cli) deps(out, errOut io.Writer) Deps {
@@ -31,7 +34,7 @@ func (c cli) deps(out, errOut io.Writer) Deps {
 	}
 	return Deps{
 		in: in, out: out, errOut: errOut, openBrowser: browser,
-		getenv: func(k string) string { return c.env[k] },
+		getenv: func(k string) string { return c.env[k] }, now: c.now,
 	}
 }
 
@@ -41,8 +44,11 @@ func (c cli) run(t *testing.T, args ...string) (string, string, error) {
 	if out == nil {
 		out = &syncBuffer{}
 	}
-	var errOut syncBuffer
-	cmd := NewCmdRoot(c.deps(out, &errOut), nil)
+	errOut := c.errOut
+	if errOut == nil {
+		errOut = &syncBuffer{}
+	}
+	cmd := NewCmdRoot(c.deps(out, errOut), nil)
 	cmd.SetArgs(args)
 	ctx := c.ctx
 	if ctx == nil {

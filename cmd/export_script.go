@@ -33,8 +33,9 @@ func compileJQ(src string) (*gojq.Code, error) {
 }
 
 // runJQ prints each value the expression yields on a line of its own: a
-// string as it is (jq -r, the useful form in a pipeline), anything else as
-// compact JSON. An error of the expression on this data is the caller's
+// string as it is (jq -r, the useful form in a pipeline: its tabs and line
+// breaks kept, as the expression may have built a TSV line; any other
+// control removed), anything else as compact JSON. An error of the expression on this data is the caller's
 // (exit status 2), and nothing is printed.
 func runJQ(code *gojq.Code, doc []byte) ([]byte, error) {
 	var in any
@@ -79,13 +80,25 @@ func parseTemplate(src string) (*template.Template, error) {
 }
 
 // runTemplate executes the template on the rows (a slice of maps, as
-// decoded from the JSON, so field names are the JSON keys). Its text is
-// cleaned of terminal controls line by line; line breaks and tabs stay,
-// since a template writes lines and columns on purpose.
+// decoded from the JSON, so field names are the JSON keys). The values are
+// cleaned as the table's are, and a null is empty rather than Go's
+// "<no value>"; what the template writes itself is cleaned line by line,
+// its line breaks and tabs kept, since it writes lines and columns on
+// purpose.
 func runTemplate(t *template.Template, doc []byte) ([]byte, error) {
-	var rows []any
+	var rows []map[string]any
 	if err := json.Unmarshal(doc, &rows); err != nil {
 		return nil, err
+	}
+	for _, r := range rows {
+		for k, v := range r {
+			switch v := v.(type) {
+			case nil:
+				r[k] = ""
+			case string:
+				r[k] = text.Clean(v)
+			}
+		}
 	}
 	var out strings.Builder
 	if err := t.Execute(&out, rows); err != nil {

@@ -159,20 +159,10 @@ func (c *Model) selectExpiry(d api.Date) {
 // quote, else the implied mid from the option book (the only one present
 // without a consolidated-tape subscription); NaN when none is known.
 func (c *Model) Spot() float64 {
-	u := &c.st.und
-	switch {
-	case !c.st.hasUnd:
+	if !c.st.hasUnd {
 		return math.NaN()
-	case u.LastTradePrice.Valid:
-		return u.LastTradePrice.V
-	case u.Mid.Valid:
-		return u.Mid.V
-	case u.Bid.Valid && u.Ask.Valid:
-		return (u.Bid.V + u.Ask.V) / 2
-	case u.ImpliedUnderlyingMid.Valid:
-		return u.ImpliedUnderlyingMid.V
 	}
-	return math.NaN()
+	return c.st.und.Spot()
 }
 
 // window returns the strikes around the money that the ladder shows and

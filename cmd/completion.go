@@ -1,0 +1,60 @@
+package cmd
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"chainwatch/config"
+	"chainwatch/scan"
+)
+
+// Shell completion is cobra's `chainwatch completion bash|zsh|fish|
+// powershell`; a symbol argument completes from what the user watches:
+// the config file's symbol, then the recent symbols, as the
+// symbol prompt offers them. Nothing is asked of the service: completion
+// must be instant and free.
+
+// completeSymbols completes a symbol argument (every one of a command
+// that takes several).
+func completeSymbols(deps Deps) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		prefix := strings.ToUpper(strings.TrimSpace(toComplete))
+		var out []string
+		for _, s := range knownSymbols(deps, cmd) {
+			if strings.HasPrefix(s, prefix) && !slices.Contains(out, s) && !slices.Contains(upper(args), s) {
+				out = append(out, s)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// knownSymbols are the symbols the user has: the config file's symbol,
+// then the recent list, most recent first.
+func knownSymbols(deps Deps, cmd *cobra.Command) []string {
+	var list []string
+	path := ""
+	if f := cmd.Flags().Lookup("config"); f != nil && f.Changed {
+		path = f.Value.String()
+	} else if p, err := config.DefaultPath(deps.getenv); err == nil {
+		path = p
+	}
+	if path != "" {
+		if fc, _, err := config.Load(path, false, scan.CheckSaved); err == nil {
+			list = append(list, fc.Symbol)
+		}
+	}
+	recent, _ := config.OpenState(deps.getenv).Recent()
+	list = append(list, recent...)
+	return slices.DeleteFunc(upper(list), func(s string) bool { return s == "" })
+}
+
+func upper(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = strings.ToUpper(strings.TrimSpace(s))
+	}
+	return out
+}
