@@ -154,7 +154,8 @@ func (a *App) onClick(m tea.Mouse) tea.Cmd {
 	}
 	lay := a.layout()
 	switch r := lay.Tabs; {
-	case inside(r, m.X, m.Y):
+	case inside(r, m.X, m.Y), inside(lay.Strip, m.X, m.Y):
+		// A tab's strip cell is under it: a click on either picks it.
 		if a.chain.ClickTab(m.X-r.X, r.W) {
 			return a.expiryChanged()
 		}

@@ -49,12 +49,15 @@ func (a *App) render(now time.Time) string {
 		}, st)
 	}
 	a.sizeParts(lay)
-	panes := make([]ui.Pane, 0, 7)
+	panes := make([]ui.Pane, 0, 8)
 	panes = append(panes,
 		ui.Pane{R: lay.Header, Lines: ui.Header(&h, lay.Header.W, st)},
 		ui.Pane{R: lay.Tabs, Lines: []string{a.chain.TabsView(lay.Tabs.W)}},
 		ui.Pane{R: lay.Ladder, Lines: a.ladderLines(lay.Ladder, now)},
 	)
+	if r := lay.Strip; !r.Empty() {
+		panes = append(panes, ui.Pane{R: r, Lines: []string{a.chain.StripView(r.W)}})
+	}
 	if r := lay.Details; r.W > 0 && r.H > 0 {
 		panes = append(panes, ui.Pane{R: r, Lines: a.chain.DetailsView(r.W, r.H)})
 	}

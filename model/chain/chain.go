@@ -14,6 +14,7 @@ import (
 	"chainwatch/feed"
 	"chainwatch/model/common"
 	"chainwatch/ui"
+	"chainwatch/vol"
 )
 
 const (
@@ -52,6 +53,9 @@ type Model struct {
 
 	tabs []ui.ExpiryTab
 	lv   ui.LadderView
+
+	ver uint64   // rises with every change of the held chain, for volCache
+	vc  volCache // the held chain as the vol figures read it (vol.go)
 }
 
 // New returns an empty ladder; SetQuery starts it.
@@ -69,6 +73,7 @@ func (c *Model) SetQuery(q feed.Query) {
 	c.fullAt, c.lastOK, c.errAt, c.err = time.Time{}, time.Time{}, time.Time{}, nil
 	c.noSuch = false
 	c.loading, c.earnings = true, 0
+	c.ver++
 }
 
 // feed.Query is what the ladder shows now.
@@ -137,6 +142,7 @@ func (c *Model) Apply(m feed.ChainMsg) bool {
 		c.selectExpiry(c.nearestExpiry())
 	}
 	c.lastOK, c.err, c.errAt = m.At, nil, time.Time{}
+	c.ver++
 	return true
 }
 
@@ -159,20 +165,10 @@ func (c *Model) selectExpiry(d api.Date) {
 // quote, else the implied mid from the option book (the only one present
 // without a consolidated-tape subscription); NaN when none is known.
 func (c *Model) Spot() float64 {
-	u := &c.st.und
-	switch {
-	case !c.st.hasUnd:
+	if !c.st.hasUnd {
 		return math.NaN()
-	case u.LastTradePrice.Valid:
-		return u.LastTradePrice.V
-	case u.Mid.Valid:
-		return u.Mid.V
-	case u.Bid.Valid && u.Ask.Valid:
-		return (u.Bid.V + u.Ask.V) / 2
-	case u.ImpliedUnderlyingMid.Valid:
-		return u.ImpliedUnderlyingMid.V
 	}
-	return math.NaN()
+	return vol.Spot(&c.st.und)
 }
 
 // window returns the strikes around the money that the ladder shows and
