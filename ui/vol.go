@@ -1,0 +1,370 @@
+package ui
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"chainwatch/api"
+	"chainwatch/text"
+	"chainwatch/theme"
+	"chainwatch/vol"
+)
+
+// VolData is what the vol page draws: the symbol's figures per expiry,
+// the selected expiry's smile, and what the term structure costs.
+type VolData struct {
+	Symbol   string
+	Spot     float64
+	IV30     vol.IV30
+	Figures  []vol.Figures // per expiry, ascending
+	Selected int           // index into Figures; -1 none
+	// Earnings is the index of the first expiry on or after the next
+	// earnings report (its options carry the event); -1 none known.
+	Earnings int
+	Smile    []vol.Row // the selected expiry's strikes to plot
+	Cursor   float64   // the ladder cursor's strike; NaN none
+	Both     bool      // the smile shows calls and puts, not the OTM side merged
+	Term     TermCost
+	Message  string // instead of everything: loading, no such symbol
+}
+
+// TermCost is what the term structure (every expiry) costs and how old
+// the whole chain behind it is.
+type TermCost struct {
+	Points   int           // a whole chain
+	Every    time.Duration // the refresh interval while the page shows; 0: not refreshed (a past day)
+	Next     time.Duration // until the next; < 0: none planned
+	Age      time.Duration // of the whole chain held; < 0: none yet
+	Fetching bool
+}
+
+// minChartW is the narrowest a chart is drawn side by side with the
+// other: the axis labels and a dozen strikes.
+const minChartW = 36
+
+// VolPage draws the vol page in exactly h lines of width cells: a summary
+// line, the smile and the term structure (side by side, or stacked on a
+// tall narrow terminal), the selected expiry's figures, and the table of
+// every expiry, scrolled to keep the selected one in sight.
+func VolPage(d *VolData, width, height int, st *theme.Styles) []string {
+	out := make([]string, 0, max(height, 0))
+	if width <= 0 || height <= 0 {
+		return make([]string, max(height, 0))
+	}
+	blank := paneBlank(width)
+	if d.Message != "" || len(d.Figures) == 0 {
+		msg := d.Message
+		if msg == "" {
+			msg = "no expiries held for " + d.Symbol
+		}
+		msg = Cut(text.Clean(msg), width)
+		for i := range height {
+			if i == (height-1)/2 {
+				l := newPaneLine(width, theme.Span{})
+				l.blank((width - paneWidth(msg)) / 2)
+				l.put(st.Span(theme.ToneMuted, theme.ShadeNone), msg)
+				out = append(out, l.line())
+				continue
+			}
+			out = append(out, blank)
+		}
+		return out
+	}
+	out = append(out, volSummary(d, width, st))
+	rest := height - 1
+	tableH := min(len(d.Figures)+1, max(rest/3, 4))
+	chartsH := rest - tableH - 1 // a line for the selected expiry's figures
+	stack := width < 2*minChartW+1 || (width < 100 && chartsH >= 28)
+	if chartsH < 6 {
+		// A short page: the table gives way before the charts do.
+		tableH = max(rest-1-6, 0)
+		chartsH = rest - tableH - 1
+	}
+	sel := -1
+	if d.Selected >= 0 && d.Selected < len(d.Figures) {
+		sel = d.Selected
+	}
+	smileTitle, termTitle := volChartTitles(d, sel)
+	if stack {
+		h1 := chartsH / 2
+		out = append(out, chartBlock(smileTitle, smileOf(d, width, h1-1), width, st)...)
+		out = append(out, chartBlock(termTitle, termOf(d, sel, width, chartsH-h1-1), width, st)...)
+	} else {
+		lw := (width - 1) / 2
+		rw := width - lw - 1
+		left := chartBlock(smileTitle, smileOf(d, lw, chartsH-1), lw, st)
+		right := chartBlock(termTitle, termOf(d, sel, rw, chartsH-1), rw, st)
+		gap := st.BorderSpan.Wrap("│")
+		for i := range chartsH {
+			out = append(out, left[i]+gap+right[i])
+		}
+	}
+	out = append(out, volSelected(d, sel, width, st))
+	out = append(out, volTable(d, sel, width, tableH, st)...)
+	for len(out) < height {
+		out = append(out, blank)
+	}
+	return out[:height]
+}
+
+func smileOf(d *VolData, w, h int) chart {
+	return smileChart(d.Smile, d.Spot, d.Cursor, d.Both, w, h)
+}
+
+func termOf(d *VolData, sel, w, h int) chart {
+	return termChart(d.Figures, sel, d.Earnings, w, h)
+}
+
+// chartBlock is a chart under its title line: h lines of w cells in all
+// (the chart takes h-1).
+func chartBlock(title []paneSeg, c chart, w int, st *theme.Styles) []string {
+	l := newPaneLine(w, theme.Span{})
+	fitSegs(title, w, 2)
+	putSegs(&l, title, 2, st, theme.ShadeNone)
+	lines := []string{l.line()}
+	if c.H > 0 {
+		lines = append(lines, c.draw(st)...)
+	}
+	return lines
+}
+
+// volChartTitles are the charts' titles with their legends, the glyphs
+// first so a narrow chart keeps them.
+func volChartTitles(d *VolData, sel int) (smile, term []paneSeg) {
+	smile = make([]paneSeg, 4)
+	what := "Smile"
+	if sel >= 0 {
+		f := &d.Figures[sel]
+		what += " " + fmtDate(f.Date) + " " + strconv.Itoa(f.DTE) + "d"
+	}
+	smile[0].prio = 90
+	smile[0].add(theme.ToneBold, what)
+	smile[1].prio = 80
+	smile[1].add(theme.ToneCall, "● call").add(theme.ToneMuted, " ").add(theme.TonePut, "○ put")
+	if d.Both {
+		smile[1].add(theme.ToneMuted, " ◐ both")
+	}
+	smile[2].prio = 70
+	smile[2].add(theme.ToneAccent, "┊ spot")
+	smile[3].prio = 40
+	smile[3].add(theme.ToneMuted, "IV % by strike")
+
+	term = make([]paneSeg, 4)
+	term[0].prio = 90
+	term[0].add(theme.ToneBold, "Term structure")
+	term[1].prio = 80
+	term[1].add(theme.ToneBold, "◉ ").add(theme.ToneMuted, "selected")
+	term[2].prio = 70
+	if d.Earnings >= 0 {
+		term[2].add(theme.ToneWarn, "◆ ").add(theme.ToneMuted, "earnings")
+	}
+	term[3].prio = 40
+	term[3].add(theme.ToneMuted, "ATM IV % by DTE")
+	return smile, term
+}
+
+// volSummary is the page's first line: the symbol and spot, IV30 against
+// its previous close, and what the term structure costs and when it is
+// fetched next.
+func volSummary(d *VolData, width int, st *theme.Styles) string {
+	var arena [160]byte
+	nums := paneNums{b: arena[:0]}
+	segs := make([]paneSeg, 4)
+	segs[0].prio = 90
+	segs[0].add(theme.ToneBold, d.Symbol+" volatility").add(theme.ToneMuted, "  spot ").addB(theme.ToneText, nums.price(d.Spot))
+
+	iv := &segs[1]
+	iv.prio = 80
+	iv.add(theme.ToneMuted, "IV30 ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendPoints(b, d.IV30.Now) }))
+	if prev := d.IV30.Prev(); !math.IsNaN(prev) {
+		iv.add(theme.ToneMuted, " vs ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendPoints(b, prev) })).
+			add(theme.ToneMuted, " prev close ").addB(signTone(d.IV30.Change), nums.signed(d.IV30.Change, 2))
+	}
+
+	cost := &segs[2]
+	cost.prio = 70
+	t := &d.Term
+	cost.add(theme.ToneMuted, "all expiries ")
+	switch {
+	case t.Age >= 0:
+		cost.addB(theme.ToneText, nums.dur(t.Age)).add(theme.ToneMuted, " old")
+	default:
+		cost.add(theme.ToneMuted, "not held")
+	}
+	next := &segs[3]
+	next.prio = 60
+	switch {
+	case t.Fetching:
+		next.add(theme.ToneAccent, "fetching ").addB(theme.ToneText, nums.int(int64(t.Points))).add(theme.ToneMuted, " pts")
+	case t.Every <= 0:
+		next.add(theme.ToneMuted, "a past day: not refreshed")
+	default:
+		next.addB(theme.ToneText, nums.int(int64(t.Points))).add(theme.ToneMuted, " pts every ").addB(theme.ToneText, nums.dur(t.Every))
+		if t.Next >= 0 {
+			next.add(theme.ToneMuted, " · next ").addB(theme.ToneText, nums.dur(t.Next+time.Second-1))
+		}
+	}
+	fitSegs(segs, width, 3)
+	l := newPaneLine(width, theme.Span{})
+	putSegs(&l, segs, 3, st, theme.ShadeNone)
+	return l.line()
+}
+
+// volSelected is the line under the charts: the selected expiry's
+// figures in words, and the IVs at the ladder cursor's strike.
+func volSelected(d *VolData, sel, width int, st *theme.Styles) string {
+	l := newPaneLine(width, theme.Span{})
+	if sel < 0 {
+		return l.line()
+	}
+	f := &d.Figures[sel]
+	var arena [160]byte
+	nums := paneNums{b: arena[:0]}
+	segs := make([]paneSeg, 4)
+	segs[0].prio = 90
+	segs[0].add(theme.ToneMuted, "ATM ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendStrike(b, f.ATMStrike) })).
+		add(theme.ToneMuted, " IV ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendPct(b, f.ATMIV, 1) }))
+	segs[1].prio = 85
+	// add, not addB: "±" is two bytes in one cell.
+	segs[1].add(theme.ToneMuted, "move ").add(theme.ToneText, string(appendMove(nil, f.Move))).
+		add(theme.ToneMuted, " (").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendMovePct(b, f.MovePct) })).add(theme.ToneMuted, ")")
+	segs[2].prio = 60
+	segs[2].add(theme.ToneMuted, "25Δ C ").addB(theme.ToneCall, nums.with(func(b []byte) []byte { return appendPct(b, f.Call25, 1) })).
+		add(theme.ToneMuted, " P ").addB(theme.TonePut, nums.with(func(b []byte) []byte { return appendPct(b, f.Put25, 1) }))
+	if i := vol.Nearest(d.Smile, d.Cursor); i >= 0 && d.Smile[i].Strike == d.Cursor {
+		r := &d.Smile[i]
+		segs[3].prio = 70
+		segs[3].add(theme.ToneMuted, "cursor ").addB(theme.ToneBold, nums.with(func(b []byte) []byte { return appendStrike(b, r.Strike) })).
+			add(theme.ToneCall, " ● ").addB(theme.ToneCall, nums.with(func(b []byte) []byte { return appendPct(b, r.Call.IV, 1) })).
+			add(theme.TonePut, " ○ ").addB(theme.TonePut, nums.with(func(b []byte) []byte { return appendPct(b, r.Put.IV, 1) }))
+	}
+	fitSegs(segs, width, 3)
+	putSegs(&l, segs, 3, st, theme.ShadeNone)
+	return l.line()
+}
+
+// appendPoints appends a figure in percentage points as a percentage:
+// IV30's 22.08 is "22.1%".
+func appendPoints(dst []byte, v float64) []byte {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return append(dst, dash...)
+	}
+	dst = appendFixed(dst, v, 1)
+	return append(dst, '%')
+}
+
+// appendVolPoints appends a spread of IVs (fractions) in vol points with
+// a sign: -0.0312 is "-3.1". The sign is the figure: a negative risk
+// reversal is puts over calls.
+func appendVolPoints(dst []byte, v float64) []byte {
+	return appendSigned(dst, v*100, 1)
+}
+
+// appendRatio appends a put/call ratio, "1.25"; "-" unknown.
+func appendRatio(dst []byte, v float64) []byte {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return append(dst, dash...)
+	}
+	return appendFixed(dst, v, 2)
+}
+
+// volColumn is a column of the per-expiry table.
+type volColumn struct {
+	title string
+	w     int
+	cell  func(dst []byte, f *vol.Figures) []byte
+}
+
+// volColumns in order of what a trader reads first: the table drops them
+// from the right when the terminal is narrow.
+var volColumns = []volColumn{
+	{"DTE", 5, func(b []byte, f *vol.Figures) []byte { return append(strconv.AppendInt(b, int64(f.DTE), 10), 'd') }},
+	{"ATM", 8, func(b []byte, f *vol.Figures) []byte { return appendStrike(b, f.ATMStrike) }},
+	{"ATM IV", 8, func(b []byte, f *vol.Figures) []byte { return appendPct(b, f.ATMIV, 1) }},
+	{"Move", 8, func(b []byte, f *vol.Figures) []byte { return appendMove(b, f.Move) }},
+	{"Move%", 7, func(b []byte, f *vol.Figures) []byte { return appendMovePct(b, f.MovePct) }},
+	{"RR25", 7, func(b []byte, f *vol.Figures) []byte { return appendVolPoints(b, f.RR25) }},
+	{"BF25", 7, func(b []byte, f *vol.Figures) []byte { return appendVolPoints(b, f.BF25) }},
+	{"P/C vol", 9, func(b []byte, f *vol.Figures) []byte { return appendRatio(b, f.PCVolume) }},
+	{"P/C OI", 8, func(b []byte, f *vol.Figures) []byte { return appendRatio(b, f.PCOI) }},
+}
+
+// volExpiryW is the table's first column: the selection mark, the date
+// and the earnings mark, "▶ Nov21 E".
+const volExpiryW = 10
+
+// volTable is the per-expiry table in h lines (a header and the rows),
+// scrolled so the selected expiry is in sight, on the cursor shade and
+// marked ▶; the expiries that carry the next earnings are marked E.
+func volTable(d *VolData, sel, width, h int, st *theme.Styles) []string {
+	if h <= 0 {
+		return nil
+	}
+	cols, used := 0, volExpiryW
+	for cols < len(volColumns) && used+volColumns[cols].w <= width {
+		used += volColumns[cols].w
+		cols++
+	}
+	out := make([]string, 0, h)
+	head := newPaneLine(width, theme.Span{})
+	hs := st.Span(theme.ToneMuted, theme.ShadeNone)
+	head.put(hs, padRight("  Expiry", volExpiryW))
+	for _, c := range volColumns[:cols] {
+		head.put(hs, padLeft(c.title, c.w))
+	}
+	out = append(out, head.line())
+	n := h - 1
+	first := 0
+	if sel >= n {
+		first = sel - n + 1
+	}
+	first = max(min(first, len(d.Figures)-n), 0)
+	var buf [32]byte
+	for i := first; i < len(d.Figures) && len(out) < h; i++ {
+		f := &d.Figures[i]
+		shade, tone := theme.ShadeNone, theme.ToneText
+		mark := "  "
+		if i == sel {
+			shade, tone, mark = theme.ShadeCursor, theme.ToneBold, "▶ "
+		}
+		l := newPaneLine(width, st.Span(theme.ToneText, shade))
+		l.put(st.Span(tone, shade), mark)
+		l.put(st.Span(tone, shade), fmtDate(f.Date))
+		if d.Earnings >= 0 && i >= d.Earnings {
+			l.put(st.Span(theme.ToneWarn, shade), " E")
+		}
+		l.blank(volExpiryW - 2 - 5 - earnW(d, i))
+		for _, c := range volColumns[:cols] {
+			cell := string(c.cell(buf[:0], f)) // measured: "±" is two bytes in one cell
+			l.blank(c.w - paneWidth(cell))
+			l.put(st.Span(tone, shade), cell)
+		}
+		out = append(out, l.line())
+	}
+	for len(out) < h {
+		out = append(out, paneBlank(width))
+	}
+	return out
+}
+
+func earnW(d *VolData, i int) int {
+	if d.Earnings >= 0 && i >= d.Earnings {
+		return 2
+	}
+	return 0
+}
+
+// EarningsIndex is the index of the first of figs on or after the
+// earnings report on day; -1 when there is none or day is 0.
+func EarningsIndex(figs []vol.Figures, day api.Date) int {
+	if day == 0 {
+		return -1
+	}
+	for i := range figs {
+		if figs[i].Date >= day {
+			return i
+		}
+	}
+	return -1
+}
