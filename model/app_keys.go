@@ -40,6 +40,9 @@ func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return wake
 	}
+	if a.volOpen {
+		return tea.Batch(wake, a.onVolKey(k))
+	}
 	return tea.Batch(wake, a.onScreenKey(k))
 }
 
@@ -54,6 +57,8 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Scanner):
 		a.notice = ""
 		return a.openScanner()
+	case key.Matches(k, keys.Vol):
+		return a.openVol()
 	case key.Matches(k, keys.Symbol):
 		a.prompt = prompt.NewSymbol(a.sh, a.q.Symbol, a.recent, a.unknown)
 		return nil
@@ -149,7 +154,7 @@ func (a *App) fixFocus() {
 // onClick focuses the pane under the mouse and selects what was clicked.
 func (a *App) onClick(m tea.Mouse) tea.Cmd {
 	a.lastInput = a.sh.Now()
-	if a.prompt != nil || a.help || a.scan.IsOpen() || a.width == 0 {
+	if a.prompt != nil || a.help || a.scan.IsOpen() || a.volOpen || a.width == 0 {
 		return nil
 	}
 	lay := a.layout()
@@ -177,7 +182,7 @@ func (a *App) onClick(m tea.Mouse) tea.Cmd {
 // onWheel scrolls the pane under the mouse.
 func (a *App) onWheel(m tea.Mouse) tea.Cmd {
 	a.lastInput = a.sh.Now()
-	if a.prompt != nil || a.help || a.scan.IsOpen() || a.width == 0 {
+	if a.prompt != nil || a.help || a.scan.IsOpen() || a.volOpen || a.width == 0 {
 		return nil
 	}
 	step := 1

@@ -68,6 +68,9 @@ func (a *App) statusData(now time.Time) ui.StatusData {
 		// "next" is the chain's refresh: the prices a trader watches.
 		d.NextFeed, d.Next = feed.FeedChain.String(), max(due.Sub(now), 0)
 	}
+	if a.volOpen {
+		a.volStatus(&d, now)
+	}
 	if err := a.lastErr(); err != nil {
 		d.Err, d.ErrAge = feed.Describe(err, ""), now.Sub(err.At)
 	} else if a.notice != "" {

@@ -36,7 +36,7 @@ func (a *App) render(now time.Time) string {
 		a.help = false // the screen under the help, drawn as usual
 		screen := a.render(now)
 		a.help = true
-		return ui.HelpOver(screen, a.sh.Keys.FullHelp(), a.width, a.height, st)
+		return ui.HelpOver(screen, a.helpKeys(), a.width, a.height, st)
 	}
 	lay := a.layout()
 	h := a.headerData(now)
@@ -47,6 +47,9 @@ func (a *App) render(now time.Time) string {
 			{R: r, Lines: a.scan.View()},
 			{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
 		}, st)
+	}
+	if a.volOpen {
+		return a.renderVol(lay, &h, now)
 	}
 	a.sizeParts(lay)
 	panes := make([]ui.Pane, 0, 8)

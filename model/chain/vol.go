@@ -105,3 +105,7 @@ func (c *Model) StripView(width int) string {
 	tabs, sel := c.Tabs()
 	return ui.ExpiryStrip(tabs, sel, width, c.sh.Styles)
 }
+
+// StepExpiry moves the selection d expiries along the tabs, as the expiry
+// keys do, for the vol page's table; it reports whether the expiry changed.
+func (c *Model) StepExpiry(d int) bool { return c.stepExpiry(d) }
