@@ -103,5 +103,5 @@ func (a *App) hint() string {
 	if a.scan.IsOpen() {
 		return k.Close.Help().Key + " close scanner  " + k.Interrupt.Help().Key + " quit"
 	}
-	return k.Symbol.Help().Key + " symbol  " + k.Scanner.Help().Key + " scan  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
+	return k.Symbol.Help().Key + " symbol  " + k.Scanner.Help().Key + " scan  " + k.Vol.Help().Key + " vol  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
 }

@@ -257,3 +257,24 @@ func findMsg[M any](t *testing.T, cmd tea.Cmd) M {
 	t.Fatalf("no %T among the command's messages", zero)
 	return zero
 }
+
+// TestVolPageBeforeTheChain: v before the first chain arrives says it is
+// loading, at its exact size, and the page fills in when the chain comes.
+func TestVolPageBeforeTheChain(t *testing.T) {
+	now := testNow
+	sh := startTestSandbox(t)
+	a := New(Config{Client: sh.Client, Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return now }, Theme: "dark"})
+	a.width, a.height = 80, 24
+	a.update(runeKey('v'))
+	out := a.render(now)
+	if lines := strings.Split(out, "\n"); len(lines) != 24 || ansi.StringWidth(lines[10]) != 80 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	if !strings.Contains(ansi.Strip(out), "loading SPY…") {
+		t.Fatalf("no loading message:\n%s", ansi.Strip(out))
+	}
+	a.update(a.sh.Source().Chain(t.Context(), a.q, 0))
+	if p := ansi.Strip(a.render(now)); !strings.Contains(p, "Term structure") || strings.Contains(p, "loading") {
+		t.Fatalf("the chain did not fill the page:\n%s", p)
+	}
+}

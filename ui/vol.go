@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
 	"math"
 	"strconv"
 	"time"
@@ -27,6 +30,16 @@ type VolData struct {
 	Both     bool      // the smile shows calls and puts, not the OTM side merged
 	Term     TermCost
 	Message  string // instead of everything: loading, no such symbol
+	// Charts, when set, keeps the drawn charts between frames: a chart
+	// costs a few megabytes of canvas to draw, and most frames of the
+	// page only move a countdown.
+	Charts *VolCharts
+}
+
+// VolCharts is the charts as last drawn and what they were drawn from.
+type VolCharts struct {
+	key         uint64
+	smile, term []string
 }
 
 // TermCost is what the term structure (every expiry) costs and how old
@@ -86,15 +99,16 @@ func VolPage(d *VolData, width, height int, st *theme.Styles) []string {
 		sel = d.Selected
 	}
 	smileTitle, termTitle := volChartTitles(d, sel)
+	sw, sh, tw, th := width, chartsH/2-1, width, chartsH-chartsH/2-1
+	if !stack {
+		sw = (width - 1) / 2
+		tw, sh, th = width-sw-1, chartsH-1, chartsH-1
+	}
+	smile, term := d.charts(sel, sw, sh, tw, th, st)
+	left, right := chartBlock(smileTitle, smile, sw, st), chartBlock(termTitle, term, tw, st)
 	if stack {
-		h1 := chartsH / 2
-		out = append(out, chartBlock(smileTitle, smileOf(d, width, h1-1), width, st)...)
-		out = append(out, chartBlock(termTitle, termOf(d, sel, width, chartsH-h1-1), width, st)...)
+		out = append(append(out, left...), right...)
 	} else {
-		lw := (width - 1) / 2
-		rw := width - lw - 1
-		left := chartBlock(smileTitle, smileOf(d, lw, chartsH-1), lw, st)
-		right := chartBlock(termTitle, termOf(d, sel, rw, chartsH-1), rw, st)
 		gap := st.BorderSpan.Wrap("│")
 		for i := range chartsH {
 			out = append(out, left[i]+gap+right[i])
@@ -108,25 +122,50 @@ func VolPage(d *VolData, width, height int, st *theme.Styles) []string {
 	return out[:height]
 }
 
-func smileOf(d *VolData, w, h int) chart {
-	return smileChart(d.Smile, d.Spot, d.Cursor, d.Both, w, h)
+// charts draws the smile (sw x sh) and the term structure (tw x th),
+// or returns them as drawn last when nothing they show has changed.
+func (d *VolData) charts(sel, sw, sh, tw, th int, st *theme.Styles) (smile, term []string) {
+	h := fnv.New64a()
+	var b [8]byte
+	put := func(v float64) { binary.LittleEndian.PutUint64(b[:], math.Float64bits(v)); h.Write(b[:]) }
+	for _, v := range [...]int{sel, sw, sh, tw, th, d.Earnings, len(d.Smile), len(d.Figures)} {
+		put(float64(v))
+	}
+	put(d.Spot)
+	put(d.Cursor)
+	if d.Both {
+		put(1)
+	}
+	for i := range d.Smile {
+		r := &d.Smile[i]
+		put(r.Strike)
+		put(r.Call.IV)
+		put(r.Put.IV)
+	}
+	for i := range d.Figures {
+		put(float64(d.Figures[i].DTE))
+		put(d.Figures[i].ATMIV)
+	}
+	fmt.Fprintf(h, "%p", st) // another theme (NO_COLOR, the terminal's background) is another drawing
+	key := h.Sum64()
+	if c := d.Charts; c != nil && c.key == key && c.smile != nil {
+		return c.smile, c.term
+	}
+	sc := smileChart(d.Smile, d.Spot, d.Cursor, d.Both, sw, sh)
+	tc := termChart(d.Figures, sel, d.Earnings, tw, th)
+	smile, term = sc.draw(st), tc.draw(st)
+	if d.Charts != nil {
+		*d.Charts = VolCharts{key: key, smile: smile, term: term}
+	}
+	return smile, term
 }
 
-func termOf(d *VolData, sel, w, h int) chart {
-	return termChart(d.Figures, sel, d.Earnings, w, h)
-}
-
-// chartBlock is a chart under its title line: h lines of w cells in all
-// (the chart takes h-1).
-func chartBlock(title []paneSeg, c chart, w int, st *theme.Styles) []string {
+// chartBlock is a chart's lines under its title line, w cells wide.
+func chartBlock(title []paneSeg, chart []string, w int, st *theme.Styles) []string {
 	l := newPaneLine(w, theme.Span{})
 	fitSegs(title, w, 2)
 	putSegs(&l, title, 2, st, theme.ShadeNone)
-	lines := []string{l.line()}
-	if c.H > 0 {
-		lines = append(lines, c.draw(st)...)
-	}
-	return lines
+	return append([]string{l.line()}, chart...)
 }
 
 // volChartTitles are the charts' titles with their legends, the glyphs

@@ -149,3 +149,60 @@ func TestVolPageReadsAsTheFigures(t *testing.T) {
 		t.Errorf("no two-sided ATM market should show dashes: %q", line)
 	}
 }
+
+// TestStatusShowsTheNextFetchCost: the vol page's status bar says what
+// its next fetch costs.
+func TestStatusShowsTheNextFetchCost(t *testing.T) {
+	s := StatusData{Spent: 8, PointsLeft: -1, NextFeed: "expiries", Next: 4*time.Minute + 12*time.Second, NextCost: 4}
+	if out := ansi.Strip(Status(&s, 100, darkStyles)); !strings.Contains(out, "next expiries 4m12s (4 pts)") {
+		t.Errorf("status %q", out)
+	}
+}
+
+// BenchmarkVolPage draws the whole page at 160x45: cold, the two charts
+// drawn (a new chain, another expiry), and cached, the frames that only
+// move a countdown, where the charts are kept.
+//
+//	go test -run '^$' -bench VolPage -benchmem ./ui
+func BenchmarkVolPage(b *testing.B) {
+	b.Run("cold", func(b *testing.B) {
+		d := volFixture()
+		for b.Loop() {
+			VolPage(&d, 160, 45, darkStyles)
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		d := volFixture()
+		d.Charts = &VolCharts{}
+		VolPage(&d, 160, 45, darkStyles)
+		for b.Loop() {
+			d.Term.Next -= time.Second
+			VolPage(&d, 160, 45, darkStyles)
+		}
+	})
+}
+
+// TestVolChartsKeptUntilTheyChange: a frame that changes only the
+// countdown reuses the charts; a new IV or cursor draws them again.
+func TestVolChartsKeptUntilTheyChange(t *testing.T) {
+	d := volFixture()
+	d.Charts = &VolCharts{}
+	first := VolPage(&d, 120, 37, darkStyles)
+	kept := d.Charts.smile
+	d.Term.Next -= time.Second
+	VolPage(&d, 120, 37, darkStyles)
+	if &d.Charts.smile[0] != &kept[0] {
+		t.Error("a countdown redrew the charts")
+	}
+	d.Smile[3].Put.IV += 0.05
+	again := VolPage(&d, 120, 37, darkStyles)
+	if &d.Charts.smile[0] == &kept[0] || strings.Join(again, "\n") == strings.Join(first, "\n") {
+		t.Error("a new IV did not redraw the smile")
+	}
+	kept = d.Charts.smile
+	d.Cursor = 620
+	VolPage(&d, 120, 37, darkStyles)
+	if &d.Charts.smile[0] == &kept[0] {
+		t.Error("a new cursor did not redraw the smile")
+	}
+}

@@ -27,8 +27,9 @@ type Model struct {
 	sh *common.Common
 	common.Frame
 
-	data ui.VolData
-	both bool // the smile shows calls and puts, not the OTM side merged
+	data   ui.VolData
+	charts ui.VolCharts // drawn again only when what they show changes
+	both   bool         // the smile shows calls and puts, not the OTM side merged
 }
 
 // New is an empty page; Set fills it.
@@ -55,7 +56,7 @@ type Input struct {
 func (m *Model) Set(in Input) {
 	d := &m.data
 	*d = ui.VolData{Selected: -1, Earnings: -1, Cursor: in.Cursor, Both: m.both, Term: in.Term, Message: in.Message,
-		Figures: d.Figures[:0], Spot: math.NaN()}
+		Figures: d.Figures[:0], Spot: math.NaN(), Charts: &m.charts}
 	s := in.Surface
 	if s == nil {
 		return
