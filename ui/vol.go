@@ -291,4 +291,3 @@ func appendPoints(dst []byte, v float64) []byte {
 	dst = appendFixed(dst, v, 1)
 	return append(dst, '%')
 }
-
