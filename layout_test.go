@@ -9,7 +9,7 @@ import (
 )
 
 // TestHeadlessPackagesImportNoCharm holds the layout's import rule: the
-// client, the config, the scan and the feed are used by headless commands
+// client, the config, the scan, the feed and the vol figures are used by headless commands
 // and by the TUI alike, so none of them may pull in a terminal library
 // (bubbletea, bubbles, lipgloss, huh, bubble-table, or any other charm
 // module), directly or through another package.
@@ -17,7 +17,7 @@ func TestHeadlessPackagesImportNoCharm(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go tool is not on PATH: go list -deps cannot run")
 	}
-	pkgs := []string{"chainwatch/api", "chainwatch/config", "chainwatch/scan", "chainwatch/feed", "chainwatch/text"}
+	pkgs := []string{"chainwatch/api", "chainwatch/config", "chainwatch/scan", "chainwatch/feed", "chainwatch/text", "chainwatch/vol"}
 	out, err := exec.Command("go", append([]string{"list", "-deps"}, pkgs...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list -deps: %v\n%s", err, out)

@@ -66,6 +66,15 @@ const (
 	// StaleAfter is how many steady intervals may pass without a good
 	// chain before the header calls the data stale.
 	StaleAfter = 3
+	// The vol page's term structure fetches the whole chain: at most every
+	// TermMinInterval, from TermShare of the budget, at least every
+	// TermMaxInterval. Its first fetch waits TermFirstDelay after the page
+	// opens, so the cost it shows is read before it is spent and a quick
+	// look (v, esc) costs nothing.
+	TermMinInterval = 5 * time.Minute
+	TermMaxInterval = time.Hour
+	TermShare       = 0.2
+	TermFirstDelay  = 3 * time.Second
 )
 
 // The ladder and the tape.

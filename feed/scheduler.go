@@ -20,10 +20,15 @@ const (
 	FeedChain    Feed = iota // option-and-underlying-quotes of the selected expiry (api.EndpointOptionQuotes)
 	FeedTape                 // option-trades, incremental (api.EndpointOptionTrades)
 	FeedCalendar             // calendar (api.EndpointCalendar): refreshed rarely
+	// FeedTerm is the whole chain for the vol page's term structure
+	// (api.EndpointOptionQuotes): every expiry's ATM IV needs every
+	// expiry, which the selected expiry's polling does not bring. It is
+	// polled only while the page shows, at most every few minutes.
+	FeedTerm
 	NumFeeds
 )
 
-var feedNames = [NumFeeds]string{"chain", "tape", "calendar"}
+var feedNames = [NumFeeds]string{"chain", "tape", "calendar", "expiries"}
 
 func (f Feed) String() string {
 	if f >= 0 && f < NumFeeds {
@@ -32,7 +37,7 @@ func (f Feed) String() string {
 	return "feed(" + strconv.Itoa(int(f)) + ")"
 }
 
-var feedEndpoints = [NumFeeds]api.Endpoint{api.EndpointOptionQuotes, api.EndpointOptionTrades, api.EndpointCalendar}
+var feedEndpoints = [NumFeeds]api.Endpoint{api.EndpointOptionQuotes, api.EndpointOptionTrades, api.EndpointCalendar, api.EndpointOptionQuotes}
 
 // Pacing limits beyond config's defaults: how long a 429 without a
 // Retry-After holds the feeds back, and the window of the hourly rate.
@@ -50,6 +55,7 @@ type Conditions struct {
 	TapeVisible bool // the tape pane is shown; a hidden tape is not polled
 	Focused     bool // the terminal has focus (false after a BlurMsg)
 	Idle        bool // no key or mouse input for a while (the model decides how long, 5 min)
+	VolVisible  bool // the vol page shows: its term structure (FeedTerm) is polled
 }
 
 // Scheduler decides when each feed of the watch screen is fetched next so that
@@ -142,7 +148,9 @@ func (s *Scheduler) Observe(f Feed, resp *api.Response, err error, now time.Time
 // it back. The delay is recomputed from last on every call, so a change of
 // conditions (focus regained) takes effect without waiting out the old one.
 func (s *Scheduler) Next(f Feed, c Conditions, last, now time.Time) (d time.Duration, ok bool) {
-	if f < 0 || f >= NumFeeds || (f == FeedTape && !c.TapeVisible) {
+	if f < 0 || f >= NumFeeds || (f == FeedTape && !c.TapeVisible) || (f == FeedTerm && (!c.VolVisible || c.Historical)) {
+		// A past day's whole chain is held from the screen's first fetch
+		// and never changes: the term structure needs nothing more.
 		return 0, false
 	}
 	s.clock = later(s.clock, now)
@@ -197,7 +205,7 @@ func backoff(failures int) time.Duration {
 // fetch every 6 hours is negligible.
 func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration {
 	switch {
-	case f < 0 || f >= NumFeeds || c.Historical || (f == FeedTape && !c.TapeVisible):
+	case f < 0 || f >= NumFeeds || c.Historical || (f == FeedTape && !c.TapeVisible) || (f == FeedTerm && !c.VolVisible):
 		return 0
 	case f == FeedCalendar:
 		return config.CalendarInterval
@@ -206,6 +214,15 @@ func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration 
 	}
 	perHour := s.BudgetPerHour(now)
 	chainCost := float64(api.Cost(feedEndpoints[FeedChain], c.Mode, false))
+	if c.VolVisible {
+		// The term structure takes its share first, so that the three
+		// feeds together stay within the budget.
+		term := clampInterval(chainCost, perHour*config.TermShare, config.TermMinInterval, config.TermMaxInterval)
+		if f == FeedTerm {
+			return quiet(term, c)
+		}
+		perHour = max(perHour-ratePerHour(chainCost, term), 0)
+	}
 	if !c.TapeVisible {
 		return quiet(clampInterval(chainCost, perHour, config.ChainMinInterval, config.ChainMaxInterval), c)
 	}

@@ -25,6 +25,8 @@ type KeyMap struct {
 	Calendar key.Binding // show or hide the calendar
 	Refresh  key.Binding // fetch now, whatever the timer says
 	Scanner  key.Binding // open the scanner modal over the watch screen
+	Vol      key.Binding // open (and close) the vol page: smile, term structure, expected moves
+	Smile    key.Binding // on the vol page: the smile as calls and puts, or out of the money merged
 
 	// The tape's filters.
 	TapeSide     key.Binding // calls and puts, calls only, puts only
@@ -63,6 +65,8 @@ func Default() KeyMap {
 		Calendar: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "calendar")),
 		Refresh:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh now")),
 		Scanner:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "scanner")),
+		Vol:      key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "vol page")),
+		Smile:    key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "vol: smile calls+puts/OTM")),
 
 		TapeSide:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "tape: calls/puts")),
 		TapeContract: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "tape: this contract")),
@@ -86,7 +90,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Left, k.Right},
 		{k.PrevExpiry, k.NextExpiry, k.NextPane, k.PrevPane, k.Columns, k.Window, k.Tape, k.Calendar},
-		{k.Symbol, k.Scanner, k.Date, k.Mode, k.Refresh, k.TapeSide, k.TapeContract, k.MinSizeUp, k.MinSizeDown},
+		{k.Symbol, k.Scanner, k.Vol, k.Smile, k.Date, k.Mode, k.Refresh, k.TapeSide, k.TapeContract, k.MinSizeUp, k.MinSizeDown},
 		{k.Help, k.Close, k.Quit, k.Interrupt},
 	}
 }

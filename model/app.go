@@ -17,6 +17,7 @@ import (
 	"chainwatch/model/prompt"
 	"chainwatch/model/scanner"
 	"chainwatch/model/tape"
+	"chainwatch/model/vol"
 	"chainwatch/scan"
 	"chainwatch/theme"
 )
@@ -84,6 +85,8 @@ type App struct {
 	help              bool
 	prompt            *prompt.Model
 	scan              *scanner.Model
+	vol               *vol.Model // the vol page; shown while volOpen
+	volOpen           bool
 	banner            bool
 	recent            []string
 	unknown           []string // symbols the service answered 204 for this session
@@ -128,7 +131,7 @@ func New(cfg Config) *App {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{
 		cfg: cfg, sh: sh, ctx: ctx, cancel: cancel,
-		chain: chain.New(sh), tape: tape.New(sh, cfg.TapeCapacity, cfg.BlockSize), cal: calendar.New(sh),
+		chain: chain.New(sh), tape: tape.New(sh, cfg.TapeCapacity, cfg.BlockSize), cal: calendar.New(sh), vol: vol.New(sh),
 		poll:     newPoller(cfg.Budget),
 		showTape: true, showCal: true, termFocused: true,
 		lastInput: cfg.Now(),
@@ -208,6 +211,8 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return a.onExpiryDebounced(msg)
 	case feed.ChainMsg:
 		return a.onChain(msg)
+	case termMsg:
+		return a.onTerm(msg)
 	case feed.TapeMsg:
 		return a.onTape(msg)
 	case feed.CalendarMsg:

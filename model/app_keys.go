@@ -40,6 +40,9 @@ func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return wake
 	}
+	if a.volOpen {
+		return tea.Batch(wake, a.onVolKey(k))
+	}
 	return tea.Batch(wake, a.onScreenKey(k))
 }
 
@@ -54,6 +57,8 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Scanner):
 		a.notice = ""
 		return a.openScanner()
+	case key.Matches(k, keys.Vol):
+		return a.openVol()
 	case key.Matches(k, keys.Symbol):
 		a.prompt = prompt.NewSymbol(a.sh, a.q.Symbol, a.recent, a.unknown)
 		return nil
@@ -149,12 +154,13 @@ func (a *App) fixFocus() {
 // onClick focuses the pane under the mouse and selects what was clicked.
 func (a *App) onClick(m tea.Mouse) tea.Cmd {
 	a.lastInput = a.sh.Now()
-	if a.prompt != nil || a.help || a.scan.IsOpen() || a.width == 0 {
+	if a.prompt != nil || a.help || a.scan.IsOpen() || a.volOpen || a.width == 0 {
 		return nil
 	}
 	lay := a.layout()
 	switch r := lay.Tabs; {
-	case inside(r, m.X, m.Y):
+	case inside(r, m.X, m.Y), inside(lay.Strip, m.X, m.Y):
+		// A tab's strip cell is under it: a click on either picks it.
 		if a.chain.ClickTab(m.X-r.X, r.W) {
 			return a.expiryChanged()
 		}
@@ -176,7 +182,7 @@ func (a *App) onClick(m tea.Mouse) tea.Cmd {
 // onWheel scrolls the pane under the mouse.
 func (a *App) onWheel(m tea.Mouse) tea.Cmd {
 	a.lastInput = a.sh.Now()
-	if a.prompt != nil || a.help || a.scan.IsOpen() || a.width == 0 {
+	if a.prompt != nil || a.help || a.scan.IsOpen() || a.volOpen || a.width == 0 {
 		return nil
 	}
 	step := 1

@@ -48,9 +48,10 @@ func (a *App) conditions() feed.Conditions {
 	return feed.Conditions{
 		Mode:        a.q.Mode,
 		Historical:  a.q.Historical(now),
-		TapeVisible: a.showTape,
+		TapeVisible: a.showTape && !a.volOpen, // the vol page covers the tape
 		Focused:     a.termFocused,
 		Idle:        now.Sub(a.lastInput) > config.IdleAfter,
+		VolVisible:  a.volOpen,
 	}
 }
 
@@ -119,7 +120,7 @@ func (a *App) fetch(f feed.Feed) tea.Cmd {
 		}
 		cmd = fetchChainCmd(a.ctx, a.sh, a.q, expiry)
 	case feed.FeedTape:
-		if !a.showTape {
+		if !a.showTape || a.volOpen {
 			return nil
 		}
 		now := a.sh.Now()
@@ -134,6 +135,11 @@ func (a *App) fetch(f feed.Feed) tea.Cmd {
 		cmd = fetchTapeCmd(a.ctx, a.sh, a.q, day, a.tape.NextFrom())
 	case feed.FeedCalendar:
 		cmd = fetchCalendarCmd(a.ctx, a.sh, a.q)
+	case feed.FeedTerm:
+		if !a.volOpen {
+			return nil // the term structure is only for the vol page
+		}
+		cmd = fetchTermCmd(a.ctx, a.sh, a.q)
 	}
 	a.poll.inflight[f]++
 	a.poll.gen[f]++ // a timer armed before this fetch is now moot
@@ -215,6 +221,7 @@ func (a *App) onChain(m feed.ChainMsg) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	applied := a.chain.Apply(m)
+	cmds = append(cmds, a.afterWholeChain(m))
 	if a.chain.NoSuchSymbol() {
 		return a.noSuchSymbol()
 	}

@@ -68,6 +68,9 @@ func (a *App) statusData(now time.Time) ui.StatusData {
 		// "next" is the chain's refresh: the prices a trader watches.
 		d.NextFeed, d.Next = feed.FeedChain.String(), max(due.Sub(now), 0)
 	}
+	if a.volOpen {
+		a.volStatus(&d, now)
+	}
 	if err := a.lastErr(); err != nil {
 		d.Err, d.ErrAge = feed.Describe(err, ""), now.Sub(err.At)
 	} else if a.notice != "" {
@@ -100,5 +103,5 @@ func (a *App) hint() string {
 	if a.scan.IsOpen() {
 		return k.Close.Help().Key + " close scanner  " + k.Interrupt.Help().Key + " quit"
 	}
-	return k.Symbol.Help().Key + " symbol  " + k.Scanner.Help().Key + " scan  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
+	return k.Symbol.Help().Key + " symbol  " + k.Scanner.Help().Key + " scan  " + k.Vol.Help().Key + " vol  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
 }

@@ -36,7 +36,7 @@ func (a *App) render(now time.Time) string {
 		a.help = false // the screen under the help, drawn as usual
 		screen := a.render(now)
 		a.help = true
-		return ui.HelpOver(screen, a.sh.Keys.FullHelp(), a.width, a.height, st)
+		return ui.HelpOver(screen, a.helpKeys(), a.width, a.height, st)
 	}
 	lay := a.layout()
 	h := a.headerData(now)
@@ -48,13 +48,19 @@ func (a *App) render(now time.Time) string {
 			{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
 		}, st)
 	}
+	if a.volOpen {
+		return a.renderVol(lay, &h, now)
+	}
 	a.sizeParts(lay)
-	panes := make([]ui.Pane, 0, 7)
+	panes := make([]ui.Pane, 0, 8)
 	panes = append(panes,
 		ui.Pane{R: lay.Header, Lines: ui.Header(&h, lay.Header.W, st)},
 		ui.Pane{R: lay.Tabs, Lines: []string{a.chain.TabsView(lay.Tabs.W)}},
 		ui.Pane{R: lay.Ladder, Lines: a.ladderLines(lay.Ladder, now)},
 	)
+	if r := lay.Strip; !r.Empty() {
+		panes = append(panes, ui.Pane{R: r, Lines: []string{a.chain.StripView(r.W)}})
+	}
 	if r := lay.Details; r.W > 0 && r.H > 0 {
 		panes = append(panes, ui.Pane{R: r, Lines: a.chain.DetailsView(r.W, r.H)})
 	}

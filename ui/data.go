@@ -96,4 +96,8 @@ type ExpiryTab struct {
 	// Earnings marks an expiry after the next earnings report: its options
 	// carry the event's vol.
 	Earnings bool
+	// ATMIV (a fraction), Move (the ATM straddle's mid, in points) and
+	// MovePct (Move over spot, a fraction) for the expiry strip; zero or
+	// NaN is not known and shows a dash.
+	ATMIV, Move, MovePct float64
 }

@@ -21,6 +21,7 @@ const (
 const (
 	headerH   = 2
 	tabsH     = 1
+	stripH    = 1 // the expiry strip under the tabs (ATM IV, expected move)
 	statusH   = 1
 	wideFrom  = 120 // from this width the panes sit in a right-hand column
 	detailsWH = 8   // details pane in the wide layout
@@ -41,8 +42,8 @@ func (r Rect) Empty() bool { return r.W <= 0 || r.H <= 0 }
 // size. The model computes it once per resize (or when a pane is toggled)
 // and hands each pane its rect; a zero Rect is a pane not shown.
 type Layout struct {
-	Header, Tabs, Ladder, Details, Tape, Calendar, Status Rect
-	Wide                                                  bool
+	Header, Tabs, Strip, Ladder, Details, Tape, Calendar, Status Rect
+	Wide                                                         bool
 }
 
 // NewLayout lays the frame out for width x height. Wide terminals (at
@@ -66,7 +67,13 @@ func NewLayout(width, height int, tapeVisible, calendarVisible bool) Layout {
 		l.Status = Rect{0, height - statusH, width, statusH}
 	}
 	bodyY := headerH + tabsH
-	bodyH := height - headerH - tabsH - statusH
+	if height >= minFrameH {
+		// The strip costs the ladder a row, so it comes with a frame the
+		// screen is drawn on at all.
+		l.Strip = Rect{0, bodyY, width, stripH}
+		bodyY += stripH
+	}
+	bodyH := height - bodyY - statusH
 	if bodyH <= 0 || width <= 0 {
 		return l
 	}

@@ -17,7 +17,7 @@ func TestNewLayoutTilesTheFrame(t *testing.T) {
 		w, h := sz[0], sz[1]
 		for _, vis := range pxVisibility {
 			l := NewLayout(w, h, vis[0], vis[1])
-			rects := map[string]Rect{"header": l.Header, "tabs": l.Tabs, "ladder": l.Ladder, "details": l.Details, "tape": l.Tape, "calendar": l.Calendar, "status": l.Status}
+			rects := map[string]Rect{"header": l.Header, "tabs": l.Tabs, "strip": l.Strip, "ladder": l.Ladder, "details": l.Details, "tape": l.Tape, "calendar": l.Calendar, "status": l.Status}
 			owner := make([][]string, h)
 			for y := range owner {
 				owner[y] = make([]string, w)
@@ -67,7 +67,7 @@ func TestNewLayoutShapes(t *testing.T) {
 	if l.Details.W != rw || l.Tape.W != rw || l.Calendar.W != rw || l.Ladder.W != 160-rw-1 {
 		t.Errorf("wide column: %+v", l)
 	}
-	if l.Details.H != 8 || l.Calendar.H != 9 || l.Ladder.H != 48-4 {
+	if l.Details.H != 8 || l.Calendar.H != 9 || l.Ladder.H != 48-5 {
 		t.Errorf("wide heights: %+v", l)
 	}
 	if l.Calendar.Y != l.Tape.Y+l.Tape.H || l.Calendar.Y+l.Calendar.H != 47 {
@@ -80,10 +80,10 @@ func TestNewLayoutShapes(t *testing.T) {
 		t.Errorf("right column not clamped to 52: %d", w)
 	}
 	// Hidden tape: the calendar takes its place; hidden calendar: the tape.
-	if c := NewLayout(160, 48, false, true).Calendar; c.Y != 3+8 || c.H != 44-8 {
+	if c := NewLayout(160, 48, false, true).Calendar; c.Y != 4+8 || c.H != 43-8 {
 		t.Errorf("calendar does not grow into the tape's place: %+v", c)
 	}
-	if tp := NewLayout(160, 48, true, false).Tape; tp.H != 44-8 {
+	if tp := NewLayout(160, 48, true, false).Tape; tp.H != 43-8 {
 		t.Errorf("tape does not grow into the calendar's place: %+v", tp)
 	}
 
@@ -100,7 +100,7 @@ func TestNewLayoutShapes(t *testing.T) {
 	if one := NewLayout(80, 24, true, false); one.Tape.W != 80 {
 		t.Errorf("tape alone should be full width: %+v", one.Tape)
 	}
-	if none := NewLayout(80, 24, false, false); none.Ladder.H != 20-2 {
+	if none := NewLayout(80, 24, false, false); none.Ladder.H != 19-2 {
 		t.Errorf("with neither, the ladder takes the strip: %+v", none.Ladder)
 	}
 }

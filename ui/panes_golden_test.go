@@ -148,6 +148,7 @@ func pxPanes(l Layout, st *theme.Styles) []Pane {
 	return []Pane{
 		{l.Header, pxFill(l.Header, "H", st)},
 		{l.Tabs, pxFill(l.Tabs, "T", st)},
+		{l.Strip, pxFill(l.Strip, "V", st)},
 		{l.Ladder, pxFill(l.Ladder, "L", st)},
 		{l.Details, pxFill(l.Details, "D", st)},
 		{l.Tape, pxFill(l.Tape, "S", st)},

@@ -21,6 +21,7 @@ type StatusData struct {
 
 	Next     time.Duration // until the next refresh
 	NextFeed string        // which one ("chain", "tape"); "" none scheduled
+	NextCost int           // its points, shown where a page asks (the vol page's term structure); 0 not shown
 
 	Err    string        // last error, "" none
 	ErrAge time.Duration // since it happened
@@ -80,6 +81,9 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 			nx.addB(theme.ToneText, nums.dur(s.Next+time.Second-1))
 		} else {
 			nx.add(theme.ToneText, "now")
+		}
+		if s.NextCost > 0 {
+			nx.add(theme.ToneMuted, " (").addB(theme.ToneText, nums.int(int64(s.NextCost))).add(theme.ToneMuted, " pts)")
 		}
 	}
 	if s.Err != "" {

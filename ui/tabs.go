@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"math"
 	"strconv"
+	"unicode/utf8"
 
 	"chainwatch/theme"
 )
@@ -12,6 +14,11 @@ import (
 // have none), E an expiry after the next earnings report. When the tabs
 // do not fit, the bar scrolls so the selected tab and the one after it
 // are in sight, with "‹" / "›" at the edges saying more are off screen.
+//
+// Under the tabs, the expiry strip (ExpiryStrip) gives each tab its ATM
+// IV and expected move, "20.1% ±4.31", and from 120 columns the move as a
+// share of spot too, "20.1% ±4.31 0.72%". A tab is as wide as its strip
+// cell, so the two lines stay aligned whatever the figures are.
 
 // kindMark is the tab's mark for an expiry kind.
 var kindMark = [...]string{ExpiryDaily: "", ExpiryWeekly: "W", ExpiryMonthly: "M", ExpiryQuarterly: "Q"}
@@ -32,10 +39,77 @@ func appendTab(dst []byte, t *ExpiryTab) []byte {
 	return dst
 }
 
-// tabWidth is a tab's cells: its text and a bracket (or blank) each side.
-func tabWidth(t *ExpiryTab) int {
+// tabWidth is a tab's cells: its text or its strip cell, whichever is
+// wider, and a bracket (or blank) each side.
+func tabWidth(t *ExpiryTab, long bool) int {
 	var buf [32]byte
-	return len(appendTab(buf[:0], t)) + 2
+	return max(len(appendTab(buf[:0], t)), stripCellW(long)) + 2
+}
+
+// stripLongFrom is the bar width from which the strip adds the move as a
+// share of spot.
+const stripLongFrom = 120
+
+// stripCellW is the strip's text per tab: the IV and the move in 5 cells
+// each, a blank between, and the share of spot in 5 more when long.
+func stripCellW(long bool) int {
+	if long {
+		return 17
+	}
+	return 11
+}
+
+// appendStripCell appends a tab's strip text, exactly stripCellW cells:
+// its figures right-aligned in columns, a dash for each one not known.
+func appendStripCell(dst []byte, t *ExpiryTab, long bool) []byte {
+	var buf [16]byte
+	iv := buf[:0]
+	switch {
+	case !(t.ATMIV > 0) || math.IsInf(t.ATMIV, 0):
+		iv = append(iv, dash...)
+	case t.ATMIV >= 1:
+		iv = appendPct(iv, t.ATMIV, 0) // "120%": a meme stock's IV still fits
+	default:
+		iv = appendPct(iv, t.ATMIV, 1)
+	}
+	dst = appendPadLeft(dst, iv, 5)
+	dst = append(dst, ' ')
+	mv := appendMove(buf[:0], t.Move)
+	// "±" is two bytes in one cell.
+	dst = appendPadLeft(dst, mv, 5+len(mv)-utf8.RuneCount(mv))
+	if long {
+		dst = append(dst, ' ')
+		dst = appendPadLeft(dst, appendMovePct(buf[:0], t.MovePct), 5)
+	}
+	return dst
+}
+
+// appendMove appends an expected move in points with a "±" and four
+// significant figures at most: "±4.31", "±25.3", "±250"; "-" unknown.
+func appendMove(dst []byte, v float64) []byte {
+	if !(v > 0) || math.IsInf(v, 0) {
+		return append(dst, dash...)
+	}
+	dst = append(dst, "±"...)
+	switch {
+	case v < 9.995:
+		return appendFixed(dst, v, 2)
+	case v < 99.95:
+		return appendFixed(dst, v, 1)
+	}
+	return appendFixed(dst, v, 0)
+}
+
+// appendMovePct appends a move's share of spot: "0.72%" below one
+// percent, "1.5%" above; "-" unknown.
+func appendMovePct(dst []byte, v float64) []byte {
+	if !(v > 0) || math.IsInf(v, 0) {
+		return append(dst, dash...)
+	}
+	if v < 0.00995 {
+		return appendPct(dst, v, 2)
+	}
+	return appendPct(dst, v, 1)
 }
 
 // tabBar is where the tabs go on a bar of some width.
@@ -51,6 +125,7 @@ type tabBar struct {
 // otherwise starts at the latest tab that keeps them both in sight.
 func layoutTabs(tabs []ExpiryTab, selected, width int) tabBar {
 	n := len(tabs)
+	long := width >= stripLongFrom
 	var bar tabBar
 	if n == 0 || width <= 0 {
 		return bar
@@ -68,7 +143,7 @@ func layoutTabs(tabs []ExpiryTab, selected, width int) tabBar {
 			w++
 		}
 		for i := first; i < last; i++ {
-			w += tabWidth(&tabs[i])
+			w += tabWidth(&tabs[i], long)
 		}
 		return w <= width
 	}
@@ -115,10 +190,12 @@ func ExpiryTabs(tabs []ExpiryTab, selected int, width int, st *theme.Styles) str
 	if bar.more {
 		right = 1
 	}
+	long := width >= stripLongFrom
 	var buf, cellBuf [44]byte
 	for i := bar.first; i < bar.last; i++ {
 		t := &tabs[i]
 		txt := appendTab(buf[:0], t)
+		cw := tabWidth(t, long)
 		room := width - right - used
 		if room <= 0 {
 			break
@@ -151,7 +228,13 @@ func ExpiryTabs(tabs []ExpiryTab, selected int, width int, st *theme.Styles) str
 		} else {
 			w.buf = appendPadRight(w.buf, cell, min(len(cell), room))
 		}
-		used += min(len(cell), room)
+		if pad := min(cw, room) - min(len(cell), room); pad > 0 {
+			// Up to the strip cell's width, unshaded: the bracket shows
+			// the selection.
+			w.end()
+			w.spaces(pad)
+		}
+		used += min(cw, room)
 	}
 	w.end()
 	w.spaces(width - right - used)
@@ -177,12 +260,65 @@ func ExpiryHit(tabs []ExpiryTab, selected, width, x int) (int, bool) {
 	if bar.less {
 		pos++
 	}
+	long := width >= stripLongFrom
 	for i := bar.first; i < bar.last; i++ {
-		w := tabWidth(&tabs[i])
+		w := tabWidth(&tabs[i], long)
 		if x >= pos && x < pos+w {
 			return i, true
 		}
 		pos += w
 	}
 	return 0, false
+}
+
+// ExpiryStrip draws the strip under the tab bar ExpiryTabs draws for the
+// same arguments: under each tab its ATM IV and expected move (and share
+// of spot when the bar is wide), the selected one on the cursor shade,
+// a dash for what the chain cannot tell. Exactly width cells.
+func ExpiryStrip(tabs []ExpiryTab, selected int, width int, st *theme.Styles) string {
+	if width <= 0 {
+		return ""
+	}
+	w := spanWriter{buf: make([]byte, 0, width*3+64), st: st, cur: -1}
+	bar := layoutTabs(tabs, selected, width)
+	long := width >= stripLongFrom
+	used := 0
+	if bar.less {
+		w.spaces(1)
+		used++
+	}
+	right := 0
+	if bar.more {
+		right = 1
+	}
+	var buf [32]byte
+	for i := bar.first; i < bar.last; i++ {
+		t := &tabs[i]
+		room := width - right - used
+		if room <= 0 {
+			break
+		}
+		cw := min(tabWidth(t, long), room)
+		tone, shade := theme.ToneMuted, theme.ShadeNone
+		if i == bar.selected {
+			tone, shade = theme.ToneText, theme.ShadeCursor
+		}
+		cell := append(buf[:0], ' ')
+		cell = appendStripCell(cell, t, long)
+		cell = append(cell, ' ')
+		n := utf8.RuneCount(cell) // one cell each: ASCII and "±"
+		for n > cw {              // cut at the bar's edge
+			_, size := utf8.DecodeLastRune(cell)
+			cell = cell[:len(cell)-size]
+			n--
+		}
+		w.to(tone, shade)
+		w.buf = append(w.buf, cell...)
+		w.end()
+		w.spaces(cw - n)
+		used += cw
+	}
+	w.end()
+	w.spaces(width - used)
+	return string(w.buf)
 }

@@ -62,7 +62,7 @@ func TestExpiryTabs(t *testing.T) {
 			}
 		}
 	}
-	plain := ansi.Strip(ExpiryTabs(tabs, 0, 600, darkStyles))
+	plain := ansi.Strip(ExpiryTabs(tabs, 0, 700, darkStyles))
 	for _, want := range []string{"[Nov18 0d]", " Nov20 2d M ", " Nov27 9d W ", " Dec01 13d E ", " Dec18 30d M E ", " Dec31 43d Q E "} {
 		if !strings.Contains(plain, want) {
 			t.Errorf("tab %q missing: %q", want, plain)
@@ -112,13 +112,15 @@ func TestExpiryHit(t *testing.T) {
 			if _, ok := span[sel]; !ok {
 				t.Errorf("w %d: the selected tab %d is never hit", w, sel)
 			}
-			// Each hit range is exactly its tab as drawn.
+			// Each hit range is exactly its tab as drawn, to its strip cell's width.
 			for i, sp := range span {
 				txt := string(appendTab(nil, &tabs[i]))
 				want := " " + txt + " "
 				if i == sel {
 					want = "[" + txt + "]"
 				}
+				// A tab reaches to its strip cell's width.
+				want = padRight(want, tabWidth(&tabs[i], w >= stripLongFrom))
 				if got := string(plain[sp[0] : sp[0]+sp[1]]); got != want {
 					t.Errorf("w %d sel %d: tab %d hits %q, want %q", w, sel, i, got, want)
 				}

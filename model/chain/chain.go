@@ -52,6 +52,9 @@ type Model struct {
 
 	tabs []ui.ExpiryTab
 	lv   ui.LadderView
+
+	ver uint64   // rises with every change of the held chain, for volCache
+	vc  volCache // the held chain as the vol figures read it (vol.go)
 }
 
 // New returns an empty ladder; SetQuery starts it.
@@ -69,6 +72,7 @@ func (c *Model) SetQuery(q feed.Query) {
 	c.fullAt, c.lastOK, c.errAt, c.err = time.Time{}, time.Time{}, time.Time{}, nil
 	c.noSuch = false
 	c.loading, c.earnings = true, 0
+	c.ver++
 }
 
 // feed.Query is what the ladder shows now.
@@ -137,6 +141,7 @@ func (c *Model) Apply(m feed.ChainMsg) bool {
 		c.selectExpiry(c.nearestExpiry())
 	}
 	c.lastOK, c.err, c.errAt = m.At, nil, time.Time{}
+	c.ver++
 	return true
 }
 

@@ -44,6 +44,7 @@ func (c *Model) ClickTab(x, width int) (expiryChanged bool) {
 // is not a tab at all, so no tab ever reads a negative DTE.
 func (c *Model) Tabs() ([]ui.ExpiryTab, int) {
 	day := feed.ShownDay(c.q, c.sh.Now())
+	surf := c.surface(day)
 	c.tabs = c.tabs[:0]
 	sel := 0
 	for _, e := range c.st.exps[c.firstListed():] {
@@ -53,12 +54,17 @@ func (c *Model) Tabs() ([]ui.ExpiryTab, int) {
 		if e.date == c.expiry {
 			sel = len(c.tabs)
 		}
-		c.tabs = append(c.tabs, ui.ExpiryTab{
+		t := ui.ExpiryTab{
 			Date:     e.date,
 			DTE:      day.DaysUntil(e.date),
 			Kind:     expiryKind(e.date),
 			Earnings: c.earnings != 0 && e.date >= c.earnings,
-		})
+		}
+		if i := surf.Find(e.date); i >= 0 {
+			a := &c.vc.atm[i]
+			t.ATMIV, t.Move, t.MovePct = a.iv, a.move, a.move/surf.Spot
+		}
+		c.tabs = append(c.tabs, t)
 	}
 	return c.tabs, sel
 }

@@ -1,0 +1,112 @@
+// Package vol is the vol page: the selected expiry's smile, the term
+// structure of ATM IV, and every expiry's expected move, risk reversal,
+// butterfly and put/call ratios, at a glance. It draws what the root
+// hands it (the held chain, the ladder's expiry and cursor, what the
+// term structure costs); the figures are computed by chainwatch/vol, the
+// same code `chainwatch vol` prints with.
+package vol
+
+import (
+	"math"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"chainwatch/api"
+	"chainwatch/model/common"
+	"chainwatch/ui"
+	volfig "chainwatch/vol"
+)
+
+var _ common.Page[*Model] = (*Model)(nil)
+
+// Model is the vol page. It holds no chain of its own: the root sets the
+// surface (the chain the ladder holds) before each View, and reads back
+// nothing but the keys it did not take.
+type Model struct {
+	sh *common.Common
+	common.Frame
+
+	data   ui.VolData
+	charts ui.VolCharts // drawn again only when what they show changes
+	both   bool         // the smile shows calls and puts, not the OTM side merged
+}
+
+// New is an empty page; Set fills it.
+func New(sh *common.Common) *Model {
+	return &Model{sh: sh, data: ui.VolData{Selected: -1, Earnings: -1, Cursor: math.NaN()}}
+}
+
+// Input is what the page shows: the held chain, the expiry and strike
+// the ladder has selected, the next earnings report, what the term
+// structure costs, and a message instead of all of it (loading, no such
+// symbol, a failure before any data).
+type Input struct {
+	Surface  *volfig.Surface
+	Expiry   api.Date
+	Cursor   float64
+	Earnings api.Date
+	Term     ui.TermCost
+	Message  string
+}
+
+// Set computes the figures of in. The surface is read here and not kept
+// beyond the smile's rows, which View draws before the root applies the
+// next chain reply.
+func (m *Model) Set(in Input) {
+	d := &m.data
+	*d = ui.VolData{Selected: -1, Earnings: -1, Cursor: in.Cursor, Both: m.both, Term: in.Term, Message: in.Message,
+		Figures: d.Figures[:0], Spot: math.NaN(), Charts: &m.charts}
+	s := in.Surface
+	if s == nil {
+		return
+	}
+	d.Symbol, d.Spot, d.IV30 = s.Symbol, s.Spot, s.IV30
+	for i := range s.Exps {
+		d.Figures = append(d.Figures, volfig.Compute(&s.Exps[i], s.Spot))
+	}
+	d.Earnings = ui.EarningsIndex(d.Figures, in.Earnings)
+	if i := s.Find(in.Expiry); i >= 0 {
+		d.Selected = i
+		rows := s.Exps[i].Rows
+		lo, hi := volfig.SmileWindow(rows, s.Spot, d.Figures[i].Move, in.Cursor)
+		d.Smile = rows[lo:hi]
+	}
+}
+
+// Figures is every expiry's figures as last Set, for the tests.
+func (m *Model) Figures() []volfig.Figures { return m.data.Figures }
+
+// Both reports whether the smile shows calls and puts apart.
+func (m *Model) Both() bool { return m.both }
+
+// Update takes the page's own key: the smile's mode. Everything else
+// (expiry, strike, closing) is the root's, which owns the ladder.
+func (m *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.sh.Keys.Smile) {
+		m.both = !m.both
+		m.data.Both = m.both
+	}
+	return m, nil
+}
+
+// View is the page at the set size.
+func (m *Model) View() []string { return ui.VolPage(&m.data, m.W, m.H, m.sh.Styles) }
+
+// ShortHelp is the page's keys for the status bar.
+func (m *Model) ShortHelp() []key.Binding {
+	k := &m.sh.Keys
+	return []key.Binding{k.Close, k.PrevExpiry, k.NextExpiry, k.Smile, k.Help}
+}
+
+// FullHelp is every key the page answers to.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := &m.sh.Keys
+	expiry := key.NewBinding(key.WithKeys(append(k.Up.Keys(), k.Down.Keys()...)...), key.WithHelp(k.Up.Help().Key+" "+k.Down.Help().Key, "expiry"))
+	strike := key.NewBinding(key.WithKeys(append(k.Left.Keys(), k.Right.Keys()...)...), key.WithHelp(k.Left.Help().Key+" "+k.Right.Help().Key, "strike (the ladder's cursor)"))
+	return [][]key.Binding{
+		{expiry, k.PrevExpiry, k.NextExpiry, strike, k.Smile},
+		{k.Refresh, k.Symbol, k.Date, k.Mode},
+		{k.Close, k.Vol, k.Help, k.Quit, k.Interrupt},
+	}
+}
