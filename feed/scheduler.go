@@ -20,10 +20,18 @@ const (
 	FeedChain    Feed = iota // option-and-underlying-quotes of the selected expiry (api.EndpointOptionQuotes)
 	FeedTape                 // option-trades, incremental (api.EndpointOptionTrades)
 	FeedCalendar             // calendar (api.EndpointCalendar): refreshed rarely
+	// The contract page's feeds, polled only while it is shown: its
+	// snapshot, its trades with greeks, its NBBO changes for the chart.
+	FeedContractQuote  // option-and-underlying-quotes of one contract
+	FeedContractTrades // option-trades-with-greeks, incremental
+	FeedContractTAQ    // trades-and-quotes, NBBO changes, incremental
+	// FeedTapeGreeks fills the tape's IV and delta columns, one visible
+	// contract per fetch, while they are shown.
+	FeedTapeGreeks
 	NumFeeds
 )
 
-var feedNames = [NumFeeds]string{"chain", "tape", "calendar"}
+var feedNames = [NumFeeds]string{"chain", "tape", "calendar", "contract quote", "contract trades", "contract quotes", "tape greeks"}
 
 func (f Feed) String() string {
 	if f >= 0 && f < NumFeeds {
@@ -32,7 +40,8 @@ func (f Feed) String() string {
 	return "feed(" + strconv.Itoa(int(f)) + ")"
 }
 
-var feedEndpoints = [NumFeeds]api.Endpoint{api.EndpointOptionQuotes, api.EndpointOptionTrades, api.EndpointCalendar}
+var feedEndpoints = [NumFeeds]api.Endpoint{api.EndpointOptionQuotes, api.EndpointOptionTrades, api.EndpointCalendar,
+	api.EndpointOptionQuotes, api.EndpointTradesWithGreeks, api.EndpointTradesAndQuotes, api.EndpointTradesWithGreeks}
 
 // Pacing limits beyond config's defaults: how long a 429 without a
 // Retry-After holds the feeds back, and the window of the hourly rate.
@@ -50,6 +59,28 @@ type Conditions struct {
 	TapeVisible bool // the tape pane is shown; a hidden tape is not polled
 	Focused     bool // the terminal has focus (false after a BlurMsg)
 	Idle        bool // no key or mouse input for a while (the model decides how long, 5 min)
+	// Contract is the contract page shown over the watch screen: its
+	// feeds are polled and the screen's chain and tape are not (the root
+	// also clears TapeVisible), since nobody sees them.
+	Contract bool
+	// TapeGreeks is the tape's IV and delta columns shown (and the
+	// account entitled to them): FeedTapeGreeks is polled.
+	TapeGreeks bool
+}
+
+// visible reports whether f is polled at all under c.
+func (c Conditions) visible(f Feed) bool {
+	switch f {
+	case FeedChain:
+		return !c.Contract
+	case FeedTape:
+		return c.TapeVisible && !c.Contract
+	case FeedContractQuote, FeedContractTrades, FeedContractTAQ:
+		return c.Contract
+	case FeedTapeGreeks:
+		return c.TapeGreeks && c.TapeVisible && !c.Contract
+	}
+	return f == FeedCalendar
 }
 
 // Scheduler decides when each feed of the watch screen is fetched next so that
@@ -142,7 +173,7 @@ func (s *Scheduler) Observe(f Feed, resp *api.Response, err error, now time.Time
 // it back. The delay is recomputed from last on every call, so a change of
 // conditions (focus regained) takes effect without waiting out the old one.
 func (s *Scheduler) Next(f Feed, c Conditions, last, now time.Time) (d time.Duration, ok bool) {
-	if f < 0 || f >= NumFeeds || (f == FeedTape && !c.TapeVisible) {
+	if f < 0 || f >= NumFeeds || !c.visible(f) {
 		return 0, false
 	}
 	s.clock = later(s.clock, now)
@@ -197,7 +228,7 @@ func backoff(failures int) time.Duration {
 // fetch every 6 hours is negligible.
 func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration {
 	switch {
-	case f < 0 || f >= NumFeeds || c.Historical || (f == FeedTape && !c.TapeVisible):
+	case f < 0 || f >= NumFeeds || c.Historical || !c.visible(f):
 		return 0
 	case f == FeedCalendar:
 		return config.CalendarInterval
@@ -205,6 +236,19 @@ func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration 
 		return config.QuietMax // for the stale mark only: Next waits for the open
 	}
 	perHour := s.BudgetPerHour(now)
+	if c.Contract {
+		return quiet(s.contractInterval(f, c, perHour), c)
+	}
+	if c.TapeGreeks {
+		// The greeks columns take a quarter; the ladder and the tape
+		// share the rest as they would without them.
+		greeks := perHour / 4
+		if f == FeedTapeGreeks {
+			cost := float64(api.Cost(feedEndpoints[f], c.Mode, false))
+			return quiet(clampInterval(cost, greeks, config.TapeMinInterval, config.TapeMaxInterval), c)
+		}
+		perHour -= greeks
+	}
 	chainCost := float64(api.Cost(feedEndpoints[FeedChain], c.Mode, false))
 	if !c.TapeVisible {
 		return quiet(clampInterval(chainCost, perHour, config.ChainMinInterval, config.ChainMaxInterval), c)
@@ -218,6 +262,18 @@ func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration 
 		return quiet(clampInterval(chainCost, chainShare, config.ChainMinInterval, config.ChainMaxInterval), c)
 	}
 	return quiet(clampInterval(tapeCost, tapeShare, config.TapeMinInterval, config.TapeMaxInterval), c)
+}
+
+// contractInterval paces the contract page's feeds on the whole budget
+// (the screen underneath is not polled): two fifths each to the trades
+// and the quotes, a fifth to the snapshot, which costs a quarter as much
+// and so refreshes the header about twice as often.
+func (s *Scheduler) contractInterval(f Feed, c Conditions, perHour float64) time.Duration {
+	cost := float64(api.Cost(feedEndpoints[f], c.Mode, false))
+	if f == FeedContractQuote {
+		return clampInterval(cost, perHour/5, config.ChainMinInterval, config.ChainMaxInterval)
+	}
+	return clampInterval(cost, perHour*2/5, config.ContractMinInterval, config.ContractMaxInterval)
 }
 
 // ratePerHour is the points per hour that fetching at cost every d spends.
