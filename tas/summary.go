@@ -47,16 +47,6 @@ func Summarize(trades []Trade, blockSize int64) Summary {
 	s := Summary{VWAP: math.NaN(), VWIV: math.NaN()}
 	var pxVol, ivVol int64
 	var pxSum, ivSum float64
-	type second struct {
-		key string
-		sec api.TimeOfDay
-	}
-	type group struct {
-		exch   [4]uint64 // a bit per exchange id
-		volume int64
-	}
-	groups := map[second]*group{}
-	var order []second
 	for i := range trades {
 		t := &trades[i]
 		if t.Cancel == api.TradeCanceled {
@@ -99,27 +89,8 @@ func Summarize(trades []Trade, blockSize int64) Summary {
 			s.Blocks++
 			s.BlockVolume += t.Size
 		}
-		k := second{t.Key, t.Time - t.Time%1000}
-		g := groups[k]
-		if g == nil {
-			g = &group{}
-			groups[k] = g
-			order = append(order, k)
-		}
-		g.exch[t.Exchange>>6] |= 1 << (t.Exchange & 63)
-		g.volume += t.Size
 	}
-	for _, k := range order {
-		g := groups[k]
-		n := 0
-		for _, w := range g.exch {
-			n += popcount(w)
-		}
-		if n >= 2 {
-			s.Sweeps++
-			s.SweepVolume += g.volume
-		}
-	}
+	_, s.Sweeps, s.SweepVolume = InSweep(trades)
 	if pxVol > 0 {
 		s.VWAP = pxSum / float64(pxVol) / Multiplier
 	}
@@ -137,6 +108,63 @@ func larger(a, b *Trade) bool {
 	}
 	pa, pb := a.Premium(), b.Premium()
 	return !math.IsNaN(pa) && (math.IsNaN(pb) || pa > pb)
+}
+
+// InSweep marks the trades that are part of a multi-exchange sweep: the
+// counted prints of one contract (Key) within one second on two or more
+// exchanges. It also returns how many sweeps there are and their volume.
+func InSweep(trades []Trade) (in []bool, sweeps int, volume int64) {
+	type second struct {
+		key string
+		sec api.TimeOfDay
+	}
+	type group struct {
+		exch   [4]uint64 // a bit per exchange id
+		volume int64
+		first  int
+	}
+	groups := map[second]*group{}
+	var order []*group
+	for i := range trades {
+		t := &trades[i]
+		if !t.Counts() {
+			continue
+		}
+		k := second{t.Key, t.Time - t.Time%1000}
+		g := groups[k]
+		if g == nil {
+			g = &group{first: i}
+			groups[k] = g
+			order = append(order, g)
+		}
+		g.exch[t.Exchange>>6] |= 1 << (t.Exchange & 63)
+		g.volume += t.Size
+	}
+	in = make([]bool, len(trades))
+	for _, g := range order {
+		n := 0
+		for _, w := range g.exch {
+			n += popcount(w)
+		}
+		if n < 2 {
+			continue
+		}
+		sweeps++
+		volume += g.volume
+	}
+	for i := range trades {
+		t := &trades[i]
+		if !t.Counts() {
+			continue
+		}
+		g := groups[second{t.Key, t.Time - t.Time%1000}]
+		n := 0
+		for _, w := range g.exch {
+			n += popcount(w)
+		}
+		in[i] = n >= 2
+	}
+	return in, sweeps, volume
 }
 
 func popcount(w uint64) int {

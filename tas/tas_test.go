@@ -90,6 +90,12 @@ func TestSummarize(t *testing.T) {
 	check("Sweeps", s.Sweeps, 1)
 	check("SweepVolume", s.SweepVolume, int64(35))
 	check("Canceled", s.Canceled, 1)
+	in, _, _ := InSweep(list)
+	for i, want := range []bool{true, true, true, false, false, false, false, false, false, false} {
+		if in[i] != want {
+			t.Errorf("InSweep[%d] = %v, want %v", i, in[i], want)
+		}
+	}
 	if want := premium / 100 / float64(10+20+5+150+150+40+7); math.Abs(s.VWAP-want) > 1e-9 {
 		t.Errorf("VWAP = %v, want %v", s.VWAP, want)
 	}
