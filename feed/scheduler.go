@@ -319,3 +319,13 @@ func later(a, b time.Time) time.Time {
 	}
 	return a
 }
+
+// ResetFeeds is Reset for some feeds only: the contract page's, when
+// another contract is opened while the screen's query stays.
+func (s *Scheduler) ResetFeeds(fs ...Feed) {
+	for _, f := range fs {
+		if f >= 0 && f < NumFeeds {
+			s.feeds[f] = feedState{}
+		}
+	}
+}

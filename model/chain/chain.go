@@ -155,24 +155,12 @@ func (c *Model) selectExpiry(d api.Date) {
 	c.expiry, c.strike, c.side, c.offset, c.center = d, math.NaN(), api.Call, 0, true
 }
 
-// Spot is the underlying's price: the last trade, else the mid of its
-// quote, else the implied mid from the option book (the only one present
-// without a consolidated-tape subscription); NaN when none is known.
+// Spot is the underlying's price (feed.Spot); NaN before a snapshot.
 func (c *Model) Spot() float64 {
-	u := &c.st.und
-	switch {
-	case !c.st.hasUnd:
+	if !c.st.hasUnd {
 		return math.NaN()
-	case u.LastTradePrice.Valid:
-		return u.LastTradePrice.V
-	case u.Mid.Valid:
-		return u.Mid.V
-	case u.Bid.Valid && u.Ask.Valid:
-		return (u.Bid.V + u.Ask.V) / 2
-	case u.ImpliedUnderlyingMid.Valid:
-		return u.ImpliedUnderlyingMid.V
 	}
-	return math.NaN()
+	return feed.Spot(&c.st.und)
 }
 
 // window returns the strikes around the money that the ladder shows and

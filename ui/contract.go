@@ -1,0 +1,186 @@
+package ui
+
+import (
+	"math"
+	"strconv"
+
+	"chainwatch/api"
+	"chainwatch/tas"
+	"chainwatch/text"
+	"chainwatch/theme"
+)
+
+// ContractHeaderData is the top of the contract page: the option, its
+// quote and greeks from the last snapshot, the underlying, a theoretical
+// value set against the mid, and how fresh it all is.
+type ContractHeaderData struct {
+	OSI        string
+	Type       api.OptionType
+	Strike     float64
+	Expiry     api.Date
+	DTE        int
+	Underlying string
+	Quote      Contract // bid, ask, sizes, mid, last, volume, OI, IV, greeks; NaN or < 0 unknown
+	Spot       float64  // the underlying's price now; NaN unknown
+	Theo       float64  // the last print carried by its greeks to now (tas.Theo); NaN unknown
+	Status     string   // "live · 3s ago", "Fri Nov 20 · closed", "loading…"
+	Stale      bool     // the status is a warning: the last refresh failed or is late
+}
+
+// ContractHeader draws the page's three header lines in width cells: the
+// option and the status; the quote; IV, greeks and the theo. The second
+// and third lines flow: at 80 cells the last fields of each give way.
+func ContractHeader(h *ContractHeaderData, width int, st *theme.Styles) []string {
+	out := make([]string, 3)
+	if width <= 0 {
+		return out
+	}
+	sp := func(t theme.Tone) theme.Span { return st.Span(t, theme.ShadeHeader) }
+	typeTone, typeWord := theme.ToneCall, "CALL"
+	if h.Type == api.Put {
+		typeTone, typeWord = theme.TonePut, "PUT"
+	}
+	title := newPaneLine(width, sp(theme.ToneText))
+	title.blank(1)
+	title.put(sp(theme.ToneBold), text.Clean(h.OSI))
+	title.blank(2)
+	title.put(sp(typeTone), typeWord+" "+fmtStrike(h.Strike))
+	title.blank(1)
+	exp := dash
+	if h.Expiry.Valid() {
+		exp = h.Expiry.String()
+	}
+	title.put(sp(theme.ToneText), exp)
+	title.put(sp(theme.ToneMuted), " · "+strconv.Itoa(h.DTE)+" DTE")
+	if h.Underlying != "" {
+		title.put(sp(theme.ToneMuted), " · ")
+		title.put(sp(theme.ToneText), text.Clean(h.Underlying)+" "+fmtPrice(h.Spot))
+	}
+	status := text.Clean(h.Status)
+	statusTone := theme.ToneMuted
+	if h.Stale {
+		statusTone, status = theme.ToneWarn, "! "+status
+	}
+	if gap := title.room() - paneWidth(status) - 1; gap >= 2 && status != "" {
+		title.blank(gap)
+		title.put(sp(statusTone), status)
+	}
+	out[0] = title.line()
+
+	c := &h.Quote
+	mid := c.Mid
+	if math.IsNaN(mid) && !math.IsNaN(c.Bid) && !math.IsNaN(c.Ask) {
+		mid = (c.Bid + c.Ask) / 2
+	}
+	lastVal := fmtPrice(c.Last)
+	if chg := c.Last - c.PrevClose; !math.IsNaN(chg) {
+		lastVal += " " + fmtSigned(chg, 2)
+	}
+	theo := fmtPrice(h.Theo)
+	if edge := h.Theo - mid; !math.IsNaN(edge) {
+		theo += " vs mid " + fmtSigned(edge, 2)
+	}
+	quote := []detailField{
+		{"Bid", string(appendQuote(nil, c.Bid, c.BidSize)), theme.ToneBidSide},
+		{"Ask", string(appendQuote(nil, c.Ask, c.AskSize)), theme.ToneAskSide},
+		{"Mid", fmtPrice(mid), theme.ToneText},
+		{"Last", lastVal, signTone(c.Last - c.PrevClose)},
+		{"Vol", fmtSize(c.Volume), theme.ToneText},
+		{"OI", fmtSize(c.OI), theme.ToneText},
+		{"Trades", fmtSize(c.Trades), theme.ToneText},
+	}
+	greeks := []detailField{
+		{"IV", fmtPct(c.IV, 1), theme.ToneCaution},
+		{"Delta", fmtGreek(c.Delta, 3), theme.ToneText},
+		{"Gamma", fmtGreek(c.Gamma, 4), theme.ToneText},
+		{"Theta", fmtGreek(c.Theta, 3), theme.ToneText},
+		{"Vega", fmtGreek(c.Vega, 3), theme.ToneText},
+		{"Theo", theo, theme.ToneAccent},
+	}
+	out[1] = fieldLine(quote, width, st)
+	out[2] = fieldLine(greeks, width, st)
+	return out
+}
+
+// fieldLine puts labelled fields on one line, two blanks apart, as many as
+// fit whole.
+func fieldLine(fields []detailField, width int, st *theme.Styles) string {
+	l := newPaneLine(width, theme.Span{})
+	label := st.Span(theme.ToneMuted, theme.ShadeNone)
+	l.blank(1)
+	for i, f := range fields {
+		need := len(f.label) + 1 + paneWidth(f.value)
+		if i > 0 {
+			need += 2
+		}
+		if need > l.room() {
+			break
+		}
+		if i > 0 {
+			l.blank(2)
+		}
+		l.put(label, f.label+" ")
+		l.put(st.Span(f.tone, theme.ShadeNone), f.value)
+	}
+	return l.line()
+}
+
+// ContractSummary draws the day's figures in width x height (two lines
+// wanted): who traded on which side, the premium, then the prints that
+// stand out.
+func ContractSummary(s *tas.Summary, cost string, width, height int, st *theme.Styles) []string {
+	out := make([]string, max(height, 0))
+	if height <= 0 {
+		return out
+	}
+	pct := func(part int64) string {
+		if s.Volume == 0 {
+			return ""
+		}
+		return " " + strconv.Itoa(int(math.Round(100*float64(part)/float64(s.Volume)))) + "%"
+	}
+	flow := []detailField{
+		{"Vol", fmtSize(s.Volume), theme.ToneBold},
+		{"bid", fmtSize(s.VolBid) + pct(s.VolBid), theme.ToneBidSide},
+		{"mid", fmtSize(s.VolMid) + pct(s.VolMid), theme.ToneMidSide},
+		{"ask", fmtSize(s.VolAsk) + pct(s.VolAsk), theme.ToneAskSide},
+		{"Premium", fmtMoney(s.Premium), theme.ToneBold},
+		{"at ask", fmtMoney(s.PremiumAsk), theme.ToneAskSide},
+		{"at bid", fmtMoney(s.PremiumBid), theme.ToneBidSide},
+	}
+	largest := dash
+	if s.HasLargest {
+		t := &s.Largest
+		code, _ := TradeAtCode(t.At)
+		largest = strconv.FormatInt(t.Size, 10) + " @" + fmtPrice(t.Price) + " " + code + " " +
+			string(appendClock(nil, t.Time, false)) + " " + fmtMoney(t.Premium())
+	}
+	marks := []detailField{
+		{"Largest", largest, theme.ToneBlock},
+		{"Blocks", strconv.Itoa(s.Blocks) + " (" + fmtSize(s.BlockVolume) + ")", theme.ToneBlock},
+		{"Sweeps", strconv.Itoa(s.Sweeps) + " (" + fmtSize(s.SweepVolume) + ")", theme.ToneAccent},
+		{"VWAP", fmtPrice(s.VWAP), theme.ToneText},
+		{"IV traded", fmtPct(s.VWIV, 1), theme.ToneCaution},
+	}
+	lines := [][]detailField{flow, marks}
+	if cost != "" {
+		lines = append(lines, []detailField{{"Cost", text.Clean(cost), theme.ToneMuted}})
+	}
+	for i := range out {
+		if i < len(lines) {
+			out[i] = fieldLine(lines[i], width, st)
+		} else {
+			out[i] = paneBlank(width)
+		}
+	}
+	return out
+}
+
+// fmtMoney is dollars as a trader reads a premium: "$950", "$18.0k",
+// "$1.2M"; "-" unknown.
+func fmtMoney(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return dash
+	}
+	return "$" + string(appendSize(nil, int64(math.Round(v))))
+}
