@@ -51,6 +51,8 @@ func (a *App) conditions() feed.Conditions {
 		TapeVisible: a.showTape,
 		Focused:     a.termFocused,
 		Idle:        now.Sub(a.lastInput) > config.IdleAfter,
+		Contract:    a.contract.open,
+		TapeGreeks:  a.tape.GreeksWanted(),
 	}
 }
 
@@ -134,6 +136,17 @@ func (a *App) fetch(f feed.Feed) tea.Cmd {
 		cmd = fetchTapeCmd(a.ctx, a.sh, a.q, day, a.tape.NextFrom())
 	case feed.FeedCalendar:
 		cmd = fetchCalendarCmd(a.ctx, a.sh, a.q)
+	case feed.FeedContractQuote, feed.FeedContractTrades, feed.FeedContractTAQ:
+		if cmd = a.contract.page.Fetch(f); cmd == nil {
+			return nil // time and sales the account may not see: not asked
+		}
+	case feed.FeedTapeGreeks:
+		if cmd = a.fetchTapeGreeks(); cmd == nil {
+			// Every print on screen has its greeks: look again an
+			// interval later, when the tape has moved.
+			a.poll.last[f] = a.sh.Now()
+			return a.plan(f)
+		}
 	}
 	a.poll.inflight[f]++
 	a.poll.gen[f]++ // a timer armed before this fetch is now moot

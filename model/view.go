@@ -36,9 +36,20 @@ func (a *App) render(now time.Time) string {
 		a.help = false // the screen under the help, drawn as usual
 		screen := a.render(now)
 		a.help = true
-		return ui.HelpOver(screen, a.sh.Keys.FullHelp(), a.width, a.height, st)
+		keys := a.sh.Keys.FullHelp()
+		if a.contract.open {
+			keys = a.contract.page.FullHelp()
+		}
+		return ui.HelpOver(screen, keys, a.width, a.height, st)
 	}
 	lay := a.layout()
+	if a.contract.open {
+		page := ui.Rect{W: a.width, H: max(lay.Status.Y, 0)}
+		return ui.Compose(a.width, a.height, []ui.Pane{
+			{R: page, Lines: a.contractLines(page)},
+			{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
+		}, st)
+	}
 	h := a.headerData(now)
 	if a.scan.IsOpen() {
 		r := a.scannerRect()

@@ -92,10 +92,10 @@ func ContractHeader(h *ContractHeaderData, width int, st *theme.Styles) []string
 	greeks := []detailField{
 		{"IV", fmtPct(c.IV, 1), theme.ToneCaution},
 		{"Delta", fmtGreek(c.Delta, 3), theme.ToneText},
+		{"Theo", theo, theme.ToneAccent},
 		{"Gamma", fmtGreek(c.Gamma, 4), theme.ToneText},
 		{"Theta", fmtGreek(c.Theta, 3), theme.ToneText},
 		{"Vega", fmtGreek(c.Vega, 3), theme.ToneText},
-		{"Theo", theo, theme.ToneAccent},
 	}
 	out[1] = fieldLine(quote, width, st)
 	out[2] = fieldLine(greeks, width, st)
@@ -125,9 +125,10 @@ func fieldLine(fields []detailField, width int, st *theme.Styles) string {
 	return l.line()
 }
 
-// ContractSummary draws the day's figures in width x height (two lines
-// wanted): who traded on which side, the premium, then the prints that
-// stand out.
+// ContractSummary draws the day's figures in width x height, flowed over
+// the lines, most wanted first: who traded on which side and the
+// premium, then the prints that stand out; the cost of the page's
+// refreshes on the last line.
 func ContractSummary(s *tas.Summary, cost string, width, height int, st *theme.Styles) []string {
 	out := make([]string, max(height, 0))
 	if height <= 0 {
@@ -145,8 +146,6 @@ func ContractSummary(s *tas.Summary, cost string, width, height int, st *theme.S
 		{"mid", fmtSize(s.VolMid) + pct(s.VolMid), theme.ToneMidSide},
 		{"ask", fmtSize(s.VolAsk) + pct(s.VolAsk), theme.ToneAskSide},
 		{"Premium", fmtMoney(s.Premium), theme.ToneBold},
-		{"at ask", fmtMoney(s.PremiumAsk), theme.ToneAskSide},
-		{"at bid", fmtMoney(s.PremiumBid), theme.ToneBidSide},
 	}
 	largest := dash
 	if s.HasLargest {
@@ -159,19 +158,58 @@ func ContractSummary(s *tas.Summary, cost string, width, height int, st *theme.S
 		{"Largest", largest, theme.ToneBlock},
 		{"Blocks", strconv.Itoa(s.Blocks) + " (" + fmtSize(s.BlockVolume) + ")", theme.ToneBlock},
 		{"Sweeps", strconv.Itoa(s.Sweeps) + " (" + fmtSize(s.SweepVolume) + ")", theme.ToneAccent},
-		{"VWAP", fmtPrice(s.VWAP), theme.ToneText},
 		{"IV traded", fmtPct(s.VWIV, 1), theme.ToneCaution},
+		{"VWAP", fmtPrice(s.VWAP), theme.ToneText},
+		{"Premium at ask", fmtMoney(s.PremiumAsk), theme.ToneAskSide},
+		{"at bid", fmtMoney(s.PremiumBid), theme.ToneBidSide},
 	}
-	lines := [][]detailField{flow, marks}
-	if cost != "" {
-		lines = append(lines, []detailField{{"Cost", text.Clean(cost), theme.ToneMuted}})
+	rows := height
+	if cost != "" && height > 1 {
+		rows--
+		l := newPaneLine(width, theme.Span{})
+		l.blank(1)
+		l.put(st.Span(theme.ToneMuted, theme.ShadeNone), "Cost ")
+		l.put(st.Span(theme.ToneText, theme.ShadeNone), text.Clean(cost)) // cut at the edge
+		out[height-1] = l.line()
 	}
-	for i := range out {
-		if i < len(lines) {
-			out[i] = fieldLine(lines[i], width, st)
-		} else {
-			out[i] = paneBlank(width)
+	copy(out, flowFields(append(flow, marks...), width, rows, st))
+	return out
+}
+
+// flowFields puts labelled fields on up to height lines of width cells,
+// two blanks apart, a field never split; what does not fit is left off.
+func flowFields(fields []detailField, width, height int, st *theme.Styles) []string {
+	out := make([]string, max(height, 0))
+	label := st.Span(theme.ToneMuted, theme.ShadeNone)
+	row := 0
+	l := newPaneLine(width, theme.Span{})
+	l.blank(1)
+	for _, f := range fields {
+		need := len(f.label) + 1 + paneWidth(f.value)
+		if l.n > 1 && need+2 > l.room() {
+			if row >= height {
+				break
+			}
+			out[row] = l.line()
+			row++
+			l = newPaneLine(width, theme.Span{})
+			l.blank(1)
 		}
+		if row >= height || need > l.room() {
+			continue
+		}
+		if l.n > 1 {
+			l.blank(2)
+		}
+		l.put(label, f.label+" ")
+		l.put(st.Span(f.tone, theme.ShadeNone), f.value)
+	}
+	if row < height {
+		out[row] = l.line()
+		row++
+	}
+	for ; row < height; row++ {
+		out[row] = paneBlank(width)
 	}
 	return out
 }

@@ -10,7 +10,8 @@ type ContractLayout struct {
 // Heights of the contract page's fixed parts.
 const (
 	contractHeaderH  = 3
-	contractSummaryH = 3 // flow, the prints that stand out, the cost
+	contractSummaryH = 3 // two lines of figures, the cost
+	contractSummaryW = 5 // beside a tall chart: four lines of figures
 	contractChartMin = 8
 )
 
@@ -29,8 +30,8 @@ func NewContractLayout(width, height int) ContractLayout {
 	}
 	l.Wide = width >= wideFrom
 	if l.Wide {
-		lw := width * 55 / 100
-		sumH := min(contractSummaryH, bodyH)
+		lw := width / 2
+		sumH := min(contractSummaryW, bodyH/3)
 		l.Chart = Rect{0, bodyY, lw, bodyH - sumH}
 		l.Summary = Rect{0, bodyY + bodyH - sumH, lw, sumH}
 		l.Trades = Rect{lw + 1, bodyY, width - lw - 1, bodyH}

@@ -34,8 +34,36 @@ const (
 	ctPremW  = 7
 	ctExchW  = 4
 	ctNBBOW  = 13
-	ctBaseW  = 1 + ctTimeW + 1 + ctSizeW + 1 + ctPriceW + 1 + ctCodeW + 1 + ctIVW + 1 + ctDeltaW + 1 + ctUndW + 1 + ctPremW
+	ctClockW = 8 // 10:02:03, when the milliseconds do not fit
+	ctBaseW  = 1 + ctClockW + 1 + ctSizeW + 1 + ctPriceW + 1 + ctCodeW
 )
+
+// ctCols is which columns of a contract trade row fit the width, in the
+// order a trader wants them: the IV and delta of the print, its premium,
+// the underlying at the print, the milliseconds that tell a sweep's
+// prints apart, the exchange, the NBBO.
+type ctCols struct {
+	ms, iv, delta, prem, und, exch, nbbo bool
+}
+
+func ctLayout(width int) ctCols {
+	var c ctCols
+	w := ctBaseW
+	add := func(on *bool, n int) {
+		if w+n <= width {
+			*on = true
+			w += n
+		}
+	}
+	add(&c.iv, 1+ctIVW)
+	add(&c.delta, 1+ctDeltaW)
+	add(&c.prem, 1+ctPremW)
+	add(&c.und, 1+ctUndW)
+	add(&c.ms, ctTimeW-ctClockW)
+	add(&c.exch, 1+ctExchW)
+	add(&c.nbbo, 1+ctNBBOW)
+	return c
+}
 
 // Sweep mark: a trade of a multi-exchange sweep.
 const ctSweepMark = "»"
@@ -61,9 +89,9 @@ func ContractTrades(v *ContractTradesView, width, height int, st *theme.Styles) 
 	title.put(st.Span(theme.ToneText, shade), strconv.Itoa(v.Held))
 	title.put(st.Span(theme.ToneMuted, shade), " trades · with IV and greeks at each print")
 	out[0] = title.line()
-	exch, nbbo := width >= ctBaseW+1+ctExchW, width >= ctBaseW+1+ctExchW+1+ctNBBOW
+	cols := ctLayout(width)
 	if height > 1 {
-		out[1] = ctHead(width, exch, nbbo, st)
+		out[1] = ctHead(width, cols, st)
 	}
 	blank := paneBlank(width)
 	msg := text.Clean(v.Message)
@@ -89,26 +117,39 @@ func ContractTrades(v *ContractTradesView, width, height int, st *theme.Styles) 
 	}
 	for i := 0; i < len(v.Trades) && 2+i < height; i++ {
 		sweep := i < len(v.Sweep) && v.Sweep[i]
-		out[2+i] = ctRow(v, &v.Trades[i], sweep, i == v.Cursor && v.Focused, exch, nbbo, width, st)
+		out[2+i] = ctRow(v, &v.Trades[i], sweep, i == v.Cursor && v.Focused, cols, width, st)
 	}
 	return out
 }
 
-func ctHead(width int, exch, nbbo bool, st *theme.Styles) string {
+func ctHead(width int, c ctCols, st *theme.Styles) string {
 	l := newPaneLine(width, theme.Span{})
 	m := st.Span(theme.ToneMuted, theme.ShadeNone)
-	l.put(m, " "+padRight("time", ctTimeW)+" "+padLeft("size", ctSizeW)+" "+padLeft("price", ctPriceW)+" "+
-		padRight("at", ctCodeW)+" "+padLeft("IV", ctIVW)+" "+padLeft("delta", ctDeltaW)+" "+padLeft("und", ctUndW)+" "+padLeft("prem $", ctPremW))
-	if exch {
-		l.put(m, " "+padRight("exch", ctExchW))
+	tw := ctClockW
+	if c.ms {
+		tw = ctTimeW
 	}
-	if nbbo {
-		l.put(m, " "+padLeft("nbbo", ctNBBOW))
+	l.put(m, " "+padRight("time", tw)+" "+padLeft("size", ctSizeW)+" "+padLeft("price", ctPriceW)+" "+padRight("at", ctCodeW))
+	for _, col := range []struct {
+		on    bool
+		name  string
+		w     int
+		right bool
+	}{{c.iv, "IV", ctIVW, true}, {c.delta, "delta", ctDeltaW, true}, {c.prem, "prem $", ctPremW, true},
+		{c.und, "und", ctUndW, true}, {c.exch, "exch", ctExchW, false}, {c.nbbo, "nbbo", ctNBBOW, true}} {
+		if !col.on {
+			continue
+		}
+		if col.right {
+			l.put(m, " "+padLeft(col.name, col.w))
+		} else {
+			l.put(m, " "+padRight(col.name, col.w))
+		}
 	}
 	return l.line()
 }
 
-func ctRow(v *ContractTradesView, t *tas.Trade, sweep, cursor, exch, nbbo bool, width int, st *theme.Styles) string {
+func ctRow(v *ContractTradesView, t *tas.Trade, sweep, cursor bool, c ctCols, width int, st *theme.Styles) string {
 	sh := theme.ShadeNone
 	if cursor {
 		sh = theme.ShadeCursor
@@ -140,19 +181,31 @@ func ctRow(v *ContractTradesView, t *tas.Trade, sweep, cursor, exch, nbbo bool, 
 			l.putASCII(span(t), append([]byte{' '}, appendPadRight(b[24:24], s, w)...))
 		}
 	}
-	cell(theme.ToneMuted, appendClock(b[:0], t.Time, true), ctTimeW, false)
+	tw := ctClockW
+	if c.ms {
+		tw = ctTimeW
+	}
+	cell(theme.ToneMuted, appendClock(b[:0], t.Time, c.ms), tw, false)
 	cell(sizeTone, appendSizeFit(b[:0], t.Size, ctSizeW), ctSizeW, true)
 	cell(side, appendPrice(b[:0], t.Price), ctPriceW, true)
 	cell(side, append(b[:0], code...), ctCodeW, false)
-	cell(ivTone, appendPct(b[:0], t.IV, 1), ctIVW, true)
-	cell(body, appendFit(b[:0], t.Delta, 3, ctDeltaW, false), ctDeltaW, true)
-	cell(theme.ToneMuted, appendPrice(b[:0], t.Underlying()), ctUndW, true)
-	prem := dash
-	if p := t.Premium(); !math.IsNaN(p) {
-		prem = string(appendSizeFit(nil, int64(math.Round(p)), ctPremW))
+	if c.iv {
+		cell(ivTone, appendPct(b[:0], t.IV, 1), ctIVW, true)
 	}
-	cell(body, []byte(prem), ctPremW, true)
-	if exch {
+	if c.delta {
+		cell(body, appendFit(b[:0], t.Delta, 3, ctDeltaW, false), ctDeltaW, true)
+	}
+	if c.prem {
+		prem := dash
+		if p := t.Premium(); !math.IsNaN(p) {
+			prem = string(appendSizeFit(nil, int64(math.Round(p)), ctPremW))
+		}
+		cell(body, []byte(prem), ctPremW, true)
+	}
+	if c.und {
+		cell(theme.ToneMuted, appendPrice(b[:0], t.Underlying()), ctUndW, true)
+	}
+	if c.exch {
 		name := strconv.Itoa(int(t.Exchange))
 		if v.Exchanges != nil {
 			if n := v.Exchanges(t.Exchange); n != "" {
@@ -161,7 +214,7 @@ func ctRow(v *ContractTradesView, t *tas.Trade, sweep, cursor, exch, nbbo bool, 
 		}
 		cell(theme.ToneMuted, tapeASCII(b[:0], name, ctExchW), ctExchW, false)
 	}
-	if nbbo {
+	if c.nbbo {
 		nb := appendPrice(b[:0], t.Bid)
 		nb = append(nb, '/')
 		nb = appendPrice(nb, t.Ask)
