@@ -65,7 +65,7 @@ func TestContractPageFlow(t *testing.T) {
 	if !page.contractTimed {
 		t.Error("the page's trades are not polled")
 	}
-	for _, want := range []string{page.osi, "Time & Sales", "with IV and greeks", "IV traded", "Largest", "Sweeps", "Blocks", "bought", "IV (right axis)", "Theo", "pts a refresh", "esc back"} {
+	for _, want := range []string{page.osi, "Time & Sales", "IV traded", "Largest", "Sweeps", "Blocks", "bought", "IV (right axis)", "Theo", "pts a refresh", "esc back"} {
 		if !strings.Contains(page.frame, want) {
 			t.Errorf("the contract page lacks %q:\n%s", want, page.frame)
 		}

@@ -30,7 +30,7 @@ func NewContractLayout(width, height int) ContractLayout {
 	}
 	l.Wide = width >= wideFrom
 	if l.Wide {
-		lw := width / 2
+		lw := (width - 1) / 2
 		sumH := min(contractSummaryW, bodyH/3)
 		l.Chart = Rect{0, bodyY, lw, bodyH - sumH}
 		l.Summary = Rect{0, bodyY + bodyH - sumH, lw, sumH}

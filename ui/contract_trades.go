@@ -35,7 +35,7 @@ const (
 	ctExchW  = 4
 	ctNBBOW  = 13
 	ctClockW = 8 // 10:02:03, when the milliseconds do not fit
-	ctBaseW  = 1 + ctClockW + 1 + ctSizeW + 1 + ctPriceW + 1 + ctCodeW
+	ctBaseW  = 1 + 1 + ctClockW + 1 + ctSizeW + 1 + ctPriceW + 1 + ctCodeW // mark, then each column after a blank
 )
 
 // ctCols is which columns of a contract trade row fit the width, in the
@@ -87,7 +87,7 @@ func ContractTrades(v *ContractTradesView, width, height int, st *theme.Styles) 
 	title.put(st.Span(tone, shade), mark+"Time & Sales")
 	title.put(st.Span(theme.ToneMuted, shade), " · ")
 	title.put(st.Span(theme.ToneText, shade), strconv.Itoa(v.Held))
-	title.put(st.Span(theme.ToneMuted, shade), " trades · with IV and greeks at each print")
+	title.put(st.Span(theme.ToneMuted, shade), " trades · IV and greeks per print")
 	out[0] = title.line()
 	cols := ctLayout(width)
 	if height > 1 {
