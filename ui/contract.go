@@ -40,26 +40,38 @@ func ContractHeader(h *ContractHeaderData, width int, st *theme.Styles) []string
 	if h.Type == api.Put {
 		typeTone, typeWord = theme.TonePut, "PUT"
 	}
-	title := newPaneLine(width, sp(theme.ToneText))
-	title.blank(1)
-	title.put(sp(theme.ToneBold), text.Clean(h.OSI))
-	title.blank(2)
-	title.put(sp(typeTone), typeWord+" "+fmtStrike(h.Strike))
-	title.blank(1)
-	exp := dash
-	if h.Expiry.Valid() {
-		exp = h.Expiry.String()
-	}
-	title.put(sp(theme.ToneText), exp)
-	title.put(sp(theme.ToneMuted), " · "+strconv.Itoa(h.DTE)+" DTE")
-	if h.Underlying != "" {
-		title.put(sp(theme.ToneMuted), " · ")
-		title.put(sp(theme.ToneText), text.Clean(h.Underlying)+" "+fmtPrice(h.Spot))
-	}
 	status := text.Clean(h.Status)
 	statusTone := theme.ToneMuted
 	if h.Stale {
 		statusTone, status = theme.ToneWarn, "! "+status
+	}
+	exp := dash
+	if h.Expiry.Valid() {
+		exp = h.Expiry.String()
+	}
+	what := typeWord + " " + fmtStrike(h.Strike)
+	dte := " · " + strconv.Itoa(h.DTE) + " DTE"
+	und := ""
+	if h.Underlying != "" {
+		und = text.Clean(h.Underlying) + " " + fmtPrice(h.Spot)
+	}
+	// The status says which day and how fresh: it stays, and the
+	// underlying's price gives way to it on a narrow screen.
+	need := 1 + paneWidth(h.OSI) + 2 + len(what) + 1 + len(exp) + len(dte) + 2 + paneWidth(status) + 1
+	if und != "" && need+3+paneWidth(und) > width {
+		und = ""
+	}
+	title := newPaneLine(width, sp(theme.ToneText))
+	title.blank(1)
+	title.put(sp(theme.ToneBold), text.Clean(h.OSI))
+	title.blank(2)
+	title.put(sp(typeTone), what)
+	title.blank(1)
+	title.put(sp(theme.ToneText), exp)
+	title.put(sp(theme.ToneMuted), dte)
+	if und != "" {
+		title.put(sp(theme.ToneMuted), " · ")
+		title.put(sp(theme.ToneText), und)
 	}
 	if gap := title.room() - paneWidth(status) - 1; gap >= 2 && status != "" {
 		title.blank(gap)
