@@ -34,7 +34,7 @@ const (
 	ctPremW  = 7
 	ctExchW  = 4
 	ctNBBOW  = 13
-	ctClockW = 8 // 10:02:03, when the milliseconds do not fit
+	ctClockW = 8                                                           // 10:02:03, when the milliseconds do not fit
 	ctBaseW  = 1 + 1 + ctClockW + 1 + ctSizeW + 1 + ctPriceW + 1 + ctCodeW // mark, then each column after a blank
 )
 
