@@ -20,7 +20,7 @@ import (
 // the ladder's selection and filled by hand: its snapshot, a morning of
 // trades with greeks (a block, a two-exchange sweep, a cancel) and the
 // NBBO changes behind the chart.
-func contractApp(t *testing.T) (*App, time.Time) {
+func contractApp(t testing.TB) (*App, time.Time) {
 	t.Helper()
 	a, now := loadedApp(t, 3, 80)
 	a.openContract(a.chain.SelectedOSI())
@@ -136,5 +136,30 @@ func TestGoldenContractPage(t *testing.T) {
 				t.Error("NO_COLOR page carries colours")
 			}
 		})
+	}
+}
+
+// BenchmarkContractPageFrame is one frame of the contract page at
+// 120x40: header, summary and prints drawn, the chart reused (its data
+// and the minute unchanged), as most frames are.
+func BenchmarkContractPageFrame(b *testing.B) {
+	a, now := contractApp(b)
+	a.width, a.height = 120, 40
+	a.render(now)
+	b.ReportAllocs()
+	for b.Loop() {
+		a.render(now)
+	}
+}
+
+// BenchmarkContractChart is the chart drawn again with ntcharts, as after
+// each page of trades or quotes.
+func BenchmarkContractChart(b *testing.B) {
+	a, now := contractApp(b)
+	a.width, a.height = 120, 40
+	b.ReportAllocs()
+	for b.Loop() {
+		a.contract.page.Invalidate()
+		a.render(now)
 	}
 }

@@ -17,6 +17,9 @@ func (a *App) View() tea.View {
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = true
 	v.WindowTitle = "chainwatch · " + a.q.Symbol
+	if a.contract.open {
+		v.WindowTitle = "chainwatch · " + a.contract.page.OSI()
+	}
 	return v
 }
 

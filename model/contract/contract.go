@@ -14,6 +14,7 @@ import (
 	"chainwatch/feed"
 	"chainwatch/model/common"
 	"chainwatch/tas"
+	"chainwatch/theme"
 	"chainwatch/ui"
 
 	tea "charm.land/bubbletea/v2"
@@ -37,10 +38,13 @@ type Model struct {
 	sweep  []bool // tas.InSweep of trades
 	// version counts changes of the chart's data, so the chart is drawn
 	// again only when it or the size changed.
-	version   int
-	chart     []string
-	chartKey  [3]int
-	exchanges [256]string
+	version  int
+	chart    []string
+	chartKey [3]int
+	// chartStyles drew the chart: a new theme (the terminal's background
+	// arrived) draws it again.
+	chartStyles *theme.Styles
+	exchanges   [256]string
 
 	scroll int // prints skipped from the newest
 	page   int

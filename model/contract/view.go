@@ -156,12 +156,16 @@ func (m *Model) status(now time.Time) (string, bool) {
 	return string(m.q.Mode) + " · " + age.String() + " ago", stale
 }
 
+// Invalidate drops the drawn chart, so the next View draws it again
+// (the benchmarks; a theme change is noticed by itself).
+func (m *Model) Invalidate() { m.chart = nil }
+
 // chartLines is the chart, drawn again only when its data, the size or
 // the minute (the time axis grows with the clock) changed.
 func (m *Model) chartLines(w, h int, now time.Time) []string {
 	from, to := m.timeAxis(now)
 	key := [3]int{m.version, w<<16 | h, int(to / 60_000)}
-	if m.chart != nil && key == m.chartKey {
+	if m.chart != nil && key == m.chartKey && m.chartStyles == m.sh.Styles {
 		return m.chart
 	}
 	d := ui.ChartData{From: from, To: to}
@@ -181,7 +185,7 @@ func (m *Model) chartLines(w, h int, now time.Time) []string {
 	case len(d.Mid) == 0 && len(d.Trades) == 0 && m.lastOK[fTAQ].IsZero() && m.err[fTAQ] != nil:
 		d.Message = "quotes: " + feed.Describe(m.err[fTAQ], "")
 	}
-	m.chart, m.chartKey = ui.Chart(&d, w, h, m.sh.Styles), key
+	m.chart, m.chartKey, m.chartStyles = ui.Chart(&d, w, h, m.sh.Styles), key, m.sh.Styles
 	return m.chart
 }
 
