@@ -147,7 +147,7 @@ func calendarExport(ev []api.CalendarEvent, today api.Date) Export {
 		case api.KindEarnings:
 			r := x.Earnings
 			e.Records = append(e.Records, []any{r.UnderlyingSymbol, r.CompanyName, string(api.EventsEarnings),
-				r.ReportDate.String(), string(r.TimeOfDay), r.Year, r.Quarter, orNil(r.EPSEstimate), orNil(r.EPSActual),
+				r.ReportDate.String(), string(r.TimeOfDay), r.Year, r.Quarter, nullable(r.EPSEstimate), nullable(r.EPSActual),
 				nil, nil, nil, nil})
 			e.Table.Rows = append(e.Table.Rows, []string{r.UnderlyingSymbol, "earnings", r.ReportDate.String(), days,
 				string(r.TimeOfDay), fmt.Sprintf("Q%d %d", r.Quarter, r.Year), fixed(r.EPSEstimate, 2, 1), fixed(r.EPSActual, 2, 1), "", ""})
@@ -155,7 +155,7 @@ func calendarExport(ev []api.CalendarEvent, today api.Date) Export {
 			r := x.Dividend
 			e.Records = append(e.Records, []any{r.UnderlyingSymbol, r.CompanyName, string(api.EventsDividends),
 				nil, nil, nil, nil, nil, nil,
-				r.ExDividendDate.String(), dateOrNil(r.PaymentDate), orNil(r.Dividend), r.DividendCode})
+				r.ExDividendDate.String(), dateOrNil(r.PaymentDate), nullable(r.Dividend), r.DividendCode})
 			e.Table.Rows = append(e.Table.Rows, []string{r.UnderlyingSymbol, "ex-dividend", r.ExDividendDate.String(), days,
 				"", "", "", "", fixed(r.Dividend, 4, 1), dateText(r.PaymentDate)})
 		}

@@ -20,9 +20,9 @@ func chainExport(opts []api.OptionData) Export {
 	}
 	for _, o := range opts {
 		e.Records = append(e.Records, []any{o.Option, o.Root, o.Expiry.String(), o.Strike, string(o.OptionType),
-			orNil(o.Bid), orNil(o.Ask), orNilInt(o.BidSize), orNilInt(o.AskSize), orNil(o.Mid),
-			orNil(o.LastTradePrice), orNilInt(o.Volume), orNilInt(o.OpenInterest), orNil(o.IV),
-			orNil(o.Delta), orNil(o.Gamma), orNil(o.Theta), orNil(o.Vega), orNil(o.Rho)})
+			nullable(o.Bid), nullable(o.Ask), nullable(o.BidSize), nullable(o.AskSize), nullable(o.Mid),
+			nullable(o.LastTradePrice), nullable(o.Volume), nullable(o.OpenInterest), nullable(o.IV),
+			nullable(o.Delta), nullable(o.Gamma), nullable(o.Theta), nullable(o.Vega), nullable(o.Rho)})
 		side := "call"
 		if o.OptionType == api.Put {
 			side = "put"
@@ -44,21 +44,6 @@ func chainRowsText(sym string, opts []api.OptionData, day api.Date, spot float64
 		s += fmt.Sprintf(", underlying %s", strconv.FormatFloat(spot, 'f', 2, 64))
 	}
 	return s
-}
-
-// orNil is a nullable number as JSON has it: null when the service sent null.
-func orNil(f api.Float) any {
-	if !f.Valid {
-		return nil
-	}
-	return f.V
-}
-
-func orNilInt(n api.Int) any {
-	if !n.Valid {
-		return nil
-	}
-	return n.V
 }
 
 // fixed is f times scale with decimals places; "" (shown "-") when null.

@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 
+	"chainwatch/api"
 	"chainwatch/text"
 )
 
@@ -359,4 +360,12 @@ func (t Table) text() []byte {
 		writeLine(line)
 	}
 	return []byte(b.String())
+}
+
+// nullable is a service value for the exporter: nil when null.
+func nullable[T any](v api.Null[T]) any {
+	if !v.Valid {
+		return nil
+	}
+	return v.V
 }

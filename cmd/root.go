@@ -103,7 +103,8 @@ needs no account.`,
 	root.SetVersionTemplate("chainwatch {{.Version}}\n")
 	addWatchFlags(root, &opts.Flags)
 	root.AddCommand(NewCmdVersion(), NewCmdSandbox(deps, nil), NewCmdLogin(deps, nil), NewCmdLogout(deps, nil),
-		NewCmdStatus(deps, nil), NewCmdScan(deps, nil), NewCmdChain(deps, nil), NewCmdCalendar(deps, nil), NewCmdVol(deps, nil))
+		NewCmdStatus(deps, nil), NewCmdScan(deps, nil), NewCmdChain(deps, nil), NewCmdCalendar(deps, nil), NewCmdVol(deps, nil),
+		NewCmdTrades(deps, nil), NewCmdTAQ(deps, nil))
 	root.ValidArgsFunction = completeSymbols(deps)
 	return root
 }

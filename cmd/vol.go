@@ -147,14 +147,6 @@ func volExport(figs []vol.Figures) Export {
 	return e
 }
 
-// num is v for JSON and CSV, nil (null, an empty cell) when unknown.
-func num(v float64) any {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return v
-}
-
 // volCount is a summed count, nil when none was reported.
 func volCount(v int64) any {
 	if v < 0 {

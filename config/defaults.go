@@ -91,6 +91,28 @@ const (
 	TapeWindow = 15 * time.Minute
 )
 
+// The contract page.
+const (
+	// ContractPageLimit is the trades with greeks one request asks for: a
+	// busy contract's whole day in one page, a bounded answer all the same.
+	ContractPageLimit = 10000
+	// TAQPageLimit is the NBBO changes one request asks for (the most the
+	// endpoint serves).
+	TAQPageLimit = 10000
+	// ContractMinInterval is the fastest the page's trades and quotes are
+	// polled, however large the budget; the header's snapshot is paced as
+	// the chain (ChainMinInterval).
+	ContractMinInterval = 3 * time.Second
+	ContractMaxInterval = time.Hour
+	// ContractMaxCatchUp is how many full pages are fetched back to back
+	// before the budget paces the page again.
+	ContractMaxCatchUp = 8
+	// TapeGreeksMaxContracts is how many of the tape's visible contracts
+	// get their trades' greeks fetched, one request each: the rows a
+	// trader reads, not the whole ring.
+	TapeGreeksMaxContracts = 12
+)
+
 // StrikeWindows are the ladder's window sizes; see DefaultStrikeWindow.
 var StrikeWindows = [...]int{10, 20, 40, 0}
 

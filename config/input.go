@@ -142,3 +142,27 @@ func editDistance(a, b string) int {
 	}
 	return d[len(a)][len(b)]
 }
+
+// ParseClock reads a time of day as a trader types it, Eastern: HH:MM or
+// HH:MM:SS (09:45, 9:45, 15:59:30), for --since and the like. The
+// service's own form HH:mm:ss.fff is accepted too.
+func ParseClock(s string) (api.TimeOfDay, error) {
+	s = strings.TrimSpace(s)
+	var h, m, sec, ms int
+	var rest string
+	n, _ := fmt.Sscanf(s, "%d:%d%s", &h, &m, &rest)
+	ok := n >= 2
+	if ok && rest != "" {
+		ok = false
+		if k, _ := fmt.Sscanf(rest, ":%d%s", &sec, &rest); k == 1 {
+			ok = true
+		} else if k == 2 {
+			_, err := fmt.Sscanf(rest, ".%03d", &ms)
+			ok = err == nil && len(rest) == 4
+		}
+	}
+	if !ok || h < 0 || h > 23 || m < 0 || m > 59 || sec < 0 || sec > 59 || len(s) > 12 || strings.ContainsAny(s, " +-") {
+		return 0, fmt.Errorf("%s is not a time of day: use HH:MM (Eastern), e.g. 09:45 or 15:30", text.Quote(s))
+	}
+	return api.NewTimeOfDay(h, m, sec, ms), nil
+}

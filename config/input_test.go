@@ -70,3 +70,20 @@ func TestParseDate(t *testing.T) {
 		}
 	}
 }
+
+func TestParseClock(t *testing.T) {
+	for in, want := range map[string]api.TimeOfDay{
+		"09:45": api.NewTimeOfDay(9, 45, 0, 0), "9:45": api.NewTimeOfDay(9, 45, 0, 0),
+		"15:59:30": api.NewTimeOfDay(15, 59, 30, 0), " 10:00 ": api.NewTimeOfDay(10, 0, 0, 0),
+		"10:00:01.250": api.NewTimeOfDay(10, 0, 1, 250),
+	} {
+		if got, err := ParseClock(in); err != nil || got != want {
+			t.Errorf("ParseClock(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "9", "24:00", "09:60", "09:45pm", "9.45", "-1:00", "09:45:61", "09:45:00.5x", "10:00:00.1"} {
+		if _, err := ParseClock(bad); err == nil {
+			t.Errorf("ParseClock(%q) accepted", bad)
+		}
+	}
+}

@@ -16,6 +16,10 @@ import (
 type Source struct {
 	Client *api.Client
 	Now    func() time.Time
+	// PageLimit is the records one request of the contract page asks for;
+	// 0 is config.ContractPageLimit (trades) and config.TAQPageLimit
+	// (quotes). A smaller page only means more requests.
+	PageLimit int
 }
 
 // closeWindowStart is where the first tape page starts when the market is

@@ -25,10 +25,18 @@ const (
 	// expiry, which the selected expiry's polling does not bring. It is
 	// polled only while the page shows, at most every few minutes.
 	FeedTerm
+	// The contract page's feeds, polled only while it is shown: its
+	// snapshot, its trades with greeks, its NBBO changes for the chart.
+	FeedContractQuote  // option-and-underlying-quotes of one contract
+	FeedContractTrades // option-trades-with-greeks, incremental
+	FeedContractTAQ    // trades-and-quotes, NBBO changes, incremental
+	// FeedTapeGreeks fills the tape's IV and delta columns, one visible
+	// contract per fetch, while they are shown.
+	FeedTapeGreeks
 	NumFeeds
 )
 
-var feedNames = [NumFeeds]string{"chain", "tape", "calendar", "expiries"}
+var feedNames = [NumFeeds]string{"chain", "tape", "calendar", "expiries", "contract quote", "contract trades", "contract quotes", "tape greeks"}
 
 func (f Feed) String() string {
 	if f >= 0 && f < NumFeeds {
@@ -37,7 +45,8 @@ func (f Feed) String() string {
 	return "feed(" + strconv.Itoa(int(f)) + ")"
 }
 
-var feedEndpoints = [NumFeeds]api.Endpoint{api.EndpointOptionQuotes, api.EndpointOptionTrades, api.EndpointCalendar, api.EndpointOptionQuotes}
+var feedEndpoints = [NumFeeds]api.Endpoint{api.EndpointOptionQuotes, api.EndpointOptionTrades, api.EndpointCalendar, api.EndpointOptionQuotes,
+	api.EndpointOptionQuotes, api.EndpointTradesWithGreeks, api.EndpointTradesAndQuotes, api.EndpointTradesWithGreeks}
 
 // Pacing limits beyond config's defaults: how long a 429 without a
 // Retry-After holds the feeds back, and the window of the hourly rate.
@@ -56,6 +65,32 @@ type Conditions struct {
 	Focused     bool // the terminal has focus (false after a BlurMsg)
 	Idle        bool // no key or mouse input for a while (the model decides how long, 5 min)
 	VolVisible  bool // the vol page shows: its term structure (FeedTerm) is polled
+	// Contract is the contract page shown over the watch screen: its
+	// feeds are polled and the screen's chain and tape are not (the root
+	// also clears TapeVisible), since nobody sees them.
+	Contract bool
+	// TapeGreeks is the tape's IV and delta columns shown (and the
+	// account entitled to them): FeedTapeGreeks is polled.
+	TapeGreeks bool
+}
+
+// visible reports whether f is polled at all under c.
+func (c Conditions) visible(f Feed) bool {
+	switch f {
+	case FeedChain:
+		return !c.Contract
+	case FeedTape:
+		return c.TapeVisible && !c.Contract
+	case FeedTerm:
+		// A past day's whole chain is held from the screen's first fetch
+		// and never changes: the term structure needs nothing more.
+		return c.VolVisible && !c.Historical && !c.Contract
+	case FeedContractQuote, FeedContractTrades, FeedContractTAQ:
+		return c.Contract
+	case FeedTapeGreeks:
+		return c.TapeGreeks && c.TapeVisible && !c.Contract
+	}
+	return f == FeedCalendar
 }
 
 // Scheduler decides when each feed of the watch screen is fetched next so that
@@ -148,9 +183,7 @@ func (s *Scheduler) Observe(f Feed, resp *api.Response, err error, now time.Time
 // it back. The delay is recomputed from last on every call, so a change of
 // conditions (focus regained) takes effect without waiting out the old one.
 func (s *Scheduler) Next(f Feed, c Conditions, last, now time.Time) (d time.Duration, ok bool) {
-	if f < 0 || f >= NumFeeds || (f == FeedTape && !c.TapeVisible) || (f == FeedTerm && (!c.VolVisible || c.Historical)) {
-		// A past day's whole chain is held from the screen's first fetch
-		// and never changes: the term structure needs nothing more.
+	if f < 0 || f >= NumFeeds || !c.visible(f) {
 		return 0, false
 	}
 	s.clock = later(s.clock, now)
@@ -205,7 +238,7 @@ func backoff(failures int) time.Duration {
 // fetch every 6 hours is negligible.
 func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration {
 	switch {
-	case f < 0 || f >= NumFeeds || c.Historical || (f == FeedTape && !c.TapeVisible) || (f == FeedTerm && !c.VolVisible):
+	case f < 0 || f >= NumFeeds || c.Historical || !c.visible(f):
 		return 0
 	case f == FeedCalendar:
 		return config.CalendarInterval
@@ -213,6 +246,19 @@ func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration 
 		return config.QuietMax // for the stale mark only: Next waits for the open
 	}
 	perHour := s.BudgetPerHour(now)
+	if c.Contract {
+		return quiet(s.contractInterval(f, c, perHour), c)
+	}
+	if c.TapeGreeks {
+		// The greeks columns take a quarter; the ladder and the tape
+		// share the rest as they would without them.
+		greeks := perHour / 4
+		if f == FeedTapeGreeks {
+			cost := float64(api.Cost(feedEndpoints[f], c.Mode, false))
+			return quiet(clampInterval(cost, greeks, config.TapeMinInterval, config.TapeMaxInterval), c)
+		}
+		perHour -= greeks
+	}
 	chainCost := float64(api.Cost(feedEndpoints[FeedChain], c.Mode, false))
 	if c.VolVisible {
 		// The term structure takes its share first, so that the three
@@ -235,6 +281,18 @@ func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration 
 		return quiet(clampInterval(chainCost, chainShare, config.ChainMinInterval, config.ChainMaxInterval), c)
 	}
 	return quiet(clampInterval(tapeCost, tapeShare, config.TapeMinInterval, config.TapeMaxInterval), c)
+}
+
+// contractInterval paces the contract page's feeds on the whole budget
+// (the screen underneath is not polled): two fifths each to the trades
+// and the quotes, a fifth to the snapshot, which costs a quarter as much
+// and so refreshes the header about twice as often.
+func (s *Scheduler) contractInterval(f Feed, c Conditions, perHour float64) time.Duration {
+	cost := float64(api.Cost(feedEndpoints[f], c.Mode, false))
+	if f == FeedContractQuote {
+		return clampInterval(cost, perHour/5, config.ChainMinInterval, config.ChainMaxInterval)
+	}
+	return clampInterval(cost, perHour*2/5, config.ContractMinInterval, config.ContractMaxInterval)
 }
 
 // ratePerHour is the points per hour that fetching at cost every d spends.
@@ -279,4 +337,14 @@ func later(a, b time.Time) time.Time {
 		return b
 	}
 	return a
+}
+
+// ResetFeeds is Reset for some feeds only: the contract page's, when
+// another contract is opened while the screen's query stays.
+func (s *Scheduler) ResetFeeds(fs ...Feed) {
+	for _, f := range fs {
+		if f >= 0 && f < NumFeeds {
+			s.feeds[f] = feedState{}
+		}
+	}
 }

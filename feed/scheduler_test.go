@@ -210,7 +210,7 @@ func TestSchedulerNextFollowsConditions(t *testing.T) {
 }
 
 func TestFeedString(t *testing.T) {
-	for f, want := range map[Feed]string{FeedChain: "chain", FeedTape: "tape", FeedCalendar: "calendar", FeedTerm: "expiries", NumFeeds: "feed(4)"} {
+	for f, want := range map[Feed]string{FeedChain: "chain", FeedTape: "tape", FeedCalendar: "calendar", FeedTerm: "expiries", FeedContractTrades: "contract trades", Feed(99): "feed(99)"} {
 		if got := f.String(); got != want {
 			t.Errorf("Feed(%d).String() = %q, want %q", int(f), got, want)
 		}

@@ -27,12 +27,17 @@ type KeyMap struct {
 	Scanner  key.Binding // open the scanner modal over the watch screen
 	Vol      key.Binding // open (and close) the vol page: smile, term structure, expected moves
 	Smile    key.Binding // on the vol page: the smile as calls and puts, or out of the money merged
+	// Open opens the contract page of the ladder's selected contract, or
+	// of the tape's selected trade; Close (esc) comes back.
+	Open key.Binding
 
 	// The tape's filters.
 	TapeSide     key.Binding // calls and puts, calls only, puts only
 	TapeContract key.Binding // only the contract selected in the ladder
 	MinSizeUp    key.Binding
 	MinSizeDown  key.Binding
+	// TapeGreeks shows the tape's IV, delta and premium columns.
+	TapeGreeks key.Binding
 
 	Help, Close, Quit key.Binding
 	// Interrupt quits from anywhere, a prompt included, where q is a letter.
@@ -67,11 +72,13 @@ func Default() KeyMap {
 		Scanner:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "scanner")),
 		Vol:      key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "vol page")),
 		Smile:    key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "vol: smile calls+puts/OTM")),
+		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "contract page")),
 
 		TapeSide:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "tape: calls/puts")),
 		TapeContract: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "tape: this contract")),
 		MinSizeUp:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "tape: min size up")),
 		MinSizeDown:  key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "tape: min size down")),
+		TapeGreeks:   key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "tape: IV, delta, premium")),
 
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Close:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
@@ -90,8 +97,10 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Left, k.Right},
 		{k.PrevExpiry, k.NextExpiry, k.NextPane, k.PrevPane, k.Columns, k.Window, k.Tape, k.Calendar},
-		{k.Symbol, k.Scanner, k.Vol, k.Smile, k.Date, k.Mode, k.Refresh, k.TapeSide, k.TapeContract, k.MinSizeUp, k.MinSizeDown},
-		{k.Help, k.Close, k.Quit, k.Interrupt},
+		{k.Symbol, k.Scanner, k.Vol, k.Smile, k.Open, k.Date, k.Mode, k.Refresh},
+		// The general keys share the tape's column: a fourth band would not
+		// fit 80x24.
+		{k.TapeSide, k.TapeContract, k.MinSizeUp, k.MinSizeDown, k.TapeGreeks, k.Help, k.Close, k.Quit, k.Interrupt},
 	}
 }
 

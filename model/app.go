@@ -14,6 +14,7 @@ import (
 	"chainwatch/model/calendar"
 	"chainwatch/model/chain"
 	"chainwatch/model/common"
+	"chainwatch/model/contract"
 	"chainwatch/model/prompt"
 	"chainwatch/model/scanner"
 	"chainwatch/model/tape"
@@ -94,6 +95,7 @@ type App struct {
 	darkSet           bool     // the theme was chosen by config, not the terminal
 	dark              bool
 	frame             frameClock
+	contract          contractRoute // the contract page (app_contract.go)
 }
 
 // New builds the watch screen. It does no I/O: the first fetches start
@@ -140,6 +142,7 @@ func New(cfg Config) *App {
 		darkSet:   cfg.Theme == "dark" || cfg.Theme == "light",
 		dark:      dark,
 	}
+	a.contract.page = contract.New(ctx, sh, cfg.BlockSize)
 	a.q = feed.Query{Symbol: strings.ToUpper(cfg.Symbol), Mode: cfg.Mode, Date: cfg.Date, Gen: 1}
 	a.setQuery(a.q)
 	a.scan = scanner.New(ctx, sh, scanner.Options{
@@ -219,7 +222,16 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return a.onCalendar(msg)
 	case feed.ExchangesMsg:
 		a.tape.Update(msg)
+		a.contract.page.Update(msg)
 		return nil
+	case feed.ContractQuoteMsg:
+		return a.onContractQuote(msg)
+	case feed.ContractTradesMsg:
+		return a.onContractTrades(msg)
+	case feed.ContractTAQMsg:
+		return a.onContractTAQ(msg)
+	case feed.TapeGreeksMsg:
+		return a.onTapeGreeks(msg)
 	case scanner.DoneMsg:
 		return a.onScanDone(msg)
 	}

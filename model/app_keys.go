@@ -40,6 +40,9 @@ func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return wake
 	}
+	if a.contract.open {
+		return tea.Batch(wake, a.onContractKey(k))
+	}
 	if a.volOpen {
 		return tea.Batch(wake, a.onVolKey(k))
 	}
@@ -88,6 +91,8 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, keys.Refresh):
 		return a.refreshNow()
+	case key.Matches(k, keys.Open):
+		return a.openContract(a.selectedContract())
 	}
 	return a.paneKey(k)
 }
@@ -99,7 +104,11 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 // the debounce, a new selection filters the tape.
 func (a *App) paneKey(k tea.KeyPressMsg) tea.Cmd {
 	a.focusParts()
+	greeks := a.tape.GreeksWanted()
 	a.tape.Update(k)
+	if a.tape.GreeksWanted() != greeks {
+		return a.replan() // the greeks columns were shown or hidden
+	}
 	a.cal.Update(k)
 	before := a.chain.Expiry()
 	a.chain.Update(k)
@@ -154,7 +163,7 @@ func (a *App) fixFocus() {
 // onClick focuses the pane under the mouse and selects what was clicked.
 func (a *App) onClick(m tea.Mouse) tea.Cmd {
 	a.lastInput = a.sh.Now()
-	if a.prompt != nil || a.help || a.scan.IsOpen() || a.volOpen || a.width == 0 {
+	if a.prompt != nil || a.help || a.scan.IsOpen() || a.volOpen || a.width == 0 || a.contract.open {
 		return nil
 	}
 	lay := a.layout()
@@ -189,6 +198,10 @@ func (a *App) onWheel(m tea.Mouse) tea.Cmd {
 	if m.Button == tea.MouseWheelUp {
 		step = -1
 	} else if m.Button != tea.MouseWheelDown {
+		return nil
+	}
+	if a.contract.open {
+		a.contract.page.Scroll(step)
 		return nil
 	}
 	lay := a.layout()

@@ -196,6 +196,9 @@ func (a *App) volStatus(d *ui.StatusData, now time.Time) {
 // helpKeys is the help screen's keys: the vol page's over it, else the
 // watch screen's.
 func (a *App) helpKeys() [][]key.Binding {
+	if a.contract.open {
+		return a.contract.page.FullHelp()
+	}
 	if a.volOpen {
 		return a.vol.FullHelp()
 	}

@@ -52,6 +52,8 @@ func (a *App) conditions() feed.Conditions {
 		Focused:     a.termFocused,
 		Idle:        now.Sub(a.lastInput) > config.IdleAfter,
 		VolVisible:  a.volOpen,
+		Contract:    a.contract.open,
+		TapeGreeks:  a.tape.GreeksWanted(),
 	}
 }
 
@@ -140,6 +142,17 @@ func (a *App) fetch(f feed.Feed) tea.Cmd {
 			return nil // the term structure is only for the vol page
 		}
 		cmd = fetchTermCmd(a.ctx, a.sh, a.q)
+	case feed.FeedContractQuote, feed.FeedContractTrades, feed.FeedContractTAQ:
+		if cmd = a.contract.page.Fetch(f); cmd == nil {
+			return nil // time and sales the account may not see: not asked
+		}
+	case feed.FeedTapeGreeks:
+		if cmd = a.fetchTapeGreeks(); cmd == nil {
+			// Every print on screen has its greeks: look again an
+			// interval later, when the tape has moved.
+			a.poll.last[f] = a.sh.Now()
+			return a.plan(f)
+		}
 	}
 	a.poll.inflight[f]++
 	a.poll.gen[f]++ // a timer armed before this fetch is now moot

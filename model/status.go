@@ -58,15 +58,20 @@ func (a *App) statusData(now time.Time) ui.StatusData {
 	if v, ok := s.PointsLeft.Get(); ok {
 		d.PointsLeft = v
 	}
-	due := a.poll.due[feed.FeedChain]
+	// "next" is the chain's refresh, the prices a trader watches; on the
+	// contract page, its trades'.
+	next := feed.FeedChain
+	if a.contract.open {
+		next = feed.FeedContractTrades
+	}
+	due := a.poll.due[next]
 	switch {
 	case a.poll.noSuch || a.q.Historical(now):
 		// Nothing will be polled: no pause to wait out, no next refresh.
-	case !feed.SessionLive(now, a.q.Mode) && a.poll.inflight[feed.FeedChain] == 0 && (due.IsZero() || !due.Before(feed.NextOpen(now, a.q.Mode))):
+	case !feed.SessionLive(now, a.q.Mode) && a.poll.inflight[next] == 0 && (due.IsZero() || !due.Before(feed.NextOpen(now, a.q.Mode))):
 		d.Paused = feed.PauseText(now, a.q.Mode)
 	case !due.IsZero():
-		// "next" is the chain's refresh: the prices a trader watches.
-		d.NextFeed, d.Next = feed.FeedChain.String(), max(due.Sub(now), 0)
+		d.NextFeed, d.Next = next.String(), max(due.Sub(now), 0)
 	}
 	if a.volOpen {
 		a.volStatus(&d, now)
@@ -86,7 +91,11 @@ func (a *App) lastErr() *feed.FetchError {
 	var last *feed.FetchError
 	// A type assertion, not errors.As: this runs every frame, and a pane's
 	// Err is a *feed.FetchError or nil by its contract.
-	for _, err := range [...]error{a.chain.Err(), a.tape.Err(), a.cal.Err()} {
+	errs := [...]error{a.chain.Err(), a.tape.Err(), a.cal.Err(), nil}
+	if a.contract.open {
+		errs[3] = a.contract.page.Err()
+	}
+	for _, err := range errs {
 		fe, _ := err.(*feed.FetchError)
 		if fe != nil && !api.IsNoData(fe) && (last == nil || fe.At.After(last.At)) {
 			last = fe
@@ -102,6 +111,9 @@ func (a *App) hint() string {
 	k := a.sh.Keys
 	if a.scan.IsOpen() {
 		return k.Close.Help().Key + " close scanner  " + k.Interrupt.Help().Key + " quit"
+	}
+	if a.contract.open {
+		return k.Close.Help().Key + " back  " + k.Refresh.Help().Key + " refresh  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
 	}
 	return k.Symbol.Help().Key + " symbol  " + k.Scanner.Help().Key + " scan  " + k.Vol.Help().Key + " vol  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
 }

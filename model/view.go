@@ -17,6 +17,9 @@ func (a *App) View() tea.View {
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = true
 	v.WindowTitle = "chainwatch · " + a.q.Symbol
+	if a.contract.open {
+		v.WindowTitle = "chainwatch · " + a.contract.page.OSI()
+	}
 	return v
 }
 
@@ -39,6 +42,13 @@ func (a *App) render(now time.Time) string {
 		return ui.HelpOver(screen, a.helpKeys(), a.width, a.height, st)
 	}
 	lay := a.layout()
+	if a.contract.open {
+		page := ui.Rect{W: a.width, H: max(lay.Status.Y, 0)}
+		return ui.Compose(a.width, a.height, []ui.Pane{
+			{R: page, Lines: a.contractLines(page)},
+			{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
+		}, st)
+	}
 	h := a.headerData(now)
 	if a.scan.IsOpen() {
 		r := a.scannerRect()

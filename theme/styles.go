@@ -232,3 +232,7 @@ func spanOf(st lipgloss.Style) Span {
 	}
 	return Span{Open: out[:i], Close: out[i+len(mark):]}
 }
+
+// Style is a tone as a lipgloss style, for the few renderers that hand
+// styles to a library (the contract page's chart, drawn by ntcharts).
+func (s *Styles) Style(t Tone) lipgloss.Style { return s.cellStyle(t, ShadeNone) }

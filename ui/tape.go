@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"math"
 	"strconv"
 	"unicode/utf8"
 
@@ -23,6 +24,9 @@ type TapeTrade struct {
 	Exchange string
 	Cancel   api.CancelFlag
 	SeqNo    int64
+	// IV and Delta are the greeks the print carried (option-trades-with-
+	// greeks), NaN until fetched; shown with TapeView.Greeks.
+	IV, Delta float64
 }
 
 // TapeView is what the tape pane shows this frame.
@@ -34,6 +38,14 @@ type TapeView struct {
 	Focused   bool
 	Message   string // instead of rows when non-empty
 	Session   string // the session shown when it is not today's live one ("Fri Nov 20"); "" today
+	// Cursor is the selected row among Trades (enter opens its contract),
+	// drawn when Focused; < 0 none.
+	Cursor int
+	// Greeks shows the IV, delta and premium $ columns, before the
+	// optional ones; GreeksNote says why IV and delta are dashes when
+	// they cannot be had ("IV needs OPRA"), in the title.
+	Greeks     bool
+	GreeksNote string
 }
 
 // TradeAtCode is the short code of where a trade printed against the NBBO
@@ -69,6 +81,7 @@ const (
 
 // tapeCols is which optional columns fit the pane's width.
 type tapeCols struct {
+	iv, delta, prem          bool
 	expiry, exch, nbbo, root bool
 }
 
@@ -83,11 +96,14 @@ const (
 	tapeExchW   = 4
 	tapeNBBOW   = 13
 	tapeRootW   = 5
+	tapeIVW     = 5 // 22.1%; from 100% without the decimal
+	tapeDeltaW  = 6
+	tapePremW   = 7
 	// mark, time, C/P, strike, price, size, code and the blanks between.
 	tapeBaseW = 1 + 1 + tapeTimeW + 1 + 1 + 1 + tapeStrikeW + 1 + tapePriceW + 1 + tapeSizeW + 1 + tapeCodeW
 )
 
-func tapeLayout(width int) tapeCols {
+func tapeLayout(width int, greeks bool) tapeCols {
 	var c tapeCols
 	w := tapeBaseW
 	add := func(on *bool, n int) {
@@ -95,6 +111,11 @@ func tapeLayout(width int) tapeCols {
 			*on = true
 			w += 1 + n
 		}
+	}
+	if greeks {
+		add(&c.iv, tapeIVW)
+		add(&c.delta, tapeDeltaW)
+		add(&c.prem, tapePremW)
 	}
 	add(&c.expiry, tapeExpW)
 	add(&c.exch, tapeExchW)
@@ -148,7 +169,7 @@ func Tape(v *TapeView, width, height int, st *theme.Styles) []string {
 		return out
 	}
 
-	cols := tapeLayout(width)
+	cols := tapeLayout(width, v.Greeks)
 	n := min(rows, len(v.Trades))
 	// One buffer for all rows, one string sliced into lines: ~40 bytes of
 	// text and a dozen spans of ~20 bytes a row.
@@ -160,7 +181,11 @@ func Tape(v *TapeView, width, height int, st *theme.Styles) []string {
 	offs = append(offs, 0)
 	buf := make([]byte, 0, n*(width+240))
 	for i := 0; i < n; i++ {
-		buf = appendTapeRow(buf, &v.Trades[i], v.BlockSize, cols, width, st)
+		sh := theme.ShadeNone
+		if v.Focused && i == v.Cursor {
+			sh = theme.ShadeCursor
+		}
+		buf = appendTapeRow(buf, &v.Trades[i], v.BlockSize, cols, width, sh, st)
 		offs = append(offs, len(buf))
 	}
 	all := string(buf)
@@ -204,7 +229,7 @@ func tapeCell(dst []byte, used *int, width int, gap bool, sp *theme.Span, text [
 }
 
 // appendTapeRow appends one trade's line, exactly width cells.
-func appendTapeRow(dst []byte, t *TapeTrade, blockSize int64, cols tapeCols, width int, st *theme.Styles) []byte {
+func appendTapeRow(dst []byte, t *TapeTrade, blockSize int64, cols tapeCols, width int, sh theme.Shade, st *theme.Styles) []byte {
 	code, side := TradeAtCode(t.At)
 	block := blockSize > 0 && t.Size >= blockSize
 	cp, cpTone := byte('C'), theme.ToneCall
@@ -229,14 +254,21 @@ func appendTapeRow(dst []byte, t *TapeTrade, blockSize int64, cols tapeCols, wid
 			mark, markTone = tapeBlockMark, theme.ToneBlock
 		}
 	}
-	span := func(t theme.Tone) *theme.Span { return &st.Cell[t][theme.ShadeNone] }
+	span := func(t theme.Tone) *theme.Span { return &st.Cell[t][sh] }
 	// The mark: one cell, maybe several bytes.
-	if mark != "" {
+	switch {
+	case mark != "":
 		sp := span(markTone)
 		dst = append(dst, sp.Open...)
 		dst = append(dst, mark...)
 		dst = append(dst, sp.Close...)
-	} else {
+	case sh != theme.ShadeNone:
+		// The cursor's bar starts at the mark; ">" shows it without colour.
+		sp := span(theme.ToneAccent)
+		dst = append(dst, sp.Open...)
+		dst = append(dst, '>')
+		dst = append(dst, sp.Close...)
+	default:
 		dst = append(dst, ' ')
 	}
 	used := 1
@@ -251,6 +283,23 @@ func appendTapeRow(dst []byte, t *TapeTrade, blockSize int64, cols tapeCols, wid
 	dst = tapeCell(dst, &used, width, true, span(side), appendPrice(tmp, t.Price), tapePriceW, true)
 	dst = tapeCell(dst, &used, width, true, span(sizeTone), appendSizeFit(tmp, t.Size, tapeSizeW), tapeSizeW, true)
 	dst = tapeCell(dst, &used, width, true, span(side), append(tmp, code...), tapeCodeW, false)
+	if cols.iv {
+		dec := 1
+		if t.IV >= 0.9995 {
+			dec = 0
+		}
+		dst = tapeCell(dst, &used, width, true, span(theme.ToneCaution), appendPct(tmp, t.IV, dec), tapeIVW, true)
+	}
+	if cols.delta {
+		dst = tapeCell(dst, &used, width, true, span(timeTone), appendFit(tmp, t.Delta, 3, tapeDeltaW, false), tapeDeltaW, true)
+	}
+	if cols.prem {
+		prem := append(tmp, dash...)
+		if p := t.Price * float64(t.Size) * 100; !math.IsNaN(p) {
+			prem = appendSizeFit(tmp, int64(math.Round(p)), tapePremW)
+		}
+		dst = tapeCell(dst, &used, width, true, span(sizeTone), prem, tapePremW, true)
+	}
 	if cols.exch {
 		dst = tapeCell(dst, &used, width, true, span(exTone), tapeASCII(tmp, t.Exchange, tapeExchW), tapeExchW, false)
 	}
@@ -264,6 +313,12 @@ func appendTapeRow(dst []byte, t *TapeTrade, blockSize int64, cols tapeCols, wid
 		dst = tapeCell(dst, &used, width, true, span(exTone), tapeASCII(tmp, t.Root, tapeRootW), tapeRootW, false)
 	}
 	if used < width {
+		if sh != theme.ShadeNone {
+			sp := span(theme.ToneText)
+			dst = append(dst, sp.Open...)
+			dst = appendSpaces(dst, width-used)
+			return append(dst, sp.Close...)
+		}
 		dst = appendSpaces(dst, width-used)
 	}
 	return dst
@@ -308,6 +363,10 @@ func tapeTitle(v *TapeView, width int, st *theme.Styles) string {
 	if v.Filter != "" {
 		l.put(st.Span(theme.ToneMuted, shade), " · ")
 		l.put(st.Span(theme.ToneText, shade), text.Clean(v.Filter))
+	}
+	if v.GreeksNote != "" {
+		l.put(st.Span(theme.ToneMuted, shade), " · ")
+		l.put(st.Span(theme.ToneWarn, shade), text.Clean(v.GreeksNote))
 	}
 	l.put(st.Span(theme.ToneMuted, shade), " · ")
 	var tmp [20]byte

@@ -160,9 +160,7 @@ func (c *Model) selectExpiry(d api.Date) {
 	c.expiry, c.strike, c.side, c.offset, c.center = d, math.NaN(), api.Call, 0, true
 }
 
-// Spot is the underlying's price: the last trade, else the mid of its
-// quote, else the implied mid from the option book (the only one present
-// without a consolidated-tape subscription); NaN when none is known.
+// Spot is the underlying's price (feed.Spot); NaN before a snapshot.
 func (c *Model) Spot() float64 {
 	if !c.st.hasUnd {
 		return math.NaN()

@@ -20,6 +20,8 @@ func (t *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 		t.handleKey(msg, t.Focused)
 	case feed.TapeMsg:
 		t.Apply(msg)
+	case feed.TapeGreeksMsg:
+		t.ApplyGreeks(msg)
 	case feed.ExchangesMsg:
 		// Without the table the tape shows exchange ids; nothing to retry
 		// for, so a failure is not shown.
@@ -39,6 +41,7 @@ func (t *Model) View() []string {
 	t.tv = ui.TapeView{
 		Trades: t.vis, Held: t.r.len(), BlockSize: t.blockSize, Filter: t.filter,
 		Focused: t.Focused, Message: t.message(), Session: t.session,
+		Cursor: t.cur, Greeks: t.greeks.on, GreeksNote: t.greeks.note,
 	}
 	return ui.Tape(&t.tv, t.W, t.H, t.sh.Styles)
 }
@@ -46,7 +49,7 @@ func (t *Model) View() []string {
 // ShortHelp is the tape's filters.
 func (t *Model) ShortHelp() []key.Binding {
 	k := &t.sh.Keys
-	return []key.Binding{k.TapeSide, k.TapeContract, k.MinSizeUp, k.MinSizeDown}
+	return []key.Binding{k.TapeSide, k.TapeContract, k.MinSizeUp, k.MinSizeDown, k.TapeGreeks, k.Open}
 }
 
 // FullHelp is every key of the tape.

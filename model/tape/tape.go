@@ -69,6 +69,7 @@ type Model struct {
 	filter     string // the filters in words, for the title
 
 	scroll       int // matching trades skipped from the newest
+	cur          int // the selected row among the visible ones (enter opens its contract)
 	common.Frame     // size and focus, from the root
 	page         int
 
@@ -83,6 +84,8 @@ type Model struct {
 
 	vis []ui.TapeTrade
 	tv  ui.TapeView
+
+	greeks greeksState // the IV, delta and premium columns (greeks.go)
 }
 
 // New returns a tape holding at most capacity trades (default 5000);
@@ -102,8 +105,9 @@ func New(sh *common.Common, capacity int, blockSize int64) *Model {
 func (t *Model) SetQuery(q feed.Query) {
 	t.q = q
 	t.r.reset()
-	t.last, t.more, t.scroll = -1, false, 0
+	t.last, t.more, t.scroll, t.cur = -1, false, 0, 0
 	t.lastOK, t.errAt, t.err, t.loading = time.Time{}, time.Time{}, nil, true
+	t.greeks.reset()
 	t.contractOn, t.stopped = false, ""
 	t.SetContract("")
 	t.refilter()
@@ -130,7 +134,8 @@ func (t *Model) SetSession(d api.Date, over bool) {
 // selection has not changed.
 func (t *Model) Restart() {
 	t.r.reset()
-	t.last, t.more, t.scroll = -1, false, 0
+	t.greeks.reset()
+	t.last, t.more, t.scroll, t.cur = -1, false, 0, 0
 	t.loading = true
 }
 
@@ -189,8 +194,8 @@ func (t *Model) Apply(m feed.TapeMsg) bool {
 		e := t.r.push()
 		fillEntry(e, o)
 		t.last = o.SeqNo
-		if t.scroll > 0 && t.match(e) {
-			t.scroll++ // keep the rows the user scrolled to in place
+		if (t.scroll > 0 || t.cur > 0) && t.match(e) {
+			t.scroll++ // keep the rows the user scrolled or moved to in place
 		}
 	}
 	t.more = len(trades) >= config.TapePageLimit
@@ -214,6 +219,7 @@ func fillEntry(e *tapeEntry, o *api.OptionTrade) {
 		Time: o.Timestamp, Type: typ, Strike: strike, Expiry: exp, Root: root,
 		Price: api.OrNaN(o.Price), Size: o.Size, Bid: api.OrNaN(o.Bid), Ask: api.OrNaN(o.Ask),
 		At: o.TradeAt, Exchange: exchangeIDs[o.ExchangeID], Cancel: o.CancelFlag, SeqNo: o.SeqNo,
+		IV: math.NaN(), Delta: math.NaN(),
 	}
 }
 
@@ -281,13 +287,24 @@ func (t *Model) handleKey(k tea.KeyPressMsg, focused bool) bool {
 		t.minSize = min(t.minSize+1, len(minSizes)-1)
 	case key.Matches(k, keys.MinSizeDown):
 		t.minSize = max(t.minSize-1, 0)
+	case key.Matches(k, keys.TapeGreeks):
+		t.greeks.on = !t.greeks.on
+		return true
 	case !focused:
 		return false
 	case key.Matches(k, keys.Up):
-		t.Scroll(-1)
+		if t.cur > 0 {
+			t.cur--
+		} else {
+			t.Scroll(-1)
+		}
 		return true
 	case key.Matches(k, keys.Down):
-		t.Scroll(1)
+		if t.cur < len(t.vis)-1 {
+			t.cur++
+		} else {
+			t.Scroll(1)
+		}
 		return true
 	case key.Matches(k, keys.PageUp):
 		t.Scroll(-t.page)
@@ -296,15 +313,15 @@ func (t *Model) handleKey(k tea.KeyPressMsg, focused bool) bool {
 		t.Scroll(t.page)
 		return true
 	case key.Matches(k, keys.Top):
-		t.scroll = 0
+		t.scroll, t.cur = 0, 0
 		return true
 	case key.Matches(k, keys.Bottom):
-		t.scroll = max(t.matching()-t.page, 0)
+		t.scroll, t.cur = max(t.matching()-t.page, 0), t.page-1
 		return true
 	default:
 		return false
 	}
-	t.scroll = 0 // a new filter starts from the newest trade
+	t.scroll, t.cur = 0, 0 // a new filter starts from the newest trade
 	t.refilter()
 	return true
 }
@@ -350,6 +367,7 @@ func (t *Model) collect(rows int) {
 		t.scroll = max(t.scroll-skip-(rows-len(t.vis)), 0)
 		t.collect(rows)
 	}
+	t.cur = max(min(t.cur, len(t.vis)-1), 0)
 }
 
 func (t *Model) message() string {

@@ -176,11 +176,22 @@ func TestTapeScrollAndView(t *testing.T) {
 	tp, q := newTestTape(1000)
 	tp.Apply(feed.TapeMsg{Query: q, Trades: modeltest.SynthTrades(1, 100)})
 	view(tp, 60, 12, true) // 10 rows
+	// Down moves the selection to the bottom row, then scrolls.
+	for range 9 {
+		tp.handleKey(keyDown, true)
+	}
+	view(tp, 60, 12, true)
+	if tp.vis[0].SeqNo != 100 || tp.cur != 9 {
+		t.Fatalf("down 9: first %d, cursor on row %d", tp.vis[0].SeqNo, tp.cur)
+	}
 	tp.handleKey(keyDown, true)
 	tp.handleKey(keyDown, true)
 	view(tp, 60, 12, true)
 	if tp.vis[0].SeqNo != 98 {
 		t.Fatalf("scrolled 2: first %d", tp.vis[0].SeqNo)
+	}
+	if sel := tp.vis[tp.cur]; tp.SelectedOSI() == "" || sel.SeqNo != 89 {
+		t.Errorf("selected print %d (%q), want the bottom row, 89", sel.SeqNo, tp.SelectedOSI())
 	}
 	// New trades keep the scrolled rows in place.
 	tp.Apply(feed.TapeMsg{Query: q, From: 101, Trades: modeltest.SynthTrades(101, 5)})

@@ -1,0 +1,151 @@
+package tape
+
+// The selected print's contract (enter opens its page) and the tape's
+// IV, delta and premium columns.
+
+import (
+	"math"
+
+	"chainwatch/api"
+	"chainwatch/config"
+	"chainwatch/feed"
+)
+
+// greeksState is the tape's IV, delta and premium columns: shown or not,
+// and how far each contract's trades have had their greeks fetched. The
+// premium needs no fetch (price x size x 100); IV and delta come from
+// option-trades-with-greeks, one contract per request, for the contracts
+// on screen only, so a busy tape costs what the budget allows and no
+// more.
+type greeksState struct {
+	on      bool
+	refused bool             // the account is not entitled: no more requests
+	note    string           // why IV and delta stay dashes, for the title
+	done    map[string]int64 // per contract, the highest sequence number asked for
+}
+
+func (g *greeksState) reset() {
+	clear(g.done)
+}
+
+// GreeksOn reports whether the columns are shown.
+func (t *Model) GreeksOn() bool { return t.greeks.on }
+
+// GreeksWanted reports whether the tape's greeks feed should be polled:
+// the columns are shown and the account may have them.
+func (t *Model) GreeksWanted() bool { return t.greeks.on && !t.greeks.refused }
+
+// NextGreeks picks the contract whose greeks to fetch next: the first of
+// the contracts on screen (newest print first, at most
+// config.TapeGreeksMaxContracts of them) with a print newer than what was
+// asked for it, and where to start: that contract's oldest such print
+// held. ok is false when every visible print has been asked for.
+func (t *Model) NextGreeks() (osi api.OSI, from int64, minTime api.TimeOfDay, ok bool) {
+	if !t.GreeksWanted() {
+		return osi, 0, 0, false
+	}
+	seen := 0
+	var checked [config.TapeGreeksMaxContracts]string
+	for i := range t.vis {
+		v := &t.vis[i]
+		o := api.OSI{Root: v.Root, Expiry: v.Expiry, Type: v.Type, StrikeMilli: int64(math.Round(v.Strike * 1000))}
+		key := o.String()
+		dup := false
+		for _, c := range checked[:seen] {
+			dup = dup || c == key
+		}
+		if dup {
+			continue
+		}
+		if seen == len(checked) {
+			break
+		}
+		checked[seen] = key
+		seen++
+		done := t.greeks.done[key]
+		if v.SeqNo <= done || !math.IsNaN(v.IV) {
+			continue
+		}
+		// The oldest held print of the contract past what was asked:
+		// one request then covers all of them.
+		from, minTime = v.SeqNo, v.Time
+		for j := range t.r.len() {
+			e := t.r.at(j)
+			if e.tr.SeqNo > done && e.tr.SeqNo < from && e.tr.Root == o.Root && e.tr.Expiry == o.Expiry &&
+				e.tr.Type == o.Type && e.strikeMilli == o.StrikeMilli {
+				from, minTime = e.tr.SeqNo, e.tr.Time
+			}
+		}
+		return o, from, minTime, true
+	}
+	return osi, 0, 0, false
+}
+
+// ApplyGreeks fills the IV and delta of the held prints a reply names,
+// by sequence number. A refusal for want of the subscription stops the
+// columns' requests and says so in the title.
+func (t *Model) ApplyGreeks(m feed.TapeGreeksMsg) bool {
+	if m.Query.Gen != t.q.Gen {
+		return false
+	}
+	if feed.NotEntitled(m.Err) {
+		t.greeks.refused, t.greeks.note = true, "IV, delta need OPRA"
+		return true
+	}
+	if m.Err != nil && !api.IsNoData(m.Err) {
+		return true // the scheduler backs off; the next pick asks again
+	}
+	if t.greeks.done == nil {
+		t.greeks.done = map[string]int64{}
+	}
+	asked := m.From
+	byseq := make(map[int64]int, len(m.Trades))
+	for i := range m.Trades {
+		byseq[m.Trades[i].SequenceNumber] = i
+		asked = max(asked, m.Trades[i].SequenceNumber)
+	}
+	o, err := api.ParseOSI(m.OSI)
+	if err != nil {
+		return false
+	}
+	for j := range t.r.len() {
+		e := t.r.at(j)
+		if e.tr.Root != o.Root || e.tr.Expiry != o.Expiry || e.tr.Type != o.Type || e.strikeMilli != o.StrikeMilli {
+			continue
+		}
+		if e.tr.SeqNo >= m.From {
+			asked = max(asked, e.tr.SeqNo) // held when asked: its greeks came, or there are none
+		}
+		if i, ok := byseq[e.tr.SeqNo]; ok && m.Trades[i].Size == e.tr.Size {
+			e.tr.IV, e.tr.Delta = api.OrNaN(m.Trades[i].IV), api.OrNaN(m.Trades[i].Delta)
+		}
+	}
+	t.greeks.done[m.OSI] = max(t.greeks.done[m.OSI], asked)
+	return true
+}
+
+// SelectedOSI is the contract of the selected print ("" when the tape
+// shows none), for enter to open its page: the row the user sees
+// highlighted, as the last View drew it.
+func (t *Model) SelectedOSI() string {
+	if t.cur >= len(t.vis) {
+		return ""
+	}
+	tr := &t.vis[t.cur]
+	o := api.OSI{Root: tr.Root, Expiry: tr.Expiry, Type: tr.Type, StrikeMilli: int64(math.Round(tr.Strike * 1000))}
+	if _, err := api.ParseOSI(o.String()); err != nil {
+		return ""
+	}
+	return o.String()
+}
+
+// GreeksFilled counts the held prints whose IV has arrived.
+func (t *Model) GreeksFilled() int {
+	n := 0
+	for i := range t.r.len() {
+		if !math.IsNaN(t.r.at(i).tr.IV) {
+			n++
+		}
+	}
+	return n
+}

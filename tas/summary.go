@@ -1,0 +1,211 @@
+package tas
+
+import (
+	"math"
+
+	"chainwatch/api"
+)
+
+// Summary is what a contract's trades add up to: who was buying, how much
+// money changed hands, and the prints that stand out. Canceled trades and
+// cancel messages are left out of every figure.
+type Summary struct {
+	Trades int   // prints counted
+	Volume int64 // contracts
+
+	// Volume by where it printed: at or below the bid, strictly between,
+	// at or above the ask, and the rest (crossed or no market, no price).
+	VolBid, VolMid, VolAsk, VolOther int64
+
+	Premium    float64 // dollars traded: sum of price x size x 100 (prints with a price)
+	PremiumBid float64 // of which at or below the bid
+	PremiumAsk float64 // of which at or above the ask
+
+	Largest    Trade // the largest print by size (the larger premium, then the earlier, on a tie)
+	HasLargest bool
+
+	Blocks      int   // prints of at least the block size
+	BlockVolume int64 // contracts in them
+
+	// Sweeps are orders taken across exchanges at once: the prints of one
+	// contract within one second on two or more exchanges count as one.
+	Sweeps      int
+	SweepVolume int64
+
+	VWAP float64 // volume-weighted price; NaN without priced prints
+	// VWIV is the volume-weighted IV of the prints that carry one (a
+	// fraction); NaN when none does.
+	VWIV float64
+
+	Canceled int // canceled trades (flag 1), shown struck through
+}
+
+// Summarize adds up trades, one contract's unless each carries its
+// contract in Key. Prints of at least blockSize contracts are blocks
+// (blockSize <= 0: none).
+func Summarize(trades []Trade, blockSize int64) Summary {
+	s := Summary{VWAP: math.NaN(), VWIV: math.NaN()}
+	var pxVol, ivVol int64
+	var pxSum, ivSum float64
+	for i := range trades {
+		t := &trades[i]
+		if t.Cancel == api.TradeCanceled {
+			s.Canceled++
+		}
+		if !t.Counts() {
+			continue
+		}
+		s.Trades++
+		s.Volume += t.Size
+		switch SideOf(t.At) {
+		case SideBid:
+			s.VolBid += t.Size
+		case SideMid:
+			s.VolMid += t.Size
+		case SideAsk:
+			s.VolAsk += t.Size
+		default:
+			s.VolOther += t.Size
+		}
+		if p := t.Premium(); !math.IsNaN(p) {
+			s.Premium += p
+			pxSum += p
+			pxVol += t.Size
+			switch SideOf(t.At) {
+			case SideBid:
+				s.PremiumBid += p
+			case SideAsk:
+				s.PremiumAsk += p
+			}
+		}
+		if !math.IsNaN(t.IV) && t.IV > 0 {
+			ivSum += t.IV * float64(t.Size)
+			ivVol += t.Size
+		}
+		if !s.HasLargest || larger(t, &s.Largest) {
+			s.Largest, s.HasLargest = *t, true
+		}
+		if blockSize > 0 && t.Size >= blockSize {
+			s.Blocks++
+			s.BlockVolume += t.Size
+		}
+	}
+	_, s.Sweeps, s.SweepVolume = InSweep(trades)
+	if pxVol > 0 {
+		s.VWAP = pxSum / float64(pxVol) / Multiplier
+	}
+	if ivVol > 0 {
+		s.VWIV = ivSum / float64(ivVol)
+	}
+	return s
+}
+
+// larger reports whether a is a larger print than b: by size, then by
+// premium; on a full tie the earlier one (b, met first) stays.
+func larger(a, b *Trade) bool {
+	if a.Size != b.Size {
+		return a.Size > b.Size
+	}
+	pa, pb := a.Premium(), b.Premium()
+	return !math.IsNaN(pa) && (math.IsNaN(pb) || pa > pb)
+}
+
+// InSweep marks the trades that are part of a multi-exchange sweep: the
+// counted prints of one contract (Key) within one second on two or more
+// exchanges. It also returns how many sweeps there are and their volume.
+func InSweep(trades []Trade) (in []bool, sweeps int, volume int64) {
+	type second struct {
+		key string
+		sec api.TimeOfDay
+	}
+	type group struct {
+		exch   [4]uint64 // a bit per exchange id
+		volume int64
+		first  int
+	}
+	groups := map[second]*group{}
+	var order []*group
+	for i := range trades {
+		t := &trades[i]
+		if !t.Counts() {
+			continue
+		}
+		k := second{t.Key, t.Time - t.Time%1000}
+		g := groups[k]
+		if g == nil {
+			g = &group{first: i}
+			groups[k] = g
+			order = append(order, g)
+		}
+		g.exch[t.Exchange>>6] |= 1 << (t.Exchange & 63)
+		g.volume += t.Size
+	}
+	in = make([]bool, len(trades))
+	for _, g := range order {
+		n := 0
+		for _, w := range g.exch {
+			n += popcount(w)
+		}
+		if n < 2 {
+			continue
+		}
+		sweeps++
+		volume += g.volume
+	}
+	for i := range trades {
+		t := &trades[i]
+		if !t.Counts() {
+			continue
+		}
+		g := groups[second{t.Key, t.Time - t.Time%1000}]
+		n := 0
+		for _, w := range g.exch {
+			n += popcount(w)
+		}
+		in[i] = n >= 2
+	}
+	return in, sweeps, volume
+}
+
+func popcount(w uint64) int {
+	n := 0
+	for ; w != 0; w &= w - 1 {
+		n++
+	}
+	return n
+}
+
+// AskShare is the share of the sided volume (bid, mid, ask) that printed
+// at or above the ask, NaN without any: above one half, buyers were lifting
+// offers.
+func (s *Summary) AskShare() float64 {
+	sided := s.VolBid + s.VolMid + s.VolAsk
+	if sided == 0 {
+		return math.NaN()
+	}
+	return float64(s.VolAsk) / float64(sided)
+}
+
+// Theo is a theoretical value of the contract now: its last print carried
+// forward by the greeks it printed with, to the underlying's price now
+// (delta and gamma) and the time passed since (theta per calendar day).
+// It is what the contract "should" trade at if nothing but the underlying
+// and the clock had moved since that print, the usual way a desk marks an
+// option between trades; set against the mid it tells whether the market
+// has moved the option's vol since. NaN when the print has no price or no
+// greeks, or the underlying's price is unknown at either moment.
+func Theo(last *Trade, spotNow float64, daysSince float64) float64 {
+	s0 := last.Underlying()
+	if math.IsNaN(last.Price) || math.IsNaN(last.Delta) || math.IsNaN(s0) || math.IsNaN(spotNow) {
+		return math.NaN()
+	}
+	ds := spotNow - s0
+	v := last.Price + last.Delta*ds
+	if !math.IsNaN(last.Gamma) {
+		v += 0.5 * last.Gamma * ds * ds
+	}
+	if !math.IsNaN(last.Theta) && daysSince > 0 {
+		v += last.Theta * daysSince
+	}
+	return math.Max(v, 0)
+}
