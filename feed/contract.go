@@ -3,7 +3,6 @@ package feed
 import (
 	"context"
 	"errors"
-	"math"
 	"net/http"
 	"strings"
 	"time"
@@ -53,24 +52,6 @@ type ContractTAQMsg struct {
 	Resp    *api.Response
 	Err     error
 	At      time.Time
-}
-
-// Spot is an underlying's price: the last trade, else the mid of its
-// quote, else the implied mid from the option book (the only one present
-// without a consolidated-tape subscription); NaN when none is known. The
-// ladder's money line and the contract page's theo both price from it.
-func Spot(u *api.Underlying) float64 {
-	switch {
-	case u.LastTradePrice.Valid:
-		return u.LastTradePrice.V
-	case u.Mid.Valid:
-		return u.Mid.V
-	case u.Bid.Valid && u.Ask.Valid:
-		return (u.Bid.V + u.Ask.V) / 2
-	case u.ImpliedUnderlyingMid.Valid:
-		return u.ImpliedUnderlyingMid.V
-	}
-	return math.NaN()
 }
 
 // dayEnd closes every window: the greeks and TAQ endpoints require one,

@@ -149,7 +149,7 @@ func (m *Model) ApplyQuote(msg feed.ContractQuoteMsg) bool {
 		return true
 	}
 	if msg.Chain != nil {
-		m.spot = feed.Spot(&msg.Chain.Underlying)
+		m.spot = msg.Chain.Underlying.Spot()
 		for i := range msg.Chain.Options {
 			o := &msg.Chain.Options[i]
 			if k, err := api.ParseOSI(o.Option); err == nil && k == m.q.OSI {
