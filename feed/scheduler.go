@@ -20,10 +20,12 @@ const (
 	FeedChain    Feed = iota // option-and-underlying-quotes of the selected expiry (api.EndpointOptionQuotes)
 	FeedTape                 // option-trades, incremental (api.EndpointOptionTrades)
 	FeedCalendar             // calendar (api.EndpointCalendar): refreshed rarely
+	FeedQuotes               // the watchlist: underlying-quotes of all its symbols in one request (api.EndpointUnderlyingQuotes)
+	FeedEvents               // the watchlist's next earnings and ex-dividend dates, all symbols in one request (api.EndpointCalendar): rarely
 	NumFeeds
 )
 
-var feedNames = [NumFeeds]string{"chain", "tape", "calendar"}
+var feedNames = [NumFeeds]string{"chain", "tape", "calendar", "quotes", "events"}
 
 func (f Feed) String() string {
 	if f >= 0 && f < NumFeeds {
@@ -32,7 +34,25 @@ func (f Feed) String() string {
 	return "feed(" + strconv.Itoa(int(f)) + ")"
 }
 
-var feedEndpoints = [NumFeeds]api.Endpoint{api.EndpointOptionQuotes, api.EndpointOptionTrades, api.EndpointCalendar}
+var feedEndpoints = [NumFeeds]api.Endpoint{api.EndpointOptionQuotes, api.EndpointOptionTrades, api.EndpointCalendar,
+	api.EndpointUnderlyingQuotes, api.EndpointCalendar}
+
+// Shown reports whether f's data is on screen under c; a feed that is not
+// is not polled. The watchlist page fills the screen: while it shows, its
+// feeds are polled and the watch screen's are not, and the other way round.
+func (f Feed) Shown(c Conditions) bool {
+	switch f {
+	case FeedQuotes, FeedEvents:
+		return c.Watchlist
+	case FeedTape:
+		return c.TapeVisible && !c.Watchlist
+	}
+	return !c.Watchlist
+}
+
+// rare reports whether f is an events feed: fetched every few hours, not
+// paced by the session or the budget.
+func (f Feed) rare() bool { return f == FeedCalendar || f == FeedEvents }
 
 // Pacing limits beyond config's defaults: how long a 429 without a
 // Retry-After holds the feeds back, and the window of the hourly rate.
@@ -50,6 +70,7 @@ type Conditions struct {
 	TapeVisible bool // the tape pane is shown; a hidden tape is not polled
 	Focused     bool // the terminal has focus (false after a BlurMsg)
 	Idle        bool // no key or mouse input for a while (the model decides how long, 5 min)
+	Watchlist   bool // the watchlist page fills the screen (see Feed.Shown)
 }
 
 // Scheduler decides when each feed of the watch screen is fetched next so that
@@ -142,7 +163,7 @@ func (s *Scheduler) Observe(f Feed, resp *api.Response, err error, now time.Time
 // it back. The delay is recomputed from last on every call, so a change of
 // conditions (focus regained) takes effect without waiting out the old one.
 func (s *Scheduler) Next(f Feed, c Conditions, last, now time.Time) (d time.Duration, ok bool) {
-	if f < 0 || f >= NumFeeds || (f == FeedTape && !c.TapeVisible) {
+	if f < 0 || f >= NumFeeds || !f.Shown(c) {
 		return 0, false
 	}
 	s.clock = later(s.clock, now)
@@ -154,7 +175,7 @@ func (s *Scheduler) Next(f Feed, c Conditions, last, now time.Time) (d time.Dura
 		}
 		switch {
 		case c.Historical:
-		case f != FeedCalendar && !SessionLive(now, c.Mode):
+		case !f.rare() && !SessionLive(now, c.Mode):
 			// After a failure the backoff below decides: a screen
 			// opened in the evening must recover by itself, not wait
 			// for tomorrow's open to show anything.
@@ -176,7 +197,17 @@ func (s *Scheduler) Next(f Feed, c Conditions, last, now time.Time) (d time.Dura
 // the next one), and a historical answer to the old date is not one to the
 // new date. What belongs to the account stays: spending, the balance, a
 // pending Retry-After (both limits are per account) and the last error.
-func (s *Scheduler) Reset() { s.feeds = [NumFeeds]feedState{} }
+// With feeds, only those forget: the watchlist's state is not the chain's.
+func (s *Scheduler) Reset(feeds ...Feed) {
+	if len(feeds) == 0 {
+		s.feeds = [NumFeeds]feedState{}
+	}
+	for _, f := range feeds {
+		if f >= 0 && f < NumFeeds {
+			s.feeds[f] = feedState{}
+		}
+	}
+}
 
 // backoff doubles from 2 s with each consecutive failure, up to 2 min: quick
 // enough to ride out a blip, slow enough not to hammer a service that is down.
@@ -194,17 +225,22 @@ func backoff(failures int) time.Duration {
 // the tape is hidden. A feed held at its minimum interval cannot spend its
 // half, so the other feed gets the rest and the whole budget stays usable.
 // The calendar is outside the split: it changes a few times a year and one
-// fetch every 6 hours is negligible.
+// fetch every 6 hours is negligible. The watchlist's quotes have the whole
+// budget: the watch screen is not polled while the watchlist shows.
 func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration {
 	switch {
-	case f < 0 || f >= NumFeeds || c.Historical || (f == FeedTape && !c.TapeVisible):
+	case f < 0 || f >= NumFeeds || c.Historical || !f.Shown(c):
 		return 0
-	case f == FeedCalendar:
+	case f.rare():
 		return config.CalendarInterval
 	case !SessionLive(now, c.Mode):
 		return config.QuietMax // for the stale mark only: Next waits for the open
 	}
 	perHour := s.BudgetPerHour(now)
+	if f == FeedQuotes {
+		cost := float64(api.Cost(feedEndpoints[FeedQuotes], c.Mode, false))
+		return quiet(clampInterval(cost, perHour, config.WatchlistMinInterval, config.WatchlistMaxInterval), c)
+	}
 	chainCost := float64(api.Cost(feedEndpoints[FeedChain], c.Mode, false))
 	if !c.TapeVisible {
 		return quiet(clampInterval(chainCost, perHour, config.ChainMinInterval, config.ChainMaxInterval), c)

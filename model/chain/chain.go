@@ -155,24 +155,14 @@ func (c *Model) selectExpiry(d api.Date) {
 	c.expiry, c.strike, c.side, c.offset, c.center = d, math.NaN(), api.Call, 0, true
 }
 
-// Spot is the underlying's price: the last trade, else the mid of its
-// quote, else the implied mid from the option book (the only one present
-// without a consolidated-tape subscription); NaN when none is known.
+// Spot is the underlying's price (feed.Spot: the last trade, else the
+// quote's mid, else the implied mid); NaN when none is known.
 func (c *Model) Spot() float64 {
-	u := &c.st.und
-	switch {
-	case !c.st.hasUnd:
+	if !c.st.hasUnd {
 		return math.NaN()
-	case u.LastTradePrice.Valid:
-		return u.LastTradePrice.V
-	case u.Mid.Valid:
-		return u.Mid.V
-	case u.Bid.Valid && u.Ask.Valid:
-		return (u.Bid.V + u.Ask.V) / 2
-	case u.ImpliedUnderlyingMid.Valid:
-		return u.ImpliedUnderlyingMid.V
 	}
-	return math.NaN()
+	p, _ := feed.Spot(&c.st.und)
+	return p
 }
 
 // window returns the strikes around the money that the ladder shows and
