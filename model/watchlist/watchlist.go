@@ -42,7 +42,7 @@ type Model struct {
 	rows    map[string]*entry
 	q       feed.Query
 
-	manual bool // the user's order, else sorted by sortCol
+	manual  bool // the user's order, else sorted by sortCol
 	sortCol ui.WatchCol
 	desc    bool
 	cursor  string // the selected symbol: it stays selected as rows move
