@@ -17,6 +17,7 @@ import (
 	"chainwatch/model/prompt"
 	"chainwatch/model/scanner"
 	"chainwatch/model/tape"
+	"chainwatch/model/watchlist"
 	"chainwatch/scan"
 	"chainwatch/theme"
 )
@@ -47,6 +48,14 @@ type Config struct {
 	Scans      []scan.Scan
 	SaveScan   func(scan.Scan) error
 	DeleteScan func(name string) error
+	// Watchlist is the watchlist page's symbols; WatchlistSkipped the
+	// config file's entries not used, worded with their lines;
+	// SaveWatchlist writes the list (nil: it lasts for the session).
+	// StartOnWatchlist opens the page first (--watchlist).
+	Watchlist        []string
+	WatchlistSkipped []string
+	SaveWatchlist    func([]string) error
+	StartOnWatchlist bool
 }
 
 // pane is where movement keys go.
@@ -84,6 +93,7 @@ type App struct {
 	help              bool
 	prompt            *prompt.Model
 	scan              *scanner.Model
+	wl                watchPage
 	banner            bool
 	recent            []string
 	unknown           []string // symbols the service answered 204 for this session
@@ -130,6 +140,7 @@ func New(cfg Config) *App {
 		cfg: cfg, sh: sh, ctx: ctx, cancel: cancel,
 		chain: chain.New(sh), tape: tape.New(sh, cfg.TapeCapacity, cfg.BlockSize), cal: calendar.New(sh),
 		poll:     newPoller(cfg.Budget),
+		wl:       newWatchPage(sh, cfg),
 		showTape: true, showCal: true, termFocused: true,
 		lastInput: cfg.Now(),
 		banner:    cfg.FirstRun,
@@ -149,7 +160,7 @@ func New(cfg Config) *App {
 // Init starts the first fetches and the clock, and asks the terminal for
 // its background so the theme can follow it.
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{a.startAll(), a.armFrame(), fetchExchangesCmd(a.ctx, a.sh, a.q.Mode)}
+	cmds := []tea.Cmd{a.startScreen(), a.armFrame(), fetchExchangesCmd(a.ctx, a.sh, a.q.Mode)}
 	if !a.darkSet {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -217,6 +228,8 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case scanner.DoneMsg:
 		return a.onScanDone(msg)
+	case feed.QuotesMsg, feed.EventsMsg, watchlist.Msg:
+		return a.onWatchlistMsg(msg)
 	}
 	// The rest is the scanner's: its field list, and huh's own messages
 	// (moving between fields, suggestions, the cursor's blink).
@@ -232,6 +245,9 @@ func (a *App) Query() feed.Query { return a.q }
 // quit cancels every request in flight and ends the program; bubbletea
 // restores the terminal.
 func (a *App) quit() tea.Cmd {
+	// The last edit of the watchlist, if its save had no time to run; a
+	// failure is the save function's to report (after the screen).
+	_ = a.wl.m.Flush()
 	a.cancel()
 	return tea.Quit
 }

@@ -58,15 +58,17 @@ func (a *App) statusData(now time.Time) ui.StatusData {
 	if v, ok := s.PointsLeft.Get(); ok {
 		d.PointsLeft = v
 	}
-	due := a.poll.due[feed.FeedChain]
+	shown := a.shownFeed()
+	due := a.poll.due[shown]
 	switch {
-	case a.poll.noSuch || a.q.Historical(now):
+	case a.poll.noSuch && !a.wl.on || a.q.Historical(now):
 		// Nothing will be polled: no pause to wait out, no next refresh.
-	case !feed.SessionLive(now, a.q.Mode) && a.poll.inflight[feed.FeedChain] == 0 && (due.IsZero() || !due.Before(feed.NextOpen(now, a.q.Mode))):
+	case !feed.SessionLive(now, a.q.Mode) && a.poll.inflight[shown] == 0 && (due.IsZero() || !due.Before(feed.NextOpen(now, a.q.Mode))):
 		d.Paused = feed.PauseText(now, a.q.Mode)
 	case !due.IsZero():
-		// "next" is the chain's refresh: the prices a trader watches.
-		d.NextFeed, d.Next = feed.FeedChain.String(), max(due.Sub(now), 0)
+		// "next" is the chain's refresh (the watchlist's quotes on its
+		// page): the prices a trader watches.
+		d.NextFeed, d.Next = shown.String(), max(due.Sub(now), 0)
 	}
 	if err := a.lastErr(); err != nil {
 		d.Err, d.ErrAge = feed.Describe(err, ""), now.Sub(err.At)
@@ -83,7 +85,11 @@ func (a *App) lastErr() *feed.FetchError {
 	var last *feed.FetchError
 	// A type assertion, not errors.As: this runs every frame, and a pane's
 	// Err is a *feed.FetchError or nil by its contract.
-	for _, err := range [...]error{a.chain.Err(), a.tape.Err(), a.cal.Err()} {
+	errs := [...]error{a.chain.Err(), a.tape.Err(), a.cal.Err()}
+	if a.wl.on {
+		errs = [...]error{a.wl.m.Err(), nil, nil} // the page's: the others are not polled
+	}
+	for _, err := range errs {
 		fe, _ := err.(*feed.FetchError)
 		if fe != nil && !api.IsNoData(fe) && (last == nil || fe.At.After(last.At)) {
 			last = fe
@@ -99,6 +105,9 @@ func (a *App) hint() string {
 	k := a.sh.Keys
 	if a.scan.IsOpen() {
 		return k.Close.Help().Key + " close scanner  " + k.Interrupt.Help().Key + " quit"
+	}
+	if a.wl.on {
+		return a.wl.hint
 	}
 	return k.Symbol.Help().Key + " symbol  " + k.Scanner.Help().Key + " scan  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
 }

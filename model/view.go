@@ -16,7 +16,7 @@ func (a *App) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = true
-	v.WindowTitle = "chainwatch · " + a.q.Symbol
+	v.WindowTitle = a.windowTitle()
 	return v
 }
 
@@ -36,18 +36,21 @@ func (a *App) render(now time.Time) string {
 		a.help = false // the screen under the help, drawn as usual
 		screen := a.render(now)
 		a.help = true
-		return ui.HelpOver(screen, a.sh.Keys.FullHelp(), a.width, a.height, st)
+		return ui.HelpOver(screen, a.fullHelp(), a.width, a.height, st)
 	}
 	lay := a.layout()
-	h := a.headerData(now)
 	if a.scan.IsOpen() {
 		r := a.scannerRect()
 		return ui.Compose(a.width, a.height, []ui.Pane{
-			{R: lay.Header, Lines: ui.Header(&h, lay.Header.W, st)},
+			{R: lay.Header, Lines: a.headerLines(lay.Header, now)},
 			{R: r, Lines: a.scan.View()},
 			{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
 		}, st)
 	}
+	if a.wl.on {
+		return a.renderWatchlist(now)
+	}
+	h := a.headerData(now)
 	a.sizeParts(lay)
 	panes := make([]ui.Pane, 0, 7)
 	panes = append(panes,
