@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // cli is one in-process run of chainwatch: its environment, input and
@@ -17,7 +18,8 @@ type cli struct {
 	in      io.Reader
 	browser func(string) error
 	ctx     context.Context
-	out     *syncBuffer // optional: read while the command runs
+	out     *syncBuffer      // optional: read while the command runs
+	now     func() time.Time // optional: the clock for "today"
 }
 
 func (c cli) deps(out, errOut io.Writer) Deps {
@@ -31,7 +33,7 @@ func (c cli) deps(out, errOut io.Writer) Deps {
 	}
 	return Deps{
 		in: in, out: out, errOut: errOut, openBrowser: browser,
-		getenv: func(k string) string { return c.env[k] },
+		getenv: func(k string) string { return c.env[k] }, now: c.now,
 	}
 }
 

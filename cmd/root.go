@@ -103,7 +103,7 @@ needs no account.`,
 	root.SetVersionTemplate("chainwatch {{.Version}}\n")
 	addWatchFlags(root, &opts.Flags)
 	root.AddCommand(NewCmdVersion(), NewCmdSandbox(deps, nil), NewCmdLogin(deps, nil), NewCmdLogout(deps, nil),
-		NewCmdStatus(deps, nil), NewCmdScan(deps, nil))
+		NewCmdStatus(deps, nil), NewCmdScan(deps, nil), NewCmdQuotes(deps, nil))
 	return root
 }
 

@@ -100,7 +100,7 @@ checked against the service's field list first, so a typo costs nothing.`,
 // it. Anything wrong is one line on stderr and exit status 1, with nothing
 // on stdout, so a script never parses half an answer.
 func scanRun(f *ScanOptions) error {
-	fc, path, err := scanConfigFile(f)
+	fc, path, err := configFile(f.ConfigPath, f.ConfigSet, f.Getenv)
 	if err != nil {
 		return err
 	}
@@ -165,23 +165,6 @@ func scanRun(f *ScanOptions) error {
 	}
 	fmt.Fprintln(errOut, scanSummary(out))
 	return nil
-}
-
-// scanConfigFile loads the config file of --config, else the default one
-// if it exists, and returns it with its path ("" when there is none).
-func scanConfigFile(f *ScanOptions) (config.File, string, error) {
-	path, explicit := f.ConfigPath, f.ConfigSet
-	if explicit && strings.TrimSpace(path) == "" {
-		return config.File{}, "", errors.New("--config needs a path")
-	}
-	if !explicit {
-		var err error
-		if path, err = config.DefaultPath(f.Getenv); err != nil {
-			return config.File{}, "", nil // no home directory: no config file
-		}
-	}
-	fc, _, err := config.Load(path, explicit, scan.CheckSaved)
-	return fc, path, err
 }
 
 // scanFromFlags builds the scan to run: --name's, plus each --formula,
