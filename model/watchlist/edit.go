@@ -33,7 +33,7 @@ func (m *Model) Add(sym string) (added bool, cmd tea.Cmd) {
 	}
 	m.symbols = append(m.symbols, sym)
 	m.rows[sym] = &entry{}
-	m.cursor, m.undo = sym, nil
+	m.cursor, m.undo, m.added = sym, nil, sym
 	m.note = ui.Note{Text: "added " + sym, Tone: ui.ToneValue}
 	m.arrange()
 	return true, m.saveList()

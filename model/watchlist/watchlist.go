@@ -49,12 +49,17 @@ type Model struct {
 	offset  int
 
 	lastOK, errAt time.Time
-	err           error
-	loading       bool
-	day           api.Date // the session the sparklines are of
+	err           error // the quotes' last failure since lastOK
+	// evErr is the events' last failure since their last answer: for the
+	// status bar, not the quotes' freshness.
+	evErr   error
+	evErrAt time.Time
+	loading bool
+	day     api.Date // the session the sparklines are of
 
 	skipped []string // config entries not used, until a save drops them
 	note    ui.Note  // the outcome of the last action
+	added   string   // the symbol added last, until the service answers for it
 	undo    *removal
 	saver   *saver
 
@@ -154,6 +159,7 @@ func (m *Model) SetQuery(q feed.Query) {
 		*e = entry{}
 	}
 	m.lastOK, m.errAt, m.err, m.loading, m.day = time.Time{}, time.Time{}, nil, true, 0
+	m.evErr, m.evErrAt = nil, time.Time{}
 }
 
 // SetContext is what the root knows that the page shows: where the data
@@ -163,9 +169,15 @@ func (m *Model) SetContext(source string, cost int, interval time.Duration) {
 	m.source, m.cost, m.interval = source, cost, interval
 }
 
-// LastOK is when quotes last arrived; Err the last failure since.
+// LastOK is when quotes last arrived. Err is the newer of the quotes'
+// failure since then and the events' failure since their last answer.
 func (m *Model) LastOK() time.Time { return m.lastOK }
-func (m *Model) Err() error        { return feed.Failed(m.err, m.errAt) }
+func (m *Model) Err() error {
+	if m.evErr != nil && (m.err == nil || m.evErrAt.After(m.errAt)) {
+		return feed.Failed(m.evErr, m.evErrAt)
+	}
+	return feed.Failed(m.err, m.errAt)
+}
 
 // Apply takes a quotes reply for the current query. A failure keeps the
 // rows on screen; a 204 means the service knows none of the symbols asked
@@ -192,6 +204,13 @@ func (m *Model) Apply(msg feed.QuotesMsg) bool {
 		e, ok := m.rows[r.Symbol]
 		if !ok {
 			continue // removed while the request was in flight
+		}
+		if r.Symbol == m.added {
+			m.added = ""
+			if !r.Found {
+				// Said at once: the trader just typed it.
+				m.note = ui.Note{Text: "no such symbol: " + r.Symbol + "; " + m.keys.Remove.Help().Key + " removes it", Tone: ui.ToneWarn}
+			}
 		}
 		e.missing = !r.Found
 		if !r.Found {
@@ -227,9 +246,10 @@ func (m *Model) ApplyEvents(msg feed.EventsMsg) bool {
 		return false
 	}
 	if msg.Err != nil && !api.IsNoData(msg.Err) {
-		m.err, m.errAt = msg.Err, msg.At
+		m.evErr, m.evErrAt = msg.Err, msg.At
 		return true
 	}
+	m.evErr, m.evErrAt = nil, time.Time{}
 	next := feed.Next(msg.Events, m.q.Day(msg.At))
 	for _, s := range msg.Symbols {
 		if e, ok := m.rows[s]; ok {

@@ -216,6 +216,11 @@ func TestEditsAreSavedInOrder(t *testing.T) {
 	if got := sv.last(); !slices.Equal(got, []string{"SPY", "QQQ", "IWM", "TSLA"}) || m.cursor != "TSLA" {
 		t.Fatalf("saved %v, cursor %s", got, m.cursor)
 	}
+	// The service does not know it: said at once.
+	m.Apply(feed.QuotesMsg{Query: q1, Symbols: m.Symbols(), Quotes: []api.Symbol{quote("SPY", 705, 700, 1)}, At: modeltest.Now})
+	if m.note.Text != "no such symbol: TSLA; x removes it" || m.note.Tone != ui.ToneWarn {
+		t.Fatalf("note after an unknown symbol was added: %+v", m.note)
+	}
 	if again, _ := m.Add("QQQ"); again || m.cursor != "QQQ" {
 		t.Fatal("a symbol on the list was added twice")
 	}
@@ -344,5 +349,24 @@ func TestViewExactSize(t *testing.T) {
 		if !strings.Contains(ansi.Strip(strings.Join(lines, "\n")), "NFLX") {
 			t.Fatalf("%v: the cursor's row is not shown", sz)
 		}
+	}
+}
+
+// TestEventsFailureIsNotStale: a failed events request is reported, but
+// the quotes it has nothing to do with are not called stale.
+func TestEventsFailureIsNotStale(t *testing.T) {
+	m, _ := newPage(t, "SPY")
+	m.SetContext("SANDBOX", 4, 10*time.Second)
+	m.Apply(feed.QuotesMsg{Query: q1, Symbols: []string{"SPY"}, Quotes: []api.Symbol{quote("SPY", 705, 700, 1)}, At: modeltest.Now})
+	m.ApplyEvents(feed.EventsMsg{Query: q1, Symbols: []string{"SPY"}, Err: errors.New("calendar down"), At: modeltest.Now})
+	if m.Err() == nil || !strings.Contains(m.Err().Error(), "calendar down") {
+		t.Fatalf("err %v", m.Err())
+	}
+	if text := ansi.Strip(strings.Join(m.View(), "\n")); strings.Contains(text, "STALE") {
+		t.Fatalf("an events failure made the quotes stale:\n%s", text)
+	}
+	m.ApplyEvents(feed.EventsMsg{Query: q1, Symbols: []string{"SPY"}, At: modeltest.Now})
+	if m.Err() != nil {
+		t.Fatalf("still failing after an answer: %v", m.Err())
 	}
 }
