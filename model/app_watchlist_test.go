@@ -261,3 +261,41 @@ func runCmd(a *App, cmd tea.Cmd) {
 		a.update(m)
 	}
 }
+
+// TestChainPromptCompletesFromTheWatchlist: the symbol prompt on the chain
+// offers the watchlist's symbols after the recent ones.
+func TestChainPromptCompletesFromTheWatchlist(t *testing.T) {
+	c := &clock{t: testNow}
+	a := New(Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark", Watchlist: []string{"XLE", "XLF"}})
+	a.Init()
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	typeKeys(a, "/xl")
+	if a.prompt == nil {
+		t.Fatal("no prompt")
+	}
+	a.prompt.SetSize(120, 1)
+	if line := ansi.Strip(a.prompt.View()[0]); !strings.Contains(line, "XLE") || !strings.Contains(line, "XLF") {
+		t.Fatalf("the prompt does not offer the watchlist: %q", line)
+	}
+}
+
+// TestScannerOverTheWatchlist: S opens the scanner over the page, under
+// its title and headings (a symbol picked there goes through openChain,
+// as enter on a row does).
+func TestScannerOverTheWatchlist(t *testing.T) {
+	a, c, _ := watchApp(t, true)
+	a.Update(quotesReply(a, c.t, 0))
+	a.update(runeKey('S'))
+	if !a.scan.IsOpen() {
+		t.Fatal("S did not open the scanner")
+	}
+	lines := splitLines(a.render(c.t))
+	if len(lines) != 48 || !strings.Contains(ansi.Strip(lines[0]), "WATCHLIST") || !strings.Contains(ansi.Strip(lines[1]), "SYMBOL") {
+		t.Fatalf("the frame under the scanner:\n%s", ansi.Strip(strings.Join(lines, "\n")))
+	}
+	// esc closes it over the page, which kept polling under it.
+	a.update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	if a.scan.IsOpen() || !a.wl.on || a.poll.due[feed.FeedQuotes].IsZero() {
+		t.Fatalf("esc: scanner open %v, page %v", a.scan.IsOpen(), a.wl.on)
+	}
+}

@@ -74,6 +74,7 @@ type WatchlistView struct {
 	Focused bool
 
 	layout watchLayout // as last drawn, for WatchlistHit
+	body   int         // rows drawn, likewise
 }
 
 // Lines of the page besides the rows: the title, the column heads and
@@ -108,6 +109,7 @@ func Watchlist(v *WatchlistView, width, height int, st *theme.Styles) []string {
 	}
 	notes := min(len(v.Notes), maxNotes)
 	body := WatchlistBody(height, len(v.Notes))
+	v.body = body
 	if v.Message != "" && len(v.Rows) == 0 {
 		for i := range body {
 			l := newPaneLine(width, theme.Span{})
@@ -151,7 +153,7 @@ func WatchlistHit(v *WatchlistView, x, y int) (row int, col WatchCol, head bool)
 	switch {
 	case y == 1:
 		return -1, c, ok
-	case y >= 2:
+	case y >= 2 && y-2 < v.body:
 		if r := v.Offset + y - 2; r < len(v.Rows) {
 			return r, c, false
 		}

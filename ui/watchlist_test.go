@@ -140,6 +140,16 @@ func TestWatchlistHit(t *testing.T) {
 	if row, _, _ := WatchlistHit(v, 2, 9); row != -1 {
 		t.Errorf("below the rows: %d", row)
 	}
+	// The details and note lines are not rows, however many rows there are.
+	v.Rows = append(v.Rows, v.Rows...)
+	v.Rows = append(v.Rows, v.Rows...)
+	Watchlist(v, 160, 12, pxNoColor)
+	if row, _, _ := WatchlistHit(v, 2, 10); row != -1 {
+		t.Errorf("the details line hit row %d", row)
+	}
+	if row, _, _ := WatchlistHit(v, 2, 9); row != v.Offset+7 {
+		t.Errorf("the last row drawn: %d", row)
+	}
 }
 
 func TestSpark(t *testing.T) {
