@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"chainwatch/config"
+	"chainwatch/config/configtest"
 )
 
 func TestCalendarCommand(t *testing.T) {
@@ -66,9 +67,10 @@ func TestCalendarCommand(t *testing.T) {
 }
 
 // TestCompletionFromRecentSymbols: a symbol argument completes from the
-// config file's symbol and the recent list, without asking the service.
+// config file's watchlist and the recent list, without asking the service.
 func TestCompletionFromRecentSymbols(t *testing.T) {
 	env := homeEnv(t)
+	configtest.Write(t, env["XDG_CONFIG_HOME"]+"/chainwatch", "watchlist = [\"QUAL\", \"SPY\"]\n", 0o600)
 	env[envBaseURL] = "http://127.0.0.1:1" // nothing may be asked of it
 	if err := config.OpenState(func(k string) string { return env[k] }).SaveRecent([]string{"QQQ", "SPY", "QCOM"}); err != nil {
 		t.Fatal(err)
@@ -78,7 +80,7 @@ func TestCompletionFromRecentSymbols(t *testing.T) {
 		if err != nil {
 			t.Fatal(err, errOut)
 		}
-		if lines := strings.Split(strings.TrimSpace(out), "\n"); !slices.Equal(lines, []string{"QQQ", "QCOM", ":4"}) {
+		if lines := strings.Split(strings.TrimSpace(out), "\n"); !slices.Equal(lines, []string{"QUAL", "QQQ", "QCOM", ":4"}) {
 			t.Fatalf("%v: %q", args, out)
 		}
 	}

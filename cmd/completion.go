@@ -7,12 +7,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"chainwatch/config"
-	"chainwatch/scan"
 )
 
 // Shell completion is cobra's `chainwatch completion bash|zsh|fish|
 // powershell`; a symbol argument completes from what the user watches:
-// the config file's symbol, then the recent symbols, as the
+// the config file's symbol and watchlist, then the recent symbols, as the
 // symbol prompt offers them. Nothing is asked of the service: completion
 // must be instant and free.
 
@@ -31,20 +30,18 @@ func completeSymbols(deps Deps) cobra.CompletionFunc {
 	}
 }
 
-// knownSymbols are the symbols the user has: the config file's symbol,
-// then the recent list, most recent first.
+// knownSymbols are the symbols the user has: the config file's symbol
+// and watchlist (the default list when it has none), then the recent
+// list, most recent first.
 func knownSymbols(deps Deps, cmd *cobra.Command) []string {
 	var list []string
-	path := ""
+	path, explicit := "", false
 	if f := cmd.Flags().Lookup("config"); f != nil && f.Changed {
-		path = f.Value.String()
-	} else if p, err := config.DefaultPath(deps.getenv); err == nil {
-		path = p
+		path, explicit = f.Value.String(), true
 	}
-	if path != "" {
-		if fc, _, err := config.Load(path, false, scan.CheckSaved); err == nil {
-			list = append(list, fc.Symbol)
-		}
+	if fc, _, err := configFile(path, explicit, deps.getenv); err == nil {
+		list = append(list, fc.Symbol)
+		list = append(list, fc.WatchlistSymbols()...)
 	}
 	recent, _ := config.OpenState(deps.getenv).Recent()
 	list = append(list, recent...)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -71,19 +70,10 @@ func (h *headless) bind(cmd *cobra.Command) {
 }
 
 // config loads the config file of --config, else the default one if it
-// exists, and returns it with its path ("" when there is none).
+// exists (configFile), and returns it with its path ("" when there is
+// none); a broken one is the caller's to fix (exit status 2).
 func (h *headless) config() (config.File, string, error) {
-	path, explicit := h.ConfigPath, h.ConfigSet
-	if explicit && strings.TrimSpace(path) == "" {
-		return config.File{}, "", badInput(errors.New("--config needs a path"))
-	}
-	if !explicit {
-		var err error
-		if path, err = config.DefaultPath(h.Getenv); err != nil {
-			return config.File{}, "", nil // no home directory: no config file
-		}
-	}
-	fc, _, err := config.Load(path, explicit, scan.CheckSaved)
+	fc, path, err := configFile(h.ConfigPath, h.ConfigSet, h.Getenv)
 	return fc, path, badInput(err)
 }
 

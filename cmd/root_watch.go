@@ -42,6 +42,7 @@ type watchFlags struct {
 	tapeSize   int
 	colorBlind bool
 	noColor    bool
+	watchlist  bool
 	svc        serviceFlags
 	// The embedded sandbox's clock: --sandbox-clock, --sandbox-speed.
 	sandboxClock string
@@ -83,6 +84,7 @@ func addWatchFlags(cmd *cobra.Command, f *watchFlags) {
 	fl.StringVar(&f.theme, "theme", config.DefaultTheme, "colours: auto (from the terminal's background), dark or light")
 	fl.BoolVar(&f.colorBlind, "colorblind", false, "a colour-blind-safe palette")
 	fl.BoolVar(&f.noColor, "no-color", false, "no colours at all (also when NO_COLOR is set)")
+	fl.BoolVar(&f.watchlist, "watchlist", false, "start on the watchlist page (the config file's watchlist; W switches)")
 	fl.StringVar(&f.svc.authURL, "auth-url", "", "token service URL, {auth_url} (env "+envAuthURL+")")
 	fl.StringVar(&f.svc.baseURL, "base-url", "", "data service URL, {base_url} (env "+envBaseURL+")")
 	fl.StringVar(&f.svc.clientID, "client-id", "", "OAuth client ID for client credentials (env "+envClientID+"; the secret only from "+envClientSecret+" or the config file)")
@@ -142,6 +144,10 @@ type watchSettings struct {
 	// when there is no user configuration directory.
 	configPath string
 	scans      []scan.Scan
+	// watchlist is the config file's watchlist (or the default one);
+	// watchlistSkipped its entries that are not used, with their lines.
+	watchlist        []string
+	watchlistSkipped []string
 }
 
 // resolveSettings merges the flags, the config file and the defaults. The
@@ -224,6 +230,7 @@ func resolveSettings(o *WatchOptions, now time.Time) (watchSettings, error) {
 	}
 	s.service = fc.Service
 	s.configPath, s.scans = path, scan.FromSavedAll(fc.SavedScans())
+	s.watchlist, s.watchlistSkipped = fc.WatchlistSymbols(), fc.WatchlistWarnings()
 
 	// Flag over file over default, key by key.
 	switch {
@@ -368,6 +375,10 @@ func watchRun(o *WatchOptions) error {
 	}
 
 	var warn warnings
+	var wlSave struct {
+		sync.Mutex
+		err error
+	}
 	st := config.OpenState(o.Getenv)
 	recent, err := st.Recent()
 	warn.add(err)
@@ -383,13 +394,23 @@ func watchRun(o *WatchOptions) error {
 			warn.add(err)
 			return err
 		},
-		Scans: set.scans,
+		Scans:     set.scans,
+		Watchlist: set.watchlist, WatchlistSkipped: set.watchlistSkipped, StartOnWatchlist: o.Flags.watchlist,
 	}
 	if set.configPath != "" {
 		// The modal shows a failed save itself; the file is the one this
 		// run loaded, so what is saved is what the next run lists.
 		cfg.SaveScan = func(s scan.Scan) error { return config.SaveScan(set.configPath, s.Saved(), scan.CheckSaved) }
 		cfg.DeleteScan = func(name string) error { return config.DeleteScan(set.configPath, name, scan.CheckSaved) }
+		// The page shows a failed save; the last save failing (at quit,
+		// say) is said after the screen.
+		cfg.SaveWatchlist = func(list []string) error {
+			err := config.SaveWatchlist(set.configPath, list, scan.CheckSaved)
+			wlSave.Lock()
+			wlSave.err = err
+			wlSave.Unlock()
+			return err
+		}
 	}
 	if firstRun {
 		// Now, not after the screen: the banner is shown once even if
@@ -400,6 +421,9 @@ func watchRun(o *WatchOptions) error {
 		return errors.New("the watch screen is not available in this build")
 	}
 	runErr := o.RunWatch(cfg)
+	wlSave.Lock()
+	warn.add(wlSave.err)
+	wlSave.Unlock()
 	for _, w := range warn.all() {
 		fmt.Fprintf(o.ErrOut, "chainwatch: warning: %s\n", w)
 	}

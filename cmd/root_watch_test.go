@@ -352,13 +352,13 @@ func TestWatchHelpListsFlags(t *testing.T) {
 	}
 	for _, f := range []string{"chainwatch [SYMBOL]", "--mode", "--date", "--config", "--budget-per-day", "--budget-share",
 		"--block-size", "--tape-size", "--theme", "--colorblind", "--no-color", "--base-url", "--auth-url", "--client-id", "--token-file",
-		"login", "status", "sandbox"} {
+		"--watchlist", "login", "status", "sandbox", "quotes"} {
 		if !strings.Contains(out, f) {
 			t.Errorf("--help does not mention %s", f)
 		}
 	}
 	readme, _ := os.ReadFile("../README.md")
-	for _, f := range []string{"--mode", "--date", "--config", "--budget-per-day", "--budget-share", "--block-size", "--tape-size", "--theme", "--colorblind", "--no-color", "NO_COLOR"} {
+	for _, f := range []string{"--mode", "--date", "--config", "--budget-per-day", "--budget-share", "--block-size", "--tape-size", "--theme", "--colorblind", "--no-color", "NO_COLOR", "--watchlist", "chainwatch quotes"} {
 		if !strings.Contains(string(readme), f) {
 			t.Errorf("README does not mention %s", f)
 		}

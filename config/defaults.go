@@ -118,3 +118,22 @@ var StrikeWindows = [...]int{10, 20, 40, 0}
 
 // MaxRecent is how many recent symbols are kept for the prompt's completion.
 const MaxRecent = 20
+
+// The watchlist page.
+const (
+	// MaxWatchlist bounds the watchlist: every symbol is in the one
+	// underlying-quotes request of each refresh, and a hundred rows are
+	// already several screens.
+	MaxWatchlist = 100
+	// WatchlistMinInterval and WatchlistMaxInterval bound the watchlist's
+	// refresh as the chain's are bounded: the budget decides in between.
+	WatchlistMinInterval = 2 * time.Second
+	WatchlistMaxInterval = time.Hour
+	// SparkPoints is how many prices of this session a row's sparkline
+	// keeps.
+	SparkPoints = 120
+)
+
+// DefaultWatchlist is the watchlist of a config file without one: the
+// index products and the names most traded in options.
+var DefaultWatchlist = []string{"SPY", "QQQ", "IWM", "SPX", "VIX", "AAPL", "MSFT", "NVDA", "AMZN", "TSLA"}

@@ -32,6 +32,14 @@ type File struct {
 	Budget     Budget      `toml:"budget"`
 	Service    Service     `toml:"service"`
 	Scans      []ScanTable `toml:"scan"` // [[scan]] tables, scans.go
+	// Watchlist is the watchlist page's symbols (watchlist.go); nil when
+	// the file leaves the key out, so that an emptied list stays empty
+	// instead of turning back into the default one.
+	Watchlist *[]string `toml:"watchlist"`
+	// WatchlistSkipped are the entries of watchlist that are not used,
+	// with their lines: reported, not fatal, so one typo does not cost
+	// the trader the screen or the rest of the list.
+	WatchlistSkipped []WatchlistProblem `toml:"-"`
 }
 
 type Budget struct {
@@ -158,12 +166,13 @@ func Load(path string, explicit bool, rule ScanRule) (fc File, exists bool, err 
 	if err := fc.check(rule); err != nil {
 		return File{}, true, fmt.Errorf("%s: %w", path, err)
 	}
+	fc.checkWatchlist(string(data))
 	return fc, true, nil
 }
 
 // configKeys lists every key of the file, for the unknown-key message.
 var configKeys = []string{
-	"symbol", "mode", "theme", "colorblind", "block_size", "tape_size",
+	"symbol", "mode", "theme", "colorblind", "block_size", "tape_size", "watchlist",
 	"budget.points_per_day", "budget.share",
 	"service.base_url", "service.auth_url", "service.client_id", "service.client_secret", "service.token_file",
 	"scan.name", "scan.description", "scan.all_results",

@@ -19,11 +19,11 @@ import (
 // put in place after it has been read back with Load and found to
 // hold exactly the scans intended and the same settings as before.
 
-// scansFileMu serialises saves within this process: the modal may save
-// and delete in quick succession, and each edit reads the file the last
-// one wrote. (Two chainwatch processes saving at the same instant can
+// configFileMu serialises edits within this process: the modal may save
+// and delete in quick succession, the watchlist page saves while it does,
+// and each edit reads the file the last one wrote. (Two chainwatch processes saving at the same instant can
 // still lose one of the saves; neither can corrupt the file.)
-var scansFileMu sync.Mutex
+var configFileMu sync.Mutex
 
 // SaveScan writes s as a [[scan]] of the config file at path: it replaces
 // the scan of the same name (without regard to case), else appends one. A
@@ -98,8 +98,42 @@ type scanEdit func(text string, blocks []scanBlock, fc File) (textEdit, []SavedS
 // promised and every other setting unchanged. Otherwise the file is left
 // as it was and the error says why.
 func editScans(path string, rule ScanRule, what string, edit scanEdit) error {
-	scansFileMu.Lock()
-	defer scansFileMu.Unlock()
+	return editFile(path, rule, what, "the scan's block", func(text string, fc File) (textEdit, func(File) error, error) {
+		blocks := findScanBlocks(text)
+		if len(blocks) != len(fc.Scans) {
+			return textEdit{}, nil, fmt.Errorf("%s: found %d [[scan]] headers for %d scans; write each scan as a [[scan]] table, not inline", path, len(blocks), len(fc.Scans))
+		}
+		e, want, err := edit(text, blocks, fc)
+		if err != nil {
+			return textEdit{}, nil, err
+		}
+		if !onlyBlocks(text, e, blocks) {
+			return textEdit{}, nil, fmt.Errorf("the edit would remove text outside the scan's [[scan]] block; %s is unchanged", path)
+		}
+		verify := func(after File) error {
+			if got := after.SavedScans(); !sameScans(got, want) {
+				return fmt.Errorf("the edited file would not hold the intended scans; %s is unchanged", path)
+			}
+			before := fc
+			after.Scans, before.Scans = nil, nil
+			return sameSettings(path, after, before)
+		}
+		return e, verify, nil
+	})
+}
+
+// fileEdit says how to change the file's text (fc is the file as it
+// loads now), and how to check the file read back after the change.
+type fileEdit func(text string, fc File) (e textEdit, verify func(after File) error, err error)
+
+// editFile reads the config file (none is an empty one), applies edit to
+// its text, and puts the result in place atomically if it changes no byte
+// outside the edit and, read back, passes edit's check. Otherwise the file
+// is left as it was and the error says why. region names what the edit
+// may change, for that message.
+func editFile(path string, rule ScanRule, what, region string, edit fileEdit) error {
+	configFileMu.Lock()
+	defer configFileMu.Unlock()
 	fail := func(err error) error { return fmt.Errorf("cannot %s: %w", what, err) }
 	if path == "" {
 		return fail(errors.New("there is no config file (no user configuration directory); pass --config"))
@@ -133,19 +167,22 @@ func editScans(path string, rule ScanRule, what string, edit scanEdit) error {
 		}
 	}
 	text := string(data)
-	blocks := findScanBlocks(text)
-	if len(blocks) != len(fc.Scans) {
-		return fail(fmt.Errorf("%s: found %d [[scan]] headers for %d scans; write each scan as a [[scan]] table, not inline", path, len(blocks), len(fc.Scans)))
-	}
-	e, want, err := edit(text, blocks, fc)
+	e, verify, err := edit(text, fc)
 	if err != nil {
 		return fail(err)
 	}
-	if !onlyBlocks(text, e, blocks) {
-		return fail(fmt.Errorf("the edit would remove text outside the scan's [[scan]] block; %s is unchanged", path))
-	}
-	if err := writeVerified(path, rule, text, e, perm, fc, want); err != nil {
+	if err := writeVerified(path, rule, text, e, perm, region, verify); err != nil {
 		return fail(err)
+	}
+	return nil
+}
+
+// sameSettings reports a change between two loads of the file beyond
+// what the edit was for (which the caller has cleared in both).
+func sameSettings(path string, after, before File) error {
+	after.Service.Path, before.Service.Path = "", ""
+	if !reflect.DeepEqual(after, before) {
+		return fmt.Errorf("the edit would change other settings; %s is unchanged", path)
 	}
 	return nil
 }
@@ -176,9 +213,9 @@ func onlyBlocks(text string, e textEdit, blocks []scanBlock) bool {
 
 // writeVerified writes old with e applied to a temporary file beside path,
 // reads it back, and renames it over path only if it holds old's bytes
-// outside the edited lines unchanged, exactly want as scans, and
-// otherwise the settings of before.
-func writeVerified(path string, rule ScanRule, old string, e textEdit, perm os.FileMode, before File, want []SavedScan) (err error) {
+// outside the edited lines unchanged and verify accepts the file it loads
+// as.
+func writeVerified(path string, rule ScanRule, old string, e textEdit, perm os.FileMode, region string, verify func(File) error) (err error) {
 	text := e.apply(old)
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -210,20 +247,15 @@ func writeVerified(path string, rule ScanRule, old string, e textEdit, perm os.F
 	}
 	if keep := len(old) - (e.hi - e.lo); len(got) != keep+len(e.insert) ||
 		string(got[:e.lo]) != old[:e.lo] || string(got[e.lo+len(e.insert):]) != old[e.hi:] {
-		return fmt.Errorf("the edited file would change text outside the scan's block; %s is unchanged", path)
+		return fmt.Errorf("the edited file would change text outside %s; %s is unchanged", region, path)
 	}
 	after, _, err := Load(tmpPath, true, rule)
 	if err != nil {
 		return fmt.Errorf("the edited file would not load (%s); %s is unchanged",
 			strings.ReplaceAll(err.Error(), tmpPath, path), path)
 	}
-	if got := after.SavedScans(); !sameScans(got, want) {
-		return fmt.Errorf("the edited file would not hold the intended scans; %s is unchanged", path)
-	}
-	after.Scans, before.Scans = nil, nil
-	after.Service.Path, before.Service.Path = "", ""
-	if !reflect.DeepEqual(after, before) {
-		return fmt.Errorf("the edit would change other settings; %s is unchanged", path)
+	if err := verify(after); err != nil {
+		return err
 	}
 	if err := os.Rename(tmpPath, path); err != nil {
 		return err

@@ -33,10 +33,12 @@ const (
 	// FeedTapeGreeks fills the tape's IV and delta columns, one visible
 	// contract per fetch, while they are shown.
 	FeedTapeGreeks
+	FeedQuotes // the watchlist: underlying-quotes of all its symbols in one request (api.EndpointUnderlyingQuotes)
+	FeedEvents // the watchlist's next earnings and ex-dividend dates, all symbols in one request (api.EndpointCalendar): rarely
 	NumFeeds
 )
 
-var feedNames = [NumFeeds]string{"chain", "tape", "calendar", "expiries", "contract quote", "contract trades", "contract quotes", "tape greeks"}
+var feedNames = [NumFeeds]string{"chain", "tape", "calendar", "expiries", "contract quote", "contract trades", "contract quotes", "tape greeks", "quotes", "events"}
 
 func (f Feed) String() string {
 	if f >= 0 && f < NumFeeds {
@@ -46,7 +48,36 @@ func (f Feed) String() string {
 }
 
 var feedEndpoints = [NumFeeds]api.Endpoint{api.EndpointOptionQuotes, api.EndpointOptionTrades, api.EndpointCalendar, api.EndpointOptionQuotes,
-	api.EndpointOptionQuotes, api.EndpointTradesWithGreeks, api.EndpointTradesAndQuotes, api.EndpointTradesWithGreeks}
+	api.EndpointOptionQuotes, api.EndpointTradesWithGreeks, api.EndpointTradesAndQuotes, api.EndpointTradesWithGreeks,
+	api.EndpointUnderlyingQuotes, api.EndpointCalendar}
+
+// Shown reports whether f's data is on screen under c; a feed that is not
+// is not polled. A page that fills the screen (the watchlist, the
+// contract page) has its feeds polled and the watch screen's not.
+func (f Feed) Shown(c Conditions) bool {
+	under := c.Watchlist || c.Contract // the watch screen is covered
+	switch f {
+	case FeedQuotes, FeedEvents:
+		return c.Watchlist
+	case FeedChain, FeedCalendar:
+		return !under
+	case FeedTape:
+		return c.TapeVisible && !under
+	case FeedTerm:
+		// A past day's whole chain is held from the screen's first fetch
+		// and never changes: the term structure needs nothing more.
+		return c.VolVisible && !c.Historical && !under
+	case FeedContractQuote, FeedContractTrades, FeedContractTAQ:
+		return c.Contract
+	case FeedTapeGreeks:
+		return c.TapeGreeks && c.TapeVisible && !under
+	}
+	return false
+}
+
+// rare reports whether f is an events feed: fetched every few hours, not
+// paced by the session or the budget.
+func (f Feed) rare() bool { return f == FeedCalendar || f == FeedEvents }
 
 // Pacing limits beyond config's defaults: how long a 429 without a
 // Retry-After holds the feeds back, and the window of the hourly rate.
@@ -72,25 +103,7 @@ type Conditions struct {
 	// TapeGreeks is the tape's IV and delta columns shown (and the
 	// account entitled to them): FeedTapeGreeks is polled.
 	TapeGreeks bool
-}
-
-// visible reports whether f is polled at all under c.
-func (c Conditions) visible(f Feed) bool {
-	switch f {
-	case FeedChain:
-		return !c.Contract
-	case FeedTape:
-		return c.TapeVisible && !c.Contract
-	case FeedTerm:
-		// A past day's whole chain is held from the screen's first fetch
-		// and never changes: the term structure needs nothing more.
-		return c.VolVisible && !c.Historical && !c.Contract
-	case FeedContractQuote, FeedContractTrades, FeedContractTAQ:
-		return c.Contract
-	case FeedTapeGreeks:
-		return c.TapeGreeks && c.TapeVisible && !c.Contract
-	}
-	return f == FeedCalendar
+	Watchlist  bool // the watchlist page fills the screen (see Feed.Shown)
 }
 
 // Scheduler decides when each feed of the watch screen is fetched next so that
@@ -183,7 +196,7 @@ func (s *Scheduler) Observe(f Feed, resp *api.Response, err error, now time.Time
 // it back. The delay is recomputed from last on every call, so a change of
 // conditions (focus regained) takes effect without waiting out the old one.
 func (s *Scheduler) Next(f Feed, c Conditions, last, now time.Time) (d time.Duration, ok bool) {
-	if f < 0 || f >= NumFeeds || !c.visible(f) {
+	if f < 0 || f >= NumFeeds || !f.Shown(c) {
 		return 0, false
 	}
 	s.clock = later(s.clock, now)
@@ -195,7 +208,7 @@ func (s *Scheduler) Next(f Feed, c Conditions, last, now time.Time) (d time.Dura
 		}
 		switch {
 		case c.Historical:
-		case f != FeedCalendar && !SessionLive(now, c.Mode):
+		case !f.rare() && !SessionLive(now, c.Mode):
 			// After a failure the backoff below decides: a screen
 			// opened in the evening must recover by itself, not wait
 			// for tomorrow's open to show anything.
@@ -217,7 +230,17 @@ func (s *Scheduler) Next(f Feed, c Conditions, last, now time.Time) (d time.Dura
 // the next one), and a historical answer to the old date is not one to the
 // new date. What belongs to the account stays: spending, the balance, a
 // pending Retry-After (both limits are per account) and the last error.
-func (s *Scheduler) Reset() { s.feeds = [NumFeeds]feedState{} }
+// With feeds, only those forget: the watchlist's state is not the chain's.
+func (s *Scheduler) Reset(feeds ...Feed) {
+	if len(feeds) == 0 {
+		s.feeds = [NumFeeds]feedState{}
+	}
+	for _, f := range feeds {
+		if f >= 0 && f < NumFeeds {
+			s.feeds[f] = feedState{}
+		}
+	}
+}
 
 // backoff doubles from 2 s with each consecutive failure, up to 2 min: quick
 // enough to ride out a blip, slow enough not to hammer a service that is down.
@@ -235,17 +258,22 @@ func backoff(failures int) time.Duration {
 // the tape is hidden. A feed held at its minimum interval cannot spend its
 // half, so the other feed gets the rest and the whole budget stays usable.
 // The calendar is outside the split: it changes a few times a year and one
-// fetch every 6 hours is negligible.
+// fetch every 6 hours is negligible. The watchlist's quotes have the whole
+// budget: the watch screen is not polled while the watchlist shows.
 func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration {
 	switch {
-	case f < 0 || f >= NumFeeds || c.Historical || !c.visible(f):
+	case f < 0 || f >= NumFeeds || c.Historical || !f.Shown(c):
 		return 0
-	case f == FeedCalendar:
+	case f.rare():
 		return config.CalendarInterval
 	case !SessionLive(now, c.Mode):
 		return config.QuietMax // for the stale mark only: Next waits for the open
 	}
 	perHour := s.BudgetPerHour(now)
+	if f == FeedQuotes {
+		cost := float64(api.Cost(feedEndpoints[FeedQuotes], c.Mode, false))
+		return quiet(clampInterval(cost, perHour, config.WatchlistMinInterval, config.WatchlistMaxInterval), c)
+	}
 	if c.Contract {
 		return quiet(s.contractInterval(f, c, perHour), c)
 	}

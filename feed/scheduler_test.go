@@ -210,7 +210,7 @@ func TestSchedulerNextFollowsConditions(t *testing.T) {
 }
 
 func TestFeedString(t *testing.T) {
-	for f, want := range map[Feed]string{FeedChain: "chain", FeedTape: "tape", FeedCalendar: "calendar", FeedTerm: "expiries", FeedContractTrades: "contract trades", Feed(99): "feed(99)"} {
+	for f, want := range map[Feed]string{FeedChain: "chain", FeedTape: "tape", FeedCalendar: "calendar", FeedTerm: "expiries", FeedContractTrades: "contract trades", FeedQuotes: "quotes", FeedEvents: "events", 99: "feed(99)"} {
 		if got := f.String(); got != want {
 			t.Errorf("Feed(%d).String() = %q, want %q", int(f), got, want)
 		}
@@ -223,5 +223,61 @@ func BenchmarkSchedulerNext(b *testing.B) {
 	for b.Loop() {
 		s.Next(FeedChain, liveCond, last, wed)
 		s.Next(FeedTape, liveCond, last, wed)
+	}
+}
+
+func onWatchlist(c Conditions) Conditions { c.Watchlist = true; return c }
+
+// TestSchedulerWatchlist: while the watchlist fills the screen its quotes
+// have the whole budget and the watch screen's feeds are not polled; the
+// other way round while the watch screen shows.
+func TestSchedulerWatchlist(t *testing.T) {
+	// PerDay 1300 is 200 points an hour: quotes at 4 points live every
+	// 72 s, at 8 delayed every 144 s, as a chain alone would.
+	perDay := NewScheduler(Budget{PerDay: 1300})
+	big := NewScheduler(Budget{PerDay: 650_000})
+	checkIntervals(t, []intervalCase{
+		{"quotes", perDay, onWatchlist(liveCond), wed, FeedQuotes, 72 * time.Second},
+		{"quotes delayed", perDay, onWatchlist(delayedCond), wed, FeedQuotes, 144 * time.Second},
+		{"quotes clamped", big, onWatchlist(liveCond), wed, FeedQuotes, 2 * time.Second},
+		{"quotes unfocused", perDay, blurred(onWatchlist(liveCond)), wed, FeedQuotes, 288 * time.Second},
+		{"events", perDay, onWatchlist(liveCond), wed, FeedEvents, 6 * time.Hour},
+		{"quotes hidden", perDay, liveCond, wed, FeedQuotes, 0},
+		{"chain hidden", perDay, onWatchlist(liveCond), wed, FeedChain, 0},
+		{"tape hidden", perDay, onWatchlist(liveCond), wed, FeedTape, 0},
+		{"historical quotes", perDay, pastDate(onWatchlist(liveCond)), wed, FeedQuotes, 0},
+	})
+	last := wed.Add(-time.Minute)
+	for _, tc := range []struct {
+		f    Feed
+		c    Conditions
+		want bool
+	}{
+		{FeedQuotes, onWatchlist(liveCond), true}, {FeedEvents, onWatchlist(liveCond), true},
+		{FeedChain, onWatchlist(liveCond), false}, {FeedTape, onWatchlist(liveCond), false}, {FeedCalendar, onWatchlist(liveCond), false},
+		{FeedQuotes, liveCond, false}, {FeedEvents, liveCond, false}, {FeedChain, liveCond, true},
+	} {
+		if _, ok := perDay.Next(tc.f, tc.c, last, wed); ok != tc.want {
+			t.Errorf("Next(%s, watchlist %v) polled %v, want %v", tc.f, tc.c.Watchlist, ok, tc.want)
+		}
+	}
+	// A historical watchlist is fetched once.
+	perDay.Observe(FeedQuotes, charged(3, api.Int{}, api.Int{}), nil, wed)
+	if _, ok := perDay.Next(FeedQuotes, pastDate(onWatchlist(liveCond)), wed, wed.Add(time.Minute)); ok {
+		t.Error("a past day's watchlist is polled again")
+	}
+	// Resetting the chain's feeds (another symbol) leaves the watchlist's.
+	perDay.Reset(FeedChain, FeedTape, FeedCalendar)
+	if _, ok := perDay.Next(FeedQuotes, pastDate(onWatchlist(liveCond)), wed, wed.Add(time.Minute)); ok {
+		t.Error("resetting the chain's feeds forgot the watchlist's answer")
+	}
+	perDay.Reset()
+	if _, ok := perDay.Next(FeedQuotes, pastDate(onWatchlist(liveCond)), wed, wed.Add(time.Minute)); !ok {
+		t.Error("Reset() kept the watchlist's answer")
+	}
+	// The events are not paused after the close, like the calendar.
+	night := eastern(2026, time.March, 11, 22, 0)
+	if d, ok := perDay.Next(FeedEvents, onWatchlist(liveCond), night.Add(-7*time.Hour), night); !ok || d != 0 {
+		t.Errorf("events at night: %v %v", d, ok)
 	}
 }

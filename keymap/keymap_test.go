@@ -43,3 +43,27 @@ func TestEveryBindingHasHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchlistKeys: on the watchlist page no key does two things, and
+// each of its bindings has help.
+func TestWatchlistKeys(t *testing.T) {
+	seen := map[string]string{}
+	for _, col := range Watchlist().FullHelp(Default()) {
+		for _, b := range col {
+			if b.Help().Key == "" || b.Help().Desc == "" || len(b.Keys()) == 0 {
+				t.Errorf("binding %v has no help", b.Keys())
+			}
+			for _, k := range b.Keys() {
+				if prev, ok := seen[k]; ok && prev != b.Help().Desc {
+					t.Errorf("key %q is bound to %q and %q", k, prev, b.Help().Desc)
+				}
+				seen[k] = b.Help().Desc
+			}
+		}
+	}
+	for _, must := range []string{"enter", "a", "x", "esc", "W", "/", "m", "d", "r", "q", "<", ">", "o", "K", "J"} {
+		if _, ok := seen[must]; !ok {
+			t.Errorf("key %q is not in the watchlist's help", must)
+		}
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"chainwatch/model/scanner"
 	"chainwatch/model/tape"
 	"chainwatch/model/vol"
+	"chainwatch/model/watchlist"
 	"chainwatch/scan"
 	"chainwatch/theme"
 )
@@ -49,6 +50,14 @@ type Config struct {
 	Scans      []scan.Scan
 	SaveScan   func(scan.Scan) error
 	DeleteScan func(name string) error
+	// Watchlist is the watchlist page's symbols; WatchlistSkipped the
+	// config file's entries not used, worded with their lines;
+	// SaveWatchlist writes the list (nil: it lasts for the session).
+	// StartOnWatchlist opens the page first (--watchlist).
+	Watchlist        []string
+	WatchlistSkipped []string
+	SaveWatchlist    func([]string) error
+	StartOnWatchlist bool
 }
 
 // pane is where movement keys go.
@@ -88,6 +97,7 @@ type App struct {
 	scan              *scanner.Model
 	vol               *vol.Model // the vol page; shown while volOpen
 	volOpen           bool
+	wl                watchPage
 	banner            bool
 	recent            []string
 	unknown           []string // symbols the service answered 204 for this session
@@ -135,6 +145,7 @@ func New(cfg Config) *App {
 		cfg: cfg, sh: sh, ctx: ctx, cancel: cancel,
 		chain: chain.New(sh), tape: tape.New(sh, cfg.TapeCapacity, cfg.BlockSize), cal: calendar.New(sh), vol: vol.New(sh),
 		poll:     newPoller(cfg.Budget),
+		wl:       newWatchPage(sh, cfg),
 		showTape: true, showCal: true, termFocused: true,
 		lastInput: cfg.Now(),
 		banner:    cfg.FirstRun,
@@ -155,7 +166,7 @@ func New(cfg Config) *App {
 // Init starts the first fetches and the clock, and asks the terminal for
 // its background so the theme can follow it.
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{a.startAll(), a.armFrame(), fetchExchangesCmd(a.ctx, a.sh, a.q.Mode)}
+	cmds := []tea.Cmd{a.startScreen(), a.armFrame(), fetchExchangesCmd(a.ctx, a.sh, a.q.Mode)}
 	if !a.darkSet {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -234,6 +245,8 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return a.onTapeGreeks(msg)
 	case scanner.DoneMsg:
 		return a.onScanDone(msg)
+	case feed.QuotesMsg, feed.EventsMsg, watchlist.Msg:
+		return a.onWatchlistMsg(msg)
 	}
 	// The rest is the scanner's: its field list, and huh's own messages
 	// (moving between fields, suggestions, the cursor's blink).
@@ -249,6 +262,9 @@ func (a *App) Query() feed.Query { return a.q }
 // quit cancels every request in flight and ends the program; bubbletea
 // restores the terminal.
 func (a *App) quit() tea.Cmd {
+	// The last edit of the watchlist, if its save had no time to run; a
+	// failure is the save function's to report (after the screen).
+	_ = a.wl.m.Flush()
 	a.cancel()
 	return tea.Quit
 }

@@ -20,12 +20,15 @@ func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return a.quit()
 	}
 	if a.prompt != nil {
+		if a.wl.on {
+			return tea.Batch(wake, a.onWatchlistPromptKey(k))
+		}
 		return tea.Batch(wake, a.onPromptKey(k))
 	}
 	if a.scan.IsOpen() {
 		return tea.Batch(wake, a.onScanner(k))
 	}
-	if a.banner {
+	if a.banner && !a.wl.on {
 		// "Any key dismisses this": that key does only that, so a trader
 		// who presses q or / to get rid of it does not quit or prompt.
 		a.banner = false
@@ -39,6 +42,9 @@ func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 			a.help = false
 		}
 		return wake
+	}
+	if a.wl.on {
+		return tea.Batch(wake, a.onWatchlistKey(k))
 	}
 	if a.contract.open {
 		return tea.Batch(wake, a.onContractKey(k))
@@ -63,8 +69,10 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Vol):
 		return a.openVol()
 	case key.Matches(k, keys.Symbol):
-		a.prompt = prompt.NewSymbol(a.sh, a.q.Symbol, a.recent, a.unknown)
+		a.prompt = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.unknown)
 		return nil
+	case key.Matches(k, keys.Watchlist):
+		return a.openWatchlist()
 	case key.Matches(k, keys.Date):
 		a.prompt = prompt.NewDate(a.sh, a.q.Date)
 		return nil
@@ -166,6 +174,9 @@ func (a *App) onClick(m tea.Mouse) tea.Cmd {
 	if a.prompt != nil || a.help || a.scan.IsOpen() || a.volOpen || a.width == 0 || a.contract.open {
 		return nil
 	}
+	if a.wl.on {
+		return a.onWatchlistMouse(m, false)
+	}
 	lay := a.layout()
 	switch r := lay.Tabs; {
 	case inside(r, m.X, m.Y), inside(lay.Strip, m.X, m.Y):
@@ -193,6 +204,9 @@ func (a *App) onWheel(m tea.Mouse) tea.Cmd {
 	a.lastInput = a.sh.Now()
 	if a.prompt != nil || a.help || a.scan.IsOpen() || a.volOpen || a.width == 0 {
 		return nil
+	}
+	if a.wl.on {
+		return a.onWatchlistMouse(m, true)
 	}
 	step := 1
 	if m.Button == tea.MouseWheelUp {

@@ -43,13 +43,7 @@ func (a *App) onScanner(msg tea.Msg) tea.Cmd {
 		a.notice = act.Text
 	case common.PickSymbol:
 		a.scan.Close()
-		sym := strings.ToUpper(act.Symbol)
-		if sym == a.q.Symbol {
-			return cmd
-		}
-		q := a.q
-		q.Symbol = sym
-		return tea.Batch(cmd, a.changeQuery(q))
+		return tea.Batch(cmd, a.openChain(strings.ToUpper(act.Symbol)))
 	}
 	return cmd
 }

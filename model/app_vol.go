@@ -193,9 +193,12 @@ func (a *App) volStatus(d *ui.StatusData, now time.Time) {
 		k.Smile.Help().Key + " smile  " + k.Help.Help().Key + " help"
 }
 
-// helpKeys is the help screen's keys: the vol page's over it, else the
-// watch screen's.
+// helpKeys is the help screen's keys: the page's that shows (watchlist,
+// contract, vol), else the watch screen's.
 func (a *App) helpKeys() [][]key.Binding {
+	if a.wl.on {
+		return a.wl.m.FullHelp()
+	}
 	if a.contract.open {
 		return a.contract.page.FullHelp()
 	}

@@ -71,8 +71,11 @@ func (a *App) countsSeconds(now time.Time) bool {
 	if a.scan.IsOpen() {
 		return true // its results say how long ago they ran
 	}
-	h := a.headerData(now)
-	if h.Stale || !h.Loading && !h.Historical && !h.Closed && !h.NoData {
+	if a.wl.on {
+		if a.wl.m.CountsSeconds(now) {
+			return true
+		}
+	} else if h := a.headerData(now); h.Stale || !h.Loading && !h.Historical && !h.Closed && !h.NoData {
 		return true
 	}
 	if err := a.lastErr(); err != nil && now.Sub(err.At) < time.Hour {

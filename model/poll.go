@@ -54,6 +54,7 @@ func (a *App) conditions() feed.Conditions {
 		VolVisible:  a.volOpen,
 		Contract:    a.contract.open,
 		TapeGreeks:  a.tape.GreeksWanted(),
+		Watchlist:   a.wl.on,
 	}
 }
 
@@ -67,7 +68,7 @@ func (a *App) planAfter(f feed.Feed, last time.Time) tea.Cmd {
 	p := &a.poll
 	p.gen[f]++
 	p.due[f] = time.Time{}
-	if p.inflight[f] > 0 || p.noSuch || p.held && f != feed.FeedChain {
+	if p.inflight[f] > 0 || !isWatchFeed(f) && (p.noSuch || p.held && f != feed.FeedChain) {
 		return nil
 	}
 	now := a.sh.Now()
@@ -153,6 +154,8 @@ func (a *App) fetch(f feed.Feed) tea.Cmd {
 			a.poll.last[f] = a.sh.Now()
 			return a.plan(f)
 		}
+	case feed.FeedQuotes, feed.FeedEvents:
+		return a.fetchWatch(f, nil)
 	}
 	a.poll.inflight[f]++
 	a.poll.gen[f]++ // a timer armed before this fetch is now moot
@@ -169,16 +172,17 @@ func (a *App) setQuery(q feed.Query) {
 	a.tapeDay = 0
 	a.cal.SetQuery(q)
 	p := &a.poll
-	for f := feed.Feed(0); f < feed.NumFeeds; f++ {
+	for _, f := range chainFeeds {
 		p.gen[f]++
 		p.inflight[f] = 0
 		p.last[f] = time.Time{}
 		p.due[f] = time.Time{}
 	}
-	p.sched.Reset()
+	p.sched.Reset(chainFeeds[:]...)
 	p.catchUp, p.refetch, p.restarted = 0, false, false
 	p.held, p.noSuch = false, false
 	p.cond = a.conditions()
+	a.followQuery()
 }
 
 // startAll fetches every feed now: the first paint of a new query. A
@@ -186,7 +190,7 @@ func (a *App) setQuery(q feed.Query) {
 // first: if the service does not know it (204), the tape and calendar
 // requests, which cost several times the chain's points, are never made.
 func (a *App) startAll() tea.Cmd {
-	if !slices.Contains(prompt.Known(a.recent), a.q.Symbol) {
+	if !slices.Contains(prompt.Known(a.known()), a.q.Symbol) {
 		a.poll.held = true
 		return a.fetch(feed.FeedChain)
 	}
@@ -262,7 +266,7 @@ func (a *App) onChain(m feed.ChainMsg) tea.Cmd {
 func (a *App) noSuchSymbol() tea.Cmd {
 	sym := a.q.Symbol
 	a.poll.noSuch, a.poll.held = true, false
-	for f := feed.Feed(0); f < feed.NumFeeds; f++ {
+	for _, f := range chainFeeds {
 		a.poll.gen[f]++
 		a.poll.due[f] = time.Time{}
 	}
@@ -272,7 +276,7 @@ func (a *App) noSuchSymbol() tea.Cmd {
 	a.tape.Stop("no such symbol: " + sym)
 	a.cal.Stop("no such symbol: " + sym)
 	a.notice = "no such symbol: " + sym
-	if near := config.NearestSymbol(sym, prompt.Known(a.recent)); near != "" {
+	if near := config.NearestSymbol(sym, prompt.Known(a.known())); near != "" {
 		a.notice += "; did you mean " + near + "?"
 	}
 	a.notice += " (" + a.sh.Keys.Symbol.Help().Key + " picks another)"

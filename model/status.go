@@ -58,20 +58,17 @@ func (a *App) statusData(now time.Time) ui.StatusData {
 	if v, ok := s.PointsLeft.Get(); ok {
 		d.PointsLeft = v
 	}
-	// "next" is the chain's refresh, the prices a trader watches; on the
-	// contract page, its trades'.
-	next := feed.FeedChain
-	if a.contract.open {
-		next = feed.FeedContractTrades
-	}
-	due := a.poll.due[next]
+	shown := a.shownFeed()
+	due := a.poll.due[shown]
 	switch {
-	case a.poll.noSuch || a.q.Historical(now):
+	case a.poll.noSuch && !a.wl.on || a.q.Historical(now):
 		// Nothing will be polled: no pause to wait out, no next refresh.
-	case !feed.SessionLive(now, a.q.Mode) && a.poll.inflight[next] == 0 && (due.IsZero() || !due.Before(feed.NextOpen(now, a.q.Mode))):
+	case !feed.SessionLive(now, a.q.Mode) && a.poll.inflight[shown] == 0 && (due.IsZero() || !due.Before(feed.NextOpen(now, a.q.Mode))):
 		d.Paused = feed.PauseText(now, a.q.Mode)
 	case !due.IsZero():
-		d.NextFeed, d.Next = next.String(), max(due.Sub(now), 0)
+		// "next" is the chain's refresh (the watchlist's quotes on its
+		// page): the prices a trader watches.
+		d.NextFeed, d.Next = shown.String(), max(due.Sub(now), 0)
 	}
 	if a.volOpen {
 		a.volStatus(&d, now)
@@ -92,7 +89,10 @@ func (a *App) lastErr() *feed.FetchError {
 	// A type assertion, not errors.As: this runs every frame, and a pane's
 	// Err is a *feed.FetchError or nil by its contract.
 	errs := [...]error{a.chain.Err(), a.tape.Err(), a.cal.Err(), nil}
-	if a.contract.open {
+	switch {
+	case a.wl.on:
+		errs = [...]error{a.wl.m.Err(), nil, nil, nil} // the page's: the others are not polled
+	case a.contract.open:
 		errs[3] = a.contract.page.Err()
 	}
 	for _, err := range errs {
@@ -112,8 +112,11 @@ func (a *App) hint() string {
 	if a.scan.IsOpen() {
 		return k.Close.Help().Key + " close scanner  " + k.Interrupt.Help().Key + " quit"
 	}
+	if a.wl.on {
+		return a.wl.hint
+	}
 	if a.contract.open {
 		return k.Close.Help().Key + " back  " + k.Refresh.Help().Key + " refresh  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
 	}
-	return k.Symbol.Help().Key + " symbol  " + k.Scanner.Help().Key + " scan  " + k.Vol.Help().Key + " vol  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
+	return k.Symbol.Help().Key + " symbol  " + k.Scanner.Help().Key + " scan  " + k.Vol.Help().Key + " vol  " + k.Watchlist.Help().Key + " watchlist  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
 }

@@ -16,10 +16,7 @@ func (a *App) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = true
-	v.WindowTitle = "chainwatch · " + a.q.Symbol
-	if a.contract.open {
-		v.WindowTitle = "chainwatch · " + a.contract.page.OSI()
-	}
+	v.WindowTitle = a.windowTitle()
 	return v
 }
 
@@ -49,15 +46,18 @@ func (a *App) render(now time.Time) string {
 			{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
 		}, st)
 	}
-	h := a.headerData(now)
 	if a.scan.IsOpen() {
 		r := a.scannerRect()
 		return ui.Compose(a.width, a.height, []ui.Pane{
-			{R: lay.Header, Lines: ui.Header(&h, lay.Header.W, st)},
+			{R: lay.Header, Lines: a.headerLines(lay.Header, now)},
 			{R: r, Lines: a.scan.View()},
 			{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
 		}, st)
 	}
+	if a.wl.on {
+		return a.renderWatchlist(now)
+	}
+	h := a.headerData(now)
 	if a.volOpen {
 		return a.renderVol(lay, &h, now)
 	}

@@ -160,7 +160,8 @@ func (c *Model) selectExpiry(d api.Date) {
 	c.expiry, c.strike, c.side, c.offset, c.center = d, math.NaN(), api.Call, 0, true
 }
 
-// Spot is the underlying's price (feed.Spot); NaN before a snapshot.
+// Spot is the underlying's price (api.Underlying.Spot); NaN before a
+// snapshot.
 func (c *Model) Spot() float64 {
 	if !c.st.hasUnd {
 		return math.NaN()

@@ -42,6 +42,7 @@ type Model struct {
 	prefill bool     // value is the prefill: the first typed text replaces it
 	current string   // the symbol on screen, for "esc to keep"
 	unknown []string // symbols the service said it does not have
+	onList  []string // adding to the watchlist: the symbols already on it
 	pool    []string // completion candidates, best first
 	sugg    []string // candidates matching value
 	sel     int      // selected suggestion; -1 none
@@ -58,6 +59,21 @@ var _ common.Overlay = (*Model)(nil)
 func NewSymbol(c *common.Common, current string, recent, unknown []string) *Model {
 	pool := Known(recent)
 	p := &Model{com: c, kind: promptSymbol, label: "symbol", current: current, pool: pool, unknown: unknown, sel: -1}
+	p.filter()
+	return p
+}
+
+// NewWatchSymbol is the symbol prompt that adds to the watchlist, whose
+// symbols are onList: they are refused and not offered, and the rest of
+// the rule is the symbol prompt's.
+func NewWatchSymbol(c *common.Common, onList, recent, unknown []string) *Model {
+	var pool []string
+	for _, s := range Known(recent) {
+		if !slices.Contains(onList, s) {
+			pool = append(pool, s)
+		}
+	}
+	p := &Model{com: c, kind: promptSymbol, label: "add to watchlist", pool: pool, unknown: unknown, onList: onList, sel: -1}
 	p.filter()
 	return p
 }
@@ -123,11 +139,18 @@ func (p *Model) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 func (p *Model) submitSymbol() common.Action {
 	if p.value == "" {
 		p.errMsg = "type a symbol, or esc to keep " + p.current
+		if p.current == "" {
+			p.errMsg = "type a symbol, or esc to cancel"
+		}
 		return nil
 	}
 	sym, err := config.ParseSymbol(p.value)
 	if err != nil {
 		p.errMsg = err.Error()
+		return nil
+	}
+	if slices.Contains(p.onList, sym) {
+		p.errMsg = sym + " is already on the watchlist"
 		return nil
 	}
 	if slices.Contains(p.unknown, sym) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/keymap"
 	"chainwatch/model/common"
@@ -123,5 +124,36 @@ func TestPromptSuggestionCycleAndAccept(t *testing.T) {
 	q := NewSymbol(testCommon, "SPY", nil, nil)
 	if _, canceled := press(q, tea.KeyEscape); !canceled {
 		t.Fatal("esc cancels")
+	}
+}
+
+// TestWatchSymbolPrompt: adding to the watchlist follows the symbol rule,
+// refuses a symbol on the list already and does not offer one.
+func TestWatchSymbolPrompt(t *testing.T) {
+	p := NewWatchSymbol(testCommon, []string{"SPY", "QQQ"}, []string{"QQQ", "AMD"}, []string{"SPYY"})
+	typeInto(p, "s")
+	if len(p.sugg) == 0 || p.sugg[0] == "SPY" || strings.Contains(strings.Join(p.sugg, " "), "SPY ") {
+		t.Fatalf("suggestions %v offer a symbol on the list", p.sugg)
+	}
+	typeInto(p, "py")
+	if _, act := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); act != nil || p.Err() != "SPY is already on the watchlist" {
+		t.Fatalf("SPY: %v %q", act, p.Err())
+	}
+	p = NewWatchSymbol(testCommon, nil, nil, nil)
+	if _, act := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); act != nil || p.Err() != "type a symbol, or esc to cancel" {
+		t.Fatalf("empty: %v %q", act, p.Err())
+	}
+	typeInto(p, "s p")
+	if _, act := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); act != nil || !strings.Contains(p.Err(), "a blank is not part of a symbol") {
+		t.Fatalf("bad symbol: %v %q", act, p.Err())
+	}
+	p = NewWatchSymbol(testCommon, []string{"SPY"}, nil, nil)
+	typeInto(p, "tsla")
+	if _, act := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); act != (common.PickSymbol{Symbol: "TSLA"}) {
+		t.Fatalf("TSLA: %#v %q", act, p.Err())
+	}
+	p.SetSize(80, 1)
+	if !strings.Contains(ansi.Strip(p.View()[0]), "add to watchlist: ") {
+		t.Fatalf("label: %q", p.View()[0])
 	}
 }

@@ -1,0 +1,301 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"chainwatch/api"
+	"chainwatch/feed"
+	"chainwatch/model/watchlist"
+	"chainwatch/theme"
+)
+
+var fourSymbols = []string{"SPY", "QQQ", "IWM", "AAPL"}
+
+// savedLists records the watchlists the App saved.
+type savedLists struct {
+	mu    sync.Mutex
+	lists [][]string
+}
+
+func (s *savedLists) save(l []string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lists = append(s.lists, slices.Clone(l))
+	return nil
+}
+
+func (s *savedLists) last() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.lists) == 0 {
+		return nil
+	}
+	return s.lists[len(s.lists)-1]
+}
+
+// watchApp is an offline App with a watchlist; its commands are run by
+// the test, not a program.
+func watchApp(t *testing.T, start bool) (*App, *clock, *savedLists) {
+	t.Helper()
+	c := &clock{t: testNow}
+	sv := &savedLists{}
+	a := New(Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark",
+		Watchlist: fourSymbols, SaveWatchlist: sv.save, StartOnWatchlist: start})
+	a.Init()
+	a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	return a, c, sv
+}
+
+// synthQuote is a quote as the service sends one, its price moved by tick
+// cents.
+func synthQuote(sym string, base float64, tick int) api.Symbol {
+	var s api.Symbol
+	p := base + float64(tick)*0.37
+	s.Symbol, s.Timestamp = sym, api.NewTimeOfDay(11, 29, 50+tick, 0)
+	s.LastTradePrice, s.PrevDayClose = api.Some(p), api.Some(base*0.995)
+	s.Bid, s.Ask, s.BidSize, s.AskSize = api.Some(p-0.01), api.Some(p+0.01), api.Some(int64(12)), api.Some(int64(9))
+	s.Open, s.High, s.Low = api.Some(base*0.996), api.Some(base*1.004), api.Some(base*0.993)
+	s.Volume = api.Some(int64(base * 90_000))
+	s.IV30, s.IV30Change = api.Some(base/40+10), api.Some(float64(tick)*0.1-0.2)
+	s.ImpliedUnderlyingBid, s.ImpliedUnderlyingAsk, s.ImpliedUnderlyingMid = api.Some(p-0.02), api.Some(p+0.02), api.Some(p)
+	s.ImpliedUnderlyingIndicator = api.Some(api.Green)
+	return s
+}
+
+func quotesReply(a *App, at time.Time, tick int) feed.QuotesMsg {
+	bases := map[string]float64{"SPY": 704.5, "QQQ": 644, "IWM": 253.5, "AAPL": 285}
+	m := feed.QuotesMsg{Query: a.wl.q, Symbols: a.wl.m.Fetchable(), Resp: okResp(4), At: at}
+	for _, s := range m.Symbols {
+		if b, ok := bases[s]; ok {
+			m.Quotes = append(m.Quotes, synthQuote(s, b, tick))
+		}
+	}
+	return m
+}
+
+// TestWatchlistTakesThePollingAndGivesItBack: W stops the watch screen's
+// timers and starts the watchlist's; esc does the opposite.
+func TestWatchlistTakesThePollingAndGivesItBack(t *testing.T) {
+	a, c, _ := watchApp(t, false)
+	loadChain(t, a, c.t)
+	if a.poll.due[feed.FeedChain].IsZero() {
+		t.Fatal("no chain refresh planned")
+	}
+	a.Update(runeKey('W'))
+	if !a.wl.on || !a.poll.cond.Watchlist {
+		t.Fatal("W did not open the watchlist")
+	}
+	if !a.poll.due[feed.FeedChain].IsZero() || !a.poll.due[feed.FeedTape].IsZero() {
+		t.Fatal("the chain and tape are still polled under the watchlist")
+	}
+	if a.poll.due[feed.FeedQuotes].IsZero() || a.poll.due[feed.FeedEvents].IsZero() {
+		t.Fatal("the watchlist's feeds are not planned")
+	}
+	// Its timer fires: one request for all four symbols.
+	cmd := a.update(pollMsg{feed: feed.FeedQuotes, gen: a.poll.gen[feed.FeedQuotes]})
+	if cmd == nil || a.poll.inflight[feed.FeedQuotes] != 1 {
+		t.Fatal("the quotes timer fetched nothing")
+	}
+	a.Update(quotesReply(a, c.t, 0))
+	if got := a.poll.sched.Stats(c.t).SessionSpent; got != 4+4 {
+		t.Fatalf("spent %d: the chain's 4 and the quotes' 4", got)
+	}
+	if d := a.poll.due[feed.FeedQuotes].Sub(c.t); d != a.poll.sched.Interval(feed.FeedQuotes, a.poll.cond, c.t) || d <= 0 {
+		t.Fatalf("next quotes in %v", d)
+	}
+	screen := ansi.Strip(a.render(c.t))
+	for _, w := range []string{"WATCHLIST", "4 symbols", "your order", "SPY", "QQQ", "IWM", "AAPL", "704.50", "● GREEN", "4 pts a refresh", "next quotes", "a add"} {
+		if !strings.Contains(screen, w) {
+			t.Errorf("the page lacks %q:\n%s", w, screen)
+		}
+	}
+	a.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	if a.wl.on || !a.poll.due[feed.FeedQuotes].IsZero() || a.poll.due[feed.FeedChain].IsZero() {
+		t.Fatalf("esc: on %v, quotes due %v, chain due %v", a.wl.on, a.poll.due[feed.FeedQuotes], a.poll.due[feed.FeedChain])
+	}
+	if !strings.Contains(ansi.Strip(a.render(c.t)), "Strike") {
+		t.Fatal("esc did not bring the ladder back")
+	}
+}
+
+// TestWatchlistAddsThroughThePrompt: a, a symbol, enter: it is on the list,
+// saved, and fetched at once; a symbol on the list already is refused.
+func TestWatchlistAddsThroughThePrompt(t *testing.T) {
+	a, c, sv := watchApp(t, true)
+	a.Update(quotesReply(a, c.t, 0))
+	typeKeys(a, "a")
+	if a.prompt == nil || !a.wl.adding {
+		t.Fatal("a did not open the prompt")
+	}
+	typeKeys(a, "spy")
+	a.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if a.prompt == nil || !strings.Contains(a.prompt.Err(), "already on the watchlist") {
+		t.Fatal("SPY, already on the list, was accepted")
+	}
+	a.update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	typeKeys(a, "atsla")
+	cmd := a.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if a.prompt != nil || !slices.Contains(a.wl.m.Symbols(), "TSLA") || a.wl.m.Selected() != "TSLA" {
+		t.Fatalf("TSLA not added: %v", a.wl.m.Symbols())
+	}
+	runCmd(a, cmd)
+	if got := sv.last(); !slices.Equal(got, append(slices.Clone(fourSymbols), "TSLA")) {
+		t.Fatalf("saved %v", got)
+	}
+	if a.poll.inflight[feed.FeedQuotes] != 1 {
+		t.Fatal("the new symbol's quote is not fetched at once")
+	}
+}
+
+// TestWatchlistModeWaitsForTheChain: m on the page changes the mode of
+// both screens, fetches the watchlist again, and the chain only when it
+// shows.
+func TestWatchlistModeWaitsForTheChain(t *testing.T) {
+	a, c, _ := watchApp(t, true)
+	if a.poll.inflight[feed.FeedChain] != 0 || !a.wl.chainPending {
+		t.Fatal("starting on the watchlist fetched the chain")
+	}
+	a.Update(quotesReply(a, c.t, 0))
+	gen := a.wl.q.Gen
+	a.Update(runeKey('m'))
+	if a.q.Mode != api.Delayed || a.wl.q.Mode != api.Delayed || a.wl.q.Gen == gen {
+		t.Fatalf("mode: chain %s, watchlist %+v", a.q.Mode, a.wl.q)
+	}
+	if a.poll.inflight[feed.FeedChain] != 0 || a.poll.due[feed.FeedQuotes].IsZero() {
+		t.Fatal("m fetched the hidden chain, or not the watchlist")
+	}
+	if !strings.Contains(ansi.Strip(a.render(c.t)), "DELAYED 15m") || !strings.Contains(ansi.Strip(a.render(c.t)), "8 pts a refresh") {
+		t.Fatal("the title does not say delayed and its cost")
+	}
+	// The live reply that was in flight is dropped (its points counted).
+	spent := a.poll.sched.Stats(c.t).SessionSpent
+	a.Update(feed.QuotesMsg{Query: feed.Query{Mode: api.Live, Gen: gen}, Symbols: fourSymbols, Resp: okResp(4), At: c.t})
+	if a.poll.sched.Stats(c.t).SessionSpent != spent+4 || a.wl.m.LastOK().IsZero() == false {
+		t.Fatal("a reply for the old mode was applied, or its points not counted")
+	}
+	// enter on QQQ: its chain, delayed, fetched now.
+	a.Update(quotesReply(a, c.t, 1))
+	a.update(keyDown)
+	runCmd(a, a.update(tea.KeyPressMsg{Code: tea.KeyEnter}))
+	if a.wl.on || a.q.Symbol != "QQQ" || a.q.Mode != api.Delayed || a.poll.inflight[feed.FeedChain] != 1 {
+		t.Fatalf("enter: on %v, query %+v, chain in flight %d", a.wl.on, a.q, a.poll.inflight[feed.FeedChain])
+	}
+}
+
+// TestGoldenWatchlist snapshots the page as the App composes it, with
+// the status bar, at the sizes a trader uses, with and without colour.
+// Regenerate with go test ./model -run GoldenWatchlist -update.
+func TestGoldenWatchlist(t *testing.T) {
+	for _, tc := range []struct {
+		w, h    int
+		noColor bool
+	}{{160, 48, false}, {80, 24, false}, {120, 40, true}} {
+		name := fmt.Sprintf("%dx%d", tc.w, tc.h)
+		if tc.noColor {
+			name += "-nocolor"
+		}
+		t.Run(name, func(t *testing.T) {
+			a, c, _ := watchApp(t, true)
+			a.width, a.height = tc.w, tc.h
+			if tc.noColor {
+				a.sh.Styles = theme.New(theme.Dark(), true)
+			}
+			for tick := range 3 {
+				a.Update(quotesReply(a, c.t, tick))
+			}
+			day := a.wl.q.Day(c.t)
+			a.Update(feed.EventsMsg{Query: a.wl.q, Symbols: fourSymbols, Resp: okResp(15), At: c.t, Events: []api.CalendarEvent{
+				{Kind: api.KindEarnings, Earnings: api.EarningsEvent{UnderlyingSymbol: "AAPL", ReportDate: day.AddDays(69), TimeOfDay: api.AfterClose}},
+				{Kind: api.KindDividend, Dividend: api.DividendsEvent{UnderlyingSymbol: "AAPL", ExDividendDate: day.AddDays(80)}},
+				{Kind: api.KindDividend, Dividend: api.DividendsEvent{UnderlyingSymbol: "SPY", ExDividendDate: day.AddDays(28)}},
+			}})
+			a.Update(keyDown)
+			out := a.render(c.t)
+			golden.RequireEqual(t, []byte(out))
+			plain := ansi.Strip(out)
+			for _, want := range []string{"WATCHLIST", "[SANDBOX]", "SPY", "AAPL", "earn Jan28", "div Dec18", "GREEN", "pts"} {
+				if !strings.Contains(plain, want) {
+					t.Errorf("the frame lacks %q:\n%s", want, plain)
+				}
+			}
+			if tc.noColor && (strings.Contains(out, "38;2;") || strings.Contains(out, "48;2;")) {
+				t.Error("NO_COLOR frame carries colours")
+			}
+		})
+	}
+}
+
+// typeKeys sends each rune of s as a key press, running what the page
+// asks of the root (a: the prompt) as the program would.
+func typeKeys(a *App, s string) {
+	for _, r := range s {
+		runCmd(a, a.update(runeKey(r)))
+	}
+}
+
+// runCmd runs cmd as the program would, for the commands of the
+// watchlist's routing: each must answer at once (no timer, no fetch: the
+// offline App has no client). What the page asks of the root and the
+// timers it fires at once are fed back; a fetch they start is not run.
+func runCmd(a *App, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch m := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range m {
+			runCmd(a, c)
+		}
+	case pollMsg:
+		a.update(m)
+	case watchlist.Msg:
+		a.update(m)
+	}
+}
+
+// TestChainPromptCompletesFromTheWatchlist: the symbol prompt on the chain
+// offers the watchlist's symbols after the recent ones.
+func TestChainPromptCompletesFromTheWatchlist(t *testing.T) {
+	c := &clock{t: testNow}
+	a := New(Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark", Watchlist: []string{"XLE", "XLF"}})
+	a.Init()
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	typeKeys(a, "/xl")
+	if a.prompt == nil {
+		t.Fatal("no prompt")
+	}
+	a.prompt.SetSize(120, 1)
+	if line := ansi.Strip(a.prompt.View()[0]); !strings.Contains(line, "XLE") || !strings.Contains(line, "XLF") {
+		t.Fatalf("the prompt does not offer the watchlist: %q", line)
+	}
+}
+
+// TestScannerOverTheWatchlist: S opens the scanner over the page, under
+// its title and headings (a symbol picked there goes through openChain,
+// as enter on a row does).
+func TestScannerOverTheWatchlist(t *testing.T) {
+	a, c, _ := watchApp(t, true)
+	a.Update(quotesReply(a, c.t, 0))
+	a.update(runeKey('S'))
+	if !a.scan.IsOpen() {
+		t.Fatal("S did not open the scanner")
+	}
+	lines := splitLines(a.render(c.t))
+	if len(lines) != 48 || !strings.Contains(ansi.Strip(lines[0]), "WATCHLIST") || !strings.Contains(ansi.Strip(lines[1]), "SYMBOL") {
+		t.Fatalf("the frame under the scanner:\n%s", ansi.Strip(strings.Join(lines, "\n")))
+	}
+	// esc closes it over the page, which kept polling under it.
+	a.update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	if a.scan.IsOpen() || !a.wl.on || a.poll.due[feed.FeedQuotes].IsZero() {
+		t.Fatalf("esc: scanner open %v, page %v", a.scan.IsOpen(), a.wl.on)
+	}
+}

@@ -1,0 +1,85 @@
+package model
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"chainwatch/api"
+	"chainwatch/feed"
+	"chainwatch/ui"
+)
+
+// The watchlist page on screen: its frame, what the root tells it for its
+// title, the mouse, and what the status bar, help and window title say
+// while it shows.
+
+// renderWatchlist is the frame while the page shows: the page over the
+// status bar.
+func (a *App) renderWatchlist(now time.Time) string {
+	r := ui.Rect{W: a.width, H: a.height - 1}
+	a.sizeWatchlist(r)
+	status := ui.Rect{Y: a.height - 1, W: a.width, H: 1}
+	return ui.Compose(a.width, a.height, []ui.Pane{
+		{R: r, Lines: a.wl.m.View()},
+		{R: status, Lines: []string{a.statusLine(status.W, now)}},
+	}, a.sh.Styles)
+}
+
+// sizeWatchlist gives the page its rect and what the root knows for its
+// title: the source, a refresh's cost, the refresh interval.
+func (a *App) sizeWatchlist(r ui.Rect) {
+	now := a.sh.Now()
+	m := a.wl.m
+	m.SetSize(r.W, r.H)
+	m.SetFocused(a.prompt == nil)
+	m.SetContext(a.cfg.Source, api.Cost(api.EndpointUnderlyingQuotes, a.wl.q.Mode, a.wl.q.Historical(now)),
+		a.poll.sched.Interval(feed.FeedQuotes, a.poll.cond, now))
+}
+
+// headerLines are the lines above the scanner modal: the watch screen's
+// header, or on the page its title and headings.
+func (a *App) headerLines(r ui.Rect, now time.Time) []string {
+	if a.wl.on {
+		a.sizeWatchlist(ui.Rect{W: r.W, H: a.height - 1})
+		return a.wl.m.View()[:r.H]
+	}
+	h := a.headerData(now)
+	return ui.Header(&h, r.W, a.sh.Styles)
+}
+
+// onWatchlistMouse selects or sorts (a click) and scrolls (the wheel) on
+// the page, which starts at the top left.
+func (a *App) onWatchlistMouse(m tea.Mouse, wheel bool) tea.Cmd {
+	switch {
+	case !wheel:
+		a.wl.m.Click(m.X, m.Y)
+	case m.Button == tea.MouseWheelUp:
+		a.wl.m.Scroll(-1)
+	case m.Button == tea.MouseWheelDown:
+		a.wl.m.Scroll(1)
+	}
+	return nil
+}
+
+// shownFeed is the feed whose refresh the status bar counts down.
+func (a *App) shownFeed() feed.Feed {
+	switch {
+	case a.wl.on:
+		return feed.FeedQuotes
+	case a.contract.open:
+		return feed.FeedContractTrades // the page's trades: what moves there
+	}
+	return feed.FeedChain
+}
+
+// windowTitle names what the terminal shows.
+func (a *App) windowTitle() string {
+	switch {
+	case a.wl.on:
+		return "chainwatch · watchlist"
+	case a.contract.open:
+		return "chainwatch · " + a.contract.page.OSI()
+	}
+	return "chainwatch · " + a.q.Symbol
+}
