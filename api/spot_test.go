@@ -23,8 +23,9 @@ func TestSpot(t *testing.T) {
 		{"last", func() { u.LastTradePrice = Some(100.3) }, 100.3},
 	} {
 		step.set()
-		if got := u.Spot(); math.Abs(got-step.want) > 1e-9 {
-			t.Fatalf("%s: %v, want %v", step.name, got, step.want)
+		got, implied := u.SpotImplied()
+		if math.Abs(got-step.want) > 1e-9 || u.Spot() != got || implied != (step.name == "implied") {
+			t.Fatalf("%s: %v (implied %v), want %v", step.name, got, implied, step.want)
 		}
 	}
 }

@@ -56,17 +56,24 @@ type Underlying struct {
 // quote, else the implied mid from the option book (the only one present
 // without a consolidated-tape subscription); NaN when none is known.
 func (u *Underlying) Spot() float64 {
+	p, _ := u.SpotImplied()
+	return p
+}
+
+// SpotImplied is Spot and whether it is the implied mid, which a screen
+// marks: a price read from the option book, not a trade or a quote.
+func (u *Underlying) SpotImplied() (price float64, implied bool) {
 	switch {
 	case u.LastTradePrice.Valid:
-		return u.LastTradePrice.V
+		return u.LastTradePrice.V, false
 	case u.Mid.Valid:
-		return u.Mid.V
+		return u.Mid.V, false
 	case u.Bid.Valid && u.Ask.Valid:
-		return (u.Bid.V + u.Ask.V) / 2
+		return (u.Bid.V + u.Ask.V) / 2, false
 	case u.ImpliedUnderlyingMid.Valid:
-		return u.ImpliedUnderlyingMid.V
+		return u.ImpliedUnderlyingMid.V, true
 	}
-	return math.NaN()
+	return math.NaN(), false
 }
 
 // SymbolWithOptions is the option-and-underlying-quotes snapshot: the

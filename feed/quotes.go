@@ -64,24 +64,6 @@ func (s Source) Events(ctx context.Context, q Query, symbols []string) EventsMsg
 	return EventsMsg{Query: q, Symbols: symbols, Events: ev, Resp: resp, Err: err, At: s.Now()}
 }
 
-// Spot is an underlying's price: the last trade, else the mid of its
-// quote, else the implied mid from the option book, which is the only one
-// present without a consolidated-tape subscription (implied is then
-// true); NaN when none is known.
-func Spot(u *api.Underlying) (price float64, implied bool) {
-	switch {
-	case u.LastTradePrice.Valid:
-		return u.LastTradePrice.V, false
-	case u.Mid.Valid:
-		return u.Mid.V, false
-	case u.Bid.Valid && u.Ask.Valid:
-		return (u.Bid.V + u.Ask.V) / 2, false
-	case u.ImpliedUnderlyingMid.Valid:
-		return u.ImpliedUnderlyingMid.V, true
-	}
-	return math.NaN(), false
-}
-
 // NextEvents are a symbol's next earnings report and ex-dividend date.
 type NextEvents struct {
 	Earnings     api.Date // 0: none known
@@ -157,7 +139,7 @@ func QuoteRows(symbols []string, quotes []api.Symbol, next map[string]NextEvents
 		r := QuoteRow{Symbol: sym, Price: math.NaN(), Change: math.NaN(), ChangePct: math.NaN(), Next: next[sym]}
 		if j, ok := by[sym]; ok {
 			r.Found, r.Quote = true, quotes[j]
-			r.Price, r.Implied = Spot(&r.Quote.Underlying)
+			r.Price, r.Implied = r.Quote.Underlying.SpotImplied()
 			if prev, ok := r.Quote.PrevDayClose.Get(); ok && !math.IsNaN(r.Price) {
 				r.Change = r.Price - prev
 				if prev != 0 {

@@ -7,29 +7,6 @@ import (
 	"chainwatch/api"
 )
 
-func TestSpot(t *testing.T) {
-	var u api.Underlying
-	if p, _ := Spot(&u); !math.IsNaN(p) {
-		t.Errorf("nothing known: %v", p)
-	}
-	u.ImpliedUnderlyingMid = api.Some(100.05)
-	if p, implied := Spot(&u); p != 100.05 || !implied {
-		t.Errorf("implied only: %v %v", p, implied)
-	}
-	u.Bid, u.Ask = api.Some(99.0), api.Some(101.0)
-	if p, implied := Spot(&u); p != 100 || implied {
-		t.Errorf("quote: %v %v", p, implied)
-	}
-	u.Mid = api.Some(100.5)
-	if p, _ := Spot(&u); p != 100.5 {
-		t.Errorf("mid: %v", p)
-	}
-	u.LastTradePrice = api.Some(100.25)
-	if p, _ := Spot(&u); p != 100.25 {
-		t.Errorf("last: %v", p)
-	}
-}
-
 func TestNextEvents(t *testing.T) {
 	day := api.NewDate(2026, 11, 20)
 	earn := func(sym string, d api.Date, tod api.ReportTime) api.CalendarEvent {
