@@ -205,6 +205,10 @@ func TestHeadlessExitCodes(t *testing.T) {
 		{env, []string{"calendar", "AAPL", "--type", "splits"}, ExitInput, "--type"},
 		{env, []string{"scan", "--formula", "iv31 > 4"}, ExitInput, "unknown field iv31"},
 		{env, []string{"chain", "SPY", "--bogus"}, ExitInput, "unknown flag"},
+		{env, []string{"chain", "SPY", "--json", "--csv"}, ExitInput, "none of the others can be"},
+		{env, []string{"scan", "--formula", "iv30", "--csv", "--jq", ".[0]"}, ExitInput, "none of the others can be"},
+		{env, []string{"calendar"}, ExitInput, "requires at least 1 arg"},
+		{env, []string{"chain", "SPY", "--expiry", "2026-12-18", "--dte", "3"}, ExitInput, "none of the others can be"},
 		{dead, []string{"chain", "SPY"}, ExitService, "cannot"},
 		{dead, []string{"calendar", "AAPL"}, ExitService, "cannot"},
 	} {

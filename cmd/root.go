@@ -22,7 +22,25 @@ func Execute(deps Deps, args []string) int {
 	root := NewCmdRoot(deps, nil)
 	root.SetArgs(args)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	return exitCode(root.Execute())
+	// cobra checks the arguments, required flags and flag groups (--json
+	// with --csv) before a command runs: an error before any RunE started
+	// is the command line's, exit status 2 like a bad flag.
+	started := false
+	var mark func(c *cobra.Command)
+	mark = func(c *cobra.Command) {
+		if run := c.RunE; run != nil {
+			c.RunE = func(cmd *cobra.Command, args []string) error { started = true; return run(cmd, args) }
+		}
+		for _, sub := range c.Commands() {
+			mark(sub)
+		}
+	}
+	mark(root)
+	err := root.Execute()
+	if err != nil && !started {
+		return ExitInput
+	}
+	return exitCode(err)
 }
 
 // Process is the dependencies of the running process: its standard

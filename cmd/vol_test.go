@@ -160,7 +160,7 @@ func TestVolCommandErrors(t *testing.T) {
 		{[]string{"vol", "ZZZQ"}, 3, "no such symbol"},
 		{[]string{"vol"}, 2, "vol takes one symbol, not 0 arguments"},
 		{[]string{"vol", "SPY", "QQQ"}, 2, "vol takes one symbol, not 2 arguments"},
-		{[]string{"vol", "SPY", "--json", "--csv"}, 1, "none of the others can be"},
+		{[]string{"vol", "SPY", "--json", "--csv"}, 2, "none of the others can be"},
 	} {
 		var out, errOut syncBuffer
 		deps := c.deps(&out, &errOut)
