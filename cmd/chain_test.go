@@ -329,3 +329,23 @@ func TestWatchPausesWhileClosed(t *testing.T) {
 		t.Fatalf("stdout %q\nstderr %q", out.String(), errOut.String())
 	}
 }
+
+// TestHeadlessSandboxClock: --sandbox-clock is "today" for every check,
+// not only for the embedded sandbox: a Tuesday afternoon's trades are
+// asked of that Tuesday, whatever the machine's date.
+func TestHeadlessSandboxClock(t *testing.T) {
+	out, errOut, err := cli{env: homeEnv(t)}.run(t, "trades", "SPY", "--sandbox-clock", "2026-11-24T14:00:00-05:00",
+		"--since", "09:30", "--min-size", "500", "--json=timestamp,option_trade_size")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	rows := chainRows(t, out)
+	if len(rows) == 0 || !strings.Contains(errOut, " trades of SPY on 2026-11-24 from 09:30") {
+		t.Fatalf("%d rows; stderr %q", len(rows), errOut)
+	}
+	for _, r := range rows {
+		if r["option_trade_size"].(float64) < 500 || r["timestamp"].(string) < "09:30" || r["timestamp"].(string) > "14:00:01" {
+			t.Fatalf("row %v", r)
+		}
+	}
+}

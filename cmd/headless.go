@@ -39,6 +39,10 @@ type headless struct {
 	Watch        time.Duration
 	SandboxClock string
 	SandboxSpeed float64
+
+	// sandboxNow is --sandbox-clock's clock (nil: the real one), read by
+	// config before anything asks what day it is.
+	sandboxNow func() time.Time
 }
 
 func newHeadless(deps Deps) headless {
@@ -72,7 +76,17 @@ func (h *headless) bind(cmd *cobra.Command) {
 // config loads the config file of --config, else the default one if it
 // exists (configFile), and returns it with its path ("" when there is
 // none); a broken one is the caller's to fix (exit status 2).
+// Every command calls it first, so it also sets the embedded sandbox's
+// clock (--sandbox-clock): "today", a date's checks and the session's
+// hours must be the simulated market's from the start.
 func (h *headless) config() (config.File, string, error) {
+	clock, err := sandboxClock("--sandbox-clock", h.SandboxClock, "--sandbox-speed", h.SandboxSpeed)
+	if err != nil {
+		return config.File{}, "", err
+	}
+	if clock != nil {
+		h.Now, h.sandboxNow = clock, clock
+	}
 	fc, path, err := configFile(h.ConfigPath, h.ConfigSet, h.Getenv)
 	return fc, path, badInput(err)
 }
@@ -153,13 +167,7 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 		_, err := fmt.Fprintln(h.Out, j.plan.describe(h.Watch))
 		return err
 	}
-	clock, err := sandboxClock("--sandbox-clock", h.SandboxClock, "--sandbox-speed", h.SandboxSpeed)
-	if err != nil {
-		return err
-	}
-	if clock != nil {
-		h.Now = clock
-	}
+	clock := h.sandboxNow
 	svc := h.Service
 	svc.file = &fc.Service
 	svc.sandboxNow = clock

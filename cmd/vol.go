@@ -133,10 +133,10 @@ func volExport(figs []vol.Figures) Export {
 	for i := range figs {
 		f := &figs[i]
 		e.Records = append(e.Records, []any{
-			f.Date.String(), f.DTE, num(f.ATMStrike), num(f.ATMIV), num(f.Move), num(f.MovePct * 100),
-			num(f.Call25), num(f.Put25), num(f.RR25), num(f.BF25),
-			volCount(f.CallVolume), volCount(f.PutVolume), num(f.PCVolume),
-			volCount(f.CallOI), volCount(f.PutOI), num(f.PCOI),
+			f.Date.String(), f.DTE, num(f.ATMStrike), num(iv(f.ATMIV)), num(round(f.Move, 6)), num(round(f.MovePct*100, 6)),
+			num(iv(f.Call25)), num(iv(f.Put25)), num(iv(f.RR25)), num(iv(f.BF25)),
+			volCount(f.CallVolume), volCount(f.PutVolume), num(round(f.PCVolume, 6)),
+			volCount(f.CallOI), volCount(f.PutOI), num(round(f.PCOI, 6)),
 		})
 		t.Rows = append(t.Rows, []string{
 			f.Date.String(), strconv.Itoa(f.DTE), strike(f.ATMStrike), pct(f.ATMIV, 1), move(f.Move), pct(f.MovePct, 2),
@@ -146,6 +146,11 @@ func volExport(figs []vol.Figures) Export {
 	e.Table = t
 	return e
 }
+
+// iv is an IV (or a spread of IVs) to the service's eight decimals: a
+// mean or an interpolation of the service's values carries binary noise
+// (0.12512769499999998) no reader wants.
+func iv(v float64) float64 { return round(v, 8) }
 
 // volCount is a summed count, nil when none was reported.
 func volCount(v int64) any {
