@@ -37,7 +37,7 @@ func TestScanOptionsFromFlags(t *testing.T) {
 func TestScanRunWithoutTerminal(t *testing.T) {
 	env := homeEnv(t)
 	var out bytes.Buffer
-	err := scanRun(&ScanOptions{List: true, headless: headless{Out: &out, ErrOut: &out, Getenv: func(k string) string { return env[k] },
+	err := scanRun(&ScanOptions{List: true, headless: headless{Out: &out, ErrOut: &out, Getenv: func(k string) string { return env[k] }, SandboxSpeed: 1,
 		Now: time.Now, Context: t.Context()}})
 	if err != nil || !strings.Contains(out.String(), "Presets:") {
 		t.Fatalf("%v\n%s", err, out.String())

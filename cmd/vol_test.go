@@ -94,7 +94,7 @@ func TestVolCommandCSV(t *testing.T) {
 		switch {
 		case !twoSided && (r[3] != "" || r[4] != ""):
 			t.Errorf("row %v: no two-sided ATM market, yet figures", r)
-		case twoSided && (math.Abs(iv-(call.IV.V+put.IV.V)/2) > 1e-9 || math.Abs(mv-(mid(call)+mid(put))) > 1e-9):
+		case twoSided && (math.Abs(iv-(call.IV.V+put.IV.V)/2) > 1e-8 || math.Abs(mv-(mid(call)+mid(put))) > 1e-6):
 			t.Errorf("row %v: iv %v move %v; the chain's %v/%v and %v+%v", r, iv, mv, call.IV.V, put.IV.V, mid(call), mid(put))
 		}
 		if math.Abs(k-spot) > 5 {
