@@ -73,11 +73,7 @@ var calendarKeys = []string{"underlying_symbol", "company_name", "event_type",
 	"ex_dividend_date", "payment_date", "dividend", "dividend_code"}
 
 func calendarRun(f *CalendarOptions) error {
-	fc, _, err := f.config()
-	if err != nil {
-		return err
-	}
-	mode, err := f.dataMode(fc)
+	fc, mode, err := f.setup()
 	if err != nil {
 		return err
 	}

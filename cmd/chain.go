@@ -88,11 +88,7 @@ var chainKeys = []string{"option", "root", "expiry", "strike", "option_type",
 // chainRun checks the flags, then prints the chain as every headless
 // command prints (headless.execute).
 func chainRun(f *ChainOptions) error {
-	fc, _, err := f.config()
-	if err != nil {
-		return err
-	}
-	mode, err := f.dataMode(fc)
+	fc, mode, err := f.setup()
 	if err != nil {
 		return err
 	}

@@ -91,6 +91,17 @@ func (h *headless) config() (config.File, string, error) {
 	return fc, path, badInput(err)
 }
 
+// setup is what every command does first: the config file, then the data
+// path it and --mode ask for.
+func (h *headless) setup() (config.File, api.Mode, error) {
+	fc, _, err := h.config()
+	if err != nil {
+		return fc, "", err
+	}
+	mode, err := h.dataMode(fc)
+	return fc, mode, err
+}
+
 // dataMode is --mode, else the config file's mode, else live.
 func (h *headless) dataMode(fc config.File) (api.Mode, error) {
 	switch {

@@ -70,17 +70,13 @@ is named on stderr; when it knows none of them, the exit status is 3.`,
 // fetches, and prints. Errors are one line on stderr with nothing on
 // stdout: a caller's mistake exits 2, no known symbol 3, a failure 1.
 func quotesRun(f *QuotesOptions) error {
-	fc, _, err := f.config()
+	fc, mode, err := f.setup()
 	if err != nil {
 		return err
 	}
 	symbols, err := quoteSymbols(f, fc)
 	if err != nil {
 		return badInput(err)
-	}
-	mode, err := f.dataMode(fc)
-	if err != nil {
-		return err
 	}
 	now := f.Now()
 	date, err := config.ParseDate(f.Date, now)

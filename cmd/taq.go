@@ -68,11 +68,7 @@ data need the data-provider subscription (OPRA for options); a past day
 }
 
 func taqRun(f *TAQOptions) error {
-	fc, _, err := f.config()
-	if err != nil {
-		return err
-	}
-	dataMode, err := f.dataMode(fc)
+	fc, dataMode, err := f.setup()
 	if err != nil {
 		return err
 	}

@@ -119,11 +119,7 @@ func pagesFor(limit, pageSize int) int { return max((limit+pageSize-1)/pageSize,
 // tradesRun checks the flags, then pages through the trades and prints
 // them as every headless command prints (headless.execute).
 func tradesRun(f *TradesOptions) error {
-	fc, _, err := f.config()
-	if err != nil {
-		return err
-	}
-	mode, err := f.dataMode(fc)
+	fc, mode, err := f.setup()
 	if err != nil {
 		return err
 	}

@@ -73,11 +73,7 @@ the document's iv30 fields are in percent, as the service sends iv30.`,
 // every expiry's figures as every headless command prints
 // (headless.execute).
 func volRun(f *VolOptions) error {
-	fc, _, err := f.config()
-	if err != nil {
-		return err
-	}
-	mode, err := f.dataMode(fc)
+	fc, mode, err := f.setup()
 	if err != nil {
 		return err
 	}

@@ -77,12 +77,7 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 		a.prompt = prompt.NewDate(a.sh, a.q.Date)
 		return nil
 	case key.Matches(k, keys.Mode):
-		q := a.q
-		q.Mode = api.Delayed
-		if a.q.Mode == api.Delayed {
-			q.Mode = api.Live
-		}
-		return a.changeQuery(q)
+		return a.changeQuery(a.otherMode())
 	case key.Matches(k, keys.NextPane):
 		a.cycleFocus(1)
 		return nil
@@ -233,4 +228,15 @@ func (a *App) onWheel(m tea.Mouse) tea.Cmd {
 
 func inside(r ui.Rect, x, y int) bool {
 	return r.W > 0 && r.H > 0 && x >= r.X && x < r.X+r.W && y >= r.Y && y < r.Y+r.H
+}
+
+// otherMode is the query on the other data path (m): live to delayed and
+// back.
+func (a *App) otherMode() feed.Query {
+	q := a.q
+	q.Mode = api.Delayed
+	if a.q.Mode == api.Delayed {
+		q.Mode = api.Live
+	}
+	return q
 }

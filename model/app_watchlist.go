@@ -143,12 +143,7 @@ func (a *App) onWatchlistKey(k tea.KeyPressMsg) tea.Cmd {
 		a.prompt = prompt.NewDate(a.sh, a.q.Date)
 		return nil
 	case key.Matches(k, keys.Mode):
-		q := a.q
-		q.Mode = api.Delayed
-		if a.q.Mode == api.Delayed {
-			q.Mode = api.Live
-		}
-		return a.changeQueryHidden(q)
+		return a.changeQueryHidden(a.otherMode())
 	case key.Matches(k, keys.Refresh):
 		if a.poll.inflight[feed.FeedQuotes] == 0 {
 			return a.fetch(feed.FeedQuotes)

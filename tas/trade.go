@@ -93,24 +93,7 @@ func mid(bid, ask float64) float64 {
 // Market is strictly between the two. Prices are compared in hundredths
 // of a cent, so binary noise in a decimal never moves a print off the bid.
 func Classify(price, bid, ask float64) api.TradeAt {
-	p, b, a := ticks(price), ticks(bid), ticks(ask)
-	switch {
-	case b <= 0 || a <= 0:
-		return api.NoMarket
-	case b > a:
-		return api.CrossedMarket
-	case p < 0:
-		return "" // no price: nothing to classify
-	case p < b:
-		return api.BelowBid
-	case p == b:
-		return api.OnBid
-	case p < a:
-		return api.MidMarket
-	case p == a:
-		return api.OnAsk
-	}
-	return api.AboveAsk
+	return api.ClassifyTradeAt(ticks(price), ticks(bid), ticks(ask))
 }
 
 // ticks is a price in hundredths of a cent; -1 for none.

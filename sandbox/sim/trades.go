@@ -155,24 +155,9 @@ func printPrice(st *skelTrade, q quote, penny bool) (price, bid, ask int64) {
 	return ask, bid, ask
 }
 
-// classify places a price against the NBBO as the conventions say.
-func classify(price, bid, ask int64) api.TradeAt {
-	switch {
-	case bid <= 0 || ask <= 0:
-		return api.NoMarket
-	case bid > ask:
-		return api.CrossedMarket
-	case price < bid:
-		return api.BelowBid
-	case price == bid:
-		return api.OnBid
-	case price < ask:
-		return api.MidMarket
-	case price == ask:
-		return api.OnAsk
-	}
-	return api.AboveAsk
-}
+// classify places a price in cents against the NBBO as the conventions
+// say (api.ClassifyTradeAt, the rule the client applies too).
+func classify(price, bid, ask int64) api.TradeAt { return api.ClassifyTradeAt(price, bid, ask) }
 
 // contractTrades returns the indices of the day's trades of contract ci with
 // a timestamp at or before t.
