@@ -1,0 +1,114 @@
+package ui
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"chainwatch/api"
+)
+
+// chartFixture is a morning of a contract, as the contract page's golden
+// test has it: the mid swinging on a sine from 9:30, a print on every
+// quote at the bid, the ask or between in turn, the IV on a cosine.
+func chartFixture() ChartData {
+	d := ChartData{From: api.NewTimeOfDay(9, 30, 0, 0)}
+	for i := range 60 {
+		at := api.NewTimeOfDay(9, 30, 0, 0) + api.TimeOfDay(i)*115_000
+		mid := 2.0 + 0.4*math.Sin(float64(i)/9)
+		bid, ask := math.Round((mid-0.03)*100)/100, math.Round((mid+0.03)*100)/100
+		d.Mid = append(d.Mid, ChartPoint{T: at - 500, V: (bid + ask) / 2})
+		px := []float64{bid, ask, (bid + ask) / 2}[i%3]
+		side := []api.TradeAt{api.OnBid, api.OnAsk, api.MidMarket}[i%3]
+		d.Trades = append(d.Trades, ChartTrade{T: at, Price: px, IV: 0.18 + 0.02*math.Cos(float64(i)/7), At: side})
+		d.To = at + 60_000
+	}
+	return d
+}
+
+// TestChartReadsAtEverySize: exactly width x height cells from a sliver
+// to a wall, the marks, both axes' labels and the legend where there is
+// room, a message where there is not.
+func TestChartReadsAtEverySize(t *testing.T) {
+	d := chartFixture()
+	for _, st := range [...]*struct{ name string }{{"dark"}, {"nocolor"}} {
+		styles := darkStyles
+		if st.name == "nocolor" {
+			styles = noColorStyles
+		}
+		for w := 0; w <= 130; w += 7 {
+			for h := 0; h <= 30; h += 3 {
+				lines := Chart(&d, w, h, styles)
+				checkBlock(t, st.name, lines, w, h)
+			}
+		}
+	}
+	plain := ansi.Strip(strings.Join(Chart(&d, 80, 12, noColorStyles), "\n"))
+	for _, want := range []string{"▲", "▼", "◆", "·", "09:30", "%", "▲ bought", "▼ sold", "IV (right axis)"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("the chart lacks %q:\n%s", want, plain)
+		}
+	}
+	for _, l := range strings.Split(plain, "\n") {
+		if strings.Contains(l, "09:30") && strings.Count(l, ":") < 3 {
+			t.Errorf("the time axis has too few labels: %q", l)
+		}
+	}
+	if small := ansi.Strip(strings.Join(Chart(&d, 20, 12, darkStyles), "\n")); !strings.Contains(small, "no") {
+		t.Errorf("a chart with no room says nothing:\n%s", small)
+	}
+}
+
+// TestChartIVAxisOnTheRight: the IV labels end every labelled line, on
+// the price labels' lines, the highest on top.
+func TestChartIVAxisOnTheRight(t *testing.T) {
+	d := chartFixture()
+	lines := Chart(&d, 90, 16, noColorStyles)
+	var ivs []string
+	for i, l := range lines[:len(lines)-1] {
+		l = ansi.Strip(l)
+		if !strings.HasSuffix(l, "%") {
+			continue
+		}
+		f := strings.Fields(l)
+		ivs = append(ivs, f[len(f)-1])
+		if !strings.Contains(l[:8], ".") {
+			t.Errorf("line %d has an IV label but no price label: %q", i, l)
+		}
+	}
+	if len(ivs) < 3 {
+		t.Fatalf("%d IV labels:\n%s", len(ivs), ansi.Strip(strings.Join(lines, "\n")))
+	}
+	for i := 1; i < len(ivs); i++ {
+		if ivs[i] >= ivs[i-1] {
+			t.Errorf("IV labels not falling down the axis: %v", ivs)
+		}
+	}
+}
+
+// TestChartWithoutIV: no IV, no right-hand axis, and the legend does not
+// offer one.
+func TestChartWithoutIV(t *testing.T) {
+	d := chartFixture()
+	for i := range d.Trades {
+		d.Trades[i].IV = math.NaN()
+	}
+	plain := ansi.Strip(strings.Join(Chart(&d, 80, 12, noColorStyles), "\n"))
+	if strings.Contains(plain, "%") || strings.Contains(plain, "·") {
+		t.Errorf("an IV axis without IV:\n%s", plain)
+	}
+}
+
+// BenchmarkContractChartDraw is the contract page's chart drawn from its
+// data at 120x40's room, as after each page of trades or quotes.
+//
+//	go test -run '^$' -bench ContractChartDraw -benchmem ./ui
+func BenchmarkContractChartDraw(b *testing.B) {
+	d := chartFixture()
+	b.ReportAllocs()
+	for b.Loop() {
+		Chart(&d, 56, 27, darkStyles)
+	}
+}
