@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/NimbleMarkets/ntcharts/v2/canvas"
+	"github.com/NimbleMarkets/ntcharts/v2/canvas/graph"
 	"github.com/NimbleMarkets/ntcharts/v2/canvas/runes"
 	"github.com/NimbleMarkets/ntcharts/v2/linechart"
 
@@ -17,13 +18,15 @@ import (
 // a lipgloss style of its own, where a run of cells in one tone should
 // cost one escape sequence, and the screen's colours (and NO_COLOR, and
 // the colour-blind palette) live in theme/ only. Series are told apart by
-// glyph first, colour second.
+// glyph first, colour second. The vol page's smile and term structure and
+// the contract page's intraday chart are all drawn here.
 
 // chartMark is a glyph at a data point.
 type chartMark struct {
 	X, Y  float64
 	Glyph rune
 	Tone  theme.Tone
+	Right bool // Y is on the right-hand axis
 }
 
 // chartVLine is a vertical line across the plot at X (spot).
@@ -33,17 +36,29 @@ type chartVLine struct {
 	Tone  theme.Tone
 }
 
+// chartAxis is a right-hand axis: a second series on a scale of its own
+// (the contract's IV beside its price), labelled beside the plot on the
+// left-hand labels' lines.
+type chartAxis struct {
+	Min, Max float64
+	Label    func(v float64) string
+	Width    int // cells, the labels right-aligned in them
+	Tone     theme.Tone
+}
+
 // chart is one chart's data and its frame.
 type chart struct {
 	W, H                   int
 	MinX, MaxX, MinY, MaxY float64
 	XLabel, YLabel         func(v float64) string
 	XStep, YStep           int                  // cells between tick labels
-	Line                   [][2]float64         // a braille polyline through these points
+	Line                   [][2]float64         // a braille polyline through these points; a NaN point breaks it
 	LineTone               theme.Tone           // its tone
 	VLines                 []chartVLine         // drawn under the marks
-	Marks                  []chartMark          // drawn last, on top
+	Marks                  []chartMark          // drawn last, in order, on top
 	Column                 float64              // x whose column is shaded as the cursor; NaN none
+	Right                  *chartAxis           // a right-hand axis, Right.Width cells of W; nil none
+	Legend                 []paneSeg            // a line beneath the plot, the last of H; nil none
 	overlap                func(a, b rune) rune // the glyph of two marks on one cell; nil: the later wins
 }
 
@@ -56,10 +71,18 @@ const (
 // noTone marks a cell whose tone comes from its rune.
 const noTone = theme.NumTones
 
-// draw renders the chart in exactly W x H cells.
+// draw renders the chart in exactly W x H cells: the plot, the right-hand
+// axis beside it and the legend beneath it.
 func (c *chart) draw(st *theme.Styles) []string {
 	out := make([]string, max(c.H, 0))
-	if c.W < minChartCells || c.H < minChartLines {
+	pw, ph := c.W, c.H
+	if c.Right != nil {
+		pw -= c.Right.Width
+	}
+	if c.Legend != nil {
+		ph--
+	}
+	if pw < minChartCells || ph < minChartLines {
 		// No room for axes and a plot: blank, not a broken drawing.
 		for i := range out {
 			out[i] = paneBlank(c.W)
@@ -72,25 +95,22 @@ func (c *chart) draw(st *theme.Styles) []string {
 	if !(c.MaxY > c.MinY) {
 		c.MinY, c.MaxY = c.MinY-1, c.MinY+1
 	}
-	lc := linechart.New(c.W, c.H, c.MinX, c.MaxX, c.MinY, c.MaxY,
+	lc := linechart.New(pw, ph, c.MinX, c.MaxX, c.MinY, c.MaxY,
 		linechart.WithXYSteps(c.XStep, c.YStep),
 		linechart.WithXLabelFormatter(func(_ int, v float64) string { return c.XLabel(v) }),
 		linechart.WithYLabelFormatter(func(_ int, v float64) string { return c.YLabel(v) }))
 	lc.DrawXYAxisAndLabel()
-	for i := 1; i < len(c.Line); i++ {
-		a, b := c.Line[i-1], c.Line[i]
-		lc.DrawBrailleLine(canvas.Float64Point{X: a[0], Y: a[1]}, canvas.Float64Point{X: b[0], Y: b[1]})
-	}
-	tones := make([]theme.Tone, c.W*c.H)
+	c.drawLine(&lc)
+	tones := make([]theme.Tone, pw*ph)
 	for i := range tones {
 		tones[i] = noTone
 	}
 	set := func(p canvas.Point, r rune, t theme.Tone) {
-		if p.X < 0 || p.Y < 0 || p.X >= c.W || p.Y >= c.H {
+		if p.X < 0 || p.Y < 0 || p.X >= pw || p.Y >= ph {
 			return
 		}
 		lc.Canvas.SetCell(p, canvas.NewCell(r))
-		tones[p.Y*c.W+p.X] = t
+		tones[p.Y*pw+p.X] = t
 	}
 	top, bottom := c.plotRows(&lc)
 	for _, v := range c.VLines {
@@ -106,10 +126,14 @@ func (c *chart) draw(st *theme.Styles) []string {
 	}
 	placed := make(map[canvas.Point]rune, len(c.Marks))
 	for _, m := range c.Marks {
-		if math.IsNaN(m.X) || math.IsNaN(m.Y) {
+		y := m.Y
+		if m.Right {
+			y = c.onLeft(y)
+		}
+		if math.IsNaN(m.X) || math.IsNaN(y) {
 			continue
 		}
-		p := plotPoint(&lc, m.X, m.Y)
+		p := plotPoint(&lc, m.X, y)
 		g := m.Glyph
 		if prev, ok := placed[p]; ok && c.overlap != nil && prev != g {
 			g = c.overlap(prev, g)
@@ -122,11 +146,11 @@ func (c *chart) draw(st *theme.Styles) []string {
 		col = plotPoint(&lc, c.Column, c.MinY).X
 	}
 	w := spanWriter{buf: make([]byte, 0, c.W*4+32), st: st, cur: -1}
-	for y := range c.H {
+	for y := range ph {
 		w.buf = w.buf[:0]
-		for x := range c.W {
+		for x := range pw {
 			r := lc.Canvas.Cell(canvas.Point{X: x, Y: y}).Rune
-			tone := tones[y*c.W+x]
+			tone := tones[y*pw+x]
 			if tone == noTone {
 				tone = theme.ToneMuted // axes and tick labels
 				if runes.IsBraillePattern(r) {
@@ -143,10 +167,78 @@ func (c *chart) draw(st *theme.Styles) []string {
 			w.to(tone, shade)
 			w.buf = utf8.AppendRune(w.buf, r)
 		}
+		if c.Right != nil {
+			w.to(c.Right.Tone, theme.ShadeNone)
+			w.buf = append(w.buf, c.rightLabel(&lc, y)...)
+		}
 		w.end()
 		out[y] = string(w.buf)
 	}
+	if c.Legend != nil {
+		l := newPaneLine(c.W, theme.Span{})
+		l.blank(1)
+		fitSegs(c.Legend, c.W-1, 2)
+		putSegs(&l, c.Legend, 2, st, theme.ShadeNone)
+		out[ph] = l.line()
+	}
 	return out
+}
+
+// drawLine sets the polyline's braille dots on one grid, so segments that
+// meet in a cell join rather than each costing a grid of its own.
+func (c *chart) drawLine(lc *linechart.Model) {
+	if len(c.Line) == 0 {
+		return
+	}
+	bg := graph.NewBrailleGrid(lc.GraphWidth(), lc.GraphHeight(), c.MinX, c.MaxX, c.MinY, c.MaxY)
+	prev, joined := canvas.Point{}, false
+	for _, v := range c.Line {
+		if math.IsNaN(v[0]) || math.IsNaN(v[1]) {
+			joined = false
+			continue
+		}
+		p := bg.GridPoint(canvas.Float64Point{X: v[0], Y: v[1]})
+		if joined {
+			for _, q := range graph.GetLinePoints(prev, p) {
+				bg.Set(q)
+			}
+		} else {
+			bg.Set(p)
+		}
+		prev, joined = p, true
+	}
+	x0 := 0
+	if c.YStep > 0 {
+		x0 = lc.Origin().X + 1
+	}
+	for y, row := range bg.BraillePatterns() {
+		for x, r := range row {
+			if r != runes.BrailleBlockOffset {
+				lc.Canvas.SetCell(canvas.Point{X: x0 + x, Y: y}, canvas.NewCell(r))
+			}
+		}
+	}
+}
+
+// onLeft is a right-hand axis value on the left-hand scale.
+func (c *chart) onLeft(v float64) float64 {
+	r := c.Right
+	if !(r.Max > r.Min) {
+		return math.NaN()
+	}
+	return c.MinY + (v-r.Min)/(r.Max-r.Min)*(c.MaxY-c.MinY)
+}
+
+// rightLabel is the right-hand axis cell of plot line y: a label on the
+// lines the left-hand axis labels (every YStep up from the X axis, the
+// axis's own line left to the time labels beneath it), else blanks.
+func (c *chart) rightLabel(lc *linechart.Model, y int) string {
+	gh, up := lc.GraphHeight(), lc.Origin().Y-y
+	if up <= 0 || up > gh || c.YStep <= 0 || up%c.YStep != 0 {
+		return paneBlank(c.Right.Width)
+	}
+	r := c.Right
+	return padLeft(r.Label(r.Min+(r.Max-r.Min)*float64(up)/float64(gh)), r.Width)
 }
 
 // plotRows are the canvas rows of the plot area: above the X axis.
