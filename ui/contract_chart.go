@@ -2,11 +2,6 @@ package ui
 
 import (
 	"math"
-	"strings"
-
-	"github.com/NimbleMarkets/ntcharts/v2/canvas"
-	"github.com/NimbleMarkets/ntcharts/v2/canvas/graph"
-	"github.com/NimbleMarkets/ntcharts/v2/linechart"
 
 	"chainwatch/api"
 	"chainwatch/theme"
@@ -49,12 +44,64 @@ const (
 )
 
 // Chart draws the chart in width x height: the plot over height-1 lines
-// and a legend line beneath it. The plot is ntcharts' line chart: its
-// axes and labels, a braille line of the mid (one grid, so the segments
-// join), the trades' marks over it, and the IV as dots scaled to the
-// right-hand axis, whose labels are drawn beside the plot. Not a hot
-// path: the page draws it again only when its data or size changed.
+// and a legend line beneath it, by the one chart drawer (chart.go): the
+// mid as its line, held flat from each change to the next (a quote stands
+// until it moves), the trades as marks by side, and the IV as dots on the
+// right-hand axis, drawn first so a trade's own mark wins where they meet.
+// Not a hot path: the page draws it again only when its data or size
+// changed.
 func Chart(d *ChartData, width, height int, st *theme.Styles) []string {
+	lo, hi, ok := chartPriceRange(d)
+	if d.Message != "" || !ok || height-1 < 4 || width < 30 || d.To <= d.From {
+		return chartMessage(d.Message, width, height, st)
+	}
+	c := chart{W: width, H: height, MinX: float64(d.From), MaxX: float64(d.To), MinY: lo, MaxY: hi,
+		XLabel: func(v float64) string { return chartClock(api.TimeOfDay(v)) },
+		YLabel: fmtPrice, YStep: 2, LineTone: theme.ToneAccent, Column: math.NaN()}
+	plotW := width
+	ivLo, ivHi, hasIV := chartIVRange(d)
+	if hasIV {
+		c.Right = &chartAxis{Min: ivLo, Max: ivHi, Width: chartIVAxisW, Tone: theme.ToneCaution,
+			Label: func(v float64) string { return fmtPct(v, 1) }}
+		plotW -= chartIVAxisW
+	}
+	c.XStep = chartXStep(plotW)
+	nan := [2]float64{math.NaN(), math.NaN()}
+	c.Line = make([][2]float64, 0, 2*len(d.Mid)+1)
+	prev := nan
+	for _, p := range d.Mid {
+		if math.IsNaN(p.V) {
+			c.Line, prev = append(c.Line, nan), nan
+			continue
+		}
+		cur := [2]float64{float64(p.T), p.V}
+		if !math.IsNaN(prev[0]) {
+			c.Line = append(c.Line, [2]float64{cur[0], prev[1]})
+		}
+		c.Line, prev = append(c.Line, cur), cur
+	}
+	if !math.IsNaN(prev[0]) && c.MaxX > prev[0] {
+		c.Line = append(c.Line, [2]float64{c.MaxX, prev[1]})
+	}
+	c.Marks = make([]chartMark, 0, 2*len(d.Trades))
+	for _, t := range d.Trades {
+		if hasIV && t.IV > 0 {
+			c.Marks = append(c.Marks, chartMark{X: float64(t.T), Y: t.IV, Glyph: chartIVMark, Tone: theme.ToneCaution, Right: true})
+		}
+	}
+	for _, t := range d.Trades {
+		if !math.IsNaN(t.Price) {
+			mark, tone := tradeMark(t.At)
+			c.Marks = append(c.Marks, chartMark{X: float64(t.T), Y: t.Price, Glyph: mark, Tone: tone})
+		}
+	}
+	c.Legend = chartLegend(hasIV)
+	return c.draw(st)
+}
+
+// chartMessage is the chart's room with msg (or the want of data) said
+// in the middle.
+func chartMessage(msg string, width, height int, st *theme.Styles) []string {
 	out := make([]string, max(height, 0))
 	if height <= 0 || width <= 0 {
 		return out
@@ -63,98 +110,14 @@ func Chart(d *ChartData, width, height int, st *theme.Styles) []string {
 	for i := range out {
 		out[i] = blank
 	}
-	plotH := height - 1
-	lo, hi, ok := chartPriceRange(d)
-	if d.Message != "" || !ok || plotH < 4 || width < 30 || d.To <= d.From {
-		msg := d.Message
-		if msg == "" {
-			msg = "no quotes or trades to chart yet"
-		}
-		l := newPaneLine(width, theme.Span{})
-		l.blank((width - paneWidth(msg)) / 2)
-		l.put(st.Span(theme.ToneMuted, theme.ShadeNone), msg)
-		out[(height-1)/2] = l.line()
-		return out
+	if msg == "" {
+		msg = "no quotes or trades to chart yet"
 	}
-	ivLo, ivHi, hasIV := chartIVRange(d)
-	plotW := width
-	if hasIV {
-		plotW -= chartIVAxisW
-	}
-	minX, maxX := float64(d.From), float64(d.To)
-	lc := linechart.New(plotW, plotH, minX, maxX, lo, hi,
-		linechart.WithXYSteps(chartXStep(plotW), 2),
-		linechart.WithStyles(st.Style(theme.ToneMuted), st.Style(theme.ToneMuted), st.Style(theme.ToneText)),
-		linechart.WithXLabelFormatter(func(_ int, v float64) string { return chartClock(api.TimeOfDay(v)) }),
-		linechart.WithYLabelFormatter(func(_ int, v float64) string { return fmtPrice(v) }),
-	)
-	lc.DrawXYAxisAndLabel()
-
-	// The mid: one braille grid for the whole line, a segment between
-	// each change held flat until the next (a quote stands until it moves).
-	if len(d.Mid) > 0 {
-		bg := graph.NewBrailleGrid(lc.GraphWidth(), lc.GraphHeight(), minX, maxX, lo, hi)
-		prev := canvas.Float64Point{X: math.NaN()}
-		for _, p := range d.Mid {
-			if math.IsNaN(p.V) {
-				prev.X = math.NaN()
-				continue
-			}
-			cur := canvas.Float64Point{X: float64(p.T), Y: p.V}
-			if !math.IsNaN(prev.X) {
-				chartSegment(bg, prev, canvas.Float64Point{X: cur.X, Y: prev.Y})
-				chartSegment(bg, canvas.Float64Point{X: cur.X, Y: prev.Y}, cur)
-			} else {
-				bg.Set(bg.GridPoint(cur))
-			}
-			prev = cur
-		}
-		if !math.IsNaN(prev.X) && float64(d.To) > prev.X {
-			chartSegment(bg, prev, canvas.Float64Point{X: maxX, Y: prev.Y})
-		}
-		graph.DrawBraillePatterns(&lc.Canvas, canvas.Point{X: lc.Origin().X + 1, Y: 0}, bg.BraillePatterns(), st.Style(theme.ToneAccent))
-	}
-
-	// IV dots first, so a trade's own mark wins where they meet.
-	if hasIV {
-		ivStyle := st.Style(theme.ToneCaution)
-		for _, t := range d.Trades {
-			if math.IsNaN(t.IV) {
-				continue
-			}
-			y := lo + (t.IV-ivLo)/(ivHi-ivLo)*(hi-lo)
-			lc.DrawRuneWithStyle(canvas.Float64Point{X: float64(t.T), Y: y}, chartIVMark, ivStyle)
-		}
-	}
-	for _, t := range d.Trades {
-		if math.IsNaN(t.Price) {
-			continue
-		}
-		mark, tone := tradeMark(t.At)
-		lc.DrawRuneWithStyle(canvas.Float64Point{X: float64(t.T), Y: t.Price}, mark, st.Style(tone))
-	}
-
-	plot := strings.Split(lc.View(), "\n")
-	for i := 0; i < plotH; i++ {
-		line := ""
-		if i < len(plot) {
-			line = plot[i]
-		}
-		line = Fit(line, plotW)
-		if hasIV {
-			line += chartIVLabel(i, lc, ivLo, ivHi, st)
-		}
-		out[i] = line
-	}
-	out[plotH] = chartLegend(hasIV, width, st)
+	l := newPaneLine(width, theme.Span{})
+	l.blank((width - paneWidth(msg)) / 2)
+	l.put(st.Span(theme.ToneMuted, theme.ShadeNone), msg)
+	out[(height-1)/2] = l.line()
 	return out
-}
-
-// chartSegment sets the braille dots of a line between two data points.
-func chartSegment(bg *graph.BrailleGrid, a, b canvas.Float64Point) {
-	for _, p := range graph.GetLinePoints(bg.GridPoint(a), bg.GridPoint(b)) {
-		bg.Set(p)
-	}
 }
 
 // chartMark is a print's glyph and tone by its side.
@@ -207,19 +170,6 @@ func chartIVRange(d *ChartData) (lo, hi float64, ok bool) {
 	return math.Max(lo-pad, 0), hi + pad, true
 }
 
-// chartIVLabel is the right-hand axis cell of plot line i: an IV label
-// on every other line of the graph, level with the price labels.
-func chartIVLabel(i int, lc linechart.Model, ivLo, ivHi float64, st *theme.Styles) string {
-	gh := lc.GraphHeight()
-	step := i - (lc.Origin().Y - gh) // rows from the top of the graph
-	up := lc.Origin().Y - i          // rows above the X axis
-	if i >= lc.Origin().Y || up%2 != 0 || gh <= 0 || step < 0 {
-		return paneBlank(chartIVAxisW)
-	}
-	v := ivLo + (ivHi-ivLo)*float64(up)/float64(gh)
-	return st.Span(theme.ToneCaution, theme.ShadeNone).Wrap(padLeft(fmtPct(v, 1), chartIVAxisW))
-}
-
 // chartXStep spaces the time labels (HH:MM, 5 cells) about 12 apart.
 func chartXStep(w int) int { return max(min(12, w/4), 6) }
 
@@ -232,10 +182,9 @@ func chartClock(t api.TimeOfDay) string {
 	return string(b)
 }
 
-// chartLegend says what each mark is, in its tone, as much as fits.
-func chartLegend(hasIV bool, width int, st *theme.Styles) string {
-	l := newPaneLine(width, theme.Span{})
-	muted := st.Span(theme.ToneMuted, theme.ShadeNone)
+// chartLegend says what each mark is, in its tone; the chart keeps as
+// many as fit, the first first.
+func chartLegend(hasIV bool) []paneSeg {
 	items := []struct {
 		mark, text string
 		tone       theme.Tone
@@ -244,25 +193,15 @@ func chartLegend(hasIV bool, width int, st *theme.Styles) string {
 		{string(chartAskMark), "bought", theme.ToneAskSide},
 		{string(chartBidMark), "sold", theme.ToneBidSide},
 		{string(chartMidMark), "mid print", theme.ToneMidSide},
+		{string(chartIVMark), "IV (right axis)", theme.ToneCaution},
 	}
-	if hasIV {
-		items = append(items, struct {
-			mark, text string
-			tone       theme.Tone
-		}{string(chartIVMark), "IV (right axis)", theme.ToneCaution})
+	if !hasIV {
+		items = items[:4]
 	}
-	l.blank(1)
+	segs := make([]paneSeg, len(items))
 	for i, it := range items {
-		need := paneWidth(it.mark) + 1 + len(it.text) + 2
-		if need > l.room() {
-			break
-		}
-		if i > 0 {
-			l.blank(2)
-		}
-		l.put(st.Span(it.tone, theme.ShadeNone), it.mark)
-		l.blank(1)
-		l.put(muted, it.text)
+		segs[i].prio = 100 - i
+		segs[i].add(it.tone, it.mark).add(theme.ToneMuted, " "+it.text)
 	}
-	return l.line()
+	return segs
 }
