@@ -263,6 +263,28 @@ func plotPoint(lc *linechart.Model, x, y float64) canvas.Point {
 	return p
 }
 
+// chartExtent is the extent of a series' values, NaN and infinities
+// left out.
+type chartExtent struct{ lo, hi float64 }
+
+func newChartExtent() chartExtent { return chartExtent{math.Inf(1), math.Inf(-1)} }
+
+func (e *chartExtent) see(v float64) {
+	if !math.IsNaN(v) && !math.IsInf(v, 0) {
+		e.lo, e.hi = math.Min(e.lo, v), math.Max(e.hi, v)
+	}
+}
+
+// padded is the extent with a tenth of it (at least least) either side,
+// kept off negatives: prices and IVs. ok false without a value.
+func (e chartExtent) padded(least float64) (lo, hi float64, ok bool) {
+	if e.lo > e.hi {
+		return 0, 0, false
+	}
+	pad := math.Max((e.hi-e.lo)/10, least)
+	return math.Max(e.lo-pad, 0), e.hi + pad, true
+}
+
 // niceRange pads [lo, hi] by a tenth either side (a point on the edge
 // of a plot reads as cut off), and gives a single value some room.
 func niceRange(lo, hi float64) (float64, float64) {

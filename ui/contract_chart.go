@@ -66,23 +66,7 @@ func Chart(d *ChartData, width, height int, st *theme.Styles) []string {
 		plotW -= chartIVAxisW
 	}
 	c.XStep = chartXStep(plotW)
-	nan := [2]float64{math.NaN(), math.NaN()}
-	c.Line = make([][2]float64, 0, 2*len(d.Mid)+1)
-	prev := nan
-	for _, p := range d.Mid {
-		if math.IsNaN(p.V) {
-			c.Line, prev = append(c.Line, nan), nan
-			continue
-		}
-		cur := [2]float64{float64(p.T), p.V}
-		if !math.IsNaN(prev[0]) {
-			c.Line = append(c.Line, [2]float64{cur[0], prev[1]})
-		}
-		c.Line, prev = append(c.Line, cur), cur
-	}
-	if !math.IsNaN(prev[0]) && c.MaxX > prev[0] {
-		c.Line = append(c.Line, [2]float64{c.MaxX, prev[1]})
-	}
+	c.Line = chartMidLine(d.Mid, c.MaxX)
 	c.Marks = make([]chartMark, 0, 2*len(d.Trades))
 	for _, t := range d.Trades {
 		if hasIV && t.IV > 0 {
@@ -97,6 +81,30 @@ func Chart(d *ChartData, width, height int, st *theme.Styles) []string {
 	}
 	c.Legend = chartLegend(hasIV)
 	return c.draw(st)
+}
+
+// chartMidLine is the mid as the chart's line: each value held flat to
+// the next change (a quote stands until it moves), the last to the end
+// of the axis; a NaN mid (no two-sided market) breaks it.
+func chartMidLine(mid []ChartPoint, end float64) [][2]float64 {
+	nan := [2]float64{math.NaN(), math.NaN()}
+	line := make([][2]float64, 0, 2*len(mid)+1)
+	prev := nan
+	for _, p := range mid {
+		if math.IsNaN(p.V) {
+			line, prev = append(line, nan), nan
+			continue
+		}
+		cur := [2]float64{float64(p.T), p.V}
+		if !math.IsNaN(prev[0]) {
+			line = append(line, [2]float64{cur[0], prev[1]})
+		}
+		line, prev = append(line, cur), cur
+	}
+	if !math.IsNaN(prev[0]) && end > prev[0] {
+		line = append(line, [2]float64{end, prev[1]})
+	}
+	return line
 }
 
 // chartMessage is the chart's room with msg (or the want of data) said
@@ -133,41 +141,28 @@ func tradeMark(at api.TradeAt) (rune, theme.Tone) {
 	return chartNoneMark, theme.ToneMuted
 }
 
-// chartPriceRange is the price axis: every mid and print, with a margin
-// of a tenth so nothing sits on the frame; a flat day gets a cent each way.
+// chartPriceRange is the price axis: every mid and print, a tenth over
+// either side so nothing sits on the frame; a flat day gets a cent each way.
 func chartPriceRange(d *ChartData) (lo, hi float64, ok bool) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	see := func(v float64) {
-		if !math.IsNaN(v) && !math.IsInf(v, 0) {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
-	}
+	e := newChartExtent()
 	for _, p := range d.Mid {
-		see(p.V)
+		e.see(p.V)
 	}
 	for _, t := range d.Trades {
-		see(t.Price)
+		e.see(t.Price)
 	}
-	if lo > hi {
-		return 0, 0, false
-	}
-	pad := math.Max((hi-lo)/10, 0.01)
-	return math.Max(lo-pad, 0), hi + pad, true
+	return e.padded(0.01)
 }
 
 // chartIVRange is the IV axis, as the price axis; ok false without IV.
 func chartIVRange(d *ChartData) (lo, hi float64, ok bool) {
-	lo, hi = math.Inf(1), math.Inf(-1)
+	e := newChartExtent()
 	for _, t := range d.Trades {
-		if !math.IsNaN(t.IV) && t.IV > 0 {
-			lo, hi = math.Min(lo, t.IV), math.Max(hi, t.IV)
+		if t.IV > 0 {
+			e.see(t.IV)
 		}
 	}
-	if lo > hi {
-		return 0, 0, false
-	}
-	pad := math.Max((hi-lo)/10, 0.0005)
-	return math.Max(lo-pad, 0), hi + pad, true
+	return e.padded(0.0005)
 }
 
 // chartXStep spaces the time labels (HH:MM, 5 cells) about 12 apart.
@@ -201,7 +196,7 @@ func chartLegend(hasIV bool) []paneSeg {
 	segs := make([]paneSeg, len(items))
 	for i, it := range items {
 		segs[i].prio = 100 - i
-		segs[i].add(it.tone, it.mark).add(theme.ToneMuted, " "+it.text)
+		segs[i].add(it.tone, it.mark).add(theme.ToneMuted, " ").add(theme.ToneMuted, it.text)
 	}
 	return segs
 }

@@ -93,11 +93,43 @@ func TestChartIVAxisOnTheRight(t *testing.T) {
 func TestChartWithoutIV(t *testing.T) {
 	d := chartFixture()
 	for i := range d.Trades {
-		d.Trades[i].IV = math.NaN()
+		d.Trades[i].IV = []float64{math.NaN(), 0, -1}[i%3] // none, or the service's zero
 	}
 	plain := ansi.Strip(strings.Join(Chart(&d, 80, 12, noColorStyles), "\n"))
 	if strings.Contains(plain, "%") || strings.Contains(plain, "·") {
 		t.Errorf("an IV axis without IV:\n%s", plain)
+	}
+}
+
+// TestChartMidBreaksWithoutAMarket: a stretch of NaN mids (no two-sided
+// market) leaves a gap in the line, not a segment across it; the line
+// runs on each side of it.
+func TestChartMidBreaksWithoutAMarket(t *testing.T) {
+	d := chartFixture()
+	d.Trades = nil
+	for i := 20; i < 40; i++ {
+		d.Mid[i].V = math.NaN()
+	}
+	lines := Chart(&d, 80, 12, noColorStyles)
+	span := float64(d.To - d.From)
+	col := func(i int) int { // the plot's column of mid i, the axis 5 cells in
+		return 5 + int(float64(d.Mid[i].T-d.From)/span*74)
+	}
+	braille := func(from, to int) (n int) {
+		for _, l := range lines[:9] {
+			for x, r := range []rune(ansi.Strip(l)) {
+				if x >= from && x <= to && r >= 0x2801 && r <= 0x28ff {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	if n := braille(col(20)+1, col(39)-1); n != 0 {
+		t.Errorf("%d braille cells across the gap:\n%s", n, ansi.Strip(strings.Join(lines, "\n")))
+	}
+	if braille(col(0), col(19)) == 0 || braille(col(40), 79) == 0 {
+		t.Errorf("no line beside the gap:\n%s", ansi.Strip(strings.Join(lines, "\n")))
 	}
 }
 
