@@ -419,7 +419,7 @@ const maxDepth = 10000
 func (s *jsonScanner) skip() {
 	switch s.peek() {
 	case '"':
-		s.str()
+		s.skipStr()
 	case '{', '[':
 		if s.depth++; s.depth > maxDepth {
 			s.fail("value nested deeper than %d levels", maxDepth)
@@ -444,12 +444,76 @@ func (s *jsonScanner) skip() {
 	}
 }
 
+// skipStr consumes the string that starts at s.i without decoding it:
+// nothing is copied and nothing allocated, yet it refuses what str
+// refuses (control characters, bad escapes, no closing quote), so a body
+// is valid or not whatever its unknown members are.
+func (s *jsonScanner) skipStr() {
+	b := s.b
+	for i := s.i + 1; i < len(b); i++ {
+		switch skipClass[b[i]] {
+		case 0:
+			continue
+		case 1:
+			s.i = i + 1
+			return
+		case 2: // backslash
+			if i+1 >= len(b) {
+				s.i = len(b)
+				s.fail("unterminated string")
+				return
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i++
+				continue
+			case 'u':
+				if i+5 < len(b) && isHex(b[i+2]) && isHex(b[i+3]) && isHex(b[i+4]) && isHex(b[i+5]) {
+					i += 5
+					continue
+				}
+				s.i = i + 2
+				s.fail("invalid \\u escape")
+				return
+			}
+			s.i = i
+			s.fail("invalid escape \\%c", b[i+1])
+			return
+		default:
+			s.i = i
+			s.fail("control character in string")
+			return
+		}
+	}
+	s.i = len(b)
+	s.fail("unterminated string")
+}
+
+// skipClass sorts bytes for skipStr: 0 plain (any byte from 0x20 up, since
+// invalid UTF-8 is replaced, not refused), 1 the closing quote, 2 a
+// backslash, 3 a control character.
+var skipClass = func() (t [256]uint8) {
+	for c := range 0x20 {
+		t[c] = 3
+	}
+	t['"'], t['\\'] = 1, 2
+	return t
+}()
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
 // skipNested consumes an object or array whose opening byte is next.
 func (s *jsonScanner) skipNested() {
 	if s.b[s.i] == '{' {
 		s.i++
 		for first := true; s.more('}', &first); {
-			s.str()
+			if s.peek() != '"' {
+				s.expect('"') // fails with what str would say
+				return
+			}
+			s.skipStr()
 			if s.expect(':') {
 				s.skip()
 			}
