@@ -279,7 +279,7 @@ func array[T any](s *jsonScanner, d *structDesc, sizeHint int, each func(p *T, s
 	if !s.expect('[') {
 		return nil
 	}
-	out := make([]T, 0, max(sizeHint, 0))
+	out := make([]T, 0, s.elementsHint(sizeHint))
 	for first := true; s.more(']', &first); {
 		var zero T
 		out = append(out, zero)
@@ -293,6 +293,36 @@ func array[T any](s *jsonScanner, d *structDesc, sizeHint int, each func(p *T, s
 		}
 	}
 	return out
+}
+
+// hintSample is how many elements elementsHint measures.
+const hintSample = 64
+
+// elementsHint bounds hint, a count of the array's objects that nested
+// objects inflate (members the table does not know, holding objects,
+// would make a chain reserve several times its contracts): the first
+// elements are stepped over to measure their length, and the hint capped
+// at what the rest of the body holds at that length, with a margin for
+// longer elements later. The scanner is left where it was.
+func (s *jsonScanner) elementsHint(hint int) int {
+	if hint <= 2*hintSample || s.err != nil {
+		return max(hint, 0)
+	}
+	start, depth := s.i, s.depth
+	n := 0
+	for first := true; n < hintSample && s.more(']', &first); n++ {
+		s.skip()
+	}
+	end, failed := s.i, s.err != nil
+	s.i, s.depth, s.err = start, depth, nil // decoding reports any error itself
+	switch {
+	case failed:
+		return hint
+	case n < hintSample:
+		return n // the whole array was measured
+	}
+	per := max((end-start)/n, 1)
+	return min(hint, hintSample+(len(s.b)-end)/per*5/4)
 }
 
 // copyField copies a decoded value to a union's second variant.
