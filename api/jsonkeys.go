@@ -44,9 +44,17 @@ func (s *jsonScanner) memberKey(d *structDesc) (i int, key []byte, ok bool) {
 		return -1, nil, false
 	}
 	start := s.i + 1
-	if i, n := d.keys.byWords(d.fields, s.b, start); i >= 0 {
+	i, n := d.keys.byWords(d.fields, s.b, start)
+	if i >= 0 {
 		s.i = start + n + 1
 		return i, s.b[start : start+n], true
+	}
+	// A miss by words is final for a plain lower-case key shorter than 24
+	// bytes (no name can be it, exactly or folded): a member the table
+	// does not know, told without scanning or probing again.
+	if n > 0 && n < 24 && d.keys.words != nil && d.lower && plainLower(s.b[start:start+n]) {
+		s.i = start + n + 1
+		return -1, s.b[start : start+n], true
 	}
 	if end := plainEnd(s.b, start); end < len(s.b) && s.b[end] == '"' {
 		key = s.b[start:end]
@@ -105,6 +113,17 @@ func (d *structDesc) lookupFold(key []byte) int {
 		}
 	}
 	return -1
+}
+
+// plainLower reports whether k is ASCII with no upper-case letter and
+// nothing a string would unescape.
+func plainLower(k []byte) bool {
+	for _, c := range k {
+		if strClass[c] != 0 || 'A' <= c && c <= 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 func hasUpper(k []byte) bool {
@@ -269,6 +288,8 @@ func (t *keyTable) wordsHash(w0, w1 uint64) uint {
 // byWords returns the field whose name is the key starting at b[i] (just
 // after its opening quote), with the key's length, or -1 when there is
 // none or the words cannot tell: the caller then scans the key to its end.
+// On a miss n is where the first quote is (24 if not within 24 bytes, 0
+// if the words were not read): the key's end, if nothing in it is escaped.
 func (t *keyTable) byWords(fields []fieldDesc, b []byte, i int) (field, n int) {
 	if t.words == nil || i+24 > len(b) {
 		return -1, 0
@@ -279,13 +300,13 @@ func (t *keyTable) byWords(fields []fieldDesc, b []byte, i int) (field, n int) {
 	// the name does.
 	if e.field == 0 || e.w0 != w0 || e.w1 != w1 || e.w2 != w2&e.m2 || int(e.end) != n {
 		if !e.long || e.field == 0 || e.w0 != w0 || e.w1 != w1 || e.w2 != w2 {
-			return -1, 0
+			return -1, n
 		}
 		// A name longer than 24 bytes: compare the rest.
-		n = int(e.end)
-		if i+n >= len(b) || b[i+n] != '"' || string(b[i+24:i+n]) != fields[e.field-1].name[24:] {
-			return -1, 0
+		if end := i + int(e.end); end >= len(b) || b[end] != '"' || string(b[i+24:end]) != fields[e.field-1].name[24:] {
+			return -1, n
 		}
+		n = int(e.end)
 	}
 	return int(e.field - 1), n
 }
