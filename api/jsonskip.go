@@ -39,19 +39,27 @@ func (s *jsonScanner) skip() {
 // refuses (control characters, bad escapes, no closing quote), so a body
 // is valid or not whatever its unknown members are.
 func (s *jsonScanner) skipStr() {
-	b := s.b
-	for i := s.i + 1; i < len(b); i++ {
+	if end, bad := strEnd(s.b, s.i); bad == "" {
+		s.i = end
+	} else {
+		s.i = end
+		s.fail("%s", bad)
+	}
+}
+
+// strEnd returns the index after the string that opens at b[i], or where
+// it goes wrong and why. It works on a local index (no scanner state) so
+// that skipNested keeps its position in a register.
+func strEnd(b []byte, i int) (int, string) {
+	for i++; i < len(b); i++ {
 		switch skipClass[b[i]] {
 		case 0:
 			continue
 		case 1:
-			s.i = i + 1
-			return
+			return i + 1, ""
 		case 2: // backslash
 			if i+1 >= len(b) {
-				s.i = len(b)
-				s.fail("unterminated string")
-				return
+				return len(b), "unterminated string"
 			}
 			switch b[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
@@ -62,21 +70,14 @@ func (s *jsonScanner) skipStr() {
 					i += 5
 					continue
 				}
-				s.i = i + 2
-				s.fail("invalid \\u escape")
-				return
+				return i + 2, "invalid \\u escape"
 			}
-			s.i = i
-			s.fail("invalid escape \\%c", b[i+1])
-			return
+			return i, "invalid escape \\" + string(b[i+1:i+2])
 		default:
-			s.i = i
-			s.fail("control character in string")
-			return
+			return i, "control character in string"
 		}
 	}
-	s.i = len(b)
-	s.fail("unterminated string")
+	return len(b), "unterminated string"
 }
 
 // skipClass sorts bytes for skipStr: 0 plain (any byte from 0x20 up, since
@@ -95,9 +96,10 @@ func isHex(c byte) bool {
 }
 
 // skipNested consumes the object or array whose opening byte is next,
-// held to the grammar as decoding is, in one loop instead of a call per
-// value: a container's kind is one bit of a word. A container more than
-// 64 levels below the first goes through skip, so the depth limit holds.
+// held to the grammar as decoding is, in one loop over a local index
+// instead of a call per value: a container's kind is one bit of a word. A
+// container more than 64 levels below the first goes through skip, so the
+// depth limit holds.
 func (s *jsonScanner) skipNested() {
 	const (
 		value = iota // a value must come: the first, after ':' or an array's ','
@@ -105,60 +107,87 @@ func (s *jsonScanner) skipNested() {
 		key          // an object's key must come, after ','
 		after        // a member ended: ',' or the closing byte
 	)
+	b, i := s.b, s.i
 	var objects uint64 // bit d-1: the container at depth d is an object
 	depth, state := 0, value
-	for s.err == nil {
-		c := s.peek()
+	for {
+		for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
+			i++
+		}
+		var c byte
+		if i < len(b) {
+			c = b[i]
+		}
 		if state == first || state == after {
 			closing := byte(']')
 			if objects>>(depth-1)&1 == 1 {
 				closing = '}'
 			}
 			if c == closing {
-				s.i++
+				i++
 				if depth--; depth == 0 {
+					s.i = i
 					return
 				}
 				state = after
 				continue
 			}
-			if state == after {
-				if c != ',' {
-					s.fail("expected ',' or %q", closing)
-					return
-				}
-				s.i++
-				if c = s.peek(); c == closing {
+			if state == first {
+				state = value
+			} else if c != ',' {
+				s.i = i
+				s.fail("expected ',' or %q", closing)
+				return
+			} else {
+				i++
+				state = value
+				if s.i = i; s.peek() == closing {
 					s.fail("trailing comma")
 					return
 				}
+				i = s.i
+				c = 0
+				if i < len(b) {
+					c = b[i]
+				}
 			}
-			state = value
 			if closing == '}' {
-				state = key
+				// A key, then ':'.
+				if c != '"' {
+					s.i = i
+					s.expect('"') // fails with what str would say
+					return
+				}
+				end, bad := strEnd(b, i)
+				if s.i = end; bad != "" {
+					s.fail("%s", bad)
+					return
+				}
+				if !s.expect(':') {
+					return
+				}
+				s.ws()
+				if i = s.i; i >= len(b) {
+					s.fail("unexpected end of input")
+					return
+				}
+				c = b[i]
 			}
-		}
-		if state == key {
-			if c != '"' {
-				s.expect('"') // fails with what str would say
-				return
-			}
-			s.skipStr()
-			if !s.expect(':') {
-				return
-			}
-			c = s.peek()
 		}
 		switch c {
 		case '{', '[':
 			if depth == 64 {
-				s.depth += depth - 1
+				s.i, s.depth = i, s.depth+depth-1
 				s.skip()
-				s.depth -= depth - 1
+				i, s.depth = s.i, s.depth-(depth-1)
+				if s.err != nil {
+					return
+				}
 				state = after
 				continue
 			}
 			if s.depth+depth > maxDepth { // s.depth counts the first container
+				s.i = i
 				s.fail("value nested deeper than %d levels", maxDepth)
 				return
 			}
@@ -167,13 +196,22 @@ func (s *jsonScanner) skipNested() {
 				objects |= 1 << depth
 			}
 			depth++
-			s.i++
+			i++
 			state = first
 		case '"':
-			s.skipStr()
+			end, bad := strEnd(b, i)
+			if i = end; bad != "" {
+				s.i = i
+				s.fail("%s", bad)
+				return
+			}
 			state = after
 		default:
-			s.skip()
+			s.i = i
+			s.skip() // a number or a literal
+			if i = s.i; s.err != nil {
+				return
+			}
 			state = after
 		}
 	}
