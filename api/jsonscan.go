@@ -313,6 +313,10 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // off the JSON grammar, goes through number() and strconv.
 func (s *jsonScanner) float() (float64, bool) {
 	s.ws()
+	if f, end, ok := shortFloat(s.b, s.i); ok {
+		s.i = end
+		return f, true
+	}
 	b, i := s.b, s.i
 	neg := i < len(b) && b[i] == '-'
 	if neg {
@@ -371,6 +375,17 @@ func (s *jsonScanner) float() (float64, bool) {
 
 // int reads an integer that fits in [lo, hi].
 func (s *jsonScanner) int(lo, hi int64) (int64, bool) {
+	s.ws()
+	if m, _, dot, neg, end, ok := shortDecimal(s.b, s.i); ok && !dot {
+		v := int64(m) // at most eight digits
+		if neg {
+			v = -v
+		}
+		if lo <= v && v <= hi {
+			s.i = end
+			return v, true
+		}
+	}
 	num, ok := s.number()
 	if !ok {
 		return 0, false
