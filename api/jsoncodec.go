@@ -153,6 +153,16 @@ func kindOf(t reflect.Type) fieldKind {
 // not hold (a nested array). It returns a bit per table field seen (the
 // first 64), which tagged unions use to tell their kind.
 func (s *jsonScanner) object(base unsafe.Pointer, d *structDesc, hook func(key []byte) bool) uint64 {
+	ordered := true
+	return s.objectIn(base, d, hook, &ordered)
+}
+
+// objectIn is object for the elements of an array: ordered says whether
+// the previous element listed its members in the table's order, and this
+// one starts guessing only if it did; it is left saying the same of this
+// element. A service that shuffles every object then never pays for a
+// guess that fails, and one that does not never pays for a lookup.
+func (s *jsonScanner) objectIn(base unsafe.Pointer, d *structDesc, hook func(key []byte) bool, ordered *bool) uint64 {
 	var seen uint64
 	if !s.expect('{') {
 		return 0
@@ -162,7 +172,7 @@ func (s *jsonScanner) object(base unsafe.Pointer, d *structDesc, hook func(key [
 	// turns that off (a service that shuffles its members pays for one
 	// wrong guess, not for one a key), and a key in order turns it on
 	// again; unknown keys change nothing.
-	hint, inOrder := 0, true
+	hint, inOrder, shuffled := 0, *ordered, false
 	for first := true; s.more('}', &first); {
 		i := -1
 		if inOrder {
@@ -184,6 +194,7 @@ func (s *jsonScanner) object(base unsafe.Pointer, d *structDesc, hook func(key [
 				continue
 			}
 			inOrder = i == hint
+			shuffled = shuffled || !inOrder
 		}
 		if !s.expect(':') {
 			return seen
@@ -198,6 +209,7 @@ func (s *jsonScanner) object(base unsafe.Pointer, d *structDesc, hook func(key [
 			copyField(f.kind, unsafe.Add(base, f.off2), unsafe.Add(base, f.off))
 		}
 	}
+	*ordered = !shuffled
 	return seen
 }
 
@@ -280,6 +292,7 @@ func array[T any](s *jsonScanner, d *structDesc, sizeHint int, each func(p *T, s
 		return nil
 	}
 	out := make([]T, 0, s.elementsHint(sizeHint))
+	ordered := true
 	for first := true; s.more(']', &first); {
 		var zero T
 		out = append(out, zero)
@@ -287,7 +300,7 @@ func array[T any](s *jsonScanner, d *structDesc, sizeHint int, each func(p *T, s
 			continue // a null element is a zero element, as in encoding/json
 		}
 		p := &out[len(out)-1]
-		seen := s.object(unsafe.Pointer(p), d, nil)
+		seen := s.objectIn(unsafe.Pointer(p), d, nil, &ordered)
 		if each != nil {
 			each(p, seen)
 		}
