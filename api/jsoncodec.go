@@ -185,10 +185,14 @@ func (s *jsonScanner) objectIn(base unsafe.Pointer, d *structDesc, hook func(key
 				return seen
 			}
 			if i < 0 {
+				if hook == nil {
+					s.skipMember()
+					continue
+				}
 				if !s.expect(':') {
 					return seen
 				}
-				if hook == nil || !hook(key) {
+				if !hook(key) {
 					s.skip()
 				}
 				continue

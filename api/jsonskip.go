@@ -34,6 +34,49 @@ func (s *jsonScanner) skip() {
 	}
 }
 
+// skipMember consumes the ':' and the value of a member the table does not
+// hold. Scalars, the usual case, are read on a local index in one call;
+// anything else goes through skip.
+func (s *jsonScanner) skipMember() {
+	b, i := s.b, s.i
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	if i >= len(b) || b[i] != ':' {
+		s.i = i
+		s.expect(':')
+		return
+	}
+	for i++; i < len(b) && isSpace(b[i]); i++ {
+	}
+	if i < len(b) {
+		switch c := b[i]; {
+		case c == '"':
+			end, bad := strEnd(b, i)
+			if s.i = end; bad != "" {
+				s.fail("%s", bad)
+			}
+			return
+		case c == 'n' && hasWord(b[i:], "null"), c == 't' && hasWord(b[i:], "true"):
+			s.i = i + 4
+			return
+		case c == 'f' && hasWord(b[i:], "false"):
+			s.i = i + 5
+			return
+		}
+		if _, _, _, _, end, ok := shortDecimal(b, i); ok {
+			s.i = end
+			return
+		}
+	}
+	s.i = i
+	s.skip()
+}
+
+func isSpace(c byte) bool { return c <= ' ' && (c == ' ' || c == '\n' || c == '\t' || c == '\r') }
+
+func hasWord(b []byte, w string) bool { return len(b) >= len(w) && string(b[:len(w)]) == w }
+
 // skipStr consumes the string that starts at s.i without decoding it:
 // nothing is copied and nothing allocated, yet it refuses what str
 // refuses (control characters, bad escapes, no closing quote), so a body
@@ -111,7 +154,7 @@ func (s *jsonScanner) skipNested() {
 	var objects uint64 // bit d-1: the container at depth d is an object
 	depth, state := 0, value
 	for {
-		for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
+		for i < len(b) && isSpace(b[i]) {
 			i++
 		}
 		var c byte
