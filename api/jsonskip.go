@@ -49,28 +49,39 @@ func (s *jsonScanner) skipMember() {
 	}
 	for i++; i < len(b) && isSpace(b[i]); i++ {
 	}
-	if i < len(b) {
-		switch c := b[i]; {
-		case c == '"':
-			end, bad := strEnd(b, i)
-			if s.i = end; bad != "" {
-				s.fail("%s", bad)
-			}
-			return
-		case c == 'n' && hasWord(b[i:], "null"), c == 't' && hasWord(b[i:], "true"):
-			s.i = i + 4
-			return
-		case c == 'f' && hasWord(b[i:], "false"):
-			s.i = i + 5
-			return
+	if i < len(b) && b[i] == '"' {
+		end, bad := strEnd(b, i)
+		if s.i = end; bad != "" {
+			s.fail("%s", bad)
 		}
-		if _, _, _, _, end, ok := shortDecimal(b, i); ok {
-			s.i = end
-			return
-		}
+		return
+	}
+	if end := scalarEnd(b, i); end > i {
+		s.i = end
+		return
 	}
 	s.i = i
 	s.skip()
+}
+
+// scalarEnd returns the index after the literal or short plain number at
+// b[i], or i when there is none (a string, a container, a long number, an
+// error): those the caller reads the careful way.
+func scalarEnd(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch c := b[i]; {
+	case c == 'n' && hasWord(b[i:], "null"), c == 't' && hasWord(b[i:], "true"):
+		return i + 4
+	case c == 'f' && hasWord(b[i:], "false"):
+		return i + 5
+	case c == '-' || c-'0' < 10:
+		if _, _, _, _, end, ok := shortDecimal(b, i); ok {
+			return end
+		}
+	}
+	return i
 }
 
 func isSpace(c byte) bool { return c <= ' ' && (c == ' ' || c == '\n' || c == '\t' || c == '\r') }
@@ -250,8 +261,12 @@ func (s *jsonScanner) skipNested() {
 			}
 			state = after
 		default:
+			if end := scalarEnd(b, i); end > i {
+				i, state = end, after
+				continue
+			}
 			s.i = i
-			s.skip() // a number or a literal
+			s.skip() // a long number, or an error to report
 			if i = s.i; s.err != nil {
 				return
 			}
