@@ -13,18 +13,18 @@ import (
 // pattern, and a mispredicted loop exit per number was most of what
 // decoding a shuffled chain cost beyond an ordered one. It returns the
 // digits as an integer, how many followed the point, whether there was a
-// point, and the index after the number; ok is false for anything else
+// point, the sign as a float64's sign bit, and the index after the number; ok is false for anything else
 // (longer, exponent, leading zero, not a number), which the caller reads
 // the careful way.
-func shortDecimal(b []byte, i int) (mant uint64, frac int, dot, neg bool, end int, ok bool) {
+func shortDecimal(b []byte, i int) (mant uint64, frac int, dot bool, sign uint64, end int, ok bool) {
 	const ones, tops = 0x0101010101010101, 0x8080808080808080
 	if i+10 > len(b) {
-		return 0, 0, false, false, 0, false
+		return 0, 0, false, 0, 0, false
 	}
-	neg = b[i] == '-'
 	j := i
-	if neg {
+	if b[i] == '-' {
 		j++
+		sign = 1 << 63
 	}
 	w := binary.LittleEndian.Uint64(b[j:])
 	// Top bit of each byte that is not a digit, byte by byte exact: a byte
@@ -54,7 +54,7 @@ func shortDecimal(b []byte, i int) (mant uint64, frac int, dot, neg bool, end in
 	// without a digit after it.
 	t := b[j+n]
 	if p1 == 0 || (dot && frac == 0) || (w&0xff == '0' && p1 > 1) || t == '.' || t == 'e' || t == 'E' || t-'0' < 10 {
-		return 0, 0, false, false, 0, false
+		return 0, 0, false, 0, 0, false
 	}
 	// Close the point's gap, keep the digits, and put them in the high
 	// bytes so that the low ones read as leading zeros.
@@ -69,18 +69,12 @@ func shortDecimal(b []byte, i int) (mant uint64, frac int, dot, neg bool, end in
 	v = (v * (1 + 10<<8)) >> 8 & 0x00ff00ff00ff00ff
 	v = (v * (1 + 100<<16)) >> 16 & 0x0000ffff0000ffff
 	v = (v * (1 + 10000<<32)) >> 32
-	return v, frac, dot, neg, j + n, true
+	return v, frac, dot, sign, j + n, true
 }
 
 // shortFloat is shortDecimal as a float: at most eight digits, so the
 // integer is exact, and dividing by an exact power of ten rounds once,
-// correctly, as strconv would.
-func shortFloat(b []byte, i int) (float64, int, bool) {
-	mant, frac, _, neg, end, ok := shortDecimal(b, i)
-	f := float64(mant) / pow10[frac]
-	var sign uint64
-	if neg {
-		sign = 1 << 63
-	}
-	return math.Float64frombits(math.Float64bits(f) | sign), end, ok
+// correctly, as strconv would. The sign is set as a bit, not branched on.
+func shortFloat(mant uint64, frac int, sign uint64) float64 {
+	return math.Float64frombits(math.Float64bits(float64(mant)/pow10[frac]) | sign)
 }

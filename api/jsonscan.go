@@ -96,14 +96,17 @@ func (s *jsonScanner) str() ([]byte, bool) {
 		return nil, false
 	}
 	start := s.i
-	// Eight bytes at a time to the closing quote: one or two steps for a
-	// symbol or a date, so the loop's exit is mostly predicted.
-	if i := plainEnd(s.b, start); i < len(s.b) && s.b[i] == '"' {
-		s.i = i + 1
-		return s.b[start:i], true
-	} else if i < len(s.b) {
-		s.i = i // an escape, control or non-ASCII byte
-		return s.strSlow(start)
+	for i := s.i; i < len(s.b); i++ {
+		switch strClass[s.b[i]] {
+		case 0:
+			continue
+		case 1: // closing quote
+			s.i = i + 1
+			return s.b[start:i], true
+		default: // escape, control or non-ASCII byte
+			s.i = i
+			return s.strSlow(start)
+		}
 	}
 	s.i = len(s.b)
 	s.fail("unterminated string")
@@ -310,9 +313,9 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // off the JSON grammar, goes through number() and strconv.
 func (s *jsonScanner) float() (float64, bool) {
 	s.ws()
-	if f, end, ok := shortFloat(s.b, s.i); ok {
+	if mant, frac, _, sign, end, ok := shortDecimal(s.b, s.i); ok {
 		s.i = end
-		return f, true
+		return shortFloat(mant, frac, sign), true
 	}
 	b, i := s.b, s.i
 	neg := i < len(b) && b[i] == '-'
@@ -373,9 +376,9 @@ func (s *jsonScanner) float() (float64, bool) {
 // int reads an integer that fits in [lo, hi].
 func (s *jsonScanner) int(lo, hi int64) (int64, bool) {
 	s.ws()
-	if m, _, dot, neg, end, ok := shortDecimal(s.b, s.i); ok && !dot {
+	if m, _, dot, sign, end, ok := shortDecimal(s.b, s.i); ok && !dot {
 		v := int64(m) // at most eight digits
-		if neg {
+		if sign != 0 {
 			v = -v
 		}
 		if lo <= v && v <= hi {
