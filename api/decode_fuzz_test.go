@@ -331,6 +331,24 @@ func TestDecodeChainEdgeCases(t *testing.T) {
 					t.Errorf("read %+v", c.Options)
 				}
 			}},
+		// Unknown members are stepped over without decoding, yet they must
+		// be refused exactly where a decoded value would be.
+		{name: "unknown string escapes", in: `{"x":"\"}\\\/\b\f\n\r\t\u00E9\ud83d\ude00\"","y":["\\",{"\"k\\":"v"}],"symbol":"A"}`,
+			check: func(t *testing.T, c *SymbolWithOptions) {
+				if c.Symbol != "A" {
+					t.Errorf("symbol %q", c.Symbol)
+				}
+			}},
+		{name: "unknown raw unicode", in: `{"x":"日本€","symbol":"A"}`},
+		{name: "unknown bad escape", in: `{"x":"\x41"}`, want: reject},
+		{name: "unknown short unicode escape", in: `{"x":"\u12"}`, want: reject},
+		{name: "unknown bad unicode escape", in: `{"x":"\u12G4"}`, want: reject},
+		{name: "unknown control character", in: "{\"x\":\"a\nb\"}", want: reject},
+		{name: "unknown unterminated", in: `{"x":"abc\"}`, want: reject},
+		{name: "unknown nested bad escape", in: `{"x":[{"a":"\q"}]}`, want: reject},
+		{name: "unknown nested bad key", in: `{"x":{"a\q":1}}`, want: reject},
+		{name: "unknown nested key not a string", in: `{"x":{1:2}}`, want: reject},
+		{name: "unknown empty member", in: `{"x":[1,,2]}`, want: reject},
 		{name: "duplicate keys", in: `{"symbol":"A","symbol":"B","iv30":1,"iv30":null,"seq_no":null,"seq_no":5,"options":[{"root":"X","root":"Y","option_bid":null,"option_bid":1}]}`,
 			check: func(t *testing.T, c *SymbolWithOptions) {
 				if c.Symbol != "B" || c.IV30.Valid || c.SeqNo != Some[int64](5) || c.Options[0].Root != "Y" || c.Options[0].Bid != Some(1.0) {

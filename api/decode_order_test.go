@@ -142,3 +142,28 @@ func BenchmarkDecodeChainMemberOrder(b *testing.B) {
 		})
 	}
 }
+
+// TestDecodeChainSameCostAnyLayout: whatever the order of members and
+// whatever unknown members (nested objects included) a chain carries, it
+// decodes with the allocations of the ordered layout, and reserves room
+// for about its contracts, not for the objects nested in them.
+func TestDecodeChainSameCostAnyLayout(t *testing.T) {
+	c := genChain(3000, 5)
+	var want float64
+	for i, l := range chainLayouts {
+		payload := chainPayload(t, c, l.layout, 1)
+		got, err := decodeChain(payload, JSON)
+		if err != nil {
+			t.Fatalf("%s: %v", l.name, err)
+		}
+		if n := len(got.Options); n != len(c.Options) || cap(got.Options) > n*13/10 {
+			t.Errorf("%s: %d contracts in room for %d", l.name, n, cap(got.Options))
+		}
+		allocs := testing.AllocsPerRun(3, func() { decodeChain(payload, JSON) })
+		if i == 0 {
+			want = allocs
+		} else if allocs != want {
+			t.Errorf("%s: %v allocations, the ordered layout %v", l.name, allocs, want)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -44,9 +43,10 @@ type structDesc struct {
 	// keys finds a field by its exact name from a few of its bytes, and
 	// folded by its lower-case name: members in any order, and keys a
 	// table does not hold, cost about what the expected next key does
-	// (see lookup).
+	// (see jsonkeys.go).
 	keys   keyTable
 	folded map[string]int
+	lower  bool // no name has an upper-case letter
 }
 
 // mask returns the seen-bits of the named keys.
@@ -148,167 +148,57 @@ func kindOf(t reflect.Type) fieldKind {
 	return 0
 }
 
-// lookup finds the field for a key: first the field after the previous one
-// (objects of one array nearly always list keys in the same order), then by
-// exact name, then case-insensitively as encoding/json does.
-func (d *structDesc) lookup(key []byte, hint int) int {
-	if hint >= 0 && hint < len(d.fields) && d.fields[hint].name == string(key) {
-		return hint
-	}
-	if i := d.keys.find(d.fields, key); i >= 0 {
-		return i
-	}
-	return d.lookupFold(key)
-}
-
-// lookupFold is the case-insensitive match. An ASCII key folds to one
-// lower-case name (the names are ASCII), found in one map lookup without
-// allocating; any other key is compared with strings.EqualFold, as
-// encoding/json would (the Kelvin sign folds to "k").
-func (d *structDesc) lookupFold(key []byte) int {
-	var buf [64]byte
-	if len(key) <= len(buf) {
-		ascii := true
-		for i, c := range key {
-			if c >= utf8.RuneSelf {
-				ascii = false
-				break
-			}
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			buf[i] = c
-		}
-		if ascii {
-			if i, ok := d.folded[string(buf[:len(key)])]; ok {
-				return i
-			}
-			return -1
-		}
-	}
-	for i := range d.fields {
-		if strings.EqualFold(d.fields[i].name, string(key)) {
-			return i
-		}
-	}
-	return -1
-}
-
-// index builds the key table and the folded names once the fields are
-// known.
-func (d *structDesc) index() {
-	d.folded = make(map[string]int, len(d.fields))
-	for i := range d.fields {
-		d.keys.add(d.fields, i)
-		if lower := strings.ToLower(d.fields[i].name); !hasKey(d.folded, lower) {
-			d.folded[lower] = i // the first field wins, as in byName
-		}
-	}
-}
-
-func hasKey(m map[string]int, k string) bool { _, ok := m[k]; return ok }
-
-// keyTable is an open-addressing table of field indexes by a hash of a
-// key's length and a few of its bytes: no whole-key hashing, and the names
-// of one struct ("option_bid", "option_ask", "option_mid") differ in the
-// bytes it reads. A hit is confirmed by comparing the whole name.
-type keyTable struct {
-	slot [keySlots]int16 // field index + 1; 0 is empty
-}
-
-// keySlots holds a struct's fields at most a quarter full, so probes are
-// short; a table of more than keySlots/2 fields still works, more slowly.
-const keySlots = 256
-
-func keyHash(k []byte) uint {
-	n := len(k)
-	if n == 0 {
-		return 0
-	}
-	return uint(n)*131 + uint(k[0])*31 + uint(k[n-1])*17 + uint(k[n/2])*7 + uint(k[(n*3)/4])*3
-}
-
-func (t *keyTable) add(fields []fieldDesc, i int) {
-	for h, probe := keyHash([]byte(fields[i].name)), uint(0); probe < keySlots; probe++ {
-		j := (h + probe) % keySlots
-		if t.slot[j] == 0 {
-			t.slot[j] = int16(i + 1)
-			return
-		}
-	}
-}
-
-func (t *keyTable) find(fields []fieldDesc, key []byte) int {
-	for h, probe := keyHash(key), uint(0); probe < keySlots; probe++ {
-		v := t.slot[(h+probe)%keySlots]
-		if v == 0 {
-			return -1
-		}
-		if fields[v-1].name == string(key) {
-			return int(v - 1)
-		}
-	}
-	return -1
-}
-
-// expectedKey consumes the key if it is, byte for byte, the name of field
-// hint (the one after the previous key), and returns hint; else it consumes
-// nothing and returns -1. Field names hold no escapes, so a raw match is an
-// exact match; this skips decoding the key in the common case.
-func (s *jsonScanner) expectedKey(d *structDesc, hint int) int {
-	if hint >= len(d.fields) || s.peek() != '"' {
-		return -1
-	}
-	n := d.fields[hint].name
-	j := s.i + 1
-	if j+len(n) < len(s.b) && s.b[j+len(n)] == '"' && string(s.b[j:j+len(n)]) == n {
-		s.i = j + len(n) + 1
-		return hint
-	}
-	return -1
-}
-
 // object decodes one JSON object into the struct at base. Unknown keys are
 // skipped; hook, when not nil, may consume the value of a key the table does
 // not hold (a nested array). It returns a bit per table field seen (the
 // first 64), which tagged unions use to tell their kind.
 func (s *jsonScanner) object(base unsafe.Pointer, d *structDesc, hook func(key []byte) bool) uint64 {
+	ordered := true
+	return s.objectIn(base, d, hook, &ordered)
+}
+
+// objectIn is object for the elements of an array: ordered says whether
+// the previous element listed its members in the table's order, and this
+// one starts guessing only if it did; it is left saying the same of this
+// element. A service that shuffles every object then never pays for a
+// guess that fails, and one that does not never pays for a lookup.
+func (s *jsonScanner) objectIn(base unsafe.Pointer, d *structDesc, hook func(key []byte) bool, ordered *bool) uint64 {
 	var seen uint64
 	if !s.expect('{') {
 		return 0
 	}
 	// inOrder: the keys so far came in the table's order, so the next one
 	// is first tried as the field after the last. A key out of order
-	// turns that off for the rest of the object (a service that shuffles
-	// its members pays for one wrong guess, not for one a key), and a key
-	// in order turns it on again; unknown keys change nothing.
-	hint, inOrder := 0, true
+	// turns that off (a service that shuffles its members pays for one
+	// wrong guess, not for one a key), and a key in order turns it on
+	// again; unknown keys change nothing.
+	hint, inOrder, shuffled := 0, *ordered, false
 	for first := true; s.more('}', &first); {
 		i := -1
 		if inOrder {
 			i = s.expectedKey(d, hint)
 		}
 		if i < 0 {
-			key, ok := s.key()
-			if !ok {
+			var key []byte
+			var ok bool
+			if i, key, ok = s.memberKey(d); !ok {
 				return seen
 			}
-			if !inOrder {
-				hint = -1 // tried and missed before: go straight to the table
-			}
-			i = d.lookup(key, hint)
-			if i >= 0 {
-				inOrder = i == hint
-			}
 			if i < 0 {
+				if hook == nil {
+					s.skipMember()
+					continue
+				}
 				if !s.expect(':') {
 					return seen
 				}
-				if hook == nil || !hook(key) {
+				if !hook(key) {
 					s.skip()
 				}
 				continue
 			}
+			inOrder = i == hint
+			shuffled = shuffled || !inOrder
 		}
 		if !s.expect(':') {
 			return seen
@@ -323,6 +213,7 @@ func (s *jsonScanner) object(base unsafe.Pointer, d *structDesc, hook func(key [
 			copyField(f.kind, unsafe.Add(base, f.off2), unsafe.Add(base, f.off))
 		}
 	}
+	*ordered = !shuffled
 	return seen
 }
 
@@ -404,7 +295,8 @@ func array[T any](s *jsonScanner, d *structDesc, sizeHint int, each func(p *T, s
 	if !s.expect('[') {
 		return nil
 	}
-	out := make([]T, 0, max(sizeHint, 0))
+	out := make([]T, 0, s.elementsHint(sizeHint))
+	ordered := true
 	for first := true; s.more(']', &first); {
 		var zero T
 		out = append(out, zero)
@@ -412,12 +304,42 @@ func array[T any](s *jsonScanner, d *structDesc, sizeHint int, each func(p *T, s
 			continue // a null element is a zero element, as in encoding/json
 		}
 		p := &out[len(out)-1]
-		seen := s.object(unsafe.Pointer(p), d, nil)
+		seen := s.objectIn(unsafe.Pointer(p), d, nil, &ordered)
 		if each != nil {
 			each(p, seen)
 		}
 	}
 	return out
+}
+
+// hintSample is how many elements elementsHint measures.
+const hintSample = 64
+
+// elementsHint bounds hint, a count of the array's objects that nested
+// objects inflate (members the table does not know, holding objects,
+// would make a chain reserve several times its contracts): the first
+// elements are stepped over to measure their length, and the hint capped
+// at what the rest of the body holds at that length, with a margin for
+// longer elements later. The scanner is left where it was.
+func (s *jsonScanner) elementsHint(hint int) int {
+	if hint <= 2*hintSample || s.err != nil {
+		return max(hint, 0)
+	}
+	start, depth := s.i, s.depth
+	n := 0
+	for first := true; n < hintSample && s.more(']', &first); n++ {
+		s.skip()
+	}
+	end, failed := s.i, s.err != nil
+	s.i, s.depth, s.err = start, depth, nil // decoding reports any error itself
+	switch {
+	case failed:
+		return hint
+	case n < hintSample:
+		return n // the whole array was measured
+	}
+	per := max((end-start)/n, 1)
+	return min(hint, hintSample+(len(s.b)-end)/per*5/4)
 }
 
 // copyField copies a decoded value to a union's second variant.

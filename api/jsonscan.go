@@ -313,6 +313,10 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // off the JSON grammar, goes through number() and strconv.
 func (s *jsonScanner) float() (float64, bool) {
 	s.ws()
+	if mant, frac, _, sign, end, ok := shortDecimal(s.b, s.i); ok {
+		s.i = end
+		return shortFloat(mant, frac, sign), true
+	}
 	b, i := s.b, s.i
 	neg := i < len(b) && b[i] == '-'
 	if neg {
@@ -371,6 +375,17 @@ func (s *jsonScanner) float() (float64, bool) {
 
 // int reads an integer that fits in [lo, hi].
 func (s *jsonScanner) int(lo, hi int64) (int64, bool) {
+	s.ws()
+	if m, _, dot, sign, end, ok := shortDecimal(s.b, s.i); ok && !dot {
+		v := int64(m) // at most eight digits
+		if sign != 0 {
+			v = -v
+		}
+		if lo <= v && v <= hi {
+			s.i = end
+			return v, true
+		}
+	}
 	num, ok := s.number()
 	if !ok {
 		return 0, false
@@ -408,58 +423,6 @@ func (s *jsonScanner) int(lo, hi int64) (int64, bool) {
 		return 0, false
 	}
 	return v, true
-}
-
-// maxDepth bounds the nesting skip follows, as encoding/json does: a body
-// of a million '[' must be an error, not a stack overflow that kills the
-// program.
-const maxDepth = 10000
-
-// skip consumes any value (an unknown key's), nested up to maxDepth.
-func (s *jsonScanner) skip() {
-	switch s.peek() {
-	case '"':
-		s.str()
-	case '{', '[':
-		if s.depth++; s.depth > maxDepth {
-			s.fail("value nested deeper than %d levels", maxDepth)
-			return
-		}
-		s.skipNested()
-		s.depth--
-	case 't':
-		if !s.literal("true") {
-			s.fail("invalid literal")
-		}
-	case 'f':
-		if !s.literal("false") {
-			s.fail("invalid literal")
-		}
-	case 'n':
-		if !s.literal("null") {
-			s.fail("invalid literal")
-		}
-	default:
-		s.number()
-	}
-}
-
-// skipNested consumes an object or array whose opening byte is next.
-func (s *jsonScanner) skipNested() {
-	if s.b[s.i] == '{' {
-		s.i++
-		for first := true; s.more('}', &first); {
-			s.str()
-			if s.expect(':') {
-				s.skip()
-			}
-		}
-		return
-	}
-	s.i++
-	for first := true; s.more(']', &first); {
-		s.skip()
-	}
 }
 
 // more reports whether another element of an object or array follows,

@@ -1,0 +1,75 @@
+package api
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// randomValue writes a JSON value of every kind, nested up to depth.
+func randomValue(rng *rand.Rand, sb *strings.Builder, depth int) {
+	scalars := []string{`0`, `-1.5e-7`, `12.25`, `true`, `false`, `null`, `""`, `"a\"b\\c\/\u00e9\ud83d\ude00"`, `"日本"`, `"{[,:]}"`}
+	if depth <= 0 || rng.IntN(3) == 0 {
+		sb.WriteString(scalars[rng.IntN(len(scalars))])
+		return
+	}
+	n := rng.IntN(4)
+	if rng.IntN(2) == 0 {
+		sb.WriteByte('[')
+		for i := range n {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			randomValue(rng, sb, depth-1)
+		}
+		sb.WriteByte(']')
+		return
+	}
+	sb.WriteByte('{')
+	for i := range n {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(`"k` + string(rune('a'+i)) + `" : `)
+		randomValue(rng, sb, depth-1)
+	}
+	sb.WriteByte('}')
+}
+
+// TestSkipAcceptsWhatStdlibAccepts: an unknown member's value, however
+// nested (past the 64 levels skipNested keeps in a word), is accepted
+// exactly when encoding/json accepts the body; one byte deleted, doubled
+// or replaced by a structural byte must be judged the same way too.
+func TestSkipAcceptsWhatStdlibAccepts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	for n := range 3000 {
+		var sb strings.Builder
+		depth := 6
+		if n%10 == 0 {
+			depth = 90
+		}
+		randomValue(rng, &sb, depth)
+		v := sb.String()
+		variants := []string{v}
+		if len(v) > 1 {
+			at := rng.IntN(len(v))
+			variants = append(variants, v[:at]+v[at+1:], v[:at]+v[at:at+1]+v[at:],
+				v[:at]+string(",:[]{}\"\\"[rng.IntN(8)])+v[at+1:])
+		}
+		for _, x := range variants {
+			body := `{"x":` + x + `,"symbol":"A"}`
+			_, err := decodeChain([]byte(body), JSON)
+			if want := json.Valid([]byte(body)); (err == nil) != want {
+				t.Fatalf("%s: decodeChain error %v, encoding/json valid %v", body, err, want)
+			}
+		}
+	}
+	deep := strings.Repeat(`{"a":[`, 100) + `1` + strings.Repeat(`]}`, 100)
+	if _, err := decodeChain([]byte(`{"x":`+deep+`}`), JSON); err != nil {
+		t.Fatalf("200 levels: %v", err)
+	}
+	if _, err := decodeChain([]byte(`{"x":`+deep[:len(deep)-1]+`}`), JSON); err == nil {
+		t.Fatal("200 levels, one closing byte short: accepted")
+	}
+}
