@@ -74,15 +74,15 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay) (*Chain, bool) {
 
 	aggs := make([]agg, b.n)
 	for i := range td.upTo(tick) {
-		t := &td.trades[i]
-		if t.CancelFlag != api.TradeNormal {
+		t := &td.sk.trades[i]
+		if api.CancelFlag(t.flag) != api.TradeNormal {
 			continue
 		}
-		a, p := &aggs[td.sk.trades[i].ci], t.Price.V
+		a, p := &aggs[t.ci], dollars(int64(td.px[i].price))
 		if a.count == 0 {
 			a.open, a.high, a.low = p, p, p
 		}
-		a.volume += t.Size
+		a.volume += int64(t.size)
 		a.count++
 		a.high, a.low, a.last = math.Max(a.high, p), math.Min(a.low, p), p
 	}

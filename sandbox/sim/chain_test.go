@@ -159,7 +159,7 @@ func mustOSI(t *testing.T, s string) api.OSI {
 // normal trades per contract, and its seq_no is the last trade's.
 func TestChainAggregates(t *testing.T) {
 	m, mo := noon(t)
-	trades, _ := m.OptionTrades("AAPL", mo)
+	trades, _ := optionTrades(m, "AAPL", mo)
 	ch, _ := m.Chain("AAPL", mo)
 	vol := map[string]int64{}
 	count := map[string]int64{}
