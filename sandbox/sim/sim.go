@@ -75,7 +75,7 @@ type Market struct {
 	states *lru[dayKey, *dayState]
 	hists  *lru[dayKey, *history]
 	unders *lru[tickKey, *underState]
-	chains *lru[tickKey, *Chain]
+	chains *lru[chainKey, *Chain]
 	scans  *lru[tickKey, []scan.Quote]
 }
 
@@ -115,7 +115,7 @@ func New(cfg Config) *Market {
 	m.states = newLRU[dayKey, *dayState](perDay, 0, nil)
 	m.hists = newLRU[dayKey, *history](perDay, 0, nil)
 	m.trades = newLRU[dayKey](n, int64(cfg.Trades), func(d *tradeDay) int64 { return int64(len(d.px)) })
-	m.chains = newLRU[tickKey](n, int64(cfg.ChainContracts), func(c *Chain) int64 { return int64(len(c.Options)) })
+	m.chains = newLRU[chainKey](n, int64(cfg.ChainContracts), func(c *Chain) int64 { return int64(len(c.Options)) })
 	m.unders = newLRU[tickKey, *underState](max(4*n, 4*len(m.optionable)), 0, nil)
 	m.scans = newLRU[tickKey, []scan.Quote](8, 0, nil)
 	return m
