@@ -275,12 +275,14 @@ func (s *Server) persisting(next http.Handler) http.Handler {
 }
 
 // OneClientMarket is the simulated market of a sandbox with a single
-// client, the one chainwatch embeds: that client sees one live chain a
-// tick, so the market keeps one SPX-sized chain (about 20,000 contracts)
-// instead of a shared server's few. The screen and its sandbox share one
-// process's memory.
+// client, the one chainwatch embeds. The screen and its sandbox share one
+// process's memory, and that client asks for one expiry a tick (the
+// whole chain only now and then), which no other client will ask for
+// again: the market keeps a few thousand contracts of chains, a few
+// expiries or the one whole chain last asked for until the next chain,
+// rather than a shared server's tens of thousands.
 func OneClientMarket(now func() time.Time) *sim.Market {
-	return sim.New(sim.Config{Now: now, ChainContracts: 25_000})
+	return sim.New(sim.Config{Now: now, ChainContracts: 4096})
 }
 
 // Clock is a sandbox clock that starts at start and runs speed times as
