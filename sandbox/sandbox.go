@@ -285,6 +285,18 @@ func OneClientMarket(now func() time.Time) *sim.Market {
 	return sim.New(sim.Config{Now: now, ChainContracts: 4096})
 }
 
+// EmbeddedMemoryLimit is the soft limit (runtime/debug.SetMemoryLimit)
+// of the Go runtime's memory in a process that runs this sandbox beside
+// its screen, as chainwatch does without credentials. Polling one expiry
+// of SPX, such a process has a live heap near 22 MB that grows to 44 MB
+// before each collection, and the limit does not bind. It binds when a
+// whole chain goes through, at the start and every half hour: an 11 MB
+// body on each side of the connection and the chain decoded, a live heap
+// near 50 MB for a moment. Without it the collector, having seen that
+// moment, lets the heap grow to twice it, and the process stays near
+// 110 MB resident for minutes after.
+const EmbeddedMemoryLimit = 56 << 20
+
 // Clock is a sandbox clock that starts at start and runs speed times as
 // fast as the real one (`--clock`, `--speed`): a simulated session at any
 // hour, or a whole session in minutes. It is monotonic, since it counts
