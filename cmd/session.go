@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -202,6 +204,9 @@ func noClose() error { return nil }
 func startEmbedded(now func() time.Time) (*session, error) {
 	if now == nil {
 		now = time.Now
+	}
+	if os.Getenv("GOMEMLIMIT") == "" { // the user's own limit wins
+		debug.SetMemoryLimit(sandbox.EmbeddedMemoryLimit)
 	}
 	sb, err := sandbox.Start(sandbox.Config{Now: now, Market: sandbox.OneClientMarket(now)})
 	if err != nil {

@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -131,5 +133,34 @@ func TestStatusReadsDefaultConfigFile(t *testing.T) {
 	out, errOut, err = cli{env: env}.run(t, "status")
 	if err == nil || !strings.Contains(err.Error(), "chmod 600") || strings.Contains(out+errOut+err.Error(), s.DemoSecret) {
 		t.Fatalf("status with a readable secret: %v", err)
+	}
+}
+
+// TestEmbeddedSandboxMemoryLimit: the process that embeds the sandbox
+// gets its soft memory limit, unless GOMEMLIMIT sets the user's own.
+func TestEmbeddedSandboxMemoryLimit(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(prev) })
+
+	t.Setenv("GOMEMLIMIT", "")
+	debug.SetMemoryLimit(math.MaxInt64)
+	s, err := startEmbedded(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.close()
+	if got := debug.SetMemoryLimit(-1); got != sandbox.EmbeddedMemoryLimit {
+		t.Errorf("memory limit %d, want %d", got, sandbox.EmbeddedMemoryLimit)
+	}
+
+	t.Setenv("GOMEMLIMIT", "1GiB") // read by the runtime at start; here only its presence counts
+	debug.SetMemoryLimit(1 << 30)
+	s, err = startEmbedded(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.close()
+	if got := debug.SetMemoryLimit(-1); got != 1<<30 {
+		t.Errorf("memory limit %d with GOMEMLIMIT set, want the user's %d", got, 1<<30)
 	}
 }

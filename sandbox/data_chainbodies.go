@@ -18,9 +18,11 @@ import (
 //
 // An entry is keyed by the contracts' slice itself (its first element and
 // length) and the format: a chain rebuilt after the market's cache let it
-// go is a new slice, so a stale encoding is never served. Requests that
-// arrive while an entry is being encoded wait for it instead of encoding
-// it again.
+// go is a new slice, so a stale encoding is never served. The first
+// element is held by a weak pointer, which keeps its identity even if the
+// memory is reused but does not keep the chain (8 MB for SPX) alive after
+// the market let it go. Requests that arrive while an entry is being
+// encoded wait for it instead of encoding it again.
 //
 // The entries are weak: an encoding lives while a request is writing it
 // (the reply holds it) and until the next collection after that. Twenty
@@ -46,7 +48,7 @@ const chainBodiesKept = 2
 const sharedContractsMin = 4096
 
 type chainBodyKey struct {
-	first  *api.OptionData
+	first  weak.Pointer[api.OptionData]
 	n      int
 	format api.Format
 }
@@ -61,7 +63,7 @@ type chainBody struct {
 // entry holds them. The bytes are shared: write them, never change them,
 // and keep the entry until they are written.
 func (c *chainBodies) get(f api.Format, options []api.OptionData) *chainBody {
-	key := chainBodyKey{&options[0], len(options), f}
+	key := chainBodyKey{weak.Make(&options[0]), len(options), f}
 	c.mu.Lock()
 	e := c.lookup(key)
 	c.mu.Unlock()

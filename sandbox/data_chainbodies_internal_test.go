@@ -68,3 +68,21 @@ func TestChainBodiesShareOneEncodingPerSlice(t *testing.T) {
 		t.Fatal("an encoding nobody writes is still held after collections")
 	}
 }
+
+// TestChainBodiesDoNotKeepTheContracts: an entry, even one a reply still
+// holds, does not keep alive the contracts it encoded; the market's cache
+// decides how long a chain lives.
+func TestChainBodiesDoNotKeepTheContracts(t *testing.T) {
+	var c chainBodies
+	a := contracts(5000, 100)
+	held := c.get(api.JSON, a)
+	gone := weak.Make(&a[0])
+	a = nil
+	for i := 0; i < 5 && gone.Value() != nil; i++ {
+		runtime.GC()
+	}
+	if gone.Value() != nil {
+		t.Fatal("the cache keeps the contracts of an encoding alive")
+	}
+	runtime.KeepAlive(held)
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"chainwatch/api"
+	"chainwatch/sandbox/sim"
 	"chainwatch/sandbox/wire"
 )
 
@@ -33,7 +34,9 @@ func (d *dataService) chain(w http.ResponseWriter, r *http.Request, c *call) {
 		if !api.IsTradingDay(at.Requested) {
 			return reply{head: b}, false // the conventions: a non-trading date matches nothing
 		}
-		ch, ok := d.market.Chain(p.Symbol, at)
+		// Only the expiries asked for are priced: a poll of one expiry
+		// of SPX builds its few hundred contracts, not the whole chain.
+		ch, ok := d.market.ChainExpiries(p.Symbol, at, sim.Expiries{First: f.minExpiry, Last: f.maxExpiry})
 		if !ok {
 			return reply{head: b}, false
 		}
@@ -88,15 +91,23 @@ func (f chainFilter) keep(o *api.OptionData) bool {
 // strikes are whole thousandths.
 const strikeEps = 1e-7
 
-// apply returns the contracts the filter keeps. Without filters that is
-// the shared slice itself, which the encoder only reads: the whole SPX
-// chain is not copied for every request.
+// apply returns the contracts the filter keeps. When it keeps them all
+// (no filters, or only the expiries the market narrowed the chain to)
+// that is the shared slice itself, which the encoder only reads: a chain
+// is not copied for every request.
 func (f chainFilter) apply(options []api.OptionData) []api.OptionData {
 	if f.none() {
 		return options
 	}
-	out := make([]api.OptionData, 0, 64)
-	for i := range options {
+	i := 0
+	for i < len(options) && f.keep(&options[i]) {
+		i++
+	}
+	if i == len(options) {
+		return options
+	}
+	out := append(make([]api.OptionData, 0, max(i, 64)), options[:i]...) // a copy from the first one left out
+	for ; i < len(options); i++ {
 		if f.keep(&options[i]) {
 			out = append(out, options[i])
 		}

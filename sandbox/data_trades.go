@@ -119,17 +119,24 @@ func (d *dataService) optionTrades(w http.ResponseWriter, r *http.Request, c *ca
 		if !ok {
 			return b, false
 		}
+		// Trade i has seq_no i + 1 and the trades are in time order, so
+		// the scan starts at the later of seq_no and min_time: a tape
+		// polling from its last seq_no reads only the new trades.
+		start := all.Since(tf.minTime)
+		if from > 1 {
+			start = max(start, int(min(from-1, int64(all.Len()))))
+		}
 		var out []api.OptionTrade
-		for i := range all {
-			t := &all[i]
-			if t.SeqNo < from || !cf.keep(t) || !tf.keep(t.Timestamp, t.ExchangeID, t.ConditionID, t.Size, t.Price) {
+		for i := start; i < all.Len(); i++ {
+			t := all.At(i)
+			if !cf.keep(&t) || !tf.keep(t.Timestamp, t.ExchangeID, t.ConditionID, t.Size, t.Price) {
 				continue
 			}
 			if contract != nil && (t.Root != contract.Root || t.Expiry != contract.Expiry || t.OptionType != contract.Type ||
 				int64(math.Round(t.Strike*1000)) != contract.StrikeMilli) {
 				continue
 			}
-			out = append(out, *t) // a copy: the day's trades are shared
+			out = append(out, t)
 			if len(out) == limit {
 				break
 			}

@@ -275,13 +275,27 @@ func (s *Server) persisting(next http.Handler) http.Handler {
 }
 
 // OneClientMarket is the simulated market of a sandbox with a single
-// client, the one chainwatch embeds: that client sees one live chain a
-// tick, so the market keeps one SPX-sized chain (about 20,000 contracts)
-// instead of a shared server's few. The screen and its sandbox share one
-// process's memory.
+// client, the one chainwatch embeds. The screen and its sandbox share one
+// process's memory, and that client asks for one expiry a tick (the
+// whole chain only now and then), which no other client will ask for
+// again: the market keeps a few thousand contracts of chains, a few
+// expiries or the one whole chain last asked for until the next chain,
+// rather than a shared server's tens of thousands.
 func OneClientMarket(now func() time.Time) *sim.Market {
-	return sim.New(sim.Config{Now: now, ChainContracts: 25_000})
+	return sim.New(sim.Config{Now: now, ChainContracts: 4096})
 }
+
+// EmbeddedMemoryLimit is the soft limit (runtime/debug.SetMemoryLimit)
+// of the Go runtime's memory in a process that runs this sandbox beside
+// its screen, as chainwatch does without credentials. Polling one expiry
+// of SPX, such a process has a live heap near 22 MB that grows to 44 MB
+// before each collection, and the limit does not bind. It binds when a
+// whole chain goes through, at the start and every half hour: an 11 MB
+// body on each side of the connection and the chain decoded, a live heap
+// near 50 MB for a moment. Without it the collector, having seen that
+// moment, lets the heap grow to twice it, and the process stays near
+// 110 MB resident for minutes after.
+const EmbeddedMemoryLimit = 56 << 20
 
 // Clock is a sandbox clock that starts at start and runs speed times as
 // fast as the real one (`--clock`, `--speed`): a simulated session at any

@@ -20,6 +20,26 @@ func BenchmarkChainSPX(b *testing.B) {
 	}
 }
 
+// BenchmarkChainSPXOneExpiry builds the nearest expiry of SPX at a new
+// tick each iteration, as the watch screen polls it (the whole chain of
+// the tick not cached).
+func BenchmarkChainSPXOneExpiry(b *testing.B) {
+	m, mo := noon(b)
+	whole, _ := m.Chain("SPX", mo)
+	x := Expiries{whole.Options[0].Expiry, whole.Options[0].Expiry}
+	for _, o := range whole.Options {
+		x.First = min(x.First, o.Expiry)
+	}
+	x.Last = x.First
+	b.ReportAllocs()
+	for b.Loop() {
+		mo.Time += 1000
+		if c, ok := m.ChainExpiries("SPX", mo, x); !ok || len(c.Options) == 0 {
+			b.Fatal("no chain")
+		}
+	}
+}
+
 // BenchmarkOptionTradesDaySPX generates and prices a full SPX day of trades.
 func BenchmarkOptionTradesDaySPX(b *testing.B) {
 	m, _ := noon(b)

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"sort"
 
 	"chainwatch/api"
 )
@@ -27,17 +28,42 @@ type Chain struct {
 // low, last) count the trades up to the tick, and seq_no is the last of
 // them, so a chain and option-trades at a whole second agree exactly.
 func (m *Market) Chain(symbol string, at Moment) (*Chain, bool) {
+	return m.ChainExpiries(symbol, at, Expiries{})
+}
+
+// Expiries narrows a chain to the expiries from First to Last, both
+// inclusive; a zero bound is open.
+type Expiries struct{ First, Last api.Date }
+
+func (x Expiries) all() bool { return x.First == 0 && x.Last == 0 }
+
+func (x Expiries) keep(d api.Date) bool {
+	return (x.First == 0 || d >= x.First) && (x.Last == 0 || d <= x.Last)
+}
+
+// ChainExpiries is Chain narrowed to some expiries: exactly the contracts
+// of the whole chain whose expiry is in x, in its order, with the same
+// values. Only those series are priced, so a poll of one expiry of SPX
+// builds a few hundred contracts, not the 20,000 of the whole chain; and
+// when the whole chain of the tick is cached, they are taken from it.
+func (m *Market) ChainExpiries(symbol string, at Moment, x Expiries) (*Chain, bool) {
 	sec, ok := m.u.Lookup(symbol)
 	if !ok || !sec.Optionable {
 		return nil, false
 	}
 	tick := tickOf(at.Date, at.Time)
-	c, ok := m.chains.get(tickKey{symbol, at.Date, tick}, func() (*Chain, bool) {
+	key := chainKey{tickKey{symbol, at.Date, tick}, x}
+	c, ok := m.chains.get(key, func() (*Chain, bool) {
+		if !x.all() {
+			if whole, ok := m.chains.peek(chainKey{tick: key.tick}); ok {
+				return whole.narrow(x), true
+			}
+		}
 		b, ok := m.book(sec, at.Date)
 		if !ok {
 			return nil, false
 		}
-		return m.buildChain(b, tick)
+		return m.buildChain(b, tick, x)
 	})
 	if !ok {
 		return nil, false
@@ -51,15 +77,39 @@ func (m *Market) Chain(symbol string, at Moment) (*Chain, bool) {
 	return &out, true
 }
 
+// chainKey names a chain in the cache: a tick, and its expiries.
+type chainKey struct {
+	tick tickKey
+	x    Expiries
+}
+
+// narrow copies the contracts of c whose expiry is in x.
+func (c *Chain) narrow(x Expiries) *Chain {
+	out := &Chain{Underlying: c.Underlying, Indicator: c.Indicator}
+	n := 0
+	for i := range c.Options {
+		if x.keep(c.Options[i].Expiry) {
+			n++
+		}
+	}
+	out.Options = make([]api.OptionData, 0, n)
+	for i := range c.Options {
+		if x.keep(c.Options[i].Expiry) {
+			out.Options = append(out.Options, c.Options[i])
+		}
+	}
+	return out
+}
+
 // agg is one contract's trading so far today, prices in dollars.
 type agg struct {
 	volume, count         int64
 	open, high, low, last float64
 }
 
-// buildChain prices every contract of b alive at tick and adds the day's
-// aggregates, open interest and previous closes.
-func (m *Market) buildChain(b *book, tick api.TimeOfDay) (*Chain, bool) {
+// buildChain prices every contract of b alive at tick in the expiries x and
+// adds the day's aggregates, open interest and previous closes.
+func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bool) {
 	us, ok := m.under(b.sec, b.date, tick)
 	if !ok {
 		return nil, false
@@ -72,43 +122,63 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay) (*Chain, bool) {
 	oi, _ := st.openInterest(m)
 	prev := st.prevClose()
 
-	aggs := make([]agg, b.n)
-	for i := range td.upTo(tick) {
-		t := &td.trades[i]
-		if t.CancelFlag != api.TradeNormal {
-			continue
-		}
-		a, p := &aggs[td.sk.trades[i].ci], t.Price.V
-		if a.count == 0 {
-			a.open, a.high, a.low = p, p, p
-		}
-		a.volume += t.Size
-		a.count++
-		a.high, a.low, a.last = math.Max(a.high, p), math.Min(a.low, p), p
-	}
-
-	// Lay out the live series, then price them in parallel: each worker
-	// fills its own range of the shared slice.
+	// Lay out the live series of the expiries: each has its rows at off in
+	// the chain, its contracts from base in the book.
 	type job struct{ s, off int }
 	var jobs []job
 	n := 0
 	for i := range b.series {
-		if b.series[i].alive(tick) {
+		if s := &b.series[i]; s.alive(tick) && x.keep(s.Expiry) {
 			jobs = append(jobs, job{i, n})
-			n += 2 * len(b.series[i].Strikes)
+			n += 2 * len(s.Strikes)
 		}
 	}
+	// The aggregates of the chain's rows: a trade counts in the row of its
+	// contract, found among the jobs (in contract order) by its number.
+	aggs := make([]agg, n)
+	row := func(ci int) int {
+		j := sort.Search(len(jobs), func(j int) bool { return b.series[jobs[j].s].base > ci }) - 1
+		if j < 0 {
+			return -1
+		}
+		s := &b.series[jobs[j].s]
+		if ci >= s.base+2*len(s.Strikes) {
+			return -1
+		}
+		return jobs[j].off + ci - s.base
+	}
+	for i := range td.upTo(tick) {
+		t := &td.sk.trades[i]
+		if api.CancelFlag(t.flag) != api.TradeNormal {
+			continue
+		}
+		r := row(int(t.ci))
+		if r < 0 {
+			continue
+		}
+		a, p := &aggs[r], dollars(int64(td.px[i].price))
+		if a.count == 0 {
+			a.open, a.high, a.low = p, p, p
+		}
+		a.volume += int64(t.size)
+		a.count++
+		a.high, a.low, a.last = math.Max(a.high, p), math.Min(a.low, p), p
+	}
+
+	// Price the series in parallel: each worker fills its own range of the
+	// shared slice.
 	ch := &Chain{Underlying: us.u, Indicator: us.ind, Options: make([]api.OptionData, n)}
 	optStamp := tick
 	if tick < api.SessionOpen {
 		optStamp = api.SessionClose(api.PrevTradingDay(b.date))
 	}
 	ctx := b.at(tick)
-	fill := chainFill{c: &ctx, aggs: aggs, oi: oi, prev: prev, stamp: optStamp,
+	fill := chainFill{c: &ctx, oi: oi, prev: prev, stamp: optStamp,
 		closed: tick >= api.SessionClose(b.date)}
 	parallel(len(jobs), func(i int) {
 		j := jobs[i]
-		fill.series(&b.series[j.s], ch.Options[j.off:j.off+2*len(b.series[j.s].Strikes)])
+		rows := 2 * len(b.series[j.s].Strikes)
+		fill.series(&b.series[j.s], ch.Options[j.off:j.off+rows], aggs[j.off:j.off+rows])
 	})
 	return ch, true
 }
@@ -116,7 +186,6 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay) (*Chain, bool) {
 // chainFill prices the contracts of one chain.
 type chainFill struct {
 	c      *tickCtx
-	aggs   []agg
 	oi     []int64
 	prev   []float64
 	stamp  api.TimeOfDay
@@ -124,8 +193,9 @@ type chainFill struct {
 }
 
 // series fills the rows of one series: quote, iv from the mid and greeks
-// at that iv (null when the mid does not invert), and the day's aggregates.
-func (f *chainFill) series(s *series, rows []api.OptionData) {
+// at that iv (null when the mid does not invert), and the day's aggregates
+// (aggs, by row).
+func (f *chainFill) series(s *series, rows []api.OptionData, aggs []agg) {
 	b := f.c.b
 	e := f.c.expiry(s)
 	for k, K := range s.Strikes {
@@ -154,7 +224,7 @@ func (f *chainFill) series(s *series, rows []api.OptionData) {
 			if p := f.prev[ci]; !math.IsNaN(p) {
 				o.PrevDayClose = api.Some(p)
 			}
-			a := &f.aggs[ci]
+			a := &aggs[2*k+side]
 			o.Volume, o.TradeCount = api.Some(a.volume), api.Some(a.count)
 			if a.count > 0 {
 				o.Open, o.High, o.Low = api.Some(a.open), api.Some(a.high), api.Some(a.low)

@@ -159,7 +159,7 @@ func mustOSI(t *testing.T, s string) api.OSI {
 // normal trades per contract, and its seq_no is the last trade's.
 func TestChainAggregates(t *testing.T) {
 	m, mo := noon(t)
-	trades, _ := m.OptionTrades("AAPL", mo)
+	trades, _ := optionTrades(m, "AAPL", mo)
 	ch, _ := m.Chain("AAPL", mo)
 	vol := map[string]int64{}
 	count := map[string]int64{}
@@ -224,5 +224,48 @@ func TestDayInheritance(t *testing.T) {
 	}
 	if today.Underlying.PrevDayClose.V != yesterday.Underlying.Close.V {
 		t.Errorf("prev close %v, yesterday's close %v", today.Underlying.PrevDayClose, yesterday.Underlying.Close)
+	}
+}
+
+// TestChainExpiries: a chain narrowed to some expiries is exactly the
+// whole chain's contracts of those expiries, whether it is priced alone
+// (a fresh market) or taken from the whole chain of the tick (cached).
+func TestChainExpiries(t *testing.T) {
+	for _, sym := range []string{"SPX", "AAPL"} {
+		t.Run(sym, func(t *testing.T) {
+			cached, mo := noon(t)
+			whole, ok := cached.Chain(sym, mo)
+			if !ok {
+				t.Fatal("no chain")
+			}
+			var expiries []api.Date
+			for _, o := range whole.Options {
+				if len(expiries) == 0 || expiries[len(expiries)-1] != o.Expiry {
+					expiries = append(expiries, o.Expiry)
+				}
+			}
+			first, third := expiries[0], expiries[min(2, len(expiries)-1)]
+			for _, x := range []Expiries{{first, first}, {third, third}, {first, third}, {third, 0}, {0, third},
+				{first.AddDays(1), first.AddDays(1)}} {
+				var want []api.OptionData
+				for _, o := range whole.Options {
+					if (x.First == 0 || o.Expiry >= x.First) && (x.Last == 0 || o.Expiry <= x.Last) {
+						want = append(want, o)
+					}
+				}
+				fresh, _ := noon(t)
+				for name, m := range map[string]*Market{"priced alone": fresh, "from the whole chain": cached} {
+					got, ok := m.ChainExpiries(sym, mo, x)
+					if !ok || len(got.Options) != len(want) || got.Underlying != whole.Underlying || got.Indicator != whole.Indicator {
+						t.Fatalf("%v %s: %d contracts, want %d", x, name, len(got.Options), len(want))
+					}
+					for i := range want {
+						if got.Options[i] != want[i] {
+							t.Fatalf("%v %s: contract %d\n got %+v\nwant %+v", x, name, i, got.Options[i], want[i])
+						}
+					}
+				}
+			}
+		})
 	}
 }

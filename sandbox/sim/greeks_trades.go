@@ -33,7 +33,7 @@ func (m *Market) TradesWithGreeks(o api.OSI, at Moment) ([]api.OptionTradeWithGr
 	var c tickCtx
 	have := false
 	for j, i := range idx {
-		t := &td.trades[i]
+		t := td.trade(i)
 		sec := t.Timestamp - t.Timestamp%1000
 		if !have || c.tick != sec {
 			c, have = b.at(sec), true
@@ -41,7 +41,7 @@ func (m *Market) TradesWithGreeks(o api.OSI, at Moment) ([]api.OptionTradeWithGr
 		w := api.OptionTradeWithGreeks{
 			UnderlyingBid: t.UnderlyingBid,
 			UnderlyingAsk: t.UnderlyingAsk,
-			Trade:         tradeRecord(t),
+			Trade:         tradeRecord(&t),
 		}
 		e := c.expiry(s)
 		if iv, g, ok := c.implied(&e, s.Strikes[k], put, t.Price.V, c.surf.Vol(s.Strikes[k], e.F, e.T)); ok {

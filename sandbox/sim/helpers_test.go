@@ -43,3 +43,13 @@ func mustBook(t testing.TB, m *Market, sym string, d api.Date) *book {
 	}
 	return b
 }
+
+// optionTrades is every record of m.OptionTrades, built.
+func optionTrades(m *Market, underlying string, at Moment) ([]api.OptionTrade, bool) {
+	ts, ok := m.OptionTrades(underlying, at)
+	out := make([]api.OptionTrade, ts.Len())
+	for i := range out {
+		out[i] = ts.At(i)
+	}
+	return out, ok
+}

@@ -134,7 +134,7 @@ func TestThinNameConsistency(t *testing.T) {
 
 	m := at(2026, time.November, 21, 12, 0)
 	mo, _ := m.Moment(api.Live, 20261119)
-	trades, ok := m.OptionTrades("BKNG", mo)
+	trades, ok := optionTrades(m, "BKNG", mo)
 	if !ok || len(trades) == 0 {
 		t.Fatal("no BKNG trades")
 	}

@@ -37,8 +37,9 @@ type Config struct {
 	// chain is priced once per tick, and a tick that has passed is asked
 	// for again only by a delayed client, 15 minutes later.
 	ChainContracts int
-	// Trades bounds the option trades held by cached trade days (248 bytes
-	// each; an SPX day is about 70,000); default 400,000.
+	// Trades bounds the option trades held by cached trade days (64 bytes
+	// each with their skeleton; an SPX day is about 70,000); default
+	// 400,000.
 	Trades int
 }
 
@@ -74,7 +75,7 @@ type Market struct {
 	states *lru[dayKey, *dayState]
 	hists  *lru[dayKey, *history]
 	unders *lru[tickKey, *underState]
-	chains *lru[tickKey, *Chain]
+	chains *lru[chainKey, *Chain]
 	scans  *lru[tickKey, []scan.Quote]
 }
 
@@ -113,8 +114,8 @@ func New(cfg Config) *Market {
 	m.skels = newLRU[dayKey, *skeleton](perDay, 0, nil)
 	m.states = newLRU[dayKey, *dayState](perDay, 0, nil)
 	m.hists = newLRU[dayKey, *history](perDay, 0, nil)
-	m.trades = newLRU[dayKey](n, int64(cfg.Trades), func(d *tradeDay) int64 { return int64(len(d.trades)) })
-	m.chains = newLRU[tickKey](n, int64(cfg.ChainContracts), func(c *Chain) int64 { return int64(len(c.Options)) })
+	m.trades = newLRU[dayKey](n, int64(cfg.Trades), func(d *tradeDay) int64 { return int64(len(d.px)) })
+	m.chains = newLRU[chainKey](n, int64(cfg.ChainContracts), func(c *Chain) int64 { return int64(len(c.Options)) })
 	m.unders = newLRU[tickKey, *underState](max(4*n, 4*len(m.optionable)), 0, nil)
 	m.scans = newLRU[tickKey, []scan.Quote](8, 0, nil)
 	return m

@@ -22,7 +22,7 @@ func optionStream(b *book, td *tradeDay, ci int) *taqStream {
 	idx := td.contractTrades(ci, close)
 	times := make([]api.TimeOfDay, len(idx))
 	for j, i := range idx {
-		times[j] = td.trades[i].Timestamp
+		times[j] = td.sk.trades[i].t
 	}
 	h := mix(s.seed ^ uint64(k)<<1 ^ 0x7a9)
 	if put {
@@ -67,7 +67,7 @@ func optionStream(b *book, td *tradeDay, ci int) *taqStream {
 			for _, t := range qt {
 				for ; j < hi && times[j] < t; j++ {
 					seq++
-					out = append(out, optionTradeRecord(&td.trades[idx[j]], seq))
+					out = append(out, optionTradeRecord(td.trade(idx[j]), seq))
 				}
 				at(t)
 				i := rng.IntN(len(ids))
@@ -80,15 +80,15 @@ func optionStream(b *book, td *tradeDay, ci int) *taqStream {
 			}
 			for ; j < hi; j++ {
 				seq++
-				out = append(out, optionTradeRecord(&td.trades[idx[j]], seq))
+				out = append(out, optionTradeRecord(td.trade(idx[j]), seq))
 			}
 			return out
 		},
 	}
 }
 
-func optionTradeRecord(t *api.OptionTrade, seq int64) api.TAQRecord {
-	r := api.TAQRecord{Kind: api.KindTrade, Trade: tradeRecord(t)}
+func optionTradeRecord(t api.OptionTrade, seq int64) api.TAQRecord {
+	r := api.TAQRecord{Kind: api.KindTrade, Trade: tradeRecord(&t)}
 	r.Trade.SequenceNumber = seq
 	return r
 }

@@ -11,7 +11,7 @@ import (
 // narrow window shows exactly the records of a wide one.
 func TestTAQ(t *testing.T) {
 	m, mo := noon(t)
-	trades, _ := m.OptionTrades("SPY", mo)
+	trades, _ := optionTrades(m, "SPY", mo)
 	counts := map[string]int{}
 	osi := ""
 	for _, tr := range trades {

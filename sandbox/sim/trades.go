@@ -1,14 +1,34 @@
 package sim
 
-import "chainwatch/api"
+import (
+	"fmt"
+	"math"
+
+	"chainwatch/api"
+)
 
 // tradeDay is one symbol's option trades of one day, priced: the records
-// option-trades returns (sorted, seq_no = index + 1) and, beside them, the
-// skeleton with each record's contract number.
+// option-trades returns (sorted, seq_no = index + 1), kept compact. The
+// skeleton says when, which contract, how many, where and with what flag;
+// beside it each trade's prices, in cents. An api.OptionTrade (248 bytes)
+// is built only for a record a request reads (Trades.At): an SPX day of
+// 70,000 trades is 4.5 MB this way instead of 19.
 type tradeDay struct {
-	b      *book
-	sk     *skeleton
-	trades []api.OptionTrade
+	b  *book
+	sk *skeleton
+	px []tradePrices
+}
+
+// tradePrices is what pricing adds to a skeleton trade: the price and the
+// NBBO it printed against, the NBBO's sizes and the underlying's quote at
+// that moment, all in cents, and the exchange's sequence number. Whole
+// cents fit 32 bits up to $21 million, a thousand times the dearest
+// underlying; fit32 refuses anything larger rather than wrap.
+type tradePrices struct {
+	price, bid, ask int32
+	bidSz, askSz    int32
+	ubid, uask      int32
+	exSeq           uint32
 }
 
 // tradeDay returns b's day of trades, priced once.
@@ -22,25 +42,53 @@ func (m *Market) tradeDay(b *book) (*tradeDay, bool) {
 	})
 }
 
+// Trades is an underlying's option trades of one day up to a moment, in
+// seq_no order, cancels and cancel messages included: a view of the day's
+// compact records, shared by every caller, that builds a record when it
+// is read.
+type Trades struct {
+	td *tradeDay
+	n  int
+}
+
+// Len is the number of trades; trade i has seq_no i + 1.
+func (t Trades) Len() int { return t.n }
+
+// At is trade i (0 <= i < Len()), a value of its own.
+func (t Trades) At(i int) api.OptionTrade {
+	if i < 0 || i >= t.n {
+		panic(fmt.Sprintf("sim: trade %d of %d", i, t.n))
+	}
+	return t.td.trade(i)
+}
+
+// Since is the index of the first trade at or after time of day from
+// (Len() if none): trades are in time order, so a window that starts at
+// from needs none of those before.
+func (t Trades) Since(from api.TimeOfDay) int {
+	if from <= 0 {
+		return 0
+	}
+	return min(t.td.upTo(from-1), t.n)
+}
+
 // OptionTrades returns the day's option trades of an underlying up to
-// at.Time inclusive, in seq_no order, cancels and cancel messages included.
-// The slice is shared by every caller: read it, never modify it. False:
-// unknown or not optionable symbol, or no data that day.
-func (m *Market) OptionTrades(underlying string, at Moment) ([]api.OptionTrade, bool) {
+// at.Time inclusive. False: unknown or not optionable symbol, or no data
+// that day.
+func (m *Market) OptionTrades(underlying string, at Moment) (Trades, bool) {
 	sec, ok := m.u.Lookup(underlying)
 	if !ok {
-		return nil, false
+		return Trades{}, false
 	}
 	b, ok := m.book(sec, at.Date)
 	if !ok {
-		return nil, false
+		return Trades{}, false
 	}
 	td, ok := m.tradeDay(b)
 	if !ok {
-		return nil, false
+		return Trades{}, false
 	}
-	n := td.upTo(at.Time)
-	return td.trades[:n:n], true
+	return Trades{td, td.upTo(at.Time)}, true
 }
 
 // upTo is the number of trades with a timestamp at or before t.
@@ -48,10 +96,39 @@ func (td *tradeDay) upTo(t api.TimeOfDay) int {
 	return td.sk.count(t)
 }
 
+// trade builds the record of trade i from its skeleton and prices.
+func (td *tradeDay) trade(i int) api.OptionTrade {
+	st, p := &td.sk.trades[i], &td.px[i]
+	s, k, put := td.b.contract(int(st.ci))
+	price, bid, ask := int64(p.price), int64(p.bid), int64(p.ask)
+	return api.OptionTrade{
+		Security:      api.Some(td.b.name(int(st.ci))),
+		Root:          s.Root,
+		Expiry:        s.Expiry,
+		Strike:        s.Strikes[k],
+		OptionType:    optionType(put),
+		Ask:           api.Some(dollars(ask)),
+		AskSize:       api.Some(int64(p.askSz)),
+		Bid:           api.Some(dollars(bid)),
+		BidSize:       api.Some(int64(p.bidSz)),
+		Price:         api.Some(dollars(price)),
+		Size:          int64(st.size),
+		TradeAt:       classify(price, bid, ask),
+		UnderlyingBid: api.Some(dollars(int64(p.ubid))),
+		UnderlyingAsk: api.Some(dollars(int64(p.uask))),
+		ConditionID:   st.cond,
+		ExchangeID:    st.exch,
+		ExchangeSeqNo: int64(p.exSeq),
+		CancelFlag:    api.CancelFlag(st.flag),
+		Timestamp:     st.t,
+		SeqNo:         int64(i + 1),
+	}
+}
+
 // priceTrades prices every skeleton trade against the NBBO of its second,
 // computed exactly as the chain computes that second's quote.
 func priceTrades(b *book, sk *skeleton) *tradeDay {
-	td := &tradeDay{b: b, sk: sk, trades: make([]api.OptionTrade, len(sk.trades))}
+	td := &tradeDay{b: b, sk: sk, px: make([]tradePrices, len(sk.trades))}
 	exSeq := sk.exchangeSeqs(b.sec.Symbol, b.date)
 	var c tickCtx
 	var uq underQuote
@@ -62,7 +139,7 @@ func priceTrades(b *book, sk *skeleton) *tradeDay {
 		if !have || c.tick != sec {
 			c, uq, have = b.at(sec), quoteUnderlying(b.sec, b.day, sec), true
 		}
-		q, s, _, k, put := c.contractQuote(int(st.ci))
+		q, _, _, _, _ := c.contractQuote(int(st.ci))
 		pq := q
 		if st.pt != st.t { // a cancel message repeats the canceled print's price
 			pc := b.at(st.pt - st.pt%1000)
@@ -72,30 +149,27 @@ func priceTrades(b *book, sk *skeleton) *tradeDay {
 		if st.pt != st.t { // ... against the NBBO of its own moment
 			bid, ask = q.bid, q.ask
 		}
-		td.trades[i] = api.OptionTrade{
-			Security:      api.Some(b.name(int(st.ci))),
-			Root:          s.Root,
-			Expiry:        s.Expiry,
-			Strike:        s.Strikes[k],
-			OptionType:    optionType(put),
-			Ask:           api.Some(dollars(ask)),
-			AskSize:       api.Some(q.askSz),
-			Bid:           api.Some(dollars(bid)),
-			BidSize:       api.Some(q.bidSz),
-			Price:         api.Some(dollars(price)),
-			Size:          int64(st.size),
-			TradeAt:       classify(price, bid, ask),
-			UnderlyingBid: api.Some(dollars(uq.bid)),
-			UnderlyingAsk: api.Some(dollars(uq.ask)),
-			ConditionID:   st.cond,
-			ExchangeID:    st.exch,
-			ExchangeSeqNo: exSeq[i],
-			CancelFlag:    api.CancelFlag(st.flag),
-			Timestamp:     st.t,
-			SeqNo:         int64(i + 1),
+		if exSeq[i] < 0 || exSeq[i] > math.MaxUint32 {
+			panic(fmt.Sprintf("sim: exchange sequence number %d does not fit a compact trade", exSeq[i]))
+		}
+		td.px[i] = tradePrices{
+			price: fit32(price), bid: fit32(bid), ask: fit32(ask),
+			bidSz: fit32(q.bidSz), askSz: fit32(q.askSz),
+			ubid: fit32(uq.bid), uask: fit32(uq.ask),
+			exSeq: uint32(exSeq[i]),
 		}
 	}
 	return td
+}
+
+// fit32 is v (a price in cents, or a size) as an int32. The simulated
+// market never comes near the bound; a value that did would be a bug to
+// see, not a number to wrap.
+func fit32(v int64) int32 {
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		panic(fmt.Sprintf("sim: %d does not fit a compact trade", v))
+	}
+	return int32(v)
 }
 
 // printPrice is the price of a print against quote q, in cents, with the

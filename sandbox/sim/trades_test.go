@@ -16,7 +16,7 @@ import (
 func TestOptionTradesSPXDay(t *testing.T) {
 	m := at(2026, 11, 21, 12, 0)
 	mo, _ := m.Moment(api.Live, 20261119)
-	trades, ok := m.OptionTrades("SPX", mo)
+	trades, ok := optionTrades(m, "SPX", mo)
 	if !ok {
 		t.Fatal("no SPX trades")
 	}
@@ -89,7 +89,7 @@ func TestOptionTradesSPXDay(t *testing.T) {
 	}
 	// The prefix of a moment is the same records.
 	mid := Moment{Date: mo.Date, Time: api.NewTimeOfDay(11, 0, 0, 0)}
-	part, _ := m.OptionTrades("SPX", mid)
+	part, _ := optionTrades(m, "SPX", mid)
 	if len(part) == 0 || len(part) >= len(trades) || part[len(part)-1].Timestamp > mid.Time || trades[len(part)].Timestamp <= mid.Time {
 		t.Errorf("prefix at 11:00 has %d trades", len(part))
 	}
@@ -101,7 +101,7 @@ func cents(p float64) int64 { return int64(math.Round(p * 100)) }
 // dollar greeks as documented.
 func TestTradesWithGreeks(t *testing.T) {
 	m, mo := noon(t)
-	trades, _ := m.OptionTrades("AAPL", mo)
+	trades, _ := optionTrades(m, "AAPL", mo)
 	var osi string
 	for _, tr := range trades { // a contract with several trades
 		if tr.Size > 0 && tr.TradeAt == api.MidMarket {
@@ -154,8 +154,8 @@ func TestDeterministicDay(t *testing.T) {
 			t.Fatalf("contract %d differs: %+v vs %+v", i, c1.Options[i], c2.Options[i])
 		}
 	}
-	t1, _ := m1.OptionTrades("MSFT", mo)
-	t2, _ := m2.OptionTrades("MSFT", mo)
+	t1, _ := optionTrades(m1, "MSFT", mo)
+	t2, _ := optionTrades(m2, "MSFT", mo)
 	if len(t1) == 0 || len(t1) != len(t2) {
 		t.Fatalf("%d vs %d trades", len(t1), len(t2))
 	}
@@ -164,7 +164,7 @@ func TestDeterministicDay(t *testing.T) {
 			t.Fatalf("trade %d differs", i)
 		}
 	}
-	other, _ := m1.OptionTrades("AAPL", mo)
+	other, _ := optionTrades(m1, "AAPL", mo)
 	if len(other) > 0 && len(other) == len(t1) && other[0].Timestamp == t1[0].Timestamp {
 		t.Errorf("AAPL and MSFT drew the same trades")
 	}
