@@ -205,20 +205,30 @@ func startEmbedded(now func() time.Time) (*session, error) {
 	if now == nil {
 		now = time.Now
 	}
+	restore := func() {}
 	if os.Getenv("GOMEMLIMIT") == "" { // the user's own limit wins
-		debug.SetMemoryLimit(sandbox.EmbeddedMemoryLimit)
+		// Process-wide, so the session gives it back when it closes (a
+		// test process starts many sessions, other work after them).
+		prev := debug.SetMemoryLimit(sandbox.EmbeddedMemoryLimit)
+		restore = func() { debug.SetMemoryLimit(prev) }
 	}
 	sb, err := sandbox.Start(sandbox.Config{Now: now, Market: sandbox.OneClientMarket(now)})
 	if err != nil {
+		restore()
 		return nil, err
 	}
 	cfg := api.AuthConfig{AuthURL: sb.AuthURL, ClientID: sandbox.DemoClientID, ClientSecret: sb.DemoSecret}
 	ts, err := api.NewClientCredentials(cfg)
 	if err != nil {
 		sb.Close()
+		restore()
 		return nil, err
 	}
-	return &session{source: fromEmbeddedSandbox, baseURL: sb.BaseURL, auth: cfg, tokens: ts, close: sb.Close}, nil
+	closeAll := func() error {
+		defer restore()
+		return sb.Close()
+	}
+	return &session{source: fromEmbeddedSandbox, baseURL: sb.BaseURL, auth: cfg, tokens: ts, close: closeAll}, nil
 }
 
 // check proves the session works: a login asks the token service who it

@@ -137,7 +137,8 @@ func TestStatusReadsDefaultConfigFile(t *testing.T) {
 }
 
 // TestEmbeddedSandboxMemoryLimit: the process that embeds the sandbox
-// gets its soft memory limit, unless GOMEMLIMIT sets the user's own.
+// gets its soft memory limit while the session is open, and its own back
+// when it closes; GOMEMLIMIT, the user's own, wins.
 func TestEmbeddedSandboxMemoryLimit(t *testing.T) {
 	prev := debug.SetMemoryLimit(-1)
 	t.Cleanup(func() { debug.SetMemoryLimit(prev) })
@@ -148,9 +149,12 @@ func TestEmbeddedSandboxMemoryLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.close()
 	if got := debug.SetMemoryLimit(-1); got != sandbox.EmbeddedMemoryLimit {
 		t.Errorf("memory limit %d, want %d", got, sandbox.EmbeddedMemoryLimit)
+	}
+	s.close()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("memory limit %d after the session, want the process's own back", got)
 	}
 
 	t.Setenv("GOMEMLIMIT", "1GiB") // read by the runtime at start; here only its presence counts
