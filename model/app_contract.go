@@ -88,11 +88,6 @@ func (a *App) selectedContract() string {
 func (a *App) onContractKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := a.sh.Keys
 	switch {
-	case key.Matches(k, keys.Quit):
-		return a.quit()
-	case key.Matches(k, keys.Help):
-		a.help = true
-		return nil
 	case key.Matches(k, keys.Close):
 		return a.closeContract()
 	case key.Matches(k, keys.Refresh):

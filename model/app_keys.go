@@ -11,7 +11,8 @@ import (
 )
 
 // onKey routes a key: an open prompt takes everything; then the help
-// screen; then the screen-wide keys; then the focused pane.
+// screen; then quit and help; then the page that shows, or the screen's
+// keys and the focused pane.
 func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := a.sh.Keys
 	a.lastInput = a.sh.Now()
@@ -43,6 +44,14 @@ func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return wake
 	}
+	// Quit and help mean the same on every screen and page.
+	switch {
+	case key.Matches(k, keys.Quit):
+		return a.quit()
+	case key.Matches(k, keys.Help):
+		a.help = true
+		return wake
+	}
 	if a.wl.on {
 		return tea.Batch(wake, a.onWatchlistKey(k))
 	}
@@ -58,11 +67,6 @@ func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := a.sh.Keys
 	switch {
-	case key.Matches(k, keys.Quit):
-		return a.quit()
-	case key.Matches(k, keys.Help):
-		a.help = true
-		return nil
 	case key.Matches(k, keys.Scanner):
 		a.notice = ""
 		return a.openScanner()

@@ -63,10 +63,6 @@ func (a *App) onVolKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, keys.Close, keys.Vol):
 		return a.closeVol()
-	case key.Matches(k, keys.Quit):
-		return a.quit()
-	case key.Matches(k, keys.Help):
-		a.help = true
 	case key.Matches(k, keys.Symbol, keys.Date, keys.Mode):
 		return a.onScreenKey(k)
 	case key.Matches(k, keys.Refresh):

@@ -126,11 +126,6 @@ func (a *App) changeQueryHidden(q feed.Query) tea.Cmd {
 func (a *App) onWatchlistKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := a.sh.Keys
 	switch {
-	case key.Matches(k, keys.Quit):
-		return a.quit()
-	case key.Matches(k, keys.Help):
-		a.help = true
-		return nil
 	case key.Matches(k, keys.Watchlist), key.Matches(k, keys.Close):
 		return a.openChain("")
 	case key.Matches(k, keys.Scanner):
