@@ -349,3 +349,27 @@ func TestHeadlessSandboxClock(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchTableToALog: tables appended to a file or pipe each stand
+// under the time of their run, so a log reads run by run.
+func TestWatchTableToALog(t *testing.T) {
+	env := scanEnv(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := cli{env: env, ctx: ctx, out: out, now: func() time.Time { return testNow }}.run(t,
+			"calendar", "AAPL", "--watch", "1s")
+		done <- err
+	}()
+	waitFor(t, "two runs", func() bool { return strings.Count(out.String(), "# 2026-11-20 14:00:00 EST\n") >= 2 })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	runs := strings.Split(out.String(), "\n\n")
+	if len(runs) < 2 || !strings.HasPrefix(runs[0], "# 2026-11-20 14:00:00 EST\nSYMBOL  EVENT") || !strings.HasPrefix(runs[1], "# 2026-11-20 14:00:00 EST\nSYMBOL  EVENT") {
+		t.Fatalf("log:\n%s", out.String())
+	}
+}

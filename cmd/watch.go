@@ -83,9 +83,13 @@ func (h *headless) watch(client *api.Client, mode api.Mode, format Format, fc co
 		if format.kind == kindCSV && run > 0 {
 			b = dropFirstLine(b)
 		}
-		if tty {
+		switch {
+		case tty:
 			// Home, clear: the new table replaces the old one.
 			b = append([]byte(fmt.Sprintf("\x1b[H\x1b[2JEvery %s: %s\n\n", every, stamp)), b...)
+		case format.kind == kindTable:
+			// A log of tables: each run under its time, a blank line apart.
+			b = append([]byte(fmt.Sprintf("%s# %s\n", blankAfterFirst(run), stamp)), b...)
 		}
 		if _, err := h.Out.Write(b); err != nil {
 			return err
@@ -151,6 +155,13 @@ func roundWait(d time.Duration) time.Duration {
 		return d.Round(time.Minute)
 	}
 	return d.Round(time.Second)
+}
+
+func blankAfterFirst(run int) string {
+	if run == 0 {
+		return ""
+	}
+	return "\n"
 }
 
 func dropFirstLine(b []byte) []byte {
