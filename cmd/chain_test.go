@@ -191,7 +191,7 @@ func TestHeadlessExitCodes(t *testing.T) {
 		err  string
 	}{
 		{env, []string{"chain", "SPY", "--strikes", "1"}, ExitOK, ""},
-		{env, []string{"chain", "ZZZQ"}, ExitNoData, "is ZZZQ a listed symbol?"},
+		{env, []string{"chain", "ZZZQ"}, ExitNoData, "is ZZZQ a listed symbol? (8 points spent)"},
 		{env, []string{"calendar", "ZZZQ"}, ExitNoData, "no earnings or dividends"},
 		{env, []string{"chain", "SPY", "--dte", "-1"}, ExitInput, "--dte -1"},
 		{env, []string{"chain", "SPY", "--expiry", "2026-11-26"}, ExitInput, "Thanksgiving Day"},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -212,12 +213,30 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 	return nil
 }
 
-// once is one run, bounded in time.
+// once is one run, bounded in time. A run that fails after the service
+// charged for part of it says what it spent: points are the user's money,
+// and an empty answer (a 204) is charged too.
 func (h *headless) once(client *api.Client, j job) (answer, error) {
 	ctx, cancel := context.WithTimeout(h.Context, runTimeout)
 	defer cancel()
-	return j.run(ctx, client)
+	a, err := j.run(ctx, client)
+	if n := a.cost(); err != nil && n > 0 && !strings.Contains(err.Error(), "points spent") {
+		err = spentError{err, n}
+	}
+	return a, err
 }
+
+// spentError is a failed run's error with the points it spent.
+type spentError struct {
+	error
+	points int
+}
+
+func (e spentError) Error() string {
+	return fmt.Sprintf("%s (%s points spent)", e.error.Error(), scan.GroupDigits(int64(e.points)))
+}
+
+func (e spentError) Unwrap() error { return e.error }
 
 // serviceError is a failed request in the one wording of feed.Describe,
 // with its exit status: 3 for an answer with no data (an unknown symbol,
