@@ -22,7 +22,6 @@ type ChainOptions struct {
 	Symbol  string
 	Expiry  string
 	DTE     int
-	DTESet  bool
 	Strikes int
 	Date    string
 }
@@ -62,7 +61,7 @@ One request: 4 points live, 8 delayed, 3 for a past day (--cost says).`,
 		ValidArgsFunction: completeSymbols(deps),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.bind(cmd)
-			f.Symbol, f.DTESet = args[0], cmd.Flags().Changed("dte")
+			f.Symbol = args[0]
 			if runF != nil {
 				return runF(f)
 			}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/feed"
 	"chainwatch/scan"
 )
 
@@ -62,8 +63,8 @@ func (p costPlan) describe(watch time.Duration) string {
 	}
 	if watch > 0 {
 		perHour := float64(p.points()) * float64(time.Hour) / float64(watch)
-		s += fmt.Sprintf("\nwith --watch %s: up to %s points an hour, %s a 6.5-hour session (less when the budget stretches the interval; nothing while the market is closed)",
-			watch, scan.GroupDigits(int64(perHour+0.5)), scan.GroupDigits(int64(perHour*6.5+0.5)))
+		s += fmt.Sprintf("\nwith --watch %s: up to %s points an hour, %s a %g-hour session (less when the budget stretches the interval; nothing while the market is closed)",
+			watch, scan.GroupDigits(int64(perHour+0.5)), scan.GroupDigits(int64(perHour*feed.RegularSessionHours+0.5)), feed.RegularSessionHours)
 	}
 	return s
 }

@@ -48,7 +48,7 @@ func (h *headless) watch(client *api.Client, mode api.Mode, format Format, fc co
 	tty := format.kind == kindTable && isTerminal(h.Out)
 	format.lines = true
 	sched := feed.NewScheduler(budgetOf(fc))
-	every, said := h.Watch, time.Duration(0)
+	every := h.Watch
 	for run := 0; ; run++ {
 		if run > 0 && !sleepCtx(h.Context, every) {
 			return nil
@@ -98,10 +98,14 @@ func (h *headless) watch(client *api.Client, mode api.Mode, format Format, fc co
 		for _, r := range a.Resps {
 			sched.Outside(r)
 		}
-		if d := paced(a.cost(), every, sched.BudgetPerHour(h.Now())); d != every && d != said {
-			fmt.Fprintf(h.ErrOut, "chainwatch: --watch %s would spend %s points an hour, more than the budget allows; running every %s\n",
-				h.Watch, scan.GroupDigits(int64(float64(a.cost())*float64(time.Hour)/float64(h.Watch))), roundWait(d))
-			every, said = d, d
+		// The interval follows the budget both ways: stretched when the
+		// balance shrinks, back to the asked one when it allows.
+		if d := paced(a.cost(), h.Watch, sched.BudgetPerHour(h.Now())); d != every {
+			if d > h.Watch {
+				fmt.Fprintf(h.ErrOut, "chainwatch: --watch %s would spend %s points an hour, more than the budget allows; running every %s\n",
+					h.Watch, scan.GroupDigits(int64(float64(a.cost())*float64(time.Hour)/float64(h.Watch))), roundWait(d))
+			}
+			every = d
 		}
 	}
 }

@@ -50,7 +50,7 @@ func (b Budget) Validate() error {
 // response tells the balance: it lets the screen fill quickly without
 // assuming a large plan (a few hundred chain fetches an hour at most).
 const (
-	regularSessionHours = 6.5
+	RegularSessionHours = 6.5
 	minHoursLeft        = 0.5
 )
 
@@ -65,7 +65,7 @@ const (
 func (s *Scheduler) BudgetPerHour(now time.Time) float64 {
 	b := s.budget
 	if b.PerDay > 0 {
-		return float64(b.PerDay) / regularSessionHours
+		return float64(b.PerDay) / RegularSessionHours
 	}
 	left, ok := s.pointsLeft.Get()
 	if !ok {

@@ -108,13 +108,6 @@ func (e *dataEnv) getLive(path, rawQuery string) (*http.Response, string) {
 	return e.call(http.MethodGet, e.url("live", path, rawQuery), nil, nil)
 }
 
-// scanBody POSTs a JSON scanner body.
-func (e *dataEnv) scanBody(rawQuery, body string) (*http.Response, string) {
-	e.t.Helper()
-	h := http.Header{"Content-Type": {"application/json"}}
-	return e.call(http.MethodPost, e.url("live", pathScanner, rawQuery), h, strings.NewReader(body))
-}
-
 // wantError checks a plain-text error: status and the exact one-line body.
 func wantError(t *testing.T, what string, resp *http.Response, body string, status int, msg string) {
 	t.Helper()

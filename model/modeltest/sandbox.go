@@ -6,13 +6,11 @@
 package modeltest
 
 import (
-	"sync"
 	"testing"
 	"time"
 
 	"chainwatch/api"
 	"chainwatch/sandbox"
-	"chainwatch/sandbox/sim"
 )
 
 // Now is the tests' clock: Friday 2026-11-20, 11:30 Eastern, so "live" is
@@ -48,19 +46,4 @@ func StartSandbox(t testing.TB, cfg sandbox.Config, opts ...api.Option) *api.Cli
 		t.Fatal(err)
 	}
 	return client
-}
-
-// sharedMarket is one simulated market for every scanner test's sandbox.
-// The market is safe for concurrent use and caches what it computes; the
-// first scan of a market prices every optionable symbol, which under the
-// race detector takes seconds, so the tests share that work. Each test
-// still has a sandbox of its own: its points and rate are its own.
-var sharedMarket = sync.OnceValue(func() *sim.Market {
-	return sim.New(sim.Config{Now: Clock})
-})
-
-// StartMarketSandbox is StartSandbox on the shared market.
-func StartMarketSandbox(t testing.TB, opts ...api.Option) *api.Client {
-	t.Helper()
-	return StartSandbox(t, sandbox.Config{Market: sharedMarket()}, opts...)
 }
