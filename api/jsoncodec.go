@@ -153,30 +153,68 @@ func kindOf(t reflect.Type) fieldKind {
 // not hold (a nested array). It returns a bit per table field seen (the
 // first 64), which tagged unions use to tell their kind.
 func (s *jsonScanner) object(base unsafe.Pointer, d *structDesc, hook func(key []byte) bool) uint64 {
-	ordered := true
-	return s.objectIn(base, d, hook, &ordered)
+	o := newMemberOrder()
+	return s.objectIn(base, d, hook, &o)
 }
 
-// objectIn is object for the elements of an array: ordered says whether
-// the previous element listed its members in the table's order, and this
-// one starts guessing only if it did; it is left saying the same of this
-// element. A service that shuffles every object then never pays for a
-// guess that fails, and one that does not never pays for a lookup.
-func (s *jsonScanner) objectIn(base unsafe.Pointer, d *structDesc, hook func(key []byte) bool, ordered *bool) uint64 {
+// memberOrder is what the objects of one array taught about the order of
+// their members. Each key is first guessed as the one that followed the
+// previous key in the last object (the table's order until then): a
+// service that lists members in any one order of its own, a newer version
+// that moved a field, costs what the table's own order does after its
+// first object. A guess that fails turns guessing off for the rest of the
+// object (one wrong guess, not one a key), and a key that comes as
+// guessed turns it on again; unknown keys change nothing.
+type memberOrder struct {
+	// guess: the last object's members came as guessed, so this one
+	// starts guessing.
+	guess bool
+	// after[k] is the field that followed field k-1 last time (after[0]
+	// the first field), for the first orderSlots fields.
+	after [orderSlots]uint8
+}
+
+// orderSlots bounds what memberOrder learns; fields beyond it are guessed
+// in the table's order.
+const orderSlots = 64
+
+func newMemberOrder() memberOrder {
+	o := memberOrder{guess: true}
+	for k := range o.after {
+		o.after[k] = uint8(k)
+	}
+	return o
+}
+
+// next is the field guessed to follow field prev (-1: the first member).
+func (o *memberOrder) next(prev int) int {
+	if prev+1 < orderSlots {
+		return int(o.after[prev+1])
+	}
+	return prev + 1
+}
+
+// learn records that field i followed field prev.
+func (o *memberOrder) learn(prev, i int) {
+	if prev+1 < orderSlots && i < 256 {
+		o.after[prev+1] = uint8(i)
+	}
+}
+
+// objectIn is object for the elements of an array, guessing each key from
+// the order the array's earlier objects taught (see memberOrder). A
+// service that shuffles every object then never pays for a guess that
+// fails, and one that keeps an order never pays for a lookup.
+func (s *jsonScanner) objectIn(base unsafe.Pointer, d *structDesc, hook func(key []byte) bool, o *memberOrder) uint64 {
 	var seen uint64
 	if !s.expect('{') {
 		return 0
 	}
-	// inOrder: the keys so far came in the table's order, so the next one
-	// is first tried as the field after the last. A key out of order
-	// turns that off (a service that shuffles its members pays for one
-	// wrong guess, not for one a key), and a key in order turns it on
-	// again; unknown keys change nothing.
-	hint, inOrder, shuffled := 0, *ordered, false
+	prev, guessing, missed := -1, o.guess, false
 	for first := true; s.more('}', &first); {
 		i := -1
-		if inOrder {
-			i = s.expectedKey(d, hint)
+		if guessing {
+			i = s.expectedKey(d, o.next(prev))
 		}
 		if i < 0 {
 			var key []byte
@@ -197,13 +235,14 @@ func (s *jsonScanner) objectIn(base unsafe.Pointer, d *structDesc, hook func(key
 				}
 				continue
 			}
-			inOrder = i == hint
-			shuffled = shuffled || !inOrder
+			guessing = i == o.next(prev)
+			missed = missed || !guessing
+			o.learn(prev, i)
 		}
 		if !s.expect(':') {
 			return seen
 		}
-		hint = i + 1
+		prev = i
 		if i < 64 {
 			seen |= 1 << i
 		}
@@ -213,7 +252,7 @@ func (s *jsonScanner) objectIn(base unsafe.Pointer, d *structDesc, hook func(key
 			copyField(f.kind, unsafe.Add(base, f.off2), unsafe.Add(base, f.off))
 		}
 	}
-	*ordered = !shuffled
+	o.guess = !missed
 	return seen
 }
 
@@ -296,7 +335,7 @@ func array[T any](s *jsonScanner, d *structDesc, sizeHint int, each func(p *T, s
 		return nil
 	}
 	out := make([]T, 0, s.elementsHint(sizeHint))
-	ordered := true
+	order := newMemberOrder()
 	for first := true; s.more(']', &first); {
 		var zero T
 		out = append(out, zero)
@@ -304,7 +343,7 @@ func array[T any](s *jsonScanner, d *structDesc, sizeHint int, each func(p *T, s
 			continue // a null element is a zero element, as in encoding/json
 		}
 		p := &out[len(out)-1]
-		seen := s.objectIn(unsafe.Pointer(p), d, nil, &ordered)
+		seen := s.objectIn(unsafe.Pointer(p), d, nil, &order)
 		if each != nil {
 			each(p, seen)
 		}
