@@ -14,19 +14,19 @@ import (
 // up are plain: invalid UTF-8 is replaced when decoded, never refused, so
 // skipping need not look at it.
 //
-// The first sixteen bytes, and those after an escape, are read one at a
-// time: the processor runs ahead on a byte loop whose exit it predicts,
-// while the eight-bytes-at-once search below is a chain of dependent
-// steps, slower for short strings and for escapes in clusters
-// ("\ud83d\ude00"). Past that, a long plain run is searched by words.
+// Bytes are read one at a time until a plain run reaches sixteen: the
+// processor runs ahead on a byte loop whose exit it predicts, while the
+// eight-bytes-at-once search below is a chain of dependent steps, slower
+// for short strings and for escapes in clusters ("\ud83d\ude00"). A
+// longer plain run is searched by words.
 func strEnd(b []byte, i int) (int, string) {
 	const ones, tops = 0x0101010101010101, 0x8080808080808080
-	for i++; ; {
-		n := min(len(b), i+16)
-		for i < n && skipClass[b[i]] == 0 {
-			i++
-		}
-		if i == n {
+	run := i + 17 // where the plain run from i+1 turns to words
+	for i++; i < len(b); i++ {
+		if skipClass[b[i]] == 0 {
+			if i < run {
+				continue
+			}
 			// In the mask a byte's top bit is set where it is a quote, a
 			// backslash or a control character; a borrow only carries
 			// upward from a matching byte, so the lowest set bit is a
@@ -44,7 +44,7 @@ func strEnd(b []byte, i int) (int, string) {
 				i++
 			}
 			if i >= len(b) {
-				return len(b), "unterminated string"
+				break
 			}
 		}
 		switch b[i] {
@@ -56,19 +56,21 @@ func strEnd(b []byte, i int) (int, string) {
 			}
 			switch b[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
+				i++
 			case 'u':
 				if i+5 >= len(b) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
 					return i + 2, "invalid \\u escape"
 				}
-				i += 6
+				i += 5
 			default:
 				return i, "invalid escape \\" + string(b[i+1:i+2])
 			}
+			run = i + 17
 		default:
 			return i, "control character in string"
 		}
 	}
+	return len(b), "unterminated string"
 }
 
 // shortStrEnd returns the index after the string whose quote is b[i] when
@@ -76,9 +78,10 @@ func strEnd(b []byte, i int) (int, string) {
 // before, else -1: keys and short strings, most of those in skipped
 // values, are read inline by a loop the processor runs ahead on.
 func shortStrEnd(b []byte, i int) int {
-	for n := min(len(b), i+17); i+1 < n; {
-		if i++; skipClass[b[i]] != 0 {
-			if b[i] == '"' {
+	seg := b[:min(len(b), i+17)]
+	for i++; i < len(seg); i++ {
+		if skipClass[seg[i]] != 0 {
+			if seg[i] == '"' {
 				return i + 1
 			}
 			return -1
