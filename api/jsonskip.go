@@ -93,6 +93,7 @@ func nestedEnd(b []byte, i, outer int) (int, string) {
 	var (
 		objects uint64 // bit d-1: the container at depth d is an object
 		depth   int    // containers open in this call
+		closing byte   // the innermost open container's closing byte
 		c       byte   // b[i], or 0 at the end
 		bad     string
 	)
@@ -109,17 +110,18 @@ open: // c = b[i] opens a container
 	}
 	objects = objects&^(1<<depth) | uint64(c>>5&1)<<depth // '{' 0x7b, '[' 0x5b
 	depth++
-	if i++; i < len(b) && b[i] <= ' ' {
-		i = spaceEnd(b, i)
+	closing = c + 2 // '}' 0x7d, ']' 0x5d
+	if c = 0; i+1 < len(b) {
+		c = b[i+1]
 	}
-	if c = 0; i < len(b) {
-		c = b[i]
+	if i++; c <= ' ' {
+		i, c = nonSpace(b, i)
 	}
-	if c == ']'|byte(objects>>(depth-1)&1)<<5 { // empty: '}' 0x7d, ']' 0x5d
+	if c == closing { // empty
 		i++
 		goto closed
 	}
-	if objects>>(depth-1)&1 == 0 {
+	if closing == ']' {
 		goto value
 	}
 key: // c = b[i] must open an object's key
@@ -136,11 +138,11 @@ key: // c = b[i] must open an object's key
 			return i, unexpected(b, i, "':'")
 		}
 	}
-	if i++; i < len(b) && b[i] <= ' ' {
-		i = spaceEnd(b, i)
+	if c = 0; i+1 < len(b) {
+		c = b[i+1]
 	}
-	if c = 0; i < len(b) {
-		c = b[i]
+	if i++; c <= ' ' {
+		i, c = nonSpace(b, i)
 	}
 value: // c = b[i] must start a value
 	// The common values are read here, without a call: short strings,
@@ -170,33 +172,45 @@ value: // c = b[i] must start a value
 		return i, bad
 	}
 after: // a value ended: ',' or the closing byte
-	if i < len(b) && b[i] <= ' ' {
-		i = spaceEnd(b, i)
-	}
 	if c = 0; i < len(b) {
 		c = b[i]
 	}
+	if c <= ' ' {
+		i, c = nonSpace(b, i)
+	}
 	if c == ',' {
-		if i++; i < len(b) && b[i] <= ' ' {
-			i = spaceEnd(b, i)
+		if c = 0; i+1 < len(b) {
+			c = b[i+1]
 		}
-		if c = 0; i < len(b) {
-			c = b[i]
+		if i++; c <= ' ' {
+			i, c = nonSpace(b, i)
 		}
-		if objects>>(depth-1)&1 == 0 {
+		if closing == ']' {
 			goto value
 		}
 		goto key
 	}
-	if c != ']'|byte(objects>>(depth-1)&1)<<5 {
-		return i, unexpected(b, i, fmt.Sprintf("',' or %q", ']'|byte(objects>>(depth-1)&1)<<5))
+	if c != closing {
+		return i, unexpected(b, i, fmt.Sprintf("',' or %q", closing))
 	}
 	i++
 closed: // a container closed before i
 	if depth--; depth == 0 {
 		return i, ""
 	}
+	closing = ']' | byte(objects>>(depth-1)&1)<<5
 	goto after
+}
+
+// nonSpace returns the index of the first byte from i on that is not
+// white space, with that byte, or 0 at the end.
+func nonSpace(b []byte, i int) (int, byte) {
+	for ; i < len(b); i++ {
+		if c := b[i]; !isSpace(c) {
+			return i, c
+		}
+	}
+	return i, 0
 }
 
 // unexpected says what was found at b[i] where want should have come: the
