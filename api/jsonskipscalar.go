@@ -14,63 +14,59 @@ import (
 // up are plain: invalid UTF-8 is replaced when decoded, never refused, so
 // skipping need not look at it.
 //
-// Bytes are read one at a time until a plain run reaches sixteen: the
-// processor runs ahead on a byte loop whose exit it predicts, while the
-// eight-bytes-at-once search below is a chain of dependent steps, slower
-// for short strings and for escapes in clusters ("\ud83d\ude00"). A
-// longer plain run is searched by words.
+// A string whose first sixteen bytes are plain is searched eight bytes at
+// a time up to its first quote, backslash or control byte; the rest, and
+// any string that starts otherwise, is read one byte at a time. Escapes
+// come in clusters ("\ud83d\ude00", "\"quoted\""), and there the
+// processor runs ahead on a byte loop whose exits it predicts, where each
+// step of a search by words would wait on the one before.
 func strEnd(b []byte, i int) (int, string) {
-	const ones, tops = 0x0101010101010101, 0x8080808080808080
-	run := i + 17 // where the plain run from i+1 turns to words
-	for i++; i < len(b); i++ {
-		if skipClass[b[i]] == 0 {
-			if i < run {
-				continue
-			}
-			// In the mask a byte's top bit is set where it is a quote, a
-			// backslash or a control character; a borrow only carries
-			// upward from a matching byte, so the lowest set bit is a
-			// true match, and a byte from 0x80 up never is one (the &^
-			// clears it).
-			for ; i+8 <= len(b); i += 8 {
-				w := binary.LittleEndian.Uint64(b[i:])
-				q, e := w^(ones*'"'), w^(ones*'\\')
-				if m := ((q-ones)&^q | (e-ones)&^e | (w-ones*0x20)&^w) & tops; m != 0 {
-					i += bits.TrailingZeros64(m) >> 3
-					break
-				}
-			}
-			for i < len(b) && skipClass[b[i]] == 0 {
-				i++
-			}
-			if i >= len(b) {
+	i++
+	if i+16 <= len(b) && specials(binary.LittleEndian.Uint64(b[i:]))|specials(binary.LittleEndian.Uint64(b[i+8:])) == 0 {
+		for i += 16; i+8 <= len(b); i += 8 {
+			if m := specials(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
 		}
-		switch b[i] {
-		case '"':
+	}
+	for ; i < len(b); i++ {
+		switch skipClass[b[i]] {
+		case 0:
+			continue
+		case 1:
 			return i + 1, ""
-		case '\\':
+		case 2: // backslash
 			if i+1 >= len(b) {
 				return len(b), "unterminated string"
 			}
 			switch b[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i++
+				continue
 			case 'u':
-				if i+5 >= len(b) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
-					return i + 2, "invalid \\u escape"
+				if i+5 < len(b) && isHex(b[i+2]) && isHex(b[i+3]) && isHex(b[i+4]) && isHex(b[i+5]) {
+					i += 5
+					continue
 				}
-				i += 5
-			default:
-				return i, "invalid escape \\" + string(b[i+1:i+2])
+				return i + 2, "invalid \\u escape"
 			}
-			run = i + 17
+			return i, "invalid escape \\" + string(b[i+1:i+2])
 		default:
 			return i, "control character in string"
 		}
 	}
 	return len(b), "unterminated string"
+}
+
+// specials sets the top bit of each byte of w that is a quote, a
+// backslash or a control character. A borrow only carries upward from a
+// matching byte, so the lowest set bit is always a true match, and a byte
+// from 0x80 up never is one (the &^ clears it).
+func specials(w uint64) uint64 {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	q, e := w^(ones*'"'), w^(ones*'\\')
+	return ((q-ones)&^q | (e-ones)&^e | (w-ones*0x20)&^w) & tops
 }
 
 // shortStrEnd returns the index after the string whose quote is b[i] when
@@ -90,13 +86,14 @@ func shortStrEnd(b []byte, i int) int {
 	return -1
 }
 
-// skipClass sorts bytes for strEnd's tail: 0 plain (any byte from 0x20 up
-// but the quote and the backslash), 1 a byte that ends the plain run.
+// skipClass sorts bytes for strEnd: 0 plain (any byte from 0x20 up, since
+// invalid UTF-8 is replaced, not refused), 1 the closing quote, 2 a
+// backslash, 3 a control character.
 var skipClass = func() (t [256]uint8) {
 	for c := range 0x20 {
-		t[c] = 1
+		t[c] = 3
 	}
-	t['"'], t['\\'] = 1, 1
+	t['"'], t['\\'] = 1, 2
 	return t
 }()
 
