@@ -1,5 +1,15 @@
 package api
 
+import "fmt"
+
+// Skipping the value of a member the struct does not know. Nothing is
+// decoded, yet the value is held to the whole grammar, so that a body is
+// valid or invalid exactly as encoding/json says whatever its unknown
+// members hold. Every step works on a local index and returns the index
+// after what it read, or where it went wrong and why (the scanner's state
+// is written once, at the end): an index in a register and no call per
+// token is most of what makes skipping cheap.
+
 // maxDepth bounds the nesting skip follows, as encoding/json does: a body
 // of a million '[' must be an error, not a stack overflow that kills the
 // program.
@@ -7,270 +17,214 @@ const maxDepth = 10000
 
 // skip consumes any value (an unknown key's), nested up to maxDepth.
 func (s *jsonScanner) skip() {
-	switch s.peek() {
-	case '"':
-		s.skipStr()
-	case '{', '[':
-		if s.depth++; s.depth > maxDepth {
-			s.fail("value nested deeper than %d levels", maxDepth)
-			return
-		}
-		s.skipNested()
-		s.depth--
-	case 't':
-		if !s.literal("true") {
-			s.fail("invalid literal")
-		}
-	case 'f':
-		if !s.literal("false") {
-			s.fail("invalid literal")
-		}
-	case 'n':
-		if !s.literal("null") {
-			s.fail("invalid literal")
-		}
-	default:
-		s.number()
-	}
+	s.ws()
+	s.done(valueEnd(s.b, s.i, s.depth))
 }
 
 // skipMember consumes the ':' and the value of a member the table does not
-// hold. Scalars, the usual case, are read on a local index in one call;
-// anything else goes through skip.
+// hold. The compact form, the value right after the ':', is tested first.
 func (s *jsonScanner) skipMember() {
 	b, i := s.b, s.i
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
 	if i >= len(b) || b[i] != ':' {
-		s.i = i
-		s.expect(':')
-		return
-	}
-	for i++; i < len(b) && isSpace(b[i]); i++ {
-	}
-	if i < len(b) && b[i] == '"' {
-		end, bad := strEnd(b, i)
-		if s.i = end; bad != "" {
-			s.fail("%s", bad)
+		i = spaceEnd(b, i)
+		if i >= len(b) || b[i] != ':' {
+			s.i = i
+			s.expect(':')
+			return
 		}
-		return
 	}
-	if end := scalarEnd(b, i); end > i {
-		s.i = end
-		return
+	i++
+	if i < len(b) && b[i] <= ' ' {
+		i = spaceEnd(b, i)
 	}
-	s.i = i
-	s.skip()
-}
-
-// scalarEnd returns the index after the literal or short plain number at
-// b[i], or i when there is none (a string, a container, a long number, an
-// error): those the caller reads the careful way.
-func scalarEnd(b []byte, i int) int {
 	if i >= len(b) {
-		return i
+		s.done(i, "unexpected end of input")
+		return
 	}
+	// What valueEnd does, with the common scalars read inline.
 	switch c := b[i]; {
-	case c == 'n' && hasWord(b[i:], "null"), c == 't' && hasWord(b[i:], "true"):
-		return i + 4
-	case c == 'f' && hasWord(b[i:], "false"):
-		return i + 5
-	case c == '-' || c-'0' < 10:
-		if _, _, _, _, end, ok := shortDecimal(b, i); ok {
-			return end
+	case c == '"':
+		if j := shortStrEnd(b, i); j >= 0 {
+			s.i = j
+			return
 		}
+		s.done(strEnd(b, i))
+	case c == '{' || c == '[':
+		s.done(nestedEnd(b, i, s.depth))
+	case c == 'n' && hasWord(b[i:], "null"), c == 't' && hasWord(b[i:], "true"):
+		s.i = i + 4
+	default:
+		s.done(scalarEnd(b, i))
 	}
-	return i
 }
 
-func isSpace(c byte) bool { return c <= ' ' && (c == ' ' || c == '\n' || c == '\t' || c == '\r') }
-
-func hasWord(b []byte, w string) bool { return len(b) >= len(w) && string(b[:len(w)]) == w }
-
-// skipStr consumes the string that starts at s.i without decoding it:
-// nothing is copied and nothing allocated, yet it refuses what str
-// refuses (control characters, bad escapes, no closing quote), so a body
-// is valid or not whatever its unknown members are.
-func (s *jsonScanner) skipStr() {
-	if end, bad := strEnd(s.b, s.i); bad == "" {
-		s.i = end
-	} else {
-		s.i = end
+// done moves the scanner to end, failing there with bad unless it is "".
+func (s *jsonScanner) done(end int, bad string) {
+	s.i = end
+	if bad != "" {
 		s.fail("%s", bad)
 	}
 }
 
-// strEnd returns the index after the string that opens at b[i], or where
-// it goes wrong and why. It works on a local index (no scanner state) so
-// that skipNested keeps its position in a register.
-func strEnd(b []byte, i int) (int, string) {
-	for i++; i < len(b); i++ {
-		switch skipClass[b[i]] {
-		case 0:
-			continue
-		case 1:
-			return i + 1, ""
-		case 2: // backslash
-			if i+1 >= len(b) {
-				return len(b), "unterminated string"
-			}
-			switch b[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i++
-				continue
-			case 'u':
-				if i+5 < len(b) && isHex(b[i+2]) && isHex(b[i+3]) && isHex(b[i+4]) && isHex(b[i+5]) {
-					i += 5
-					continue
-				}
-				return i + 2, "invalid \\u escape"
-			}
-			return i, "invalid escape \\" + string(b[i+1:i+2])
-		default:
-			return i, "control character in string"
-		}
+// valueEnd returns the index after the value that starts at b[i], or
+// where it goes wrong and why; depth counts the skipped containers around
+// it.
+func valueEnd(b []byte, i, depth int) (int, string) {
+	if i >= len(b) {
+		return i, "unexpected end of input"
 	}
-	return len(b), "unterminated string"
+	switch b[i] {
+	case '"':
+		return strEnd(b, i)
+	case '{', '[':
+		return nestedEnd(b, i, depth)
+	}
+	return scalarEnd(b, i)
 }
 
-// skipClass sorts bytes for skipStr: 0 plain (any byte from 0x20 up, since
-// invalid UTF-8 is replaced, not refused), 1 the closing quote, 2 a
-// backslash, 3 a control character.
-var skipClass = func() (t [256]uint8) {
-	for c := range 0x20 {
-		t[c] = 3
-	}
-	t['"'], t['\\'] = 1, 2
-	return t
-}()
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-// skipNested consumes the object or array whose opening byte is next,
-// held to the grammar as decoding is, in one loop over a local index
-// instead of a call per value: a container's kind is one bit of a word. A
-// container more than 64 levels below the first goes through skip, so the
-// depth limit holds.
-func (s *jsonScanner) skipNested() {
-	const (
-		value = iota // a value must come: the first, after ':' or an array's ','
-		first        // a container just opened: its closing byte or a member
-		key          // an object's key must come, after ','
-		after        // a member ended: ',' or the closing byte
+// nestedEnd returns the index after the object or array that opens at
+// b[i] (depth containers around it), or where it goes wrong and why. It
+// is one loop over a local index instead of a call per value, with the
+// grammar's states as labels: whitespace costs one comparison where there
+// is none, and a container's kind is one bit of a word. A container more
+// than 64 levels below the first is read by a call to nestedEnd, so the
+// word suffices and the depth limit still holds.
+func nestedEnd(b []byte, i, outer int) (int, string) {
+	var (
+		objects uint64 // bit d-1: the container at depth d is an object
+		depth   int    // containers open in this call
+		closing byte   // the innermost open container's closing byte
+		c       byte   // b[i], or 0 at the end
+		bad     string
 	)
-	b, i := s.b, s.i
-	var objects uint64 // bit d-1: the container at depth d is an object
-	depth, state := 0, value
-	for {
-		for i < len(b) && isSpace(b[i]) {
-			i++
+	c = b[i]
+open: // c = b[i] opens a container
+	if depth == 64 {
+		if i, bad = nestedEnd(b, i, outer+depth); bad != "" {
+			return i, bad
 		}
-		var c byte
-		if i < len(b) {
-			c = b[i]
-		}
-		if state == first || state == after {
-			closing := byte(']')
-			if objects>>(depth-1)&1 == 1 {
-				closing = '}'
-			}
-			if c == closing {
-				i++
-				if depth--; depth == 0 {
-					s.i = i
-					return
-				}
-				state = after
-				continue
-			}
-			if state == first {
-				state = value
-			} else if c != ',' {
-				s.i = i
-				s.fail("expected ',' or %q", closing)
-				return
-			} else {
-				i++
-				state = value
-				if s.i = i; s.peek() == closing {
-					s.fail("trailing comma")
-					return
-				}
-				i = s.i
-				c = 0
-				if i < len(b) {
-					c = b[i]
-				}
-			}
-			if closing == '}' {
-				// A key, then ':'.
-				if c != '"' {
-					s.i = i
-					s.expect('"') // fails with what str would say
-					return
-				}
-				end, bad := strEnd(b, i)
-				if s.i = end; bad != "" {
-					s.fail("%s", bad)
-					return
-				}
-				if !s.expect(':') {
-					return
-				}
-				s.ws()
-				if i = s.i; i >= len(b) {
-					s.fail("unexpected end of input")
-					return
-				}
-				c = b[i]
-			}
-		}
-		switch c {
-		case '{', '[':
-			if depth == 64 {
-				s.i, s.depth = i, s.depth+depth-1
-				s.skip()
-				i, s.depth = s.i, s.depth-(depth-1)
-				if s.err != nil {
-					return
-				}
-				state = after
-				continue
-			}
-			if s.depth+depth > maxDepth { // s.depth counts the first container
-				s.i = i
-				s.fail("value nested deeper than %d levels", maxDepth)
-				return
-			}
-			objects &^= 1 << depth
-			if c == '{' {
-				objects |= 1 << depth
-			}
-			depth++
-			i++
-			state = first
-		case '"':
-			end, bad := strEnd(b, i)
-			if i = end; bad != "" {
-				s.i = i
-				s.fail("%s", bad)
-				return
-			}
-			state = after
-		default:
-			if end := scalarEnd(b, i); end > i {
-				i, state = end, after
-				continue
-			}
-			s.i = i
-			s.skip() // a long number, or an error to report
-			if i = s.i; s.err != nil {
-				return
-			}
-			state = after
+		goto after
+	}
+	if outer+depth >= maxDepth {
+		return i, fmt.Sprintf("value nested deeper than %d levels", maxDepth)
+	}
+	objects = objects&^(1<<depth) | uint64(c>>5&1)<<depth // '{' 0x7b, '[' 0x5b
+	depth++
+	closing = c + 2 // '}' 0x7d, ']' 0x5d
+	if c = 0; i+1 < len(b) {
+		c = b[i+1]
+	}
+	if i++; c <= ' ' {
+		i, c = nonSpace(b, i)
+	}
+	if c == closing { // empty
+		i++
+		goto closed
+	}
+	if closing == ']' {
+		goto value
+	}
+key: // c = b[i] must open an object's key
+	if c != '"' {
+		return i, unexpected(b, i, "'\"'")
+	}
+	if j := shortStrEnd(b, i); j >= 0 {
+		i = j
+	} else if i, bad = strEnd(b, i); bad != "" {
+		return i, bad
+	}
+	if i >= len(b) || b[i] != ':' {
+		if i = spaceEnd(b, i); i >= len(b) || b[i] != ':' {
+			return i, unexpected(b, i, "':'")
 		}
 	}
+	if c = 0; i+1 < len(b) {
+		c = b[i+1]
+	}
+	if i++; c <= ' ' {
+		i, c = nonSpace(b, i)
+	}
+value: // c = b[i] must start a value
+	// The common values are read here, without a call: short strings,
+	// plain integers and literals.
+	switch {
+	case c == '"':
+		if j := shortStrEnd(b, i); j >= 0 {
+			i = j
+			goto after
+		}
+		i, bad = strEnd(b, i)
+	case c == '{' || c == '[':
+		goto open
+	case c-'1' < 9:
+		if j := digitsEnd(b, i+1); j < len(b) && b[j] != '.' && b[j]|0x20 != 'e' {
+			i = j
+			goto after
+		}
+		i, bad = numEnd(b, i)
+	case c == 'n' && hasWord(b[i:], "null"), c == 't' && hasWord(b[i:], "true"):
+		i += 4
+		goto after
+	default:
+		i, bad = scalarEnd(b, i)
+	}
+	if bad != "" {
+		return i, bad
+	}
+after: // a value ended: ',' or the closing byte
+	if c = 0; i < len(b) {
+		c = b[i]
+	}
+	if c <= ' ' {
+		i, c = nonSpace(b, i)
+	}
+	if c == ',' {
+		if c = 0; i+1 < len(b) {
+			c = b[i+1]
+		}
+		if i++; c <= ' ' {
+			i, c = nonSpace(b, i)
+		}
+		if closing == ']' {
+			goto value
+		}
+		goto key
+	}
+	if c != closing {
+		return i, unexpected(b, i, fmt.Sprintf("',' or %q", closing))
+	}
+	i++
+closed: // a container closed before i
+	if depth--; depth == 0 {
+		return i, ""
+	}
+	closing = ']' | byte(objects>>(depth-1)&1)<<5
+	goto after
+}
+
+// nonSpace returns the index of the first byte from i on that is not
+// white space, with that byte, or 0 at the end.
+func nonSpace(b []byte, i int) (int, byte) {
+	for ; i < len(b); i++ {
+		if c := b[i]; !isSpace(c) {
+			return i, c
+		}
+	}
+	return i, 0
+}
+
+// unexpected says what was found at b[i] where want should have come: the
+// error path only, so it may take its time.
+func unexpected(b []byte, i int, want string) string {
+	if i >= len(b) {
+		return "expected " + want + ", found end of input"
+	}
+	j := i - 1
+	for j > 0 && isSpace(b[j]) {
+		j--
+	}
+	if j >= 0 && b[j] == ',' && (b[i] == '}' || b[i] == ']') {
+		return "trailing comma"
+	}
+	return fmt.Sprintf("expected %s, found %q", want, b[i])
 }

@@ -73,3 +73,83 @@ func TestSkipAcceptsWhatStdlibAccepts(t *testing.T) {
 		t.Fatal("200 levels, one closing byte short: accepted")
 	}
 }
+
+// BenchmarkSkipMember steps over 20,000 values of each kind the unknown
+// chain layout adds (and two spaced variants), without the key lookup
+// around them: what skipMember alone costs per kind.
+//
+//	go test -run '^$' -bench SkipMember -benchmem ./api
+func BenchmarkSkipMember(b *testing.B) {
+	kinds := []struct{ name, value string }{
+		{"spaced_obj", `{ "a" : [ 1, 2, { "b" : null } ], "c" : "d", "e" : { "f" : [ ] } }`},
+		{"spaced_colon", ` : "v"`},
+	}
+	for _, u := range unknownFields {
+		name, value, _ := strings.Cut(u, ":")
+		kinds = append(kinds, struct{ name, value string }{strings.Trim(name, `"x_`), value})
+	}
+	for _, k := range kinds {
+		value := k.value
+		if !strings.HasPrefix(value, " :") {
+			value = ":" + value
+		}
+		body := []byte(strings.Repeat(value+",", 20000))
+		b.Run(k.name, func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				s := jsonScanner{b: body}
+				for s.i < len(body) {
+					s.skipMember()
+					if s.err != nil || body[s.i] != ',' {
+						b.Fatalf("at %d: %v", s.i, s.err)
+					}
+					s.i++
+				}
+			}
+		})
+	}
+}
+
+// TestSkipEdgesAsStdlib: values at the edges of each fast path (a string
+// past the sixteen bytes read one at a time, an escape or a control
+// character inside the words read eight at once, a body ending within a
+// word, numbers of every grammatical form, cut literals, white space
+// everywhere) are accepted exactly when encoding/json accepts the body,
+// as a member's value and inside a container.
+func TestSkipEdgesAsStdlib(t *testing.T) {
+	long := strings.Repeat("plain é ", 5)
+	values := []string{
+		`"` + long + `"`, `"` + long + `\n` + long + `"`, `"` + long + `\u12G4"`, `"` + long + `\x"`,
+		`"` + long + "\x01" + `"`, `"` + long + "\x7f\xff" + `"`, `"` + long, `"` + long + `\`, `"` + long + `\u12`,
+		`"a\"b"`, `"\\"`, `"\"`, `"\u00e9\ud83d\ude00"`, "\"\t\"", `""`,
+		`0`, `-0`, `01`, `-`, `-a`, `1.`, `1.5`, `.5`, `1e`, `1e+`, `1e+7`, `1E-07`, `-1.5e-7`, `12345678901234567890`,
+		`0.0e0`, `1.e5`, `+1`, `1x`,
+		`true`, `tru`, `false`, `fals`, `null`, `nul`, `nulll`, `truefalse`,
+		`{}`, `[]`, `{ }`, `[ ]`, `{"a":1,}`, `[1,]`, `[,1]`, `{,"a":1}`, `{"a" 1}`, `{"a":}`, `{1:2}`, `[1 2]`,
+		"{ \"a\" :\t[ 1 ,\n2 ] , \"b\" : { } }", `[[[[]]]]`, `[{"a":[{"b":[]}]}]`, `{"a":1}}`, `[1]]`,
+	}
+	for _, v := range values {
+		for _, body := range []string{
+			`{"x":` + v + `,"symbol":"A"}`,
+			`{"x" : ` + v + ` , "symbol":"A"}`,
+			`{"x":[` + v + `],"symbol":"A"}`,
+			`{"x":{"y":` + v + `},"symbol":"A"}`,
+			`{"symbol":"A","x":` + v + `}`,
+			`{"symbol":"A","x":` + v,
+		} {
+			_, err := decodeChain([]byte(body), JSON)
+			if want := json.Valid([]byte(body)); (err == nil) != want {
+				t.Errorf("%q: decodeChain error %v, encoding/json valid %v", body, err, want)
+			}
+		}
+	}
+	for _, n := range []int{63, 64, 65, 128, 129} {
+		deep := strings.Repeat(`[`, n) + `{"a":"b"}` + strings.Repeat(`]`, n)
+		for _, body := range []string{`{"x":` + deep + `}`, `{"x":` + deep[:len(deep)-1] + `}`, `{"x":` + deep + `]}`} {
+			_, err := decodeChain([]byte(body), JSON)
+			if want := json.Valid([]byte(body)); (err == nil) != want {
+				t.Errorf("%d levels %q: decodeChain error %v, encoding/json valid %v", n, body[len(body)-3:], err, want)
+			}
+		}
+	}
+}
