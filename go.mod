@@ -16,6 +16,7 @@ require (
 	github.com/evertras/bubble-table v0.23.0
 	github.com/expr-lang/expr v1.17.8
 	github.com/go-jose/go-jose/v4 v4.1.4
+	github.com/itchyny/gojq v0.12.20
 	github.com/rickar/cal/v2 v2.1.13
 	github.com/spf13/cobra v1.10.2
 	github.com/zitadel/oidc/v3 v3.49.2
@@ -23,8 +24,9 @@ require (
 	golang.org/x/time v0.16.0
 )
 
+require github.com/charmbracelet/x/vt v0.1.0
+
 require (
-	github.com/NimbleMarkets/ntcharts/v2 v2.0.0
 	github.com/atotto/clipboard v0.1.4 // indirect
 	github.com/aymanbagabas/go-udiff v0.4.1 // indirect
 	github.com/bmatcuk/doublestar/v4 v4.10.0 // indirect
@@ -45,7 +47,6 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/gorilla/securecookie v1.1.2 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
-	github.com/itchyny/gojq v0.12.20 // indirect
 	github.com/itchyny/timefmt-go v0.1.9 // indirect
 	github.com/lrstanley/bubblezone/v2 v2.0.0 // indirect
 	github.com/lucasb-eyer/go-colorful v1.4.1 // indirect
@@ -71,3 +72,8 @@ require (
 // bubbletea v2.0.9 with one patch: its render loop ticks only while there
 // is something to draw (third_party/bubbletea/CHAINWATCH.md says why).
 replace charm.land/bubbletea/v2 v2.0.9 => ./third_party/bubbletea
+
+// ultraviolet (bubbletea's cell renderer) with one patch: a changed line
+// jumps over its unchanged cells instead of writing them again
+// (third_party/ultraviolet/CHAINWATCH.md says why).
+replace github.com/charmbracelet/ultraviolet => ./third_party/ultraviolet

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"io"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -27,11 +28,18 @@ type liveProgram struct {
 	done  chan struct{}
 }
 
-// countingWriter counts the bytes the program writes to its terminal.
-type countingWriter struct{ n atomic.Int64 }
+// countingWriter counts the bytes the program writes to its terminal,
+// and hands them to also when it is set (before the program starts).
+type countingWriter struct {
+	n    atomic.Int64
+	also io.Writer
+}
 
 func (w *countingWriter) Write(b []byte) (int, error) {
 	w.n.Add(int64(len(b)))
+	if w.also != nil {
+		return w.also.Write(b)
+	}
 	return len(b), nil
 }
 
@@ -39,6 +47,7 @@ func (w *countingWriter) Write(b []byte) (int, error) {
 type programProbe struct {
 	loaded  bool
 	renders int
+	frame   string // the last frame the App drew
 }
 
 // countedApp marks the output's length at each chain reply and answers
@@ -51,7 +60,7 @@ type countedApp struct {
 func (c countedApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch m := msg.(type) {
 	case probe[programProbe]:
-		m <- programProbe{loaded: !c.chain.LastOK().IsZero() && c.tape.Held() > 0, renders: c.frame.renders}
+		m <- programProbe{loaded: !c.chain.LastOK().IsZero() && c.tape.Held() > 0, renders: c.frame.renders, frame: c.frame.content}
 		return c, nil
 	case redrawAllMsg:
 		return c, tea.ClearScreen
@@ -69,9 +78,16 @@ func (c countedApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // ends.
 func startProgram(t testing.TB, symbol string, start time.Time, profile colorprofile.Profile) *liveProgram {
 	t.Helper()
+	return startProgramTo(t, symbol, start, profile, nil)
+}
+
+// startProgramTo is startProgram with the program's output also written
+// to term (a terminal emulator), when it is not nil.
+func startProgramTo(t testing.TB, symbol string, start time.Time, profile colorprofile.Profile, term io.Writer) *liveProgram {
+	t.Helper()
 	now := sandbox.Clock(start, 1)
 	client := modeltest.StartSandbox(t, sandbox.Config{Now: now, PerSecond: 1000, Market: sandbox.OneClientMarket(now)})
-	lp := &liveProgram{out: &countingWriter{}, chain: make(chan int64, 64), done: make(chan struct{})}
+	lp := &liveProgram{out: &countingWriter{also: term}, chain: make(chan int64, 64), done: make(chan struct{})}
 	app := New(Config{Client: client, Source: "SANDBOX", Symbol: symbol, Now: now, Theme: "dark"})
 	lp.p = tea.NewProgram(countedApp{app, lp}, tea.WithInput(nil), tea.WithOutput(lp.out),
 		tea.WithWindowSize(160, 48), tea.WithoutSignalHandler(),

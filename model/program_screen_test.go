@@ -1,0 +1,97 @@
+package model
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
+)
+
+// ttyTerm is a terminal emulator behind a terminal's line discipline:
+// written by the program's renderer, read by the test.
+type ttyTerm struct {
+	mu sync.Mutex
+	vt *vt.Emulator
+}
+
+// Write maps each newline to a carriage return and a newline, as a tty
+// does on output (ONLCR): the renderer counts on it.
+func (l *ttyTerm) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, err := l.vt.Write(bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n"))); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+func (l *ttyTerm) screen() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.vt.String()
+}
+
+// plainLines is a frame's text without styles, each line without its
+// trailing blanks.
+func plainLines(s string) []string {
+	lines := strings.Split(ansi.Strip(s), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// TestTerminalShowsTheFrame: what the renderer writes while the market
+// moves (each refresh drawn as its differences from the screen before)
+// leaves a terminal showing exactly the App's frame.
+func TestTerminalShowsTheFrame(t *testing.T) {
+	term := &ttyTerm{vt: vt.NewEmulator(160, 48)}
+	// The emulator answers the program's queries on a pipe; nobody reads
+	// them here, so drain them or its writes would block.
+	go func() { _, _ = io.Copy(io.Discard, term.vt) }()
+	t.Cleanup(func() { _ = term.vt.Close() })
+	lp := startProgramTo(t, "SPY", openMorning, colorprofile.ANSI256, term)
+	lp.waitLoaded(t)
+	// Compare at several quiet moments: a moment is quiet when the App
+	// drew the same frame before and after the terminal was read. Each
+	// refresh changes the ladder, the tape and the header in place, so
+	// every comparison follows many diffs.
+	matched, tries := 0, 0
+	var last string
+	for ; matched < 4 && tries < 120; tries++ {
+		before, ok := lp.probe()
+		time.Sleep(250 * time.Millisecond) // longer than a render tick
+		screen := term.screen()
+		after, ok2 := lp.probe()
+		if !ok || !ok2 || before.frame != after.frame || after.frame == last {
+			continue
+		}
+		want, got := plainLines(after.frame), plainLines(screen)
+		for i := range max(len(want), len(got)) {
+			var w, g string
+			if i < len(want) {
+				w = want[i]
+			}
+			if i < len(got) {
+				g = got[i]
+			}
+			if w != g {
+				t.Fatalf("after %d matching moments, line %d of the terminal differs from the frame:\nframe:    %q\nterminal: %q", matched, i+1, w, g)
+			}
+		}
+		matched++
+		last = after.frame
+	}
+	if matched < 4 {
+		t.Fatalf("only %d quiet moments in %d tries", matched, tries)
+	}
+}

@@ -1,0 +1,6 @@
+package uv
+
+// Logger is a simple logger interface.
+type Logger interface {
+	Printf(format string, v ...interface{})
+}
