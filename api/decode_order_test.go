@@ -50,16 +50,20 @@ func flatMembers(tb testing.TB, obj []byte) []string {
 }
 
 // chainLayout is how chainPayload writes an object's members.
-type chainLayout struct{ reorder, shuffle, unknown bool }
+type chainLayout struct{ reorder, shuffle, added, unknown bool }
 
-// chainPayload writes c as the service would, each object's members in
-// one order of its own when reorder is set (as a newer version of the
-// service might), in an order drawn per object when shuffle is set, and
-// with unknownFields at drawn places among them when unknown is set.
+// chainPayload writes c as the service would, each object's members:
+//   - reorder: in one order of its own for every object (as a newer
+//     version of the service might list them);
+//   - shuffle: in an order drawn per object;
+//   - added: with unknownFields at places drawn once, the same in every
+//     object (members a newer version adds);
+//   - unknown: with unknownFields at places drawn per object.
 func chainPayload(tb testing.TB, c *SymbolWithOptions, l chainLayout, seed uint64) []byte {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(seed, 11))
-	orders := map[int][]int{} // by member count: the contracts' and the chain's
+	// Drawn once by member count: the contracts' and the chain's.
+	orders, places := map[int][]int{}, map[int][]int{}
 	object := func(members []string) string {
 		if l.reorder {
 			perm, ok := orders[len(members)]
@@ -76,10 +80,17 @@ func chainPayload(tb testing.TB, c *SymbolWithOptions, l chainLayout, seed uint6
 		if l.shuffle {
 			rng.Shuffle(len(members), func(i, j int) { members[i], members[j] = members[j], members[i] })
 		}
-		if l.unknown {
-			for _, u := range unknownFields {
-				at := rng.IntN(len(members) + 1)
-				members = append(members[:at], append([]string{u}, members[at:]...)...)
+		if l.added || l.unknown {
+			at, ok := places[len(members)]
+			if !ok || l.unknown {
+				at = make([]int, len(unknownFields))
+				for k := range at {
+					at[k] = rng.IntN(len(members) + k + 1)
+				}
+				places[len(members)] = at
+			}
+			for k, u := range unknownFields {
+				members = append(members[:at[k]], append([]string{u}, members[at[k]:]...)...)
 			}
 		}
 		return "{" + strings.Join(members, ",") + "}"
@@ -105,7 +116,8 @@ var chainLayouts = []struct {
 }{
 	{"ordered", chainLayout{}},
 	{"reordered", chainLayout{reorder: true}},
-	{"reordered+unknown", chainLayout{reorder: true, unknown: true}},
+	{"added", chainLayout{added: true}},
+	{"reordered+added", chainLayout{reorder: true, added: true}},
 	{"shuffled", chainLayout{shuffle: true}},
 	{"unknown", chainLayout{unknown: true}},
 	{"shuffled+unknown", chainLayout{shuffle: true, unknown: true}},
@@ -137,11 +149,12 @@ func TestDecodeChainAnyMemberOrder(t *testing.T) {
 }
 
 // BenchmarkDecodeChainMemberOrder decodes the 20,000-contract chain in
-// each layout. Target: shuffled and unknown members within 1.5x of the
-// ordered time, with the same allocations per contract. "reordered" is
-// one order other than the table's for every contract (a service's own
-// order, or a field moved by a newer version); "shuffled" draws an order
-// per contract, which no service does but which is the worst case.
+// each layout (see chainPayload). Target: shuffled and unknown members
+// within 1.5x of the ordered time, with the same allocations per
+// contract. "reordered" and "added" are what a service changes between
+// versions: one other order, new members at one place, in every
+// contract. "shuffled" and "unknown" draw the order and the places per
+// contract, which no service does but which is the worst case.
 //
 //	go test -run '^$' -bench DecodeChainMemberOrder -benchmem ./api
 func BenchmarkDecodeChainMemberOrder(b *testing.B) {
