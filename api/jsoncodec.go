@@ -364,13 +364,13 @@ func (s *jsonScanner) elementsHint(hint int) int {
 	if hint <= 2*hintSample || s.err != nil {
 		return max(hint, 0)
 	}
-	start, depth := s.i, s.depth
+	start := s.i
 	n := 0
 	for first := true; n < hintSample && s.more(']', &first); n++ {
 		s.skip()
 	}
 	end, failed := s.i, s.err != nil
-	s.i, s.depth, s.err = start, depth, nil // decoding reports any error itself
+	s.i, s.err = start, nil // decoding reports any error itself
 	switch {
 	case failed:
 		return hint

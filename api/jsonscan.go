@@ -24,7 +24,6 @@ type jsonScanner struct {
 	err     error
 	scratch []byte   // unescaped string bytes, reused
 	strs    *strPool // where decoded strings live
-	depth   int      // nesting of skipped values
 }
 
 // syntaxError records the first error with its byte offset.

@@ -18,7 +18,7 @@ const maxDepth = 10000
 // skip consumes any value (an unknown key's), nested up to maxDepth.
 func (s *jsonScanner) skip() {
 	s.ws()
-	s.done(valueEnd(s.b, s.i, s.depth))
+	s.done(valueEnd(s.b, s.i))
 }
 
 // skipMember consumes the ':' and the value of a member the table does not
@@ -50,7 +50,7 @@ func (s *jsonScanner) skipMember() {
 		}
 		s.done(strEnd(b, i))
 	case c == '{' || c == '[':
-		s.done(nestedEnd(b, i, s.depth))
+		s.done(nestedEnd(b, i, 0))
 	case c == 'n' && hasWord(b[i:], "null"), c == 't' && hasWord(b[i:], "true"):
 		s.i = i + 4
 	default:
@@ -67,9 +67,8 @@ func (s *jsonScanner) done(end int, bad string) {
 }
 
 // valueEnd returns the index after the value that starts at b[i], or
-// where it goes wrong and why; depth counts the skipped containers around
-// it.
-func valueEnd(b []byte, i, depth int) (int, string) {
+// where it goes wrong and why.
+func valueEnd(b []byte, i int) (int, string) {
 	if i >= len(b) {
 		return i, "unexpected end of input"
 	}
@@ -77,7 +76,7 @@ func valueEnd(b []byte, i, depth int) (int, string) {
 	case '"':
 		return strEnd(b, i)
 	case '{', '[':
-		return nestedEnd(b, i, depth)
+		return nestedEnd(b, i, 0)
 	}
 	return scalarEnd(b, i)
 }
