@@ -2,7 +2,6 @@ package model
 
 import (
 	"bytes"
-	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -37,6 +36,41 @@ func (l *ttyTerm) screen() string {
 	return l.vt.String()
 }
 
+// drainAnswers reads what the emulator answers the program's queries (it
+// writes them to a pipe, and would block with nobody reading) until the
+// test ends, then closes it. The reader closes it itself: the emulator's
+// Read and Close share a flag without a lock, so they must not run at
+// once. A cursor-position query wakes the reader at the end; the
+// cleanup runs after the program's own (cleanups run last first), when
+// nothing else writes.
+func drainAnswers(t *testing.T, term *ttyTerm) {
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 256)
+		for {
+			if _, err := term.vt.Read(buf); err != nil {
+				return
+			}
+			select {
+			case <-stop:
+				_ = term.vt.Close()
+				return
+			default:
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		close(stop)
+		_, _ = term.Write([]byte(ansi.RequestCursorPositionReport))
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("the emulator's reader did not stop")
+		}
+	})
+}
+
 // plainLines is a frame's text without styles, each line without its
 // trailing blanks.
 func plainLines(s string) []string {
@@ -55,10 +89,7 @@ func plainLines(s string) []string {
 // leaves a terminal showing exactly the App's frame.
 func TestTerminalShowsTheFrame(t *testing.T) {
 	term := &ttyTerm{vt: vt.NewEmulator(160, 48)}
-	// The emulator answers the program's queries on a pipe; nobody reads
-	// them here, so drain them or its writes would block.
-	go func() { _, _ = io.Copy(io.Discard, term.vt) }()
-	t.Cleanup(func() { _ = term.vt.Close() })
+	drainAnswers(t, term)
 	lp := startProgramTo(t, "SPY", openMorning, colorprofile.ANSI256, term)
 	lp.waitLoaded(t)
 	// Compare at several quiet moments: a moment is quiet when the App
