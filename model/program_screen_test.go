@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
@@ -85,25 +86,50 @@ func plainLines(s string) []string {
 }
 
 // TestTerminalShowsTheFrame: what the renderer writes while the market
-// moves (each refresh drawn as its differences from the screen before)
-// leaves a terminal showing exactly the App's frame.
+// moves (each refresh drawn as its differences from the screen before),
+// and as the trader goes from page to page, leaves a terminal showing
+// exactly the App's frame.
 func TestTerminalShowsTheFrame(t *testing.T) {
 	term := &ttyTerm{vt: vt.NewEmulator(160, 48)}
 	drainAnswers(t, term)
 	lp := startProgramTo(t, "SPY", openMorning, colorprofile.ANSI256, term)
 	lp.waitLoaded(t)
-	// Compare at several quiet moments: a moment is quiet when the App
-	// drew the same frame before and after the terminal was read. Each
-	// refresh changes the ladder, the tape and the header in place, so
-	// every comparison follows many diffs.
+	// Each refresh changes the ladder, the tape and the header in place,
+	// so every comparison follows many diffs; each key below redraws
+	// most of the screen over the last.
+	matchScreen(t, lp, term, 3, "Time & Sales", "the watch screen")
+	keys := []struct {
+		key         tea.KeyPressMsg
+		shows, what string
+	}{
+		{tea.KeyPressMsg{Code: 'v', Text: "v"}, "SPY volatility", "the vol page"},
+		{tea.KeyPressMsg{Code: tea.KeyEscape}, "Time & Sales · all", "the watch screen again"},
+		{tea.KeyPressMsg{Code: tea.KeyEnter}, "IV and greeks per print", "the contract page"},
+		{tea.KeyPressMsg{Code: tea.KeyEscape}, "Time & Sales · all", "the watch screen again"},
+		{tea.KeyPressMsg{Code: 'W', Text: "W"}, "WATCHLIST", "the watchlist"},
+		{tea.KeyPressMsg{Code: '?', Text: "?"}, "chainwatch · keys", "help over the watchlist"},
+		{tea.KeyPressMsg{Code: tea.KeyEscape}, "WATCHLIST", "the watchlist again"},
+	}
+	for _, k := range keys {
+		lp.p.Send(k.key)
+		matchScreen(t, lp, term, 1, k.shows, k.what)
+	}
+}
+
+// matchScreen compares the terminal with the App's frame at n quiet
+// moments once the frame shows the text shows: a moment is quiet when the
+// App drew the same frame before and after the terminal was read.
+func matchScreen(t *testing.T, lp *liveProgram, term *ttyTerm, n int, shows, what string) {
+	t.Helper()
 	matched, tries := 0, 0
 	var last string
-	for ; matched < 4 && tries < 120; tries++ {
+	for ; matched < n && tries < 120; tries++ {
 		before, ok := lp.probe()
 		time.Sleep(250 * time.Millisecond) // longer than a render tick
 		screen := term.screen()
 		after, ok2 := lp.probe()
-		if !ok || !ok2 || before.frame != after.frame || after.frame == last {
+		if !ok || !ok2 || before.frame != after.frame || after.frame == last ||
+			!strings.Contains(ansi.Strip(after.frame), shows) {
 			continue
 		}
 		want, got := plainLines(after.frame), plainLines(screen)
@@ -116,13 +142,13 @@ func TestTerminalShowsTheFrame(t *testing.T) {
 				g = got[i]
 			}
 			if w != g {
-				t.Fatalf("after %d matching moments, line %d of the terminal differs from the frame:\nframe:    %q\nterminal: %q", matched, i+1, w, g)
+				t.Fatalf("%s: line %d of the terminal differs from the frame:\nframe:    %q\nterminal: %q", what, i+1, w, g)
 			}
 		}
 		matched++
 		last = after.frame
 	}
-	if matched < 4 {
-		t.Fatalf("only %d quiet moments in %d tries", matched, tries)
+	if matched < n {
+		t.Fatalf("%s: only %d quiet moments in %d tries", what, matched, tries)
 	}
 }
