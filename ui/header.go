@@ -69,23 +69,16 @@ func Header(h *HeaderData, width int, st *theme.Styles) []string {
 	var arena [320]byte
 	nums := paneNums{b: arena[:0]}
 	// Line 1.
-	var segs [10]paneSeg
-	n := 0
-	seg := func(prio int, right bool) *paneSeg {
-		s := &segs[n]
-		n++
-		s.prio, s.right = prio, right
-		return s
-	}
+	var row segRow
 	sym := text.Clean(h.Symbol)
 	if sym == "" {
 		sym = dash
 	}
-	seg(100, false).add(theme.ToneBold, sym)
-	seg(90, false).addB(theme.ToneBold, nums.price(h.Last))
+	row.seg(100, false).add(theme.ToneBold, sym)
+	row.seg(90, false).addB(theme.ToneBold, nums.price(h.Last))
 	chg := h.Last - h.PrevClose
 	if !math.IsNaN(chg) && h.PrevClose != 0 {
-		s := seg(80, false)
+		s := row.seg(80, false)
 		tone := signTone(chg)
 		s.addB(tone, nums.signed(chg, 2))
 		s.add(tone, " ")
@@ -93,13 +86,13 @@ func Header(h *HeaderData, width int, st *theme.Styles) []string {
 		s.add(tone, "%")
 	}
 	if !math.IsNaN(h.Bid) || !math.IsNaN(h.Ask) {
-		s := seg(40, false)
+		s := row.seg(40, false)
 		s.addB(theme.ToneBidSide, nums.with(func(b []byte) []byte { return appendQuote(b, h.Bid, h.BidSize) }))
 		s.add(theme.ToneMuted, " / ")
 		s.addB(theme.ToneAskSide, nums.with(func(b []byte) []byte { return appendQuote(b, h.Ask, h.AskSize) }))
 	}
 	// Right group: mode, source, freshness.
-	mode := seg(70, true)
+	mode := row.seg(70, true)
 	switch {
 	case h.Historical:
 		mode.add(theme.ToneAccent, "HIST")
@@ -121,61 +114,60 @@ func Header(h *HeaderData, width int, st *theme.Styles) []string {
 		if h.Source == "SANDBOX" {
 			tone = theme.ToneWarn // simulated prices: make it hard to miss
 		}
-		seg(50, true).add(tone, "[").add(tone, h.Source).add(tone, "]")
+		row.seg(50, true).add(tone, "[").add(tone, h.Source).add(tone, "]")
 	}
 	if h.Loading {
-		seg(85, true).add(theme.ToneMuted, "loading…")
+		row.seg(85, true).add(theme.ToneMuted, "loading…")
 	}
 	if h.AsOf >= 0 && !h.Loading {
-		seg(30, true).add(theme.ToneMuted, "as of ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendClock(b, h.AsOf, false) }))
+		row.seg(30, true).add(theme.ToneMuted, "as of ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendClock(b, h.AsOf, false) }))
 	}
 	switch {
 	case h.NoData:
-		seg(95, true).add(theme.ToneError, "⚠ no data yet")
+		row.seg(95, true).add(theme.ToneError, "⚠ no data yet")
 	case h.Stale:
-		seg(95, true).add(theme.ToneError, "⚠ STALE ").addB(theme.ToneError, nums.dur(h.Age))
+		row.seg(95, true).add(theme.ToneError, "⚠ STALE ").addB(theme.ToneError, nums.dur(h.Age))
 	case !h.Loading && !h.Historical && !h.Closed:
 		// A historical day never changes: its age says nothing.
-		seg(35, true).addB(theme.ToneMuted, nums.dur(h.Age)).add(theme.ToneMuted, " ago")
+		row.seg(35, true).addB(theme.ToneMuted, nums.dur(h.Age)).add(theme.ToneMuted, " ago")
 	}
-	fitSegs(segs[:n], width, 2)
+	fitSegs(row.list(), width, 2)
 	l := newPaneLine(width, st.Span(theme.ToneText, theme.ShadeHeader))
-	putSegs(&l, segs[:n], 2, st, theme.ShadeHeader)
+	putSegs(&l, row.list(), 2, st, theme.ShadeHeader)
 	out[0] = l.line()
 
 	// Line 2.
-	segs = [10]paneSeg{}
-	n = 0
-	im := seg(80, false)
+	row = segRow{}
+	im := row.seg(80, false)
 	im.add(theme.ToneMuted, "implied ")
 	im.addB(theme.ToneBidSide, nums.price(h.ImpliedBid))
 	im.add(theme.ToneMuted, " / ")
 	im.addB(theme.ToneAskSide, nums.price(h.ImpliedAsk))
-	seg(75, false).add(theme.ToneMuted, "mid ").addB(theme.ToneText, nums.price(h.ImpliedMid))
+	row.seg(75, false).add(theme.ToneMuted, "mid ").addB(theme.ToneText, nums.price(h.ImpliedMid))
 	word, meaning, tone := indicatorBadge(h.Indicator)
-	seg(90, false).add(tone, word)
+	row.seg(90, false).add(tone, word)
 	if meaning != "" {
-		seg(15, false).add(theme.ToneMuted, meaning)
+		row.seg(15, false).add(theme.ToneMuted, meaning)
 	}
-	iv := seg(60, false)
+	iv := row.seg(60, false)
 	iv.add(theme.ToneMuted, "IV30 ")
 	iv.addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendPlainPct(b, h.IV30) }))
 	if !math.IsNaN(h.IV30Change) {
 		iv.add(theme.ToneText, " ")
 		iv.addB(signTone(h.IV30Change), nums.signed(h.IV30Change, 2))
 	}
-	seg(30, false).add(theme.ToneMuted, "Vol ").addB(theme.ToneText, nums.size(h.Volume))
-	ohlc := seg(20, false)
+	row.seg(30, false).add(theme.ToneMuted, "Vol ").addB(theme.ToneText, nums.size(h.Volume))
+	ohlc := row.seg(20, false)
 	ohlc.add(theme.ToneMuted, "O ").addB(theme.ToneText, nums.price(h.Open))
 	ohlc.add(theme.ToneMuted, " H ").addB(theme.ToneText, nums.price(h.High))
 	ohlc.add(theme.ToneMuted, " L ").addB(theme.ToneText, nums.price(h.Low))
-	seg(10, false).add(theme.ToneMuted, "prev ").addB(theme.ToneText, nums.price(h.PrevClose))
+	row.seg(10, false).add(theme.ToneMuted, "prev ").addB(theme.ToneText, nums.price(h.PrevClose))
 	if h.View != "" {
-		seg(25, true).add(theme.ToneMuted, h.View)
+		row.seg(25, true).add(theme.ToneMuted, h.View)
 	}
-	fitSegs(segs[:n], width, 2)
+	fitSegs(row.list(), width, 2)
 	l = newPaneLine(width, theme.Span{})
-	putSegs(&l, segs[:n], 2, st, theme.ShadeNone)
+	putSegs(&l, row.list(), 2, st, theme.ShadeNone)
 	out[1] = l.line()
 	return out
 }

@@ -75,6 +75,25 @@ type paneSeg struct {
 	allow  int // cells granted when shrinkable
 }
 
+// segRow holds one bar's segments in a fixed array, so drawing a bar
+// allocates none and the segments handed out stay where they are while
+// more are added.
+type segRow struct {
+	segs [10]paneSeg
+	n    int
+}
+
+// seg hands out the next segment, with its priority and side.
+func (r *segRow) seg(prio int, right bool) *paneSeg {
+	s := &r.segs[r.n]
+	r.n++
+	s.prio, s.right = prio, right
+	return s
+}
+
+// list is the segments handed out so far.
+func (r *segRow) list() []paneSeg { return r.segs[:r.n] }
+
 func (s *paneSeg) add(t theme.Tone, text string) *paneSeg {
 	if s.n < len(s.parts) && text != "" {
 		s.parts[s.n] = panePart{tone: t, text: text}

@@ -44,16 +44,9 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 	}
 	var arena [128]byte
 	nums := paneNums{b: arena[:0]}
-	var segs [7]paneSeg
-	n := 0
-	seg := func(prio int) *paneSeg {
-		p := &segs[n]
-		n++
-		p.prio = prio
-		return p
-	}
-	seg(60).add(theme.ToneMuted, "pts ").addB(theme.ToneText, nums.int(int64(s.Spent))).add(theme.ToneMuted, " session")
-	rate := seg(70)
+	var row segRow
+	row.seg(60, false).add(theme.ToneMuted, "pts ").addB(theme.ToneText, nums.int(int64(s.Spent))).add(theme.ToneMuted, " session")
+	rate := row.seg(70, false)
 	rateTone := theme.ToneText
 	if s.BudgetPerHour > 0 && s.HourlyRate > s.BudgetPerHour {
 		rateTone = theme.ToneWarn
@@ -70,12 +63,12 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 	case s.BudgetPerHour > 0:
 		rate.add(theme.ToneMuted, "budget ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendRate(b, s.BudgetPerHour) })).add(theme.ToneMuted, "/h")
 	}
-	left := seg(50).addB(theme.ToneText, nums.size(s.PointsLeft)).add(theme.ToneMuted, " left") // "-" when unknown
+	left := row.seg(50, false).addB(theme.ToneText, nums.size(s.PointsLeft)).add(theme.ToneMuted, " left") // "-" when unknown
 	if s.Daily {
 		left.add(theme.ToneMuted, " today")
 	}
 	if s.NextFeed != "" && s.Paused == "" {
-		nx := seg(40).add(theme.ToneMuted, "next ").add(theme.ToneText, s.NextFeed).add(theme.ToneText, " ")
+		nx := row.seg(40, false).add(theme.ToneMuted, "next ").add(theme.ToneText, s.NextFeed).add(theme.ToneText, " ")
 		if s.Next > 0 {
 			// Round up: "next chain 0s" would read as stuck.
 			nx.addB(theme.ToneText, nums.dur(s.Next+time.Second-1))
@@ -87,7 +80,7 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 		}
 	}
 	if s.Err != "" {
-		e := seg(90)
+		e := row.seg(90, false)
 		e.add(theme.ToneError, "⚠ ").add(theme.ToneError, text.OneLine(s.Err, 0))
 		if s.ErrAge > 0 {
 			e.add(theme.ToneMuted, " ").addB(theme.ToneMuted, nums.dur(s.ErrAge)).add(theme.ToneMuted, " ago")
@@ -98,19 +91,20 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 		e.yield = 50
 	}
 	if s.Hint != "" {
-		h := seg(45)
+		h := row.seg(45, false)
 		h.right = true
 		h.parts[0] = panePart{tone: theme.ToneText, text: s.Hint}
 		h.n = 1
 		h.w = ansi.StringWidth(s.Hint)
 	}
-	fitSegs(segs[:n], width-2, 3)
+	fitSegs(row.list(), width-2, 3)
 	l := newPaneLine(width, st.Span(theme.ToneText, theme.ShadeHeader))
 	l.blank(1)
 	// Separators: a muted dot between left items.
 	sep := st.Span(theme.ToneMuted, theme.ShadeHeader)
 	first := true
-	for i := 0; i < n; i++ {
+	segs := row.list()
+	for i := range segs {
 		sg := &segs[i]
 		if sg.drop || sg.right {
 			continue
@@ -121,7 +115,7 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 		first = false
 		putSeg(&l, sg, st, theme.ShadeHeader)
 	}
-	for i := 0; i < n; i++ {
+	for i := range segs {
 		if sg := &segs[i]; !sg.drop && sg.right {
 			l.blank(l.room() - sg.allow - 1)
 			// The hint may carry its own styling: write it as it is.

@@ -167,23 +167,16 @@ func WatchlistHit(v *WatchlistView, x, y int) (row int, col WatchCol, head bool)
 func watchTitle(v *WatchlistView, width int, st *theme.Styles) string {
 	var arena [160]byte
 	nums := paneNums{b: arena[:0]}
-	var segs [9]paneSeg
-	n := 0
-	seg := func(prio int, right bool) *paneSeg {
-		s := &segs[n]
-		n++
-		s.prio, s.right = prio, right
-		return s
-	}
-	seg(100, false).add(theme.ToneAccent, "WATCHLIST")
-	seg(60, false).addB(theme.ToneText, nums.int(int64(len(v.Rows)))).add(theme.ToneMuted, " symbols")
+	var row segRow
+	row.seg(100, false).add(theme.ToneAccent, "WATCHLIST")
+	row.seg(60, false).addB(theme.ToneText, nums.int(int64(len(v.Rows)))).add(theme.ToneMuted, " symbols")
 	if v.Manual {
-		seg(40, false).add(theme.ToneMuted, "your order")
+		row.seg(40, false).add(theme.ToneMuted, "your order")
 	} else {
-		s := seg(40, false).add(theme.ToneMuted, "by ").add(theme.ToneText, v.Sort.Title())
+		s := row.seg(40, false).add(theme.ToneMuted, "by ").add(theme.ToneText, v.Sort.Title())
 		s.add(theme.ToneText, sortMark(v.Desc))
 	}
-	mode := seg(70, true)
+	mode := row.seg(70, true)
 	switch {
 	case v.Historical:
 		mode.add(theme.ToneAccent, "HIST ").addB(theme.ToneAccent, nums.with(func(b []byte) []byte { return append(b, v.Date.String()...) }))
@@ -199,28 +192,28 @@ func watchTitle(v *WatchlistView, width int, st *theme.Styles) string {
 		if v.Source == "SANDBOX" {
 			tone = theme.ToneWarn
 		}
-		seg(50, true).add(tone, "[").add(tone, v.Source).add(tone, "]")
+		row.seg(50, true).add(tone, "[").add(tone, v.Source).add(tone, "]")
 	}
 	switch {
 	case v.Loading:
-		seg(85, true).add(theme.ToneMuted, "loading…")
+		row.seg(85, true).add(theme.ToneMuted, "loading…")
 	case v.NoData:
-		seg(95, true).add(theme.ToneError, "⚠ no data yet")
+		row.seg(95, true).add(theme.ToneError, "⚠ no data yet")
 	case v.Stale:
-		seg(95, true).add(theme.ToneError, "⚠ STALE ").addB(theme.ToneError, nums.dur(v.Age))
+		row.seg(95, true).add(theme.ToneError, "⚠ STALE ").addB(theme.ToneError, nums.dur(v.Age))
 	case !v.Historical && !v.Closed:
-		seg(35, true).addB(theme.ToneMuted, nums.dur(v.Age)).add(theme.ToneMuted, " ago")
+		row.seg(35, true).addB(theme.ToneMuted, nums.dur(v.Age)).add(theme.ToneMuted, " ago")
 	}
 	if v.AsOf >= 0 && !v.Loading && !v.NoData {
-		seg(30, true).add(theme.ToneMuted, "as of ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendClock(b, v.AsOf, false) }))
+		row.seg(30, true).add(theme.ToneMuted, "as of ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendClock(b, v.AsOf, false) }))
 	}
 	if v.Cost > 0 {
-		seg(55, true).addB(theme.ToneText, nums.int(int64(v.Cost))).add(theme.ToneMuted, " pts a refresh")
+		row.seg(55, true).addB(theme.ToneText, nums.int(int64(v.Cost))).add(theme.ToneMuted, " pts a refresh")
 	}
-	fitSegs(segs[:n], width-2, 2)
+	fitSegs(row.list(), width-2, 2)
 	l := newPaneLine(width, st.Span(theme.ToneText, theme.ShadeHeader))
 	l.blank(watchMargin)
-	putSegs(&l, segs[:n], 2, st, theme.ShadeHeader)
+	putSegs(&l, row.list(), 2, st, theme.ShadeHeader)
 	return l.line()
 }
 

@@ -147,38 +147,31 @@ func watchDetails(v *WatchlistView, width int, st *theme.Styles) string {
 	}
 	var arena [256]byte
 	nums := paneNums{b: arena[:0]}
-	var segs [8]paneSeg
-	n := 0
-	seg := func(prio int) *paneSeg {
-		s := &segs[n]
-		n++
-		s.prio = prio
-		return s
-	}
-	seg(100).add(theme.ToneBold, sym)
-	q := seg(90)
+	var row segRow
+	row.seg(100, false).add(theme.ToneBold, sym)
+	q := row.seg(90, false)
 	q.add(theme.ToneMuted, "bid ").addB(theme.ToneBidSide, nums.with(func(b []byte) []byte { return appendQuote(b, r.Bid, r.BidSize) }))
 	q.add(theme.ToneMuted, "  ask ").addB(theme.ToneAskSide, nums.with(func(b []byte) []byte { return appendQuote(b, r.Ask, r.AskSize) }))
 	if d := r.Earnings; d != 0 {
-		e := seg(80).add(theme.ToneMuted, "earn ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendDayLabel(b, d) }))
+		e := row.seg(80, false).add(theme.ToneMuted, "earn ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendDayLabel(b, d) }))
 		if r.EarningsTime != "" {
 			e.add(theme.ToneText, " "+text.Clean(string(r.EarningsTime)))
 		}
 		e.addB(theme.ToneMuted, nums.with(func(b []byte) []byte { return appendIn(b, v.Today, d) }))
 	}
 	if d := r.ExDividend; d != 0 {
-		seg(70).add(theme.ToneMuted, "ex-div ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendDayLabel(b, d) })).
+		row.seg(70, false).add(theme.ToneMuted, "ex-div ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendDayLabel(b, d) })).
 			addB(theme.ToneMuted, nums.with(func(b []byte) []byte { return appendIn(b, v.Today, d) }))
 	}
-	im := seg(60).add(theme.ToneMuted, "implied ")
+	im := row.seg(60, false).add(theme.ToneMuted, "implied ")
 	im.addB(theme.ToneBidSide, nums.price(r.ImpliedBid)).add(theme.ToneMuted, " / ").addB(theme.ToneAskSide, nums.price(r.ImpliedAsk))
-	ohl := seg(50)
+	ohl := row.seg(50, false)
 	ohl.add(theme.ToneMuted, "O ").addB(theme.ToneText, nums.price(r.Open))
 	ohl.add(theme.ToneMuted, " H ").addB(theme.ToneText, nums.price(r.High))
 	ohl.add(theme.ToneMuted, " L ").addB(theme.ToneText, nums.price(r.Low))
-	seg(40).add(theme.ToneMuted, "prev ").addB(theme.ToneText, nums.price(r.PrevClose))
-	fitSegs(segs[:n], width-watchMargin, 3)
-	putSegs(&l, segs[:n], 3, st, theme.ShadeNone)
+	row.seg(40, false).add(theme.ToneMuted, "prev ").addB(theme.ToneText, nums.price(r.PrevClose))
+	fitSegs(row.list(), width-watchMargin, 3)
+	putSegs(&l, row.list(), 3, st, theme.ShadeNone)
 	return l.line()
 }
 
