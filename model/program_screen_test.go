@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"image/color"
 	"strings"
 	"sync"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 )
@@ -31,10 +33,53 @@ func (l *ttyTerm) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-func (l *ttyTerm) screen() string {
+// screen is the emulator's text, and its cells' styles row by row.
+func (l *ttyTerm) screen() (string, [][]uv.Style) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.vt.String()
+	styles := make([][]uv.Style, l.vt.Height())
+	for y := range styles {
+		styles[y] = make([]uv.Style, l.vt.Width())
+		for x := range styles[y] {
+			styles[y][x] = seenStyle(l.vt.CellAt(x, y))
+		}
+	}
+	return l.vt.String(), styles
+}
+
+// seenStyle is the part of a cell's style the eye sees: a blank's
+// foreground colour shows nowhere (unless it is underlined or reversed),
+// and the renderer may erase blanks without one.
+func seenStyle(c *uv.Cell) uv.Style {
+	if c == nil {
+		return uv.Style{}
+	}
+	s := c.Style
+	if strings.TrimSpace(c.Content) == "" && s.Underline == 0 && s.Attrs&uv.AttrReverse == 0 {
+		s.Fg = nil
+	}
+	return s
+}
+
+// frameStyles is each cell's style in a frame, its colours as a terminal
+// of the given profile shows them.
+func frameStyles(frame string, w, h int, profile colorprofile.Profile) [][]uv.Style {
+	buf := uv.NewScreenBuffer(w, h)
+	uv.NewStyledString(frame).Draw(buf, buf.Bounds())
+	styles := make([][]uv.Style, h)
+	for y := range styles {
+		styles[y] = make([]uv.Style, w)
+		for x := range styles[y] {
+			s := seenStyle(buf.CellAt(x, y))
+			for _, col := range []*color.Color{&s.Fg, &s.Bg, &s.UnderlineColor} {
+				if *col != nil {
+					*col = profile.Convert(*col)
+				}
+			}
+			styles[y][x] = s
+		}
+	}
+	return styles
 }
 
 // drainAnswers reads what the emulator answers the program's queries (it
@@ -88,16 +133,23 @@ func plainLines(s string) []string {
 // TestTerminalShowsTheFrame: what the renderer writes while the market
 // moves (each refresh drawn as its differences from the screen before),
 // and as the trader goes from page to page, leaves a terminal showing
-// exactly the App's frame.
+// exactly the App's frame, text and colours, in a 256-colour and a
+// true-colour terminal.
 func TestTerminalShowsTheFrame(t *testing.T) {
+	for _, profile := range []colorprofile.Profile{colorprofile.ANSI256, colorprofile.TrueColor} {
+		t.Run(profile.String(), func(t *testing.T) { terminalShowsTheFrame(t, profile) })
+	}
+}
+
+func terminalShowsTheFrame(t *testing.T, profile colorprofile.Profile) {
 	term := &ttyTerm{vt: vt.NewEmulator(160, 48)}
 	drainAnswers(t, term)
-	lp := startProgramTo(t, "SPY", openMorning, colorprofile.ANSI256, term)
+	lp := startProgramTo(t, "SPY", openMorning, profile, term)
 	lp.waitLoaded(t)
 	// Each refresh changes the ladder, the tape and the header in place,
 	// so every comparison follows many diffs; each key below redraws
 	// most of the screen over the last.
-	matchScreen(t, lp, term, 3, "Time & Sales", "the watch screen")
+	matchScreen(t, lp, term, profile, 3, "Time & Sales", "the watch screen")
 	keys := []struct {
 		key         tea.KeyPressMsg
 		shows, what string
@@ -112,21 +164,21 @@ func TestTerminalShowsTheFrame(t *testing.T) {
 	}
 	for _, k := range keys {
 		lp.p.Send(k.key)
-		matchScreen(t, lp, term, 1, k.shows, k.what)
+		matchScreen(t, lp, term, profile, 1, k.shows, k.what)
 	}
 }
 
 // matchScreen compares the terminal with the App's frame at n quiet
 // moments once the frame shows the text shows: a moment is quiet when the
 // App drew the same frame before and after the terminal was read.
-func matchScreen(t *testing.T, lp *liveProgram, term *ttyTerm, n int, shows, what string) {
+func matchScreen(t *testing.T, lp *liveProgram, term *ttyTerm, profile colorprofile.Profile, n int, shows, what string) {
 	t.Helper()
 	matched, tries := 0, 0
 	var last string
 	for ; matched < n && tries < 120; tries++ {
 		before, ok := lp.probe()
 		time.Sleep(250 * time.Millisecond) // longer than a render tick
-		screen := term.screen()
+		screen, styles := term.screen()
 		after, ok2 := lp.probe()
 		if !ok || !ok2 || before.frame != after.frame || after.frame == last ||
 			!strings.Contains(ansi.Strip(after.frame), shows) {
@@ -143,6 +195,14 @@ func matchScreen(t *testing.T, lp *liveProgram, term *ttyTerm, n int, shows, wha
 			}
 			if w != g {
 				t.Fatalf("%s: line %d of the terminal differs from the frame:\nframe:    %q\nterminal: %q", what, i+1, w, g)
+			}
+		}
+		for y, row := range frameStyles(after.frame, len(styles[0]), len(styles), profile) {
+			for x, s := range row {
+				if !s.Equal(&styles[y][x]) {
+					t.Fatalf("%s: the terminal's cell at line %d column %d is styled %q, the frame's %q\nframe line: %q",
+						what, y+1, x+1, styles[y][x].String(), s.String(), want[min(y, len(want)-1)])
+				}
 			}
 		}
 		matched++

@@ -424,8 +424,12 @@ func (s *TerminalRenderer) move(newbuf *RenderBuffer, x, y int) {
 	// Some move operations such as [ansi.LF] can apply styles to the new
 	// cursor position, thus, we need to reset the styles before moving the
 	// cursor.
+	// chainwatch: only inline. In fullscreen a move stays on the screen
+	// with the whole screen as the scroll region, so no LF or RI it sends
+	// can scroll, and the pen is kept (each changed line no longer pays a
+	// reset and its style again).
 	blank := s.clearBlank()
-	resetPen := y != s.cur.Y && !blank.Equal(&EmptyCell)
+	resetPen := y != s.cur.Y && !blank.Equal(&EmptyCell) && !s.flags.Contains(tFullscreen)
 	if resetPen {
 		s.updatePen(nil)
 	}
