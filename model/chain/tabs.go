@@ -44,7 +44,7 @@ func (c *Model) ClickTab(x, width int) (expiryChanged bool) {
 // is not a tab at all, so no tab ever reads a negative DTE.
 func (c *Model) Tabs() ([]ui.ExpiryTab, int) {
 	day := feed.ShownDay(c.q, c.sh.Now())
-	surf := c.surface(day)
+	figs, spot := c.stripFigs(day), c.Spot()
 	c.tabs = c.tabs[:0]
 	sel := 0
 	for _, e := range c.st.exps[c.firstListed():] {
@@ -60,9 +60,11 @@ func (c *Model) Tabs() ([]ui.ExpiryTab, int) {
 			Kind:     expiryKind(e.date),
 			Earnings: c.earnings != 0 && e.date >= c.earnings,
 		}
-		if i := surf.Find(e.date); i >= 0 {
-			a := &c.vc.atm[i]
-			t.ATMIV, t.Move, t.MovePct = a.iv, a.move, a.move/surf.Spot
+		for len(figs) > 0 && figs[0].date < e.date {
+			figs = figs[1:]
+		}
+		if len(figs) > 0 && figs[0].date == e.date {
+			t.ATMIV, t.Move, t.MovePct = figs[0].iv, figs[0].move, figs[0].move/spot
 		}
 		c.tabs = append(c.tabs, t)
 	}

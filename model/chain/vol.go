@@ -12,29 +12,60 @@ import (
 
 // The held chain as the vol figures read it: the expiry strip under the
 // tabs and the vol page compute from the chain the ladder already holds,
-// which costs no points. It is converted once per change of the chain
+// which costs no points. Each is computed once per change of the chain
 // (or of the day), not on every frame, into buffers kept between changes.
+// The strip needs one figure per expiry, so it converts an expiry at a
+// time into one small buffer; only the vol page holds the whole chain in
+// vol's shape, so a session that never opens it keeps one copy of the
+// chain, not two (an SPX chain in vol's shape is 1.3 MB).
 
-// volCache is the held chain in vol's shape, with each expiry's ATM
-// figures for the strip.
+// volCache holds each expiry's ATM figures for the strip and, once the
+// vol page asked, the held chain in vol's shape.
 type volCache struct {
-	ver  uint64   // Model.ver it was built for; 0: never
-	day  api.Date // the day the data shows when it was built
-	surf vol.Surface
-	rows []vol.Row // one buffer behind every expiry's rows
-	atm  []atmFigs // per expiry of surf
+	ver, surfVer uint64   // Model.ver each was built for; 0: never
+	day, surfDay api.Date // the day the data showed when each was built
+	atm          []atmFigs
+	scratch      []vol.Row // one expiry's rows, while its figures are computed
+	surf         vol.Surface
+	rows         []vol.Row // one buffer behind every expiry's rows
 }
 
-type atmFigs struct{ iv, move float64 }
+// atmFigs are one expiry's ATM IV and straddle for the strip.
+type atmFigs struct {
+	date     api.Date
+	iv, move float64
+}
 
-// surface returns the held chain for day, converting it again only when
-// it changed since the last call.
-func (c *Model) surface(day api.Date) *vol.Surface {
+// stripFigs returns the ATM figures of every expiry still trading on day,
+// in date order, computing them again only when the chain changed since
+// the last call.
+func (c *Model) stripFigs(day api.Date) []atmFigs {
 	vc := &c.vc
 	if vc.ver == c.ver && vc.day == day && c.ver != 0 {
-		return &vc.surf
+		return vc.atm
 	}
 	vc.ver, vc.day = c.ver, day
+	vc.atm = vc.atm[:0]
+	spot := c.Spot()
+	for _, e := range c.st.exps {
+		if e.date < day {
+			continue // settled: not a tab
+		}
+		vc.scratch = volRows(vc.scratch[:0], e.rows)
+		_, iv, move := vol.ATM(vc.scratch, spot)
+		vc.atm = append(vc.atm, atmFigs{e.date, iv, move})
+	}
+	return vc.atm
+}
+
+// surface returns the held chain for day in vol's shape, converting it
+// again only when it changed since the last call.
+func (c *Model) surface(day api.Date) *vol.Surface {
+	vc := &c.vc
+	if vc.surfVer == c.ver && vc.surfDay == day && c.ver != 0 {
+		return &vc.surf
+	}
+	vc.surfVer, vc.surfDay = c.ver, day
 	s := &vc.surf
 	*s = vol.Surface{Symbol: c.q.Symbol, Day: day, Spot: c.Spot(), Exps: s.Exps[:0]}
 	if c.st.hasUnd {
@@ -52,22 +83,25 @@ func (c *Model) surface(day api.Date) *vol.Surface {
 		vc.rows = make([]vol.Row, 0, n+n/8)
 	}
 	vc.rows = vc.rows[:0]
-	vc.atm = vc.atm[:0]
 	for _, e := range c.st.exps {
 		if e.date < day {
-			continue // settled: not a tab, not on the page
+			continue // settled: not on the page
 		}
 		start := len(vc.rows)
-		for i := range e.rows {
-			r := &e.rows[i]
-			vc.rows = append(vc.rows, vol.Row{Strike: r.Strike, Call: quoteOf(&r.Call), Put: quoteOf(&r.Put)})
-		}
+		vc.rows = volRows(vc.rows, e.rows)
 		rows := vc.rows[start:len(vc.rows):len(vc.rows)]
 		s.Exps = append(s.Exps, vol.Expiry{Date: e.date, DTE: day.DaysUntil(e.date), Rows: rows})
-		_, iv, move := vol.ATM(rows, s.Spot)
-		vc.atm = append(vc.atm, atmFigs{iv, move})
 	}
 	return s
+}
+
+// volRows appends rows in vol's shape to dst.
+func volRows(dst []vol.Row, rows []ui.StrikeRow) []vol.Row {
+	for i := range rows {
+		r := &rows[i]
+		dst = append(dst, vol.Row{Strike: r.Strike, Call: quoteOf(&r.Call), Put: quoteOf(&r.Put)})
+	}
+	return dst
 }
 
 func quoteOf(k *ui.Contract) vol.Quote {
