@@ -36,14 +36,7 @@ func BenchmarkEmbeddedSPXPoll(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer sb.Close()
-	ts, err := api.NewClientCredentials(api.AuthConfig{AuthURL: sb.AuthURL, ClientID: DemoClientID, ClientSecret: sb.DemoSecret})
-	if err != nil {
-		b.Fatal(err)
-	}
-	client, err := api.NewClient(api.WithBaseURL(sb.BaseURL), api.WithTokenSource(ts), api.WithClock(now))
-	if err != nil {
-		b.Fatal(err)
-	}
+	client := demoClient(b, sb, now)
 	ctx := context.Background()
 	day := api.DateOf(now()).String()
 	full, _, err := client.OptionAndUnderlyingQuotes(ctx, api.OptionQuotesParams{Symbol: "SPX", Date: day})

@@ -50,16 +50,8 @@ func BenchmarkLoadSPXChains(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer sb.Close()
-	ts, err := api.NewClientCredentials(api.AuthConfig{AuthURL: sb.AuthURL, ClientID: DemoClientID, ClientSecret: sb.DemoSecret})
-	if err != nil {
-		b.Fatal(err)
-	}
 	rec := &urlRecorder{}
-	client, err := api.NewClient(api.WithBaseURL(sb.BaseURL), api.WithTokenSource(ts), api.WithClock(now),
-		api.WithHTTPClient(&http.Client{Transport: rec}))
-	if err != nil {
-		b.Fatal(err)
-	}
+	client := demoClient(b, sb, now, api.WithHTTPClient(&http.Client{Transport: rec}))
 	ch, _, err := client.OptionAndUnderlyingQuotes(context.Background(), api.OptionQuotesParams{Symbol: "SPX", Date: api.DateOf(now()).String()})
 	if err != nil || len(ch.Options) < 15000 {
 		b.Fatalf("the first SPX chain: %v", err)
@@ -129,4 +121,19 @@ func rssMB(b *testing.B) float64 {
 	}
 	b.Fatal("no VmRSS in /proc/self/status")
 	return 0
+}
+
+// demoClient is an api client of sb's demo account over loopback, as the
+// embedded chainwatch makes one, on the clock now, with opts after.
+func demoClient(tb testing.TB, sb *Server, now func() time.Time, opts ...api.Option) *api.Client {
+	tb.Helper()
+	ts, err := api.NewClientCredentials(api.AuthConfig{AuthURL: sb.AuthURL, ClientID: DemoClientID, ClientSecret: sb.DemoSecret})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	client, err := api.NewClient(append([]api.Option{api.WithBaseURL(sb.BaseURL), api.WithTokenSource(ts), api.WithClock(now)}, opts...)...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return client
 }

@@ -50,13 +50,9 @@ type calEvent struct {
 // move option prices; recent ones keep at least two lines when there are
 // any, to put the last report's surprise in view.
 func Calendar(v *CalendarView, width, height int, st *theme.Styles) []string {
-	out := make([]string, max(height, 0))
+	out := blankPane(width, height)
 	if height <= 0 || width <= 0 {
 		return out
-	}
-	blank := paneBlank(width)
-	for i := range out {
-		out[i] = blank
 	}
 	shade, tone, mark := theme.ShadeNone, theme.ToneBold, "  "
 	if v.Focused {

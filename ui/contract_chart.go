@@ -110,13 +110,9 @@ func chartMidLine(mid []ChartPoint, end float64) [][2]float64 {
 // chartMessage is the chart's room with msg (or the want of data) said
 // in the middle.
 func chartMessage(msg string, width, height int, st *theme.Styles) []string {
-	out := make([]string, max(height, 0))
+	out := blankPane(width, height)
 	if height <= 0 || width <= 0 {
 		return out
-	}
-	blank := paneBlank(width)
-	for i := range out {
-		out[i] = blank
 	}
 	if msg == "" {
 		msg = "no quotes or trades to chart yet"

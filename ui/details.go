@@ -32,16 +32,9 @@ type detailField struct {
 // title. Fields are in order of what a trader checks first, so a short
 // pane loses the least useful ones.
 func Details(d *DetailsData, width, height int, st *theme.Styles) []string {
-	out := make([]string, max(height, 0))
-	if height <= 0 {
+	out := blankPane(width, height)
+	if height <= 0 || width <= 0 {
 		return out
-	}
-	if width <= 0 {
-		return out
-	}
-	blank := paneBlank(width)
-	for i := range out {
-		out[i] = blank
 	}
 	if d == nil || d.Contract == nil {
 		l := newPaneLine(width, theme.Span{})

@@ -20,6 +20,17 @@ func paneBlank(n int) string {
 	return strings.Repeat(" ", n)
 }
 
+// blankPane is a pane's height lines, each width blanks, for a drawing to
+// fill in; empty lines when width is not positive, none when height is not.
+func blankPane(width, height int) []string {
+	out := make([]string, max(height, 0))
+	blank := paneBlank(width)
+	for i := range out {
+		out[i] = blank
+	}
+	return out
+}
+
 // paneWidth is the width of s in cells: its length when it is plain ASCII
 // (numbers, codes, most labels), else what ansi measures (wide runes,
 // escape sequences).
