@@ -30,13 +30,42 @@ type liveProgram struct {
 
 // countingWriter counts the bytes the program writes to its terminal,
 // and hands them to also when it is set (before the program starts).
+// It also files them under the cause of the last message the App took
+// before the write (see outputCause), so a measurement can say what the
+// bytes were for.
 type countingWriter struct {
-	n    atomic.Int64
-	also io.Writer
+	n     atomic.Int64
+	cause atomic.Int32
+	by    [numCauses]atomic.Int64
+	also  io.Writer
+}
+
+// outputCause is what the App last updated for before a write: the
+// renderer draws at most 60 frames a second after the messages of the
+// frame, and the feeds' replies come seconds apart, so the last message
+// names the frame's cause (a chain reply and a tape page inside one 16 ms
+// frame would be filed under the later one).
+type outputCause int32
+
+const (
+	causeOther outputCause = iota // the clock, countdowns, the header's age
+	causeChain                    // a chain reply: new quotes and their flash
+	causeFade                     // the flashes fading
+	causeTape                     // a tape page or its greeks
+	numCauses
+)
+
+// byCause is the bytes written so far under each cause.
+func (w *countingWriter) byCause() (by [numCauses]int64) {
+	for c := range by {
+		by[c] = w.by[c].Load()
+	}
+	return by
 }
 
 func (w *countingWriter) Write(b []byte) (int, error) {
 	w.n.Add(int64(len(b)))
+	w.by[w.cause.Load()].Add(int64(len(b)))
 	if w.also != nil {
 		return w.also.Write(b)
 	}
@@ -63,12 +92,20 @@ func (c countedApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m <- programProbe{loaded: !c.chain.LastOK().IsZero() && c.tape.Held() > 0, renders: c.frame.renders, frame: c.frame.content}
 		return c, nil
 	case redrawAllMsg:
+		c.lp.out.cause.Store(int32(causeOther))
 		return c, tea.ClearScreen
 	case feed.ChainMsg:
+		c.lp.out.cause.Store(int32(causeChain))
 		select {
 		case c.lp.chain <- c.lp.out.n.Load():
 		default: // nobody is counting yet
 		}
+	case flashDoneMsg:
+		c.lp.out.cause.Store(int32(causeFade))
+	case feed.TapeMsg, feed.TapeGreeksMsg:
+		c.lp.out.cause.Store(int32(causeTape))
+	case frameMsg, pollMsg:
+		c.lp.out.cause.Store(int32(causeOther))
 	}
 	_, cmd := c.App.Update(msg)
 	return c, cmd
@@ -211,14 +248,23 @@ func BenchmarkOutputPerChainRefresh(b *testing.B) {
 			full := lp.out.n.Load() - before
 			b.ResetTimer()
 			first := mark()
+			by0 := lp.out.byCause()
 			last := first
 			for range b.N {
 				last = mark()
 			}
+			by := lp.out.byCause()
 			per := float64(last-first) / float64(b.N)
 			b.ReportMetric(float64(full), "full-bytes")
 			b.ReportMetric(per, "bytes/refresh")
 			b.ReportMetric(100*per/float64(full), "%-of-full")
+			// What the bytes were for, per refresh: the chain's own frame,
+			// its flashes fading, the tape's pages, and the rest (clock,
+			// countdowns). Filed at write time, so the four may differ
+			// from bytes/refresh by the writes of one frame at either end.
+			for c, name := range [numCauses]string{"other", "chain", "fade", "tape"} {
+				b.ReportMetric(float64(by[c]-by0[c])/float64(b.N), name+"-B/refresh")
+			}
 		})
 	}
 }

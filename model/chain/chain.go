@@ -40,7 +40,11 @@ type Model struct {
 	set    int // index into ui.ColumnSets
 	offset int // first drawn row of the window, kept by View
 	center bool
-	page   int // data rows of the last View, for PageUp and PageDown
+	// winLo is the strike of the window's first row (NaN: none yet). The
+	// window keeps it while the money stays in the window's middle half,
+	// so the rows stand still as the underlying ticks across a strike.
+	winLo float64
+	page  int // data rows of the last View, for PageUp and PageDown
 
 	fullAt, lastOK, errAt time.Time
 	noSuch                bool // the whole chain was a 204: no such symbol
@@ -59,7 +63,7 @@ type Model struct {
 
 // New returns an empty ladder; SetQuery starts it.
 func New(sh *common.Common) *Model {
-	return &Model{sh: sh, strike: math.NaN(), side: api.Call, win: config.DefaultStrikeWindow, page: 10}
+	return &Model{sh: sh, strike: math.NaN(), winLo: math.NaN(), side: api.Call, win: config.DefaultStrikeWindow, page: 10}
 }
 
 // SetQuery switches to another symbol, mode or date: the old chain means
@@ -68,7 +72,7 @@ func New(sh *common.Common) *Model {
 func (c *Model) SetQuery(q feed.Query) {
 	c.q = q
 	c.st.clear()
-	c.expiry, c.strike, c.side, c.offset, c.center = 0, math.NaN(), api.Call, 0, true
+	c.expiry, c.strike, c.side, c.offset, c.center, c.winLo = 0, math.NaN(), api.Call, 0, true, math.NaN()
 	c.fullAt, c.lastOK, c.errAt, c.err = time.Time{}, time.Time{}, time.Time{}, nil
 	c.noSuch = false
 	c.loading, c.earnings = true, 0
@@ -157,7 +161,7 @@ func (c *Model) nearestExpiry() api.Date {
 
 // selectExpiry goes to expiry d with the cursor at the money.
 func (c *Model) selectExpiry(d api.Date) {
-	c.expiry, c.strike, c.side, c.offset, c.center = d, math.NaN(), api.Call, 0, true
+	c.expiry, c.strike, c.side, c.offset, c.center, c.winLo = d, math.NaN(), api.Call, 0, true, math.NaN()
 }
 
 // Spot is the underlying's price (api.Underlying.Spot); NaN before a
@@ -167,57 +171,6 @@ func (c *Model) Spot() float64 {
 		return math.NaN()
 	}
 	return c.st.und.Spot()
-}
-
-// window returns the strikes around the money that the ladder shows and
-// the row the cursor is on among them.
-func (c *Model) window() (rows []ui.StrikeRow, cursor int) {
-	all := c.st.rowsOf(c.expiry)
-	if len(all) == 0 {
-		return nil, 0
-	}
-	atm := nearestRow(all, c.Spot())
-	if math.IsNaN(c.Spot()) {
-		atm = len(all) / 2
-	}
-	rows = all
-	if n := config.StrikeWindows[c.win]; n > 0 && n < len(all) {
-		lo := min(max(atm-n/2, 0), len(all)-n)
-		rows, atm = all[lo:lo+n], atm-lo
-	}
-	if math.IsNaN(c.strike) {
-		return rows, atm
-	}
-	return rows, nearestRow(rows, c.strike)
-}
-
-// rows is the window the ladder shows (tests ask how much is loaded).
-func (c *Model) rows() []ui.StrikeRow {
-	r, _ := c.window()
-	return r
-}
-
-// nearestRow is the row whose strike is closest to x (ties: the lower).
-func nearestRow(rows []ui.StrikeRow, x float64) int {
-	i, _ := slices.BinarySearchFunc(rows, x, func(r ui.StrikeRow, x float64) int {
-		if r.Strike < x {
-			return -1
-		} else if r.Strike > x {
-			return 1
-		}
-		return 0
-	})
-	if i == len(rows) || (i > 0 && x-rows[i-1].Strike <= rows[i].Strike-x) {
-		i--
-	}
-	return max(i, 0)
-}
-
-// moveTo puts the cursor on row i of the window (clamped into it).
-func (c *Model) moveTo(rows []ui.StrikeRow, i int) {
-	if len(rows) > 0 {
-		c.strike = rows[min(max(i, 0), len(rows)-1)].Strike
-	}
 }
 
 // HandleKey moves the cursor, the side, the expiry, the column set and the
@@ -256,21 +209,6 @@ func (c *Model) handleKey(k tea.KeyPressMsg) (handled, expiryChanged bool) {
 		return false, false
 	}
 	return true, false
-}
-
-// cycleWindow goes to the next window size. The selected strike stays
-// selected when the new window still holds it; otherwise the cursor goes
-// back to the money rather than to an arbitrary edge.
-func (c *Model) cycleWindow() {
-	c.win = (c.win + 1) % len(config.StrikeWindows)
-	c.center = true
-	if math.IsNaN(c.strike) {
-		return
-	}
-	rows, cur := c.window()
-	if len(rows) == 0 || rows[cur].Strike != c.strike {
-		c.strike = math.NaN()
-	}
 }
 
 // Scroll moves the cursor by delta rows (mouse wheel).
@@ -367,7 +305,12 @@ func (c *Model) ladder(width, height int) []string {
 		c.center = true
 	}
 	c.page = n
-	if c.center {
+	// A cursor that follows the money keeps it in the middle half of the
+	// pane, as the window does (window.go): on a short terminal the money
+	// stays in sight with rows around it, and the rows move only when it
+	// nears an edge. A cursor the user moved scrolls at the edges.
+	following := math.IsNaN(c.strike) && (cur < c.offset+n/4 || cur >= c.offset+n-n/4)
+	if c.center || following {
 		c.offset, c.center = cur-n/2, false
 	}
 	if cur < c.offset {

@@ -202,6 +202,58 @@ func TestChainFollowsTheMoney(t *testing.T) {
 	}
 }
 
+// The window stands still while the money stays in its middle half, so a
+// tick across a strike moves the cursor and the spot line by a row, not
+// every row; once the money nears an edge it centres on the money again.
+func TestChainWindowStandsStill(t *testing.T) {
+	c := loadedChain(t)
+	if rows, _ := c.window(); rows[0].Strike != 580 { // as first drawn: 580 to 619
+		t.Fatalf("first window from %v", rows[0].Strike)
+	}
+	for _, step := range []struct {
+		spot      float64
+		first, at float64 // the window's first strike, the cursor's
+	}{
+		{601.2, 580, 601}, // a tick up: same rows
+		{598.6, 580, 599}, // and down
+		{609.4, 580, 609}, // 29th of 40 rows: still in the middle half
+		{610.4, 590, 610}, // the 31st: centred again
+		{590.1, 570, 590},
+		{500.2, 500, 500}, // the chain's first strike: the window stops at it
+		{501.2, 500, 501},
+	} {
+		s := modeltest.SynthChain(5, 200, 1)
+		s.LastTradePrice = api.Some(step.spot)
+		c.Apply(feed.ChainMsg{Query: c.Query(), Chain: s, At: testNow})
+		rows, cur := c.window()
+		if len(rows) != 40 || rows[0].Strike != step.first || rows[cur].Strike != step.at {
+			t.Errorf("spot %v: %d rows from %v, cursor on %v; want 40 from %v, cursor on %v",
+				step.spot, len(rows), rows[0].Strike, rows[cur].Strike, step.first, step.at)
+		}
+	}
+	// On a short pane the money stays in the middle half of the rows shown.
+	view(c, 100, 16, true)
+	n := ui.LadderRows(16)
+	for _, spot := range []float64{501.2, 503.2, 504.2, 506.2, 509.2, 512.2, 515.2, 504.4} {
+		s := modeltest.SynthChain(5, 200, 1)
+		s.LastTradePrice = api.Some(spot)
+		c.Apply(feed.ChainMsg{Query: c.Query(), Chain: s, At: testNow})
+		before := c.lv.Offset
+		view(c, 100, 16, true)
+		if cur, off := c.lv.Cursor, c.lv.Offset; off > 0 && (cur < off+n/4 || cur >= off+n-n/4) {
+			t.Errorf("spot %v: cursor on row %d of %d..%d, out of the middle half", spot, cur, off, off+n)
+		}
+		if spot == 503.2 && c.lv.Offset != before {
+			t.Errorf("spot %v: a tick moved the rows from %d to %d", spot, before, c.lv.Offset)
+		}
+	}
+	// Another expiry starts centred on the money.
+	pressKey(t, c, runeKey(']'), 1)
+	if rows, cur := c.window(); rows[0].Strike != 500 || rows[cur].Strike != 504 {
+		t.Errorf("next expiry: window from %v, cursor on %v", rows[0].Strike, rows[cur].Strike)
+	}
+}
+
 func TestExpiryKind(t *testing.T) {
 	for _, tc := range []struct {
 		d    api.Date
