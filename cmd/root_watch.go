@@ -42,6 +42,7 @@ type watchFlags struct {
 	tapeSize   int
 	colorBlind bool
 	noColor    bool
+	noFlash    bool
 	watchlist  bool
 	svc        serviceFlags
 	// The embedded sandbox's clock: --sandbox-clock, --sandbox-speed.
@@ -84,6 +85,7 @@ func addWatchFlags(cmd *cobra.Command, f *watchFlags) {
 	fl.StringVar(&f.theme, "theme", config.DefaultTheme, "colours: auto (from the terminal's background), dark or light")
 	fl.BoolVar(&f.colorBlind, "colorblind", false, "a colour-blind-safe palette")
 	fl.BoolVar(&f.noColor, "no-color", false, "no colours at all (also when NO_COLOR is set)")
+	fl.BoolVar(&f.noFlash, "no-flash", false, "changed quotes are not highlighted (a refresh then writes about half the bytes, for a slow link)")
 	fl.BoolVar(&f.watchlist, "watchlist", false, "start on the watchlist page (the config file's watchlist; W switches)")
 	fl.StringVar(&f.svc.authURL, "auth-url", "", "token service URL, {auth_url} (env "+envAuthURL+")")
 	fl.StringVar(&f.svc.baseURL, "base-url", "", "data service URL, {base_url} (env "+envBaseURL+")")
@@ -137,6 +139,7 @@ type watchSettings struct {
 	theme        string
 	colorBlind   bool
 	noColor      bool
+	noFlash      bool
 	configExists bool
 	service      config.Service
 	// configPath is the config file in use (--config, else the default
@@ -256,6 +259,12 @@ func resolveSettings(o *WatchOptions, now time.Time) (watchSettings, error) {
 		s.colorBlind = f.colorBlind
 	case fc.ColorBlind != nil:
 		s.colorBlind = *fc.ColorBlind
+	}
+	switch {
+	case changed("no-flash"):
+		s.noFlash = f.noFlash
+	case fc.Flash != nil:
+		s.noFlash = !*fc.Flash
 	}
 	switch {
 	case changed("block-size"):
@@ -387,7 +396,7 @@ func watchRun(o *WatchOptions) error {
 		Client: client, Source: source, BaseURL: sess.baseURL,
 		Symbol: set.symbol, Mode: set.mode, Date: set.date,
 		Budget: set.budget, BlockSize: set.blockSize, TapeCapacity: set.tapeSize,
-		Theme: set.theme, ColorBlind: set.colorBlind, NoColor: set.noColor,
+		Theme: set.theme, ColorBlind: set.colorBlind, NoColor: set.noColor, NoFlash: set.noFlash,
 		FirstRun: firstRun, Recent: recent, Now: o.Now, ClockSpeed: o.Flags.sandboxSpeed,
 		SaveRecent: func(list []string) error {
 			err := st.SaveRecent(list)

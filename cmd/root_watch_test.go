@@ -80,7 +80,7 @@ func TestWatchDefaults(t *testing.T) {
 	}
 	c := res.cfg
 	if c.Symbol != "SPY" || c.Source != "SANDBOX" || c.Mode != api.Live || c.Date != 0 || !c.FirstRun ||
-		c.Theme != "auto" || c.ColorBlind || c.NoColor || c.BlockSize != 100 || c.TapeCapacity != 5000 ||
+		c.Theme != "auto" || c.ColorBlind || c.NoColor || c.NoFlash || c.BlockSize != 100 || c.TapeCapacity != 5000 ||
 		c.Budget.PerDay != 0 || c.Budget.Share != 0.25 || len(c.Recent) != 0 || c.SaveRecent == nil ||
 		!strings.HasPrefix(c.BaseURL, "http://127.0.0.1:") || c.Client == nil {
 		t.Fatalf("config %+v", *c)
@@ -182,6 +182,7 @@ symbol = "aapl"
 mode = "delayed"
 theme = "light"
 colorblind = true
+flash = false
 block_size = 50
 tape_size = 200
 [budget]
@@ -190,16 +191,16 @@ share = 0.5
 `, 0o644)
 	res := watchCLI{env: env}.run(t)
 	c := res.cfg
-	if res.err != nil || c.Symbol != "AAPL" || c.Mode != api.Delayed || c.Theme != "light" || !c.ColorBlind ||
+	if res.err != nil || c.Symbol != "AAPL" || c.Mode != api.Delayed || c.Theme != "light" || !c.ColorBlind || !c.NoFlash ||
 		c.BlockSize != 50 || c.TapeCapacity != 200 || c.Budget.PerDay != 1000 || c.Budget.Share != 0.5 || c.FirstRun {
 		t.Fatalf("%v %+v", res.err, c)
 	}
 	// Flags beat the file, each on its own; a share on the command line
 	// sets the file's points per day aside.
 	res = watchCLI{env: env}.run(t, "msft", "--mode", "live", "--theme", "dark", "--colorblind=false",
-		"--block-size", "10", "--tape-size", "100000", "--budget-share", "0.1")
+		"--no-flash=false", "--block-size", "10", "--tape-size", "100000", "--budget-share", "0.1")
 	c = res.cfg
-	if res.err != nil || c.Symbol != "MSFT" || c.Mode != api.Live || c.Theme != "dark" || c.ColorBlind ||
+	if res.err != nil || c.Symbol != "MSFT" || c.Mode != api.Live || c.Theme != "dark" || c.ColorBlind || c.NoFlash ||
 		c.BlockSize != 10 || c.TapeCapacity != 100000 || c.Budget.PerDay != 0 || c.Budget.Share != 0.1 {
 		t.Fatalf("%v %+v", res.err, c)
 	}
@@ -351,14 +352,14 @@ func TestWatchHelpListsFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"chainwatch [SYMBOL]", "--mode", "--date", "--config", "--budget-per-day", "--budget-share",
-		"--block-size", "--tape-size", "--theme", "--colorblind", "--no-color", "--base-url", "--auth-url", "--client-id", "--token-file",
+		"--block-size", "--tape-size", "--theme", "--colorblind", "--no-color", "--no-flash", "--base-url", "--auth-url", "--client-id", "--token-file",
 		"--watchlist", "login", "status", "sandbox", "quotes"} {
 		if !strings.Contains(out, f) {
 			t.Errorf("--help does not mention %s", f)
 		}
 	}
 	readme, _ := os.ReadFile("../README.md")
-	for _, f := range []string{"--mode", "--date", "--config", "--budget-per-day", "--budget-share", "--block-size", "--tape-size", "--theme", "--colorblind", "--no-color", "NO_COLOR", "--watchlist", "chainwatch quotes"} {
+	for _, f := range []string{"--mode", "--date", "--config", "--budget-per-day", "--budget-share", "--block-size", "--tape-size", "--theme", "--colorblind", "--no-color", "--no-flash", "NO_COLOR", "--watchlist", "chainwatch quotes"} {
 		if !strings.Contains(string(readme), f) {
 			t.Errorf("README does not mention %s", f)
 		}

@@ -27,6 +27,7 @@ type File struct {
 	Mode       string      `toml:"mode"`
 	Theme      string      `toml:"theme"`
 	ColorBlind *bool       `toml:"colorblind"`
+	Flash      *bool       `toml:"flash"` // false: --no-flash
 	BlockSize  *int64      `toml:"block_size"`
 	TapeSize   *int        `toml:"tape_size"`
 	Budget     Budget      `toml:"budget"`
@@ -172,7 +173,7 @@ func Load(path string, explicit bool, rule ScanRule) (fc File, exists bool, err 
 
 // configKeys lists every key of the file, for the unknown-key message.
 var configKeys = []string{
-	"symbol", "mode", "theme", "colorblind", "block_size", "tape_size", "watchlist",
+	"symbol", "mode", "theme", "colorblind", "flash", "block_size", "tape_size", "watchlist",
 	"budget.points_per_day", "budget.share",
 	"service.base_url", "service.auth_url", "service.client_id", "service.client_secret", "service.token_file",
 	"scan.name", "scan.description", "scan.all_results",

@@ -16,6 +16,7 @@ symbol = "qqq"
 mode = "delayed"
 theme = "light"
 colorblind = true
+flash = false
 block_size = 250
 tape_size = 20000
 [budget]
@@ -35,7 +36,7 @@ func TestConfigFullExample(t *testing.T) {
 	if err != nil || !exists {
 		t.Fatalf("load: %v, exists %v", err, exists)
 	}
-	if fc.Symbol != "QQQ" || fc.Mode != "delayed" || fc.Theme != "light" || fc.ColorBlind == nil || !*fc.ColorBlind ||
+	if fc.Symbol != "QQQ" || fc.Mode != "delayed" || fc.Theme != "light" || fc.ColorBlind == nil || !*fc.ColorBlind || fc.Flash == nil || *fc.Flash ||
 		fc.BlockSize == nil || *fc.BlockSize != 250 || fc.TapeSize == nil || *fc.TapeSize != 20000 ||
 		fc.Budget.PointsPerDay == nil || *fc.Budget.PointsPerDay != 1200 || fc.Budget.Share == nil || *fc.Budget.Share != 0.5 {
 		t.Fatalf("decoded %+v", fc)
@@ -95,6 +96,7 @@ func TestConfigErrors(t *testing.T) {
 		{"type", "block_size = \"big\"\n", []string{":1", "block_size", "wrong type", "string", "integer"}},
 		{"type in a table", "[budget]\nshare = \"half\"\n", []string{":2", "budget.share", "wrong type"}},
 		{"bool", "colorblind = \"yes\"\n", []string{"colorblind", "wrong type"}},
+		{"flash", "flash = 0\n", []string{"flash", "wrong type"}},
 		{"unknown key", "symbol = \"SPY\"\ncolour = \"red\"\n[budget]\nper_day = 1\n", []string{"unknown key colour, budget.per_day", "known: symbol"}},
 		{"unknown table", "[server]\nurl = \"x\"\n", []string{"unknown key server"}},
 		{"mode", "mode = \"fast\"\n", []string{"mode: \"fast\": want live or delayed"}},

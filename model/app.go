@@ -38,9 +38,13 @@ type Config struct {
 	Theme        string
 	ColorBlind   bool
 	NoColor      bool
-	FirstRun     bool
-	Recent       []string
-	Now          func() time.Time
+	// NoFlash draws changed cells without their highlight (--no-flash): no
+	// flash to draw and none to fade, for a slow link or a trader who
+	// finds it distracting.
+	NoFlash  bool
+	FirstRun bool
+	Recent   []string
+	Now      func() time.Time
 	// ClockSpeed is how many times as fast as real time Now runs
 	// (--sandbox-speed); default 1.
 	ClockSpeed float64
@@ -139,6 +143,10 @@ func New(cfg Config) *App {
 		Prompt: keymap.Prompt(),
 		Client: cfg.Client,
 		Now:    cfg.Now,
+		Flash:  config.FlashFor,
+	}
+	if cfg.NoFlash {
+		sh.Flash = 0
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{

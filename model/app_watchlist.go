@@ -238,7 +238,7 @@ func (a *App) onQuotes(m feed.QuotesMsg) tea.Cmd {
 	a.wl.m.Apply(m)
 	cmds := []tea.Cmd{a.plan(feed.FeedQuotes)}
 	if m.Err == nil {
-		cmds = append(cmds, flashDone())
+		cmds = append(cmds, a.flashDone())
 		// A symbol added since the events were fetched gets its own now;
 		// the first events are the feed's, already on their way.
 		if need := a.wl.m.NeedEvents(); len(need) > 0 && !a.poll.last[feed.FeedEvents].IsZero() &&

@@ -4,8 +4,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
-	"chainwatch/config"
 )
 
 // frameClock keeps the screen still while nothing on it changes.
@@ -36,8 +34,13 @@ type frameMsg struct{ gen uint64 }
 // flashDoneMsg redraws once flashes have faded.
 type flashDoneMsg struct{}
 
-func flashDone() tea.Cmd {
-	return tea.Tick(config.FlashFor+50*time.Millisecond, func(time.Time) tea.Msg { return flashDoneMsg{} })
+// flashDone redraws once the flashes of a new snapshot have faded; with
+// no flashes (--no-flash) there is nothing to wait for.
+func (a *App) flashDone() tea.Cmd {
+	if a.sh.Flash <= 0 {
+		return nil
+	}
+	return tea.Tick(a.sh.Flash+50*time.Millisecond, func(time.Time) tea.Msg { return flashDoneMsg{} })
 }
 
 // tickMargin puts a tick just past the boundary it waits for, so that the

@@ -248,7 +248,7 @@ func (a *App) onChain(m feed.ChainMsg) tea.Cmd {
 	}
 	if applied && m.Err == nil {
 		a.tape.SetContract(a.chain.SelectedOSI())
-		cmds = append(cmds, flashDone())
+		cmds = append(cmds, a.flashDone())
 		if m.Expiry == 0 && m.Chain != nil && len(m.Chain.Options) > 0 && (len(a.recent) == 0 || a.recent[0] != a.q.Symbol) {
 			cmds = append(cmds, a.remember(a.q.Symbol))
 		}

@@ -112,20 +112,24 @@ func (c countedApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // startProgram runs symbol's screen from start on, and stops it when t
-// ends.
-func startProgram(t testing.TB, symbol string, start time.Time, profile colorprofile.Profile) *liveProgram {
+// ends; opts change the screen's Config first.
+func startProgram(t testing.TB, symbol string, start time.Time, profile colorprofile.Profile, opts ...func(*Config)) *liveProgram {
 	t.Helper()
-	return startProgramTo(t, symbol, start, profile, nil)
+	return startProgramTo(t, symbol, start, profile, nil, opts...)
 }
 
 // startProgramTo is startProgram with the program's output also written
 // to term (a terminal emulator), when it is not nil.
-func startProgramTo(t testing.TB, symbol string, start time.Time, profile colorprofile.Profile, term io.Writer) *liveProgram {
+func startProgramTo(t testing.TB, symbol string, start time.Time, profile colorprofile.Profile, term io.Writer, opts ...func(*Config)) *liveProgram {
 	t.Helper()
 	now := sandbox.Clock(start, 1)
 	client := modeltest.StartSandbox(t, sandbox.Config{Now: now, PerSecond: 1000, Market: sandbox.OneClientMarket(now)})
 	lp := &liveProgram{out: &countingWriter{also: term}, chain: make(chan int64, 64), done: make(chan struct{})}
-	app := New(Config{Client: client, Source: "SANDBOX", Symbol: symbol, Now: now, Theme: "dark"})
+	cfg := Config{Client: client, Source: "SANDBOX", Symbol: symbol, Now: now, Theme: "dark"}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	app := New(cfg)
 	lp.p = tea.NewProgram(countedApp{app, lp}, tea.WithInput(nil), tea.WithOutput(lp.out),
 		tea.WithWindowSize(160, 48), tea.WithoutSignalHandler(),
 		// The counter is no terminal: say what it stands for, so the
@@ -222,12 +226,18 @@ var openMorning = time.Date(2026, 11, 24, 11, 30, 0, 0, api.Eastern)
 //
 //	go test -run '^$' -bench OutputPerChainRefresh -benchtime 8x ./model
 func BenchmarkOutputPerChainRefresh(b *testing.B) {
+	noFlash := func(c *Config) { c.NoFlash = true }
 	for _, p := range []struct {
 		name    string
 		profile colorprofile.Profile
-	}{{"256", colorprofile.ANSI256}, {"truecolor", colorprofile.TrueColor}} {
+		opts    []func(*Config)
+	}{
+		{"256", colorprofile.ANSI256, nil},
+		{"truecolor", colorprofile.TrueColor, nil},
+		{"256-no-flash", colorprofile.ANSI256, []func(*Config){noFlash}},
+	} {
 		b.Run(p.name, func(b *testing.B) {
-			lp := startProgram(b, "SPY", openMorning, p.profile)
+			lp := startProgram(b, "SPY", openMorning, p.profile, p.opts...)
 			lp.waitLoaded(b)
 			mark := func() int64 {
 				select {

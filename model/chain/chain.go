@@ -327,7 +327,7 @@ func (c *Model) ladder(width, height int) []string {
 	}
 	c.lv = ui.LadderView{
 		Rows: rows, Offset: c.offset, Cursor: cur, Side: c.side, Spot: c.Spot(), Set: set,
-		Now: c.sh.Now().UnixNano(), Flash: config.FlashFor.Nanoseconds(), Focused: c.Focused, Message: c.message(len(rows)),
+		Now: c.sh.Now().UnixNano(), Flash: c.sh.Flash.Nanoseconds(), Focused: c.Focused, Message: c.message(len(rows)),
 	}
 	return ui.Ladder(&c.lv, width, height, c.sh.Styles)
 }

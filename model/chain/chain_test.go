@@ -13,6 +13,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/feed"
 	"chainwatch/model/modeltest"
+	"chainwatch/theme"
 	"chainwatch/ui"
 )
 
@@ -251,6 +252,27 @@ func TestChainWindowStandsStill(t *testing.T) {
 	pressKey(t, c, runeKey(']'), 1)
 	if rows, cur := c.window(); rows[0].Strike != 500 || rows[cur].Strike != 504 {
 		t.Errorf("next expiry: window from %v, cursor on %v", rows[0].Strike, rows[cur].Strike)
+	}
+}
+
+// A snapshot that changes every quote flashes the changed cells; with
+// Flash 0 (--no-flash) the same snapshot draws none.
+func TestChainFlashAndNoFlash(t *testing.T) {
+	for _, flash := range []bool{true, false} {
+		c := loadedChain(t)
+		if !flash {
+			sh := *c.sh
+			sh.Flash = 0
+			c.sh = &sh
+		}
+		c.Apply(feed.ChainMsg{Query: c.Query(), Chain: modeltest.SynthChain(5, 200, 2), At: testNow})
+		frame := strings.Join(view(c, 120, 30, true), "\n")
+		st := c.sh.Styles
+		flashed := strings.Contains(frame, st.Cell[theme.ToneUp][theme.ShadeFlash].Open) ||
+			strings.Contains(frame, st.Cell[theme.ToneDown][theme.ShadeFlash].Open)
+		if flashed != flash {
+			t.Errorf("Flash %v: flashed cells drawn: %v", c.sh.Flash, flashed)
+		}
 	}
 }
 

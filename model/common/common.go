@@ -23,6 +23,9 @@ type Common struct {
 	Prompt keymap.PromptKeys
 	Client *api.Client
 	Now    func() time.Time
+	// Flash is how long a changed cell stays highlighted; 0: it is not
+	// (--no-flash).
+	Flash time.Duration
 }
 
 // Source is the feed's fetches on this Common's client and clock.

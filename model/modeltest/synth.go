@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/config"
 	"chainwatch/keymap"
 	"chainwatch/model/common"
 	"chainwatch/sandbox"
@@ -17,7 +18,7 @@ import (
 // feed a part its replies by hand.
 func Common(now time.Time) *common.Common {
 	return &common.Common{Styles: theme.New(theme.Dark(), false), Keys: keymap.Default(), Prompt: keymap.Prompt(),
-		Now: func() time.Time { return now }}
+		Now: func() time.Time { return now }, Flash: config.FlashFor}
 }
 
 // SynthDay is the first expiry of the synthetic chains: Friday 2026-11-20,

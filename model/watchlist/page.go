@@ -201,7 +201,7 @@ func (m *Model) View() []string {
 		v.Rows = v.Rows[:0]
 	}
 	v.Notes = notes
-	v.Now, v.Flash = now.UnixNano(), config.FlashFor.Nanoseconds()
+	v.Now, v.Flash = now.UnixNano(), m.sh.Flash.Nanoseconds()
 	v.Focused = m.Focused
 	return ui.Watchlist(v, m.W, m.H, m.sh.Styles)
 }
