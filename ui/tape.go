@@ -236,7 +236,10 @@ func appendTapeRow(dst []byte, t *TapeTrade, blockSize int64, cols tapeCols, wid
 	if t.Type == api.Put {
 		cp, cpTone = 'P', theme.TonePut
 	}
-	timeTone, sizeTone, exTone := theme.ToneMuted, theme.ToneText, theme.ToneMuted
+	// Price, size and side are one run in the side's tone: the print reads
+	// as one figure (as a desk's tape colours the trade by its side), and
+	// a shifting tape does not pay two colour changes a row for the size.
+	timeTone, sizeTone, exTone := theme.ToneMuted, side, theme.ToneMuted
 	if block {
 		sizeTone = theme.ToneBlock
 	}
