@@ -73,8 +73,8 @@ require (
 // is something to draw (third_party/bubbletea/CHAINWATCH.md says why).
 replace charm.land/bubbletea/v2 v2.0.9 => ./third_party/bubbletea
 
-// ultraviolet (bubbletea's cell renderer) with two patches: a changed line
-// jumps over its unchanged cells instead of writing them again, and in
-// fullscreen the style is kept from line to line
-// (third_party/ultraviolet/CHAINWATCH.md says why).
+// ultraviolet (bubbletea's cell renderer) with three patches: a changed
+// line jumps over its unchanged cells instead of writing them again, and in
+// fullscreen the style is kept from line to line and a long cursor move
+// takes its cheapest form (third_party/ultraviolet/CHAINWATCH.md says why).
 replace github.com/charmbracelet/ultraviolet => ./third_party/ultraviolet

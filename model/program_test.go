@@ -258,16 +258,19 @@ func BenchmarkOutputPerChainRefresh(b *testing.B) {
 			full := lp.out.n.Load() - before
 			b.ResetTimer()
 			first := mark()
-			by0 := lp.out.byCause()
+			by0, cpu0 := lp.out.byCause(), cpuTime(b)
 			last := first
 			for range b.N {
 				last = mark()
 			}
-			by := lp.out.byCause()
+			by, cpu := lp.out.byCause(), cpuTime(b)-cpu0
 			per := float64(last-first) / float64(b.N)
 			b.ReportMetric(float64(full), "full-bytes")
 			b.ReportMetric(per, "bytes/refresh")
 			b.ReportMetric(100*per/float64(full), "%-of-full")
+			// The process's CPU a refresh: the screen, its renderer and
+			// the sandbox serving it.
+			b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/refresh")
 			// What the bytes were for, per refresh: the chain's own frame,
 			// its flashes fading, the tape's pages, and the rest (clock,
 			// countdowns). Filed at write time, so the four may differ

@@ -1626,7 +1626,10 @@ func moveCursor(s *TerminalRenderer, newbuf *RenderBuffer, x, y int, overwrite b
 		}
 		// Method #0: Use [ansi.CUP] if the distance is long.
 		seq = ansi.CursorPosition(x+1, y+1)
-		if fx == -1 || fy == -1 || width == -1 || notLocal(width, fx, fy, x, y) {
+		// chainwatch patch: in fullscreen a long move is priced too, not
+		// taken as CUP unseen: "ESC[18;35H" is 8 bytes where "ESC[8C" is 4,
+		// and a refresh makes a move for each changed quote (CHAINWATCH.md).
+		if fx == -1 || fy == -1 || width == -1 || notLocal(width, fx, fy, x, y) && !s.flags.Contains(tFullscreen) {
 			return seq
 		}
 	}
