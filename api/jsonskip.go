@@ -202,7 +202,9 @@ closed: // a container closed before i
 }
 
 // nonSpace returns the index of the first byte from i on that is not
-// white space, with that byte, or 0 at the end.
+// white space, with that byte, or 0 at the end. It is spaceEnd with the
+// byte, as its own loop: through spaceEnd, skipping spaced objects took
+// 5 % longer.
 func nonSpace(b []byte, i int) (int, byte) {
 	for ; i < len(b); i++ {
 		if c := b[i]; !isSpace(c) {

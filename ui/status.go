@@ -91,8 +91,7 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 		e.yield = 50
 	}
 	if s.Hint != "" {
-		h := row.seg(45, false)
-		h.right = true
+		h := row.seg(45, true)
 		h.parts[0] = panePart{tone: theme.ToneText, text: s.Hint}
 		h.n = 1
 		h.w = ansi.StringWidth(s.Hint)

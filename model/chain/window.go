@@ -44,9 +44,7 @@ func (c *Model) window() (rows []ui.StrikeRow, cursor int) {
 func (c *Model) windowStart(all []ui.StrikeRow, atm, n int) int {
 	lo := -1
 	if !math.IsNaN(c.winLo) {
-		if i, ok := slices.BinarySearchFunc(all, c.winLo, func(r ui.StrikeRow, x float64) int {
-			return cmp.Compare(r.Strike, x)
-		}); ok {
+		if i, ok := slices.BinarySearchFunc(all, c.winLo, byStrike); ok {
 			lo = i
 		}
 	}
@@ -66,19 +64,15 @@ func (c *Model) rows() []ui.StrikeRow {
 
 // nearestRow is the row whose strike is closest to x (ties: the lower).
 func nearestRow(rows []ui.StrikeRow, x float64) int {
-	i, _ := slices.BinarySearchFunc(rows, x, func(r ui.StrikeRow, x float64) int {
-		if r.Strike < x {
-			return -1
-		} else if r.Strike > x {
-			return 1
-		}
-		return 0
-	})
+	i, _ := slices.BinarySearchFunc(rows, x, byStrike)
 	if i == len(rows) || (i > 0 && x-rows[i-1].Strike <= rows[i].Strike-x) {
 		i--
 	}
 	return max(i, 0)
 }
+
+// byStrike orders rows by strike for a binary search for strike x.
+func byStrike(r ui.StrikeRow, x float64) int { return cmp.Compare(r.Strike, x) }
 
 // moveTo puts the cursor on row i of the window (clamped into it).
 func (c *Model) moveTo(rows []ui.StrikeRow, i int) {
