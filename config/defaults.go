@@ -75,6 +75,10 @@ const (
 	TermMaxInterval = time.Hour
 	TermShare       = 0.2
 	TermFirstDelay  = 3 * time.Second
+	// FullChainMaxAge is how long the expiries and strikes learnt from a
+	// whole chain are trusted; then a whole chain is fetched again, for
+	// strikes listed during the day and expiries that rolled off.
+	FullChainMaxAge = 30 * time.Minute
 )
 
 // The ladder and the tape.

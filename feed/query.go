@@ -55,13 +55,28 @@ type ChainMsg struct {
 // TapeMsg is a page of option trades from sequence number From (0: the
 // first fetch, a window of the latest trades).
 type TapeMsg struct {
-	Query  Query
-	From   int64
+	Query Query
+	From  int64
+	// Day is the session the trades are of, and Over whether it has
+	// ended: the tape's title names a past day, and an empty tape of a
+	// finished session does not read "no trades yet". A page From 0 of a
+	// tape that holds trades starts it over (a new session began, or the
+	// backlog outgrew it).
+	Day    api.Date
+	Over   bool
 	Trades []api.OptionTrade
 	Resp   *api.Response
 	Err    error
 	At     time.Time
 }
+
+// TermMsg is a whole chain fetched for the vol page's term structure;
+// it is the ladder's chain too, every expiry fresh.
+type TermMsg struct{ ChainMsg }
+
+// FetchingMsg says a timed fetch of Feed has started: what the status bar
+// counts down is no longer due.
+type FetchingMsg struct{ Feed Feed }
 
 // CalendarMsg is the symbol's earnings and dividends.
 type CalendarMsg struct {

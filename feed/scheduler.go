@@ -40,7 +40,14 @@ const (
 
 var feedNames = [NumFeeds]string{"chain", "tape", "calendar", "expiries", "contract quote", "contract trades", "contract quotes", "tape greeks", "quotes", "events"}
 
+// FeedJob is a headless command run again and again (--watch): not one
+// of a screen's feeds, so outside the tables indexed by feed.
+const FeedJob Feed = -1
+
 func (f Feed) String() string {
+	if f == FeedJob {
+		return "job"
+	}
 	if f >= 0 && f < NumFeeds {
 		return feedNames[f]
 	}
@@ -155,11 +162,20 @@ func NewScheduler(b Budget) *Scheduler {
 // nor an error worth showing. A 429 carries its own wait (Retry-After), so it
 // does not also grow the exponential backoff.
 func (s *Scheduler) Observe(f Feed, resp *api.Response, err error, now time.Time) {
-	s.book(resp, now)
-	if f < 0 || f >= NumFeeds || errors.Is(err, context.Canceled) {
+	if f < 0 || f >= NumFeeds {
+		s.book(resp, now)
 		return
 	}
-	st := &s.feeds[f]
+	s.observe(&s.feeds[f], resp, err, now)
+}
+
+// observe is Observe on a feed's state held elsewhere: the monitor keeps
+// one per feed it fetches (two symbols' chains are two states).
+func (s *Scheduler) observe(st *feedState, resp *api.Response, err error, now time.Time) {
+	s.book(resp, now)
+	if errors.Is(err, context.Canceled) {
+		return
+	}
 	if err == nil {
 		*st = feedState{done: true}
 		return
@@ -172,6 +188,13 @@ func (s *Scheduler) Observe(f Feed, resp *api.Response, err error, now time.Time
 		st.failedAt = now
 		return
 	}
+	s.holdFor(rl, now)
+}
+
+// holdFor holds every feed back for a 429's Retry-After (or, without one,
+// a second, or a minute for the monthly allowance): both limits are per
+// account.
+func (s *Scheduler) holdFor(rl *api.RateLimitError, now time.Time) {
 	wait := rl.RetryAfter
 	if wait <= 0 {
 		wait = perSecondWait
@@ -199,8 +222,13 @@ func (s *Scheduler) Next(f Feed, c Conditions, last, now time.Time) (d time.Dura
 	if f < 0 || f >= NumFeeds || !f.Shown(c) {
 		return 0, false
 	}
+	return s.next(f, s.feeds[f], c, last, now)
+}
+
+// next is Next on a feed's state held elsewhere (see observe), for a feed
+// known to be shown.
+func (s *Scheduler) next(f Feed, st feedState, c Conditions, last, now time.Time) (d time.Duration, ok bool) {
 	s.clock = later(s.clock, now)
-	st := s.feeds[f]
 	due := s.retryUntil
 	if !last.IsZero() {
 		if c.Historical && st.done {
