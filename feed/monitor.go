@@ -95,17 +95,17 @@ func (m *Monitor) Stats(now time.Time) Stats {
 // entry is one feed being fetched: its key, the parameters in force, who
 // wants it, and its timer and reply bookkeeping.
 type entry struct {
-	key     Key
-	want    Want                   // the parameters in force: the last subscriber's to set them
-	subs    map[*Subscription]Want // each subscriber's own want (its query's generation)
-	visible bool                   // some subscriber shows it: it is polled
-	st      feedState
-	gen     uint64 // raised by every plan and fetch: an older timer is moot
-	last    time.Time
-	due     time.Time // the next fetch planned; zero: none
-	fetched bool      // a fetch was started since the entry was made
+	key      Key
+	want     Want                   // the parameters in force: the last subscriber's to set them
+	subs     map[*Subscription]Want // each subscriber's own want (its query's generation)
+	visible  bool                   // some subscriber shows it: it is polled
+	st       feedState
+	gen      uint64 // raised by every plan and fetch: an older timer is moot
+	last     time.Time
+	due      time.Time // the next fetch planned; zero: none
+	fetched  bool      // a fetch was started since the entry was made
 	inflight int
-	timer   Stopper
+	timer    Stopper
 	feedCursor
 }
 

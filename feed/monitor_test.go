@@ -233,7 +233,7 @@ func TestMonitorWatchlistSymbolsAndEvents(t *testing.T) {
 	if got := r.src.taken(); len(got) != 2 {
 		t.Fatalf("opening the watchlist asked %+v, want its quotes and events", got)
 	}
-	s.Set(focused, wants([]string{"SPY"}, nil)...) // the subscriber applied them
+	s.Set(focused, wants([]string{"SPY"}, nil)...)                      // the subscriber applied them
 	s.Set(focused, wants([]string{"SPY", "AAPL"}, []string{"AAPL"})...) // a symbol added
 	r.step(0)
 	got := r.src.taken()
