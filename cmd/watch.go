@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"time"
 
@@ -39,85 +38,89 @@ func (h *headless) checkWatch(j job) error {
 // watch(1) does; for a log each run is appended: JSON one document a line,
 // CSV with its header once. A failed run is a line on stderr and the next
 // run comes on time (or after the service's Retry-After): a log must keep
-// going through a hiccup. Only a mistake of the caller's stops it. The
-// pace stays within the point budget (the config file's [budget], as the
+// going through a hiccup. Only a mistake of the caller's stops it.
+//
+// The runs are a job of the data monitor, as the screen's feeds are: it
+// paces them within the point budget (the config file's [budget], as the
 // watch screen's): an interval that would spend faster is stretched, and
 // said so. While the market is closed the data does not change, so after
 // the first run (the last data, at once) the runs pause until it opens.
 func (h *headless) watch(client *api.Client, mode api.Mode, format Format, fc config.File, j job) error {
 	tty := format.kind == kindTable && isTerminal(h.Out)
 	format.lines = true
-	sched := feed.NewScheduler(budgetOf(fc))
+	mon := feed.NewMonitor(feed.MonitorOptions{Fetcher: feed.Source{Client: client, Now: h.Now},
+		Clock: feed.RealClock{NowFunc: h.Now}, Budget: budgetOf(fc)})
+	defer mon.Close()
+	sub := mon.Subscribe()
+	sub.Set(feed.Attention{Focused: true}, feed.Want{Feed: feed.FeedJob, Job: &feed.Job{
+		Name: "watch", Every: h.Watch, Mode: mode,
+		Run: func(context.Context) feed.JobResult {
+			a, err := h.once(client, j)
+			return feed.JobResult{Value: a, Resps: a.Resps, Err: err}
+		},
+	}})
 	every := h.Watch
-	for run := 0; ; run++ {
-		if run > 0 && !sleepCtx(h.Context, every) {
+	for {
+		msg, ok := sub.Next(h.Context)
+		if !ok || h.Context.Err() != nil {
 			return nil
 		}
-		if wait := h.closedFor(mode); run > 0 && wait > 0 {
-			fmt.Fprintf(h.ErrOut, "chainwatch: %s: the market is closed; the next run is when it opens, in %s\n",
-				h.Now().In(api.Eastern).Format("15:04:05"), roundWait(wait))
-			if !sleepCtx(h.Context, wait) {
-				return nil
-			}
-		}
-		a, err := h.once(client, j)
-		if h.Context.Err() != nil {
-			return nil
-		}
-		stamp := h.Now().In(api.Eastern).Format("2006-01-02 15:04:05 MST")
-		if err != nil {
-			if exitCode(err) == ExitInput {
-				return err
-			}
-			fmt.Fprintf(h.ErrOut, "chainwatch: %s: %v\n", stamp, err)
-			var rl *api.RateLimitError
-			if errors.As(err, &rl) && rl.RetryAfter > every {
-				sleepCtx(h.Context, rl.RetryAfter-every)
-			}
+		r, ok := msg.(feed.JobMsg)
+		if !ok {
 			continue
 		}
-		b, err := format.bytes(a.Export)
-		if err != nil {
+		if err := h.printRun(r, format, tty, every); err != nil {
 			return err
-		}
-		if format.kind == kindCSV && run > 0 {
-			b = dropFirstLine(b)
-		}
-		switch {
-		case tty:
-			// Home, clear: the new table replaces the old one.
-			b = append([]byte(fmt.Sprintf("\x1b[H\x1b[2JEvery %s: %s\n\n", every, stamp)), b...)
-		case format.kind == kindTable:
-			// A log of tables: each run under its time, a blank line apart.
-			b = append([]byte(fmt.Sprintf("%s# %s\n", blankAfterFirst(run), stamp)), b...)
-		}
-		if _, err := h.Out.Write(b); err != nil {
-			return err
-		}
-		fmt.Fprintln(h.ErrOut, a.summary())
-		for _, r := range a.Resps {
-			sched.Outside(r)
 		}
 		// The interval follows the budget both ways: stretched when the
 		// balance shrinks, back to the asked one when it allows.
-		if d := paced(a.cost(), h.Watch, sched.BudgetPerHour(h.Now())); d != every {
-			if d > h.Watch {
+		if r.Every != every {
+			if r.Every > h.Watch {
+				cost := r.Value.(answer).cost()
 				fmt.Fprintf(h.ErrOut, "chainwatch: --watch %s would spend %s points an hour, more than the budget allows; running every %s\n",
-					h.Watch, scan.GroupDigits(int64(float64(a.cost())*float64(time.Hour)/float64(h.Watch))), roundWait(d))
+					h.Watch, scan.GroupDigits(int64(float64(cost)*float64(time.Hour)/float64(h.Watch))), roundWait(r.Every))
 			}
-			every = d
+			every = r.Every
+		}
+		if wait := r.Next.Sub(h.Now()); h.closedFor(mode) > 0 && wait > every {
+			fmt.Fprintf(h.ErrOut, "chainwatch: %s: the market is closed; the next run is when it opens, in %s\n",
+				h.Now().In(api.Eastern).Format("15:04:05"), roundWait(wait))
 		}
 	}
 }
 
-// paced is the interval at which cost points a run stay within perHour:
-// the asked interval, or a longer one.
-func paced(cost int, asked time.Duration, perHour float64) time.Duration {
-	if cost <= 0 || perHour <= 0 || math.IsInf(perHour, 0) {
-		return asked
+// printRun writes one run: its table, or its failure on stderr. Only a
+// mistake of the caller's (bad input) is returned, which stops the runs.
+func (h *headless) printRun(r feed.JobMsg, format Format, tty bool, every time.Duration) error {
+	stamp := r.At.In(api.Eastern).Format("2006-01-02 15:04:05 MST")
+	if r.Err != nil {
+		if exitCode(r.Err) == ExitInput {
+			return r.Err
+		}
+		fmt.Fprintf(h.ErrOut, "chainwatch: %s: %v\n", stamp, r.Err)
+		return nil
 	}
-	need := time.Duration(float64(cost) / perHour * float64(time.Hour))
-	return max(asked, need.Round(time.Second))
+	a := r.Value.(answer)
+	b, err := format.bytes(a.Export)
+	if err != nil {
+		return err
+	}
+	if format.kind == kindCSV && r.Run > 0 {
+		b = dropFirstLine(b)
+	}
+	switch {
+	case tty:
+		// Home, clear: the new table replaces the old one.
+		b = append([]byte(fmt.Sprintf("\x1b[H\x1b[2JEvery %s: %s\n\n", every, stamp)), b...)
+	case format.kind == kindTable:
+		// A log of tables: each run under its time, a blank line apart.
+		b = append([]byte(fmt.Sprintf("%s# %s\n", blankAfterFirst(r.Run), stamp)), b...)
+	}
+	if _, err := h.Out.Write(b); err != nil {
+		return err
+	}
+	fmt.Fprintln(h.ErrOut, a.summary())
+	return nil
 }
 
 // closedFor is how long until the data changes again when the market is
@@ -140,18 +143,6 @@ func budgetOf(fc config.File) feed.Budget {
 		b.Share = *s
 	}
 	return b
-}
-
-// sleepCtx waits d, or until ctx ends (false).
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
 }
 
 func roundWait(d time.Duration) time.Duration {
