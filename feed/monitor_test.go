@@ -284,3 +284,49 @@ func TestMonitorJobPacedAndPausedWhileClosed(t *testing.T) {
 		t.Fatalf("spent %d, want every run's points", got.SessionSpent)
 	}
 }
+
+// TestMonitorConcurrentSubscribers drives one monitor from several
+// goroutines at once, on real timers and goroutines, as SSH sessions and
+// alert rules would: the race detector checks the locking, and every
+// subscriber still gets its replies. Bounded: a fixed number of rounds and
+// a deadline.
+func TestMonitorConcurrentSubscribers(t *testing.T) {
+	clock := &fakeClock{now: openMarket}
+	src := &fakeSource{clock: clock, cost: 1}
+	m := NewMonitor(MonitorOptions{Fetcher: src, Clock: RealClock{NowFunc: clock.Now}, Budget: Budget{PerDay: 1_000_000}})
+	defer m.Close()
+	done := make(chan int, 4)
+	for i := range 4 {
+		go func() {
+			s := m.Subscribe()
+			q := Query{Symbol: []string{"SPY", "QQQ"}[i%2], Mode: api.Live, Gen: uint64(i + 1)}
+			got := 0
+			for round := range 20 {
+				w := screen(q, 0)
+				w[1].Hidden = round%3 == 0
+				s.Set(Attention{Focused: round%2 == 0}, w...)
+				s.Refresh(FeedChain, FeedTape)
+				_ = s.Snapshot(clock.Now())
+				got += len(replies[ChainMsg](s.Pending()))
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			for got == 0 {
+				msg, ok := s.Next(ctx)
+				if !ok {
+					break
+				}
+				if _, ok := msg.(ChainMsg); ok {
+					got++
+				}
+			}
+			s.Close()
+			done <- got
+		}()
+	}
+	for range 4 {
+		if got := <-done; got == 0 {
+			t.Fatal("a subscriber got no chain")
+		}
+	}
+}
