@@ -93,10 +93,7 @@ func Calendar(v *CalendarView, width, height int, st *theme.Styles) []string {
 		msg = "no events"
 	}
 	if msg != "" {
-		l := newPaneLine(width, theme.Span{})
-		l.blank((width - paneWidth(msg)) / 2)
-		l.put(st.Span(theme.ToneMuted, theme.ShadeNone), msg)
-		out[1+(rows-1)/2] = l.line()
+		out[1+(rows-1)/2] = centeredMessage(msg, width, st)
 		return out
 	}
 	calSort(up, true)
