@@ -54,40 +54,12 @@ func Calendar(v *CalendarView, width, height int, st *theme.Styles) []string {
 	if height <= 0 || width <= 0 {
 		return out
 	}
-	shade, tone, mark := theme.ShadeNone, theme.ToneBold, "  "
-	if v.Focused {
-		shade, tone, mark = theme.ShadeHeader, theme.ToneAccent, "▸ "
-	}
-	t := newPaneLine(width, st.Span(theme.ToneText, shade))
-	t.put(st.Span(tone, shade), mark+"Events")
-	if v.Today.Valid() {
-		t.put(st.Span(theme.ToneMuted, shade), " · today "+fmtDate(v.Today))
-	}
-	out[0] = t.line()
+	out[0] = calTitle(v, width, st)
 	rows := height - 1
 	if rows <= 0 {
 		return out
 	}
-
-	var up, past []calEvent
-	for i := range v.Earnings {
-		e := &v.Earnings[i]
-		ev := calEvent{date: e.Date, e: e}
-		if !v.Today.Valid() || e.Date >= v.Today {
-			up = append(up, ev)
-		} else {
-			past = append(past, ev)
-		}
-	}
-	for i := range v.Dividends {
-		d := &v.Dividends[i]
-		ev := calEvent{date: d.ExDate, d: d}
-		if !v.Today.Valid() || d.ExDate >= v.Today {
-			up = append(up, ev)
-		} else {
-			past = append(past, ev)
-		}
-	}
+	up, past := calSplit(v)
 	msg := text.Clean(v.Message)
 	if msg == "" && len(up)+len(past) == 0 {
 		msg = "no events"
@@ -98,39 +70,14 @@ func Calendar(v *CalendarView, width, height int, st *theme.Styles) []string {
 	}
 	calSort(up, true)
 	calSort(past, false)
-
-	// Share the rows: a rule between the groups when both show.
-	nUp, nPast := len(up), len(past)
-	rule := nUp > 0 && nPast > 0 && rows >= 3
-	avail := rows
-	if rule {
-		avail--
-	}
-	if nUp+nPast > avail {
-		keepPast := min(nPast, max(2, avail-nUp))
-		if nUp > 0 {
-			keepPast = min(keepPast, avail-1)
-		}
-		nPast = max(keepPast, 0)
-		nUp = min(nUp, avail-nPast)
-		if nUp == 0 || nPast == 0 {
-			rule = false
-		}
-	}
+	nUp, nPast, rule := calShare(len(up), len(past), rows)
 	row := 1
 	for i := 0; i < nUp && row < height; i++ {
 		out[row] = calLine(&up[i], v.Today, false, width, st)
 		row++
 	}
 	if rule && row < height {
-		l := newPaneLine(width, theme.Span{})
-		label := " today "
-		left := (width - len(label)) / 2
-		ruleSpan := st.Span(theme.ToneMuted, theme.ShadeNone)
-		l.put(ruleSpan, calRule(left))
-		l.put(ruleSpan, label)
-		l.put(ruleSpan, calRule(width-left-len(label)))
-		out[row] = l.line()
+		out[row] = calRuleLine(width, st)
 		row++
 	}
 	for i := 0; i < nPast && row < height; i++ {
@@ -138,6 +85,77 @@ func Calendar(v *CalendarView, width, height int, st *theme.Styles) []string {
 		row++
 	}
 	return out
+}
+
+// calTitle is the title line, "Events · today Jan 27". The focused pane
+// gets a "▸" so focus shows without colour.
+func calTitle(v *CalendarView, width int, st *theme.Styles) string {
+	shade, tone, mark := theme.ShadeNone, theme.ToneBold, "  "
+	if v.Focused {
+		shade, tone, mark = theme.ShadeHeader, theme.ToneAccent, "▸ "
+	}
+	t := newPaneLine(width, st.Span(theme.ToneText, shade))
+	t.put(st.Span(tone, shade), mark+"Events")
+	if v.Today.Valid() {
+		t.put(st.Span(theme.ToneMuted, shade), " · today "+fmtDate(v.Today))
+	}
+	return t.line()
+}
+
+// calSplit puts the earnings and dividends on one list of upcoming events
+// (from today; all of them when today is not known) and one of recent
+// ones, unsorted.
+func calSplit(v *CalendarView) (up, past []calEvent) {
+	file := func(ev calEvent) {
+		if !v.Today.Valid() || ev.date >= v.Today {
+			up = append(up, ev)
+		} else {
+			past = append(past, ev)
+		}
+	}
+	for i := range v.Earnings {
+		file(calEvent{date: v.Earnings[i].Date, e: &v.Earnings[i]})
+	}
+	for i := range v.Dividends {
+		file(calEvent{date: v.Dividends[i].ExDate, d: &v.Dividends[i]})
+	}
+	return up, past
+}
+
+// calShare shares rows between nUp upcoming and nPast recent events, with
+// a rule between the groups when both show and there is room for it.
+// When they do not all fit, upcoming events come first, as they move
+// option prices, but recent ones keep at least two lines, to put the last
+// report's surprise in view.
+func calShare(nUp, nPast, rows int) (int, int, bool) {
+	rule := nUp > 0 && nPast > 0 && rows >= 3
+	avail := rows
+	if rule {
+		avail--
+	}
+	if nUp+nPast <= avail {
+		return nUp, nPast, rule
+	}
+	keepPast := min(nPast, max(2, avail-nUp))
+	if nUp > 0 {
+		keepPast = min(keepPast, avail-1)
+	}
+	nPast = max(keepPast, 0)
+	nUp = min(nUp, avail-nPast)
+	return nUp, nPast, rule && nUp > 0 && nPast > 0
+}
+
+// calRuleLine is the "── today ──" rule between the upcoming and the
+// recent events.
+func calRuleLine(width int, st *theme.Styles) string {
+	l := newPaneLine(width, theme.Span{})
+	label := " today "
+	left := (width - len(label)) / 2
+	ruleSpan := st.Span(theme.ToneMuted, theme.ShadeNone)
+	l.put(ruleSpan, calRule(left))
+	l.put(ruleSpan, label)
+	l.put(ruleSpan, calRule(width-left-len(label)))
+	return l.line()
 }
 
 // calSort orders events by date, ascending or descending: insertion sort,
