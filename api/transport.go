@@ -29,114 +29,174 @@ type call struct {
 // not see an error for what a new token fixes. That extra try does not count
 // against MaxAttempts.
 func (c *Client) do(ctx context.Context, cl call) ([]byte, *Response, error) {
-	resp := &Response{Endpoint: cl.endpoint, Mode: cl.mode, Historical: cl.historical}
-	target := c.endpointURL(cl.mode, cl.path, cl.query)
-	retried401 := false
-	for attempt := 0; ; {
+	x := &exchange{cl: cl, resp: &Response{Endpoint: cl.endpoint, Mode: cl.mode, Historical: cl.historical}}
+	x.target = c.endpointURL(cl.mode, cl.path, cl.query)
+	for {
 		if err := ctx.Err(); err != nil {
-			return nil, resp, err
+			return nil, x.resp, err
 		}
-		var secret string
-		req, err := http.NewRequestWithContext(ctx, cl.method, target, bytes.NewReader(cl.body))
-		if err != nil {
-			return nil, resp, fmt.Errorf("api: %s: %w", cl.path, err)
+		body, again, err := c.try(ctx, x)
+		if !again {
+			return body, x.resp, err
 		}
-		req.Header.Set("Accept", c.format.contentType())
-		req.Header.Set("User-Agent", c.userAgent)
-		if cl.body != nil {
-			req.Header.Set("Content-Type", c.format.contentType())
-		}
-		if c.tokens != nil {
-			tok, err := c.tokens.Token(ctx)
-			if err != nil {
-				return nil, resp, err
-			}
-			secret = tok.AccessToken
-			req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
-		}
-		resp.Attempts++
-		attempt++
-		// pause waits before the next try: the server's Retry-After when it
-		// gave a usable one, else the jittered backoff.
-		pause := func(h http.Header) error {
-			wait := parseRetryAfter(h.Get("Retry-After"), c.now())
-			if wait == 0 || wait > c.retry.MaxRetryAfter {
-				wait = c.retry.backoff(attempt-1, c.jitter())
-			}
-			return c.sleep(ctx, wait)
-		}
-		hr, err := c.http.Do(req)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, resp, ctx.Err()
-			}
-			err = fmt.Errorf("api: %s %s: %s", cl.method, cl.path, redact(err.Error(), secret))
-			if cl.method != http.MethodGet || attempt >= c.retry.MaxAttempts {
-				return nil, resp, err
-			}
-			if err := pause(nil); err != nil {
-				return nil, resp, err
-			}
-			continue
-		}
-		resp.StatusCode, resp.Header = hr.StatusCode, hr.Header
-		resp.readPoints(hr.Header)
-		if hr.StatusCode == http.StatusOK || hr.StatusCode == http.StatusNoContent {
-			resp.Cost = Cost(cl.endpoint, cl.mode, cl.historical) // both are charged
-		}
-
-		switch hr.StatusCode {
-		case http.StatusOK:
-			body, err := c.readBody(hr)
-			var cut *CutOffError
-			if errors.As(err, &cut) {
-				cut.Method, cut.Endpoint, cut.Cost = cl.method, cl.path, resp.Cost
-				return nil, resp, cut
-			}
-			if err != nil {
-				return nil, resp, fmt.Errorf("api: %s %s: reading the response: %s", cl.method, cl.path, redact(err.Error(), secret))
-			}
-			return body, resp, nil
-		case http.StatusNoContent:
-			drain(hr)
-			return nil, resp, ErrNoData
-		}
-
-		// Read a token's length past the limit, redact, then cut: a token
-		// the server echoed across the limit is not left half visible.
-		// Control characters become spaces: the message will be shown in a
-		// terminal, and a hostile body must not rewrite the screen.
-		msg := redact(errorMessage(hr.StatusCode, readLimited(hr, errBodyLimit+int64(len(secret)))), secret)
-		msg = cleanText(msg, errBodyLimit)
-		apiErr := APIError{Method: cl.method, Endpoint: cl.path, StatusCode: hr.StatusCode, Message: msg}
-		switch hr.StatusCode {
-		case http.StatusUnauthorized:
-			if c.tokens != nil && !retried401 {
-				retried401 = true
-				attempt-- // a fresh token is not a retry of the same thing
-				c.tokens.Invalidate()
-				continue
-			}
-			return nil, resp, &apiErr
-		case http.StatusTooManyRequests:
-			rl := &RateLimitError{APIError: apiErr, RetryAfter: parseRetryAfter(hr.Header.Get("Retry-After"), c.now())}
-			if attempt >= c.retry.MaxAttempts || rl.RetryAfter > c.retry.MaxRetryAfter {
-				return nil, resp, rl
-			}
-			if err := pause(hr.Header); err != nil {
-				return nil, resp, err
-			}
-			continue
-		case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-			if cl.method == http.MethodGet && attempt < c.retry.MaxAttempts {
-				if err := pause(hr.Header); err != nil {
-					return nil, resp, err
-				}
-				continue
-			}
-		}
-		return nil, resp, &apiErr
 	}
+}
+
+// exchange is one call across its tries: what is sent, the Response it
+// fills, and what the retry rules count.
+type exchange struct {
+	cl         call
+	target     string
+	resp       *Response
+	attempt    int  // tries so far that count against MaxAttempts
+	retried401 bool // the one try with a fresh token is spent
+	// secret is this try's access token: redacted from every error, since
+	// a server or a proxy may echo it.
+	secret string
+}
+
+// try sends the call once. again asks for another try (any wait before it
+// is over); otherwise body and err are the call's.
+func (c *Client) try(ctx context.Context, x *exchange) (body []byte, again bool, err error) {
+	req, err := c.newRequest(ctx, x)
+	if err != nil {
+		return nil, false, err
+	}
+	x.resp.Attempts++
+	x.attempt++
+	hr, err := c.http.Do(req)
+	if err != nil {
+		return c.unsent(ctx, x, err)
+	}
+	x.record(hr)
+	switch hr.StatusCode {
+	case http.StatusOK:
+		body, err := c.okBody(x, hr)
+		return body, false, err
+	case http.StatusNoContent:
+		drain(hr)
+		return nil, false, ErrNoData
+	}
+	return c.refused(ctx, x, hr)
+}
+
+// newRequest builds one try's request, with a token from the token source
+// when there is one: asked for on every try, so a try after a 401 gets the
+// fresh token.
+func (c *Client) newRequest(ctx context.Context, x *exchange) (*http.Request, error) {
+	x.secret = ""
+	req, err := http.NewRequestWithContext(ctx, x.cl.method, x.target, bytes.NewReader(x.cl.body))
+	if err != nil {
+		return nil, fmt.Errorf("api: %s: %w", x.cl.path, err)
+	}
+	req.Header.Set("Accept", c.format.contentType())
+	req.Header.Set("User-Agent", c.userAgent)
+	if x.cl.body != nil {
+		req.Header.Set("Content-Type", c.format.contentType())
+	}
+	if c.tokens != nil {
+		tok, err := c.tokens.Token(ctx)
+		if err != nil {
+			return nil, err
+		}
+		x.secret = tok.AccessToken
+		req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	}
+	return req, nil
+}
+
+// unsent is a try that got no answer. A cancelled context is the caller's
+// own error; otherwise only a GET is tried again, as the policy allows: a
+// POST (a custom scan) may have reached the server, and a second one would
+// be run and charged again.
+func (c *Client) unsent(ctx context.Context, x *exchange, err error) ([]byte, bool, error) {
+	if ctx.Err() != nil {
+		return nil, false, ctx.Err()
+	}
+	err = fmt.Errorf("api: %s %s: %s", x.cl.method, x.cl.path, redact(err.Error(), x.secret))
+	if x.cl.method != http.MethodGet || x.attempt >= c.retry.MaxAttempts {
+		return nil, false, err
+	}
+	return c.again(ctx, x, nil)
+}
+
+// record keeps what every answer tells, error or not: its status, headers
+// and points; and the cost of a 200 or a 204, both of which are charged.
+func (x *exchange) record(hr *http.Response) {
+	x.resp.StatusCode, x.resp.Header = hr.StatusCode, hr.Header
+	x.resp.readPoints(hr.Header)
+	if hr.StatusCode == http.StatusOK || hr.StatusCode == http.StatusNoContent {
+		x.resp.Cost = Cost(x.cl.endpoint, x.cl.mode, x.cl.historical)
+	}
+}
+
+// okBody reads a 200's body. One cut off short is a CutOffError that names
+// the call and its cost: the points were spent for nothing.
+func (c *Client) okBody(x *exchange, hr *http.Response) ([]byte, error) {
+	body, err := c.readBody(hr)
+	var cut *CutOffError
+	if errors.As(err, &cut) {
+		cut.Method, cut.Endpoint, cut.Cost = x.cl.method, x.cl.path, x.resp.Cost
+		return nil, cut
+	}
+	if err != nil {
+		return nil, fmt.Errorf("api: %s %s: reading the response: %s", x.cl.method, x.cl.path, redact(err.Error(), x.secret))
+	}
+	return body, nil
+}
+
+// refused is a try answered with an error status: one more try for a 401
+// (with a fresh token), a 429 the policy waits out, or a gateway error on
+// a GET while tries are left; else the error, an *APIError or a
+// *RateLimitError.
+func (c *Client) refused(ctx context.Context, x *exchange, hr *http.Response) ([]byte, bool, error) {
+	apiErr := x.apiError(hr)
+	switch hr.StatusCode {
+	case http.StatusUnauthorized:
+		if c.tokens != nil && !x.retried401 {
+			x.retried401 = true
+			x.attempt-- // a fresh token is not a retry of the same thing
+			c.tokens.Invalidate()
+			return nil, true, nil
+		}
+	case http.StatusTooManyRequests:
+		rl := &RateLimitError{APIError: *apiErr, RetryAfter: parseRetryAfter(hr.Header.Get("Retry-After"), c.now())}
+		if x.attempt >= c.retry.MaxAttempts || rl.RetryAfter > c.retry.MaxRetryAfter {
+			return nil, false, rl
+		}
+		return c.again(ctx, x, hr.Header)
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		if x.cl.method == http.MethodGet && x.attempt < c.retry.MaxAttempts {
+			return c.again(ctx, x, hr.Header)
+		}
+	}
+	return nil, false, apiErr
+}
+
+// apiError is the error of an error status, with the body's message.
+//
+// Read a token's length past the limit, redact, then cut: a token the
+// server echoed across the limit is not left half visible. Control
+// characters become spaces: the message will be shown in a terminal, and
+// a hostile body must not rewrite the screen.
+func (x *exchange) apiError(hr *http.Response) *APIError {
+	msg := redact(errorMessage(hr.StatusCode, readLimited(hr, errBodyLimit+int64(len(x.secret)))), x.secret)
+	msg = cleanText(msg, errBodyLimit)
+	return &APIError{Method: x.cl.method, Endpoint: x.cl.path, StatusCode: hr.StatusCode, Message: msg}
+}
+
+// again waits before the next try, then asks for it: the server's
+// Retry-After (h; nil for none) when it gave a usable one, else the
+// jittered backoff. A wait cut short by the context ends the call.
+func (c *Client) again(ctx context.Context, x *exchange, h http.Header) ([]byte, bool, error) {
+	wait := parseRetryAfter(h.Get("Retry-After"), c.now())
+	if wait == 0 || wait > c.retry.MaxRetryAfter {
+		wait = c.retry.backoff(x.attempt-1, c.jitter())
+	}
+	if err := c.sleep(ctx, wait); err != nil {
+		return nil, false, err
+	}
+	return nil, true, nil
 }
 
 // readBody reads a success body up to the client's bound. With a known

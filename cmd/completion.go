@@ -39,7 +39,7 @@ func knownSymbols(deps Deps, cmd *cobra.Command) []string {
 	if f := cmd.Flags().Lookup("config"); f != nil && f.Changed {
 		path, explicit = f.Value.String(), true
 	}
-	if fc, _, err := configFile(path, explicit, deps.getenv); err == nil {
+	if fc, _, _, err := configFile(path, explicit, deps.getenv); err == nil {
 		list = append(list, fc.Symbol)
 		list = append(list, fc.WatchlistSymbols()...)
 	}

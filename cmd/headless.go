@@ -88,7 +88,7 @@ func (h *headless) config() (config.File, string, error) {
 	if clock != nil {
 		h.Now, h.sandboxNow = clock, clock
 	}
-	fc, path, err := configFile(h.ConfigPath, h.ConfigSet, h.Getenv)
+	fc, path, _, err := configFile(h.ConfigPath, h.ConfigSet, h.Getenv)
 	return fc, path, badInput(err)
 }
 

@@ -186,7 +186,7 @@ func cutWatchlistKey(t string) (string, bool) {
 // array) leaves v not ok.
 func (v *watchValue) read(text string) {
 	line := v.keyLine
-	var above []string
+	var above []string // comments since the last item, for the next one
 	for i := v.lo + 1; i < len(text); {
 		switch c := text[i]; {
 		case c == '\n':
@@ -195,54 +195,81 @@ func (v *watchValue) read(text string) {
 		case c == ' ' || c == '\t' || c == '\r' || c == ',':
 			i++
 		case c == '#':
-			end := len(text)
-			if n := strings.IndexByte(text[i:], '\n'); n >= 0 {
-				end = i + n
-			}
-			com := strings.TrimRight(text[i:end], " \t\r")
-			n := len(v.items)
-			switch {
-			case n > 0 && v.items[n-1].line == line && v.items[n-1].after == "":
-				v.items[n-1].after = com
-			case n == 0 && line == v.keyLine:
-				v.open = com
-			default:
-				above = append(above, com)
-			}
-			i = end
+			i, above = v.comment(text, i, line, above)
 		case c == '"' || c == '\'':
-			if strings.HasPrefix(text[i:], strings.Repeat(string(c), 3)) {
+			end, ok := v.item(text, i, line, above)
+			if !ok {
 				return
 			}
-			j := i + 1
-			for j < len(text) && text[j] != c && text[j] != '\n' {
-				if c == '"' && text[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			if j >= len(text) || text[j] != c {
-				return
-			}
-			v.items = append(v.items, arrayItem{line: line, at: i, text: text[i : j+1], above: above})
-			above = nil
-			i = j + 1
+			i, above = end, nil
 		case c == ']':
-			v.hi, v.tail, v.ok = i+1, above, true
-			v.multiline = strings.Contains(text[v.lo:v.hi], "\n")
-			v.indent = "  "
-			if len(v.items) > 0 {
-				if ind, ok := lineIndent(text, v.items[0].at); ok {
-					v.indent = ind
-				}
-			}
-			if ind, ok := lineIndent(text, i); ok {
-				v.closeIndent = ind
-			}
+			v.close(text, i, above)
 			return
 		default:
 			return
 		}
+	}
+}
+
+// comment reads the comment at i, on line, to its line's end (returned),
+// and files it with what it belongs to, so that a rewritten list keeps it
+// there: the item before it on its line, the "[" on the key's line, else
+// the next item or the "]" (above, returned).
+func (v *watchValue) comment(text string, i, line int, above []string) (int, []string) {
+	end := len(text)
+	if n := strings.IndexByte(text[i:], '\n'); n >= 0 {
+		end = i + n
+	}
+	com := strings.TrimRight(text[i:end], " \t\r")
+	n := len(v.items)
+	switch {
+	case n > 0 && v.items[n-1].line == line && v.items[n-1].after == "":
+		v.items[n-1].after = com
+	case n == 0 && line == v.keyLine:
+		v.open = com
+	default:
+		above = append(above, com)
+	}
+	return end, above
+}
+
+// item reads the string at i, quotes included, as the next item, with the
+// comments above it, and returns where it ends. ok is false for a string
+// the reader does not follow: a multi-line one, or one whose closing quote
+// is not on its line.
+func (v *watchValue) item(text string, i, line int, above []string) (end int, ok bool) {
+	c := text[i]
+	if strings.HasPrefix(text[i:], strings.Repeat(string(c), 3)) {
+		return 0, false
+	}
+	j := i + 1
+	for j < len(text) && text[j] != c && text[j] != '\n' {
+		if c == '"' && text[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	if j >= len(text) || text[j] != c {
+		return 0, false
+	}
+	v.items = append(v.items, arrayItem{line: line, at: i, text: text[i : j+1], above: above})
+	return j + 1, true
+}
+
+// close ends the array at the "]" at i, the comments left above it its
+// tail, and keeps how the array is laid out (on one line or several, the
+// items' and the "]"'s indentation) for a rewritten list to follow.
+func (v *watchValue) close(text string, i int, above []string) {
+	v.hi, v.tail, v.ok = i+1, above, true
+	v.multiline = strings.Contains(text[v.lo:v.hi], "\n")
+	v.indent = "  "
+	if len(v.items) > 0 {
+		if ind, ok := lineIndent(text, v.items[0].at); ok {
+			v.indent = ind
+		}
+	}
+	if ind, ok := lineIndent(text, i); ok {
+		v.closeIndent = ind
 	}
 }
 

@@ -54,6 +54,42 @@ func Calendar(v *CalendarView, width, height int, st *theme.Styles) []string {
 	if height <= 0 || width <= 0 {
 		return out
 	}
+	out[0] = calTitle(v, width, st)
+	rows := height - 1
+	if rows <= 0 {
+		return out
+	}
+	up, past := calSplit(v)
+	msg := text.Clean(v.Message)
+	if msg == "" && len(up)+len(past) == 0 {
+		msg = "no events"
+	}
+	if msg != "" {
+		out[1+(rows-1)/2] = centeredMessage(msg, width, st)
+		return out
+	}
+	calSort(up, true)
+	calSort(past, false)
+	nUp, nPast, rule := calShare(len(up), len(past), rows)
+	row := 1
+	for i := 0; i < nUp && row < height; i++ {
+		out[row] = calLine(&up[i], v.Today, false, width, st)
+		row++
+	}
+	if rule && row < height {
+		out[row] = calRuleLine(width, st)
+		row++
+	}
+	for i := 0; i < nPast && row < height; i++ {
+		out[row] = calLine(&past[i], v.Today, true, width, st)
+		row++
+	}
+	return out
+}
+
+// calTitle is the title line, "Events · today Jan 27". The focused pane
+// gets a "▸" so focus shows without colour.
+func calTitle(v *CalendarView, width int, st *theme.Styles) string {
 	shade, tone, mark := theme.ShadeNone, theme.ToneBold, "  "
 	if v.Focused {
 		shade, tone, mark = theme.ShadeHeader, theme.ToneAccent, "▸ "
@@ -63,84 +99,63 @@ func Calendar(v *CalendarView, width, height int, st *theme.Styles) []string {
 	if v.Today.Valid() {
 		t.put(st.Span(theme.ToneMuted, shade), " · today "+fmtDate(v.Today))
 	}
-	out[0] = t.line()
-	rows := height - 1
-	if rows <= 0 {
-		return out
-	}
+	return t.line()
+}
 
-	var up, past []calEvent
-	for i := range v.Earnings {
-		e := &v.Earnings[i]
-		ev := calEvent{date: e.Date, e: e}
-		if !v.Today.Valid() || e.Date >= v.Today {
+// calSplit puts the earnings and dividends on one list of upcoming events
+// (from today; all of them when today is not known) and one of recent
+// ones, unsorted.
+func calSplit(v *CalendarView) (up, past []calEvent) {
+	file := func(ev calEvent) {
+		if !v.Today.Valid() || ev.date >= v.Today {
 			up = append(up, ev)
 		} else {
 			past = append(past, ev)
 		}
+	}
+	for i := range v.Earnings {
+		file(calEvent{date: v.Earnings[i].Date, e: &v.Earnings[i]})
 	}
 	for i := range v.Dividends {
-		d := &v.Dividends[i]
-		ev := calEvent{date: d.ExDate, d: d}
-		if !v.Today.Valid() || d.ExDate >= v.Today {
-			up = append(up, ev)
-		} else {
-			past = append(past, ev)
-		}
+		file(calEvent{date: v.Dividends[i].ExDate, d: &v.Dividends[i]})
 	}
-	msg := text.Clean(v.Message)
-	if msg == "" && len(up)+len(past) == 0 {
-		msg = "no events"
-	}
-	if msg != "" {
-		l := newPaneLine(width, theme.Span{})
-		l.blank((width - paneWidth(msg)) / 2)
-		l.put(st.Span(theme.ToneMuted, theme.ShadeNone), msg)
-		out[1+(rows-1)/2] = l.line()
-		return out
-	}
-	calSort(up, true)
-	calSort(past, false)
+	return up, past
+}
 
-	// Share the rows: a rule between the groups when both show.
-	nUp, nPast := len(up), len(past)
+// calShare shares rows between nUp upcoming and nPast recent events, with
+// a rule between the groups when both show and there is room for it.
+// When they do not all fit, upcoming events come first, as they move
+// option prices, but recent ones keep at least two lines, to put the last
+// report's surprise in view.
+func calShare(nUp, nPast, rows int) (int, int, bool) {
 	rule := nUp > 0 && nPast > 0 && rows >= 3
 	avail := rows
 	if rule {
 		avail--
 	}
-	if nUp+nPast > avail {
-		keepPast := min(nPast, max(2, avail-nUp))
-		if nUp > 0 {
-			keepPast = min(keepPast, avail-1)
-		}
-		nPast = max(keepPast, 0)
-		nUp = min(nUp, avail-nPast)
-		if nUp == 0 || nPast == 0 {
-			rule = false
-		}
+	if nUp+nPast <= avail {
+		return nUp, nPast, rule
 	}
-	row := 1
-	for i := 0; i < nUp && row < height; i++ {
-		out[row] = calLine(&up[i], v.Today, false, width, st)
-		row++
+	keepPast := min(nPast, max(2, avail-nUp))
+	if nUp > 0 {
+		keepPast = min(keepPast, avail-1)
 	}
-	if rule && row < height {
-		l := newPaneLine(width, theme.Span{})
-		label := " today "
-		left := (width - len(label)) / 2
-		ruleSpan := st.Span(theme.ToneMuted, theme.ShadeNone)
-		l.put(ruleSpan, calRule(left))
-		l.put(ruleSpan, label)
-		l.put(ruleSpan, calRule(width-left-len(label)))
-		out[row] = l.line()
-		row++
-	}
-	for i := 0; i < nPast && row < height; i++ {
-		out[row] = calLine(&past[i], v.Today, true, width, st)
-		row++
-	}
-	return out
+	nPast = max(keepPast, 0)
+	nUp = min(nUp, avail-nPast)
+	return nUp, nPast, rule && nUp > 0 && nPast > 0
+}
+
+// calRuleLine is the "── today ──" rule between the upcoming and the
+// recent events.
+func calRuleLine(width int, st *theme.Styles) string {
+	l := newPaneLine(width, theme.Span{})
+	label := " today "
+	left := (width - len(label)) / 2
+	ruleSpan := st.Span(theme.ToneMuted, theme.ShadeNone)
+	l.put(ruleSpan, calRule(left))
+	l.put(ruleSpan, label)
+	l.put(ruleSpan, calRule(width-left-len(label)))
+	return l.line()
 }
 
 // calSort orders events by date, ascending or descending: insertion sort,

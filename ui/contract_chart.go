@@ -117,10 +117,7 @@ func chartMessage(msg string, width, height int, st *theme.Styles) []string {
 	if msg == "" {
 		msg = "no quotes or trades to chart yet"
 	}
-	l := newPaneLine(width, theme.Span{})
-	l.blank((width - paneWidth(msg)) / 2)
-	l.put(st.Span(theme.ToneMuted, theme.ShadeNone), msg)
-	out[(height-1)/2] = l.line()
+	out[(height-1)/2] = centeredMessage(msg, width, st)
 	return out
 }
 

@@ -108,10 +108,7 @@ func ContractTrades(v *ContractTradesView, width, height int, st *theme.Styles) 
 			if top+i >= height {
 				break
 			}
-			l := newPaneLine(width, theme.Span{})
-			l.blank((width - paneWidth(ln)) / 2)
-			l.put(st.Span(theme.ToneMuted, theme.ShadeNone), ln)
-			out[top+i] = l.line()
+			out[top+i] = centeredMessage(ln, width, st)
 		}
 		return out
 	}

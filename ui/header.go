@@ -92,30 +92,7 @@ func Header(h *HeaderData, width int, st *theme.Styles) []string {
 		s.addB(theme.ToneAskSide, nums.with(func(b []byte) []byte { return appendQuote(b, h.Ask, h.AskSize) }))
 	}
 	// Right group: mode, source, freshness.
-	mode := row.seg(70, true)
-	switch {
-	case h.Historical:
-		mode.add(theme.ToneAccent, "HIST")
-		if h.Date.Valid() {
-			mode.add(theme.ToneAccent, " "+h.Date.String())
-		}
-	case h.Closed:
-		mode.add(theme.ToneAccent, "CLOSED")
-		if h.Date.Valid() {
-			mode.add(theme.ToneAccent, " ").addB(theme.ToneAccent, nums.with(func(b []byte) []byte { return appendDayLabel(b, h.Date) }))
-		}
-	case h.Mode == api.Delayed:
-		mode.add(theme.ToneAccent, "DELAYED 15m")
-	default:
-		mode.add(theme.ToneAccent, "LIVE")
-	}
-	if h.Source != "" {
-		tone := theme.ToneAccent
-		if h.Source == "SANDBOX" {
-			tone = theme.ToneWarn // simulated prices: make it hard to miss
-		}
-		row.seg(50, true).add(tone, "[").add(tone, h.Source).add(tone, "]")
-	}
+	modeBadge{source: h.Source, mode: h.Mode, date: h.Date, historical: h.Historical, closed: h.Closed}.add(&row, &nums)
 	if h.Loading {
 		row.seg(85, true).add(theme.ToneMuted, "loading…")
 	}
@@ -170,6 +147,48 @@ func Header(h *HeaderData, width int, st *theme.Styles) []string {
 	putSegs(&l, row.list(), 2, st, theme.ShadeNone)
 	out[1] = l.line()
 	return out
+}
+
+// modeBadge is the session shown and where its data comes from, as the
+// badges on the right of a title bar say them.
+type modeBadge struct {
+	source     string // "SANDBOX", "LOCAL" or "PRODUCTION"; "" no badge
+	mode       api.Mode
+	date       api.Date // the session shown
+	historical bool     // a past day the user chose
+	closed     bool     // the session shown is over
+}
+
+// add adds the mode badge ("LIVE", "DELAYED 15m", "CLOSED Fri Nov 20",
+// "HIST 2026-11-18") and the source badge ("[SANDBOX]") to a bar's right
+// group. The watch screen's header and the watchlist page both draw them
+// here, so the same state reads the same on both. A date that is not
+// valid is left out rather than spelled as nonsense.
+func (b modeBadge) add(row *segRow, nums *paneNums) {
+	mode := row.seg(70, true)
+	switch {
+	case b.historical:
+		mode.add(theme.ToneAccent, "HIST")
+		if b.date.Valid() {
+			mode.add(theme.ToneAccent, " ").add(theme.ToneAccent, b.date.String())
+		}
+	case b.closed:
+		mode.add(theme.ToneAccent, "CLOSED")
+		if b.date.Valid() {
+			mode.add(theme.ToneAccent, " ").addB(theme.ToneAccent, nums.with(func(d []byte) []byte { return appendDayLabel(d, b.date) }))
+		}
+	case b.mode == api.Delayed:
+		mode.add(theme.ToneAccent, "DELAYED 15m")
+	default:
+		mode.add(theme.ToneAccent, "LIVE")
+	}
+	if b.source != "" {
+		tone := theme.ToneAccent
+		if b.source == "SANDBOX" {
+			tone = theme.ToneWarn // simulated prices: make it hard to miss
+		}
+		row.seg(50, true).add(tone, "[").add(tone, b.source).add(tone, "]")
+	}
 }
 
 // indicatorBadge is the implied-underlying indicator as a word and a dot:

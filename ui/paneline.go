@@ -54,6 +54,16 @@ func paneCut(s string, w int) string {
 	return ansi.Truncate(s, w, "")
 }
 
+// centeredMessage is a line of width cells with msg in the middle, muted:
+// what a pane says in place of its data (an error, the want of any), so
+// every pane says it alike.
+func centeredMessage(msg string, width int, st *theme.Styles) string {
+	l := newPaneLine(width, theme.Span{})
+	l.blank((width - paneWidth(msg)) / 2)
+	l.put(st.Span(theme.ToneMuted, theme.ShadeNone), msg)
+	return l.line()
+}
+
 // paneBlock makes a rendered block exactly h lines of exactly w cells, for
 // the overlays laid out with lipgloss.
 func paneBlock(s string, w, h int) []string {

@@ -162,10 +162,7 @@ func Tape(v *TapeView, width, height int, st *theme.Styles) []string {
 		for i := 2; i < height; i++ {
 			out[i] = blank
 		}
-		l := newPaneLine(width, theme.Span{})
-		l.blank((width - paneWidth(msg)) / 2)
-		l.put(st.Span(theme.ToneMuted, theme.ShadeNone), msg)
-		out[2+(rows-1)/2] = l.line()
+		out[2+(rows-1)/2] = centeredMessage(msg, width, st)
 		return out
 	}
 

@@ -73,10 +73,7 @@ func VolPage(d *VolData, width, height int, st *theme.Styles) []string {
 		msg = Cut(text.Clean(msg), width)
 		for i := range height {
 			if i == (height-1)/2 {
-				l := newPaneLine(width, theme.Span{})
-				l.blank((width - paneWidth(msg)) / 2)
-				l.put(st.Span(theme.ToneMuted, theme.ShadeNone), msg)
-				out = append(out, l.line())
+				out = append(out, centeredMessage(msg, width, st))
 				continue
 			}
 			out = append(out, blank)

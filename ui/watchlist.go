@@ -176,24 +176,7 @@ func watchTitle(v *WatchlistView, width int, st *theme.Styles) string {
 		s := row.seg(40, false).add(theme.ToneMuted, "by ").add(theme.ToneText, v.Sort.Title())
 		s.add(theme.ToneText, sortMark(v.Desc))
 	}
-	mode := row.seg(70, true)
-	switch {
-	case v.Historical:
-		mode.add(theme.ToneAccent, "HIST ").addB(theme.ToneAccent, nums.with(func(b []byte) []byte { return append(b, v.Date.String()...) }))
-	case v.Closed:
-		mode.add(theme.ToneAccent, "CLOSED ").addB(theme.ToneAccent, nums.with(func(b []byte) []byte { return appendDayLabel(b, v.Date) }))
-	case v.Mode == api.Delayed:
-		mode.add(theme.ToneAccent, "DELAYED 15m")
-	default:
-		mode.add(theme.ToneAccent, "LIVE")
-	}
-	if v.Source != "" {
-		tone := theme.ToneAccent
-		if v.Source == "SANDBOX" {
-			tone = theme.ToneWarn
-		}
-		row.seg(50, true).add(tone, "[").add(tone, v.Source).add(tone, "]")
-	}
+	modeBadge{source: v.Source, mode: v.Mode, date: v.Date, historical: v.Historical, closed: v.Closed}.add(&row, &nums)
 	switch {
 	case v.Loading:
 		row.seg(85, true).add(theme.ToneMuted, "loading…")

@@ -168,3 +168,35 @@ func TestSpark(t *testing.T) {
 		}
 	}
 }
+
+// The watchlist's title and the watch screen's header draw one mode badge
+// (modeBadge): the same state reads the same on both, and a date that is
+// not known is left out on both.
+func TestWatchlistModeBadgeIsTheHeaders(t *testing.T) {
+	cases := []struct {
+		mode         api.Mode
+		hist, closed bool
+		date         api.Date
+		want         string
+	}{
+		{api.Live, false, false, api.NewDate(2026, 11, 20), "LIVE  [SANDBOX]"},
+		{api.Delayed, false, false, api.NewDate(2026, 11, 20), "DELAYED 15m  [SANDBOX]"},
+		{api.Live, false, true, api.NewDate(2026, 11, 20), "CLOSED Fri Nov 20  [SANDBOX]"},
+		{api.Live, false, true, 0, "CLOSED  [SANDBOX]"},
+		{api.Live, true, false, api.NewDate(2026, 11, 18), "HIST 2026-11-18  [SANDBOX]"},
+		{api.Live, true, false, 0, "HIST  [SANDBOX]"},
+	}
+	for _, c := range cases {
+		h := pxHeader()
+		h.Mode, h.Historical, h.Closed, h.Date = c.mode, c.hist, c.closed, c.date
+		v := pxWatchlist()
+		v.Mode, v.Historical, v.Closed, v.Date = c.mode, c.hist, c.closed, c.date
+		header := ansi.Strip(Header(h, 200, pxNoColor)[0])
+		title := ansi.Strip(Watchlist(v, 200, 12, pxNoColor)[0])
+		for name, line := range map[string]string{"header": header, "watchlist": title} {
+			if !strings.Contains(line, " "+c.want) {
+				t.Errorf("%s lacks %q: %q", name, c.want, line)
+			}
+		}
+	}
+}

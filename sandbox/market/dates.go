@@ -74,8 +74,13 @@ func nthWeekday(y int, m time.Month, wd time.Weekday, n int) int {
 		last := dayNum(api.NewDate(y, m, daysInMonth(y, m)))
 		return last - (int(weekdayOf(last))-int(wd)+7)%7
 	}
-	first := dayNum(api.NewDate(y, m, 1))
-	return first + (int(wd)-int(weekdayOf(first))+7)%7 + 7*(n-1)
+	return weekdayOnOrAfter(dayNum(api.NewDate(y, m, 1)), wd) + 7*(n-1)
+}
+
+// weekdayOnOrAfter returns the day number of the first weekday wd on or
+// after day n.
+func weekdayOnOrAfter(n int, wd time.Weekday) int {
+	return n + (int(wd)-int(weekdayOf(n))+7)%7
 }
 
 // daysInMonth returns the length of month m of year y.

@@ -53,11 +53,7 @@ type rootSpec struct {
 // monthlyExpiry is the third Friday of the month, or the session before it
 // when that Friday is a holiday (Good Friday, Juneteenth).
 func monthlyExpiry(y int, m time.Month) int {
-	f := nthWeekday(y, m, time.Friday, 3)
-	if !isTrading(f) {
-		f = prevTrading(f)
-	}
-	return f
+	return sessionOnOrBefore(nthWeekday(y, m, time.Friday, 3))
 }
 
 // vixExpiry is the Wednesday thirty days before the next month's third
@@ -66,11 +62,7 @@ func vixExpiry(y int, m time.Month) int {
 	if m++; m > 12 {
 		m, y = 1, y+1
 	}
-	w := nthWeekday(y, m, time.Friday, 3) - 30
-	if !isTrading(w) {
-		w = prevTrading(w)
-	}
-	return w
+	return sessionOnOrBefore(nthWeekday(y, m, time.Friday, 3) - 30)
 }
 
 // monthEndDay is the last session of a month.
@@ -81,85 +73,133 @@ func monthEndDay(y int, m time.Month) int {
 	return prevTrading(dayNum(api.NewDate(y, m, 1)))
 }
 
-// expiries returns the sorted expiry day numbers root r lists on trading day n.
+// expiries returns the sorted expiry day numbers root r lists on trading
+// day n. Each kind of expiry (dailies, weeklies, the months' expiries,
+// the VIX weeklies) adds its candidates with its own horizon; a day listed
+// by two kinds is listed once.
 func (r *rootSpec) expiries(n int) []int {
 	d := dateOf(n)
-	first := n
+	l := expiryList{n: n, first: n}
 	if r.am {
-		first = n + 1
+		l.first = n + 1
 	}
-	var out []int
-	add := func(t, hor int) {
-		if t >= first && t <= n+hor && isTrading(t) {
-			out = append(out, t)
-		}
+	r.addDailies(&l, d)
+	r.addWeeklies(&l, d)
+	r.addMonths(&l, d)
+	r.addVIXWeeklies(&l)
+	slices.Sort(l.out)
+	return slices.Compact(l.out)
+}
+
+// expiryList collects the expiries listed on day n.
+type expiryList struct {
+	n     int
+	first int // the first day a series may expire: n, or n+1 when AM-settled
+	out   []int
+	// consec is how many consecutive monthlies are listed so far (a stock
+	// lists the next few, then its quarterly cycle's).
+	consec int
+}
+
+// add lists day t when it is a session from l.first to hor days after n:
+// each kind of expiry is listed so far ahead.
+func (l *expiryList) add(t, hor int) {
+	if t >= l.first && t <= l.n+hor && isTrading(t) {
+		l.out = append(l.out, t)
 	}
+}
+
+// addDailies lists the weekdays of the era in force on d, up to r.daily
+// days ahead.
+func (r *rootSpec) addDailies(l *expiryList, d api.Date) {
 	var mask uint8
 	for _, e := range r.dailies {
 		if d >= e.from {
 			mask = e.mask
 		}
 	}
-	for t := n; mask != 0 && t <= n+r.daily; t++ {
+	for t := l.n; mask != 0 && t <= l.n+r.daily; t++ {
 		if mask&(1<<weekdayOf(t)) != 0 {
-			add(t, r.daily)
+			l.add(t, r.daily)
 		}
 	}
-	if r.weekly > 0 && !r.vix && d >= r.weeklyFrom {
-		f := n + (int(time.Friday)-int(weekdayOf(n))+7)%7
-		for ; f <= n+r.weekly; f += 7 {
-			t := f
-			if !isTrading(t) {
-				t = prevTrading(t)
-			}
-			add(t, r.weekly)
-		}
+}
+
+// addWeeklies lists the Fridays (the session before a Friday holiday) up
+// to r.weekly days ahead, once weeklies were listed. The VIX root's are
+// Wednesdays, addVIXWeeklies'.
+func (r *rootSpec) addWeeklies(l *expiryList, d api.Date) {
+	if r.weekly <= 0 || r.vix || d < r.weeklyFrom {
+		return
 	}
+	for f := weekdayOnOrAfter(l.n, time.Friday); f <= l.n+r.weekly; f += 7 {
+		l.add(sessionOnOrBefore(f), r.weekly)
+	}
+}
+
+// addMonths walks six years of months from d's: the VIX root's Wednesday
+// monthly, else the month's last session (from r.endsFrom) and its
+// third-Friday expiry.
+func (r *rootSpec) addMonths(l *expiryList, d api.Date) {
 	y, mo := d.Year(), d.Month()
-	consec := 0
 	for i := 0; i < 12*6; i++ {
 		m := time.Month((int(mo)-1+i)%12 + 1)
 		yy := y + (int(mo)-1+i)/12
 		if r.vix {
-			add(vixExpiry(yy, m), r.monthly)
+			l.add(vixExpiry(yy, m), r.monthly)
 			continue
 		}
 		if d >= r.endsFrom {
-			add(monthEndDay(yy, m), r.monthEnd)
-			if m%3 == 0 {
-				add(monthEndDay(yy, m), r.qtrEnd)
-			}
+			r.addMonthEnd(l, monthEndDay(yy, m), m)
 		}
-		t := monthlyExpiry(yy, m)
-		add(t, r.monthly)
-		if consec < r.consec && t >= first {
-			add(t, 400)
-			consec++
-		} else if r.cycle > 0 && (int(m)-r.cycle)%3 == 0 {
-			add(t, r.cycleHor)
-		}
-		if m%3 == 0 {
-			add(t, r.quarterly)
-		}
-		if m == time.January {
-			add(t, r.leapsJan)
-		}
-		if m == time.December {
-			add(t, r.leapsDec)
+		r.addMonthly(l, monthlyExpiry(yy, m), m)
+	}
+}
+
+// addMonthEnd lists a month's last session t: as a month-end, and as a
+// quarter-end for March, June, September and December, each with its own
+// horizon.
+func (r *rootSpec) addMonthEnd(l *expiryList, t int, m time.Month) {
+	l.add(t, r.monthEnd)
+	if m%3 == 0 {
+		l.add(t, r.qtrEnd)
+	}
+}
+
+// addMonthly lists a month's third-Friday expiry t by every rule that
+// lists it: the monthlies' horizon; a stock's next r.consec monthlies (a
+// horizon past any of them), else its quarterly cycle's; the quarterlies;
+// the January and December LEAPS.
+func (r *rootSpec) addMonthly(l *expiryList, t int, m time.Month) {
+	l.add(t, r.monthly)
+	if l.consec < r.consec && t >= l.first {
+		l.add(t, 400)
+		l.consec++
+	} else if r.cycle > 0 && (int(m)-r.cycle)%3 == 0 {
+		l.add(t, r.cycleHor)
+	}
+	if m%3 == 0 {
+		l.add(t, r.quarterly)
+	}
+	if m == time.January {
+		l.add(t, r.leapsJan)
+	}
+	if m == time.December {
+		l.add(t, r.leapsDec)
+	}
+}
+
+// addVIXWeeklies lists the VIX root's Wednesdays (the session before a
+// holiday) up to r.weekly days ahead, but not a month's VIX expiry: that
+// Wednesday is the monthly root's.
+func (r *rootSpec) addVIXWeeklies(l *expiryList) {
+	if !r.vix || r.weekly <= 0 {
+		return
+	}
+	for w := weekdayOnOrAfter(l.n, time.Wednesday); w <= l.n+r.weekly; w += 7 {
+		t := sessionOnOrBefore(w)
+		if wd := dateOf(w); t != vixExpiry(wd.Year(), wd.Month()) {
+			l.add(t, r.weekly)
 		}
 	}
-	if r.vix && r.weekly > 0 {
-		w := n + (int(time.Wednesday)-int(weekdayOf(n))+7)%7
-		for ; w <= n+r.weekly; w += 7 {
-			t := w
-			if !isTrading(t) {
-				t = prevTrading(t)
-			}
-			if wd := dateOf(w); t != vixExpiry(wd.Year(), wd.Month()) { // the monthly is the VIX root's
-				add(t, r.weekly)
-			}
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }

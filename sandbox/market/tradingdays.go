@@ -43,6 +43,15 @@ func prevTrading(n int) int {
 	return -1
 }
 
+// sessionOnOrBefore is n when it is a trading day, else the trading day
+// before it: where an expiry moves when its day is a holiday.
+func sessionOnOrBefore(n int) int {
+	if isTrading(n) {
+		return n
+	}
+	return prevTrading(n)
+}
+
 // rates holds the continuous risk-free rate by year from 2000: roughly the
 // average three-month Treasury bill yield of that year. Later years keep
 // the last level.

@@ -1,0 +1,287 @@
+package ui
+
+import (
+	"math"
+	"unicode/utf8"
+
+	"github.com/NimbleMarkets/ntcharts/v2/canvas"
+	"github.com/NimbleMarkets/ntcharts/v2/canvas/graph"
+	"github.com/NimbleMarkets/ntcharts/v2/canvas/runes"
+	"github.com/NimbleMarkets/ntcharts/v2/linechart"
+
+	"chainwatch/theme"
+)
+
+// Drawing a chart (chart.go says what one is): ntcharts lays out the axes
+// and the line on its canvas, the vertical lines and marks go on top with
+// a tone of their own, and the canvas is written out through the theme's
+// spans, a row at a time.
+
+// draw renders the chart in exactly W x H cells: the plot, the right-hand
+// axis beside it and the legend beneath it.
+func (c *chart) draw(st *theme.Styles) []string {
+	pw, ph := c.plotSize()
+	if pw < minChartCells || ph < minChartLines {
+		// No room for axes and a plot: blank, not a broken drawing.
+		return blankPane(c.W, c.H)
+	}
+	out := make([]string, c.H)
+	c.widenFlat()
+	p := c.newPlot(pw, ph)
+	c.drawVLines(&p)
+	c.drawMarks(&p)
+	c.writePlot(&p, st, out)
+	if c.Legend != nil {
+		out[ph] = c.legendLine(st)
+	}
+	return out
+}
+
+// plotSize is the cells of the plot and its axes: W less the right-hand
+// axis beside them, H less the legend's line beneath them.
+func (c *chart) plotSize() (pw, ph int) {
+	pw, ph = c.W, c.H
+	if c.Right != nil {
+		pw -= c.Right.Width
+	}
+	if c.Legend != nil {
+		ph--
+	}
+	return pw, ph
+}
+
+// widenFlat gives a range without width (a single value, or NaN) a unit
+// either side: the scale divides by the width.
+func (c *chart) widenFlat() {
+	if !(c.MaxX > c.MinX) {
+		c.MinX, c.MaxX = c.MinX-1, c.MinX+1
+	}
+	if !(c.MaxY > c.MinY) {
+		c.MinY, c.MaxY = c.MinY-1, c.MinY+1
+	}
+}
+
+// chartPlot is the canvas being drawn: ntcharts' line chart, and the tone
+// of each cell the chart set itself (noTone: the cell's rune decides, as
+// for the axes and the line).
+type chartPlot struct {
+	lc          linechart.Model
+	tones       []theme.Tone
+	w, h        int
+	top, bottom int // the rows of the plot area (plotRows)
+}
+
+// newPlot lays out the axes, their labels and the polyline on a canvas of
+// pw x ph cells, no cell toned yet.
+func (c *chart) newPlot(pw, ph int) chartPlot {
+	lc := linechart.New(pw, ph, c.MinX, c.MaxX, c.MinY, c.MaxY,
+		linechart.WithXYSteps(c.XStep, c.YStep),
+		linechart.WithXLabelFormatter(func(_ int, v float64) string { return c.XLabel(v) }),
+		linechart.WithYLabelFormatter(func(_ int, v float64) string { return c.YLabel(v) }))
+	lc.DrawXYAxisAndLabel()
+	c.drawLine(&lc)
+	p := chartPlot{lc: lc, tones: make([]theme.Tone, pw*ph), w: pw, h: ph}
+	for i := range p.tones {
+		p.tones[i] = noTone
+	}
+	p.top, p.bottom = c.plotRows(&p.lc)
+	return p
+}
+
+// set puts glyph r in tone t at pt; a point off the canvas (a mark beyond
+// the range) is left out rather than drawn on an edge.
+func (p *chartPlot) set(pt canvas.Point, r rune, t theme.Tone) {
+	if pt.X < 0 || pt.Y < 0 || pt.X >= p.w || pt.Y >= p.h {
+		return
+	}
+	p.lc.Canvas.SetCell(pt, canvas.NewCell(r))
+	p.tones[pt.Y*p.w+pt.X] = t
+}
+
+// drawVLines draws each vertical line in the X range down the plot area,
+// over the polyline but not over an axis, a label or another vertical
+// line: the cells it may take are the empty and braille ones.
+func (c *chart) drawVLines(p *chartPlot) {
+	for _, v := range c.VLines {
+		if v.X < c.MinX || v.X > c.MaxX {
+			continue
+		}
+		x := plotPoint(&p.lc, v.X, c.MinY).X
+		for y := p.top; y <= p.bottom; y++ {
+			pt := canvas.Point{X: x, Y: y}
+			if r := p.lc.Canvas.Cell(pt).Rune; r == 0 || runes.IsBraillePattern(r) {
+				p.set(pt, v.Glyph, v.Tone)
+			}
+		}
+	}
+}
+
+// drawMarks draws the marks last, in order, so they are on top: a mark on
+// the right-hand axis is placed on the left-hand scale, one without a
+// value is left out, and two on one cell become c.overlap's glyph.
+func (c *chart) drawMarks(p *chartPlot) {
+	placed := make(map[canvas.Point]rune, len(c.Marks))
+	for _, m := range c.Marks {
+		y := m.Y
+		if m.Right {
+			y = c.onLeft(y)
+		}
+		if math.IsNaN(m.X) || math.IsNaN(y) {
+			continue
+		}
+		pt := plotPoint(&p.lc, m.X, y)
+		g := m.Glyph
+		if prev, ok := placed[pt]; ok && c.overlap != nil && prev != g {
+			g = c.overlap(prev, g)
+		}
+		placed[pt] = g
+		p.set(pt, g, m.Tone)
+	}
+}
+
+// writePlot writes the canvas into out, a line per row through one span
+// writer (a run of cells in one tone costs one escape sequence), each row
+// followed by its right-hand axis cell.
+func (c *chart) writePlot(p *chartPlot, st *theme.Styles, out []string) {
+	col := c.cursorColumn(&p.lc)
+	w := spanWriter{buf: make([]byte, 0, c.W*4+32), st: st, cur: -1}
+	for y := range p.h {
+		w.buf = w.buf[:0]
+		for x := range p.w {
+			r, tone := p.cell(x, y, c.LineTone)
+			w.to(tone, p.shade(x, y, col))
+			w.buf = utf8.AppendRune(w.buf, r)
+		}
+		if c.Right != nil {
+			w.to(c.Right.Tone, theme.ShadeNone)
+			w.buf = append(w.buf, c.rightLabel(&p.lc, y)...)
+		}
+		w.end()
+		out[y] = string(w.buf)
+	}
+}
+
+// cursorColumn is the canvas column of c.Column, -1 when there is none or
+// it is off the X range.
+func (c *chart) cursorColumn(lc *linechart.Model) int {
+	if math.IsNaN(c.Column) || c.Column < c.MinX || c.Column > c.MaxX {
+		return -1
+	}
+	return plotPoint(lc, c.Column, c.MinY).X
+}
+
+// cell is the rune at (x, y), a blank for an empty cell, and its tone: the
+// one it was set in, else the line's for braille and muted for the rest
+// (axes and tick labels).
+func (p *chartPlot) cell(x, y int, line theme.Tone) (rune, theme.Tone) {
+	r := p.lc.Canvas.Cell(canvas.Point{X: x, Y: y}).Rune
+	tone := p.tones[y*p.w+x]
+	if tone == noTone {
+		tone = theme.ToneMuted
+		if runes.IsBraillePattern(r) {
+			tone = line
+		}
+	}
+	if r == 0 {
+		r = ' '
+	}
+	return r, tone
+}
+
+// shade is the cursor's shade in column col of the plot area, none
+// elsewhere: the axis and its labels beneath stay unshaded.
+func (p *chartPlot) shade(x, y, col int) theme.Shade {
+	if x == col && y >= p.top && y <= p.bottom {
+		return theme.ShadeCursor
+	}
+	return theme.ShadeNone
+}
+
+// legendLine is the legend beneath the plot, a cell in from the left, its
+// items fitted as a bar's are.
+func (c *chart) legendLine(st *theme.Styles) string {
+	l := newPaneLine(c.W, theme.Span{})
+	l.blank(1)
+	fitSegs(c.Legend, c.W-1, 2)
+	putSegs(&l, c.Legend, 2, st, theme.ShadeNone)
+	return l.line()
+}
+
+// drawLine sets the polyline's braille dots on one grid, so segments that
+// meet in a cell join rather than each costing a grid of its own.
+func (c *chart) drawLine(lc *linechart.Model) {
+	if len(c.Line) == 0 {
+		return
+	}
+	bg := graph.NewBrailleGrid(lc.GraphWidth(), lc.GraphHeight(), c.MinX, c.MaxX, c.MinY, c.MaxY)
+	prev, joined := canvas.Point{}, false
+	for _, v := range c.Line {
+		if math.IsNaN(v[0]) || math.IsNaN(v[1]) {
+			joined = false
+			continue
+		}
+		p := bg.GridPoint(canvas.Float64Point{X: v[0], Y: v[1]})
+		if joined {
+			for _, q := range graph.GetLinePoints(prev, p) {
+				bg.Set(q)
+			}
+		} else {
+			bg.Set(p)
+		}
+		prev, joined = p, true
+	}
+	x0 := 0
+	if c.YStep > 0 {
+		x0 = lc.Origin().X + 1
+	}
+	for y, row := range bg.BraillePatterns() {
+		for x, r := range row {
+			if r != runes.BrailleBlockOffset {
+				lc.Canvas.SetCell(canvas.Point{X: x0 + x, Y: y}, canvas.NewCell(r))
+			}
+		}
+	}
+}
+
+// onLeft is a right-hand axis value on the left-hand scale.
+func (c *chart) onLeft(v float64) float64 {
+	r := c.Right
+	if !(r.Max > r.Min) {
+		return math.NaN()
+	}
+	return c.MinY + (v-r.Min)/(r.Max-r.Min)*(c.MaxY-c.MinY)
+}
+
+// rightLabel is the right-hand axis cell of plot line y: a label on the
+// lines the left-hand axis labels (every YStep up from the X axis, the
+// axis's own line left to the time labels beneath it), else blanks.
+func (c *chart) rightLabel(lc *linechart.Model, y int) string {
+	gh, up := lc.GraphHeight(), lc.Origin().Y-y
+	if up <= 0 || up > gh || c.YStep <= 0 || up%c.YStep != 0 {
+		return paneBlank(c.Right.Width)
+	}
+	r := c.Right
+	return padLeft(r.Label(r.Min+(r.Max-r.Min)*float64(up)/float64(gh)), r.Width)
+}
+
+// plotRows are the canvas rows of the plot area: above the X axis.
+func (c *chart) plotRows(lc *linechart.Model) (top, bottom int) {
+	bottom = lc.Origin().Y
+	if c.XStep > 0 {
+		bottom--
+	}
+	return 0, bottom
+}
+
+// plotPoint is the canvas cell of a data point, as linechart's DrawRune
+// places it: scaled into the graph, off the axes.
+func plotPoint(lc *linechart.Model, x, y float64) canvas.Point {
+	p := canvas.CanvasPointFromFloat64Point(lc.Origin(), lc.ScaleFloat64Point(canvas.Float64Point{X: x, Y: y}))
+	if lc.YStep() > 0 {
+		p.X++
+	}
+	if lc.XStep() > 0 {
+		p.Y--
+	}
+	return p
+}
