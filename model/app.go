@@ -178,6 +178,7 @@ func (a *App) Init() tea.Cmd {
 	if !a.darkSet {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
+	a.draw()
 	return tea.Batch(cmds...)
 }
 
@@ -188,9 +189,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m, ok := msg.(frameMsg); ok && m.gen != a.frame.gen {
 		return a, nil // outdated by a sooner tick: nothing to draw
 	}
-	a.frame.dirty = true
 	cmd := a.update(msg)
-	return a, tea.Batch(cmd, a.armFrame())
+	cmd = tea.Batch(cmd, a.armFrame())
+	a.draw()
+	return a, cmd
 }
 
 // update is Update's routing.
@@ -198,8 +200,6 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
-		r := a.scannerRect()
-		a.scan.SetSize(r.W, r.H)
 		return a.replan()
 	case tea.BackgroundColorMsg:
 		if !a.darkSet && msg.IsDark() != a.dark {

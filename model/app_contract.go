@@ -12,7 +12,6 @@ import (
 	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/model/contract"
-	"chainwatch/ui"
 )
 
 // contractFeeds are the contract page's feeds.
@@ -190,13 +189,6 @@ func (a *App) refreshContractCost() {
 	a.contract.page.SetCost(s)
 }
 
-// contractLines is the page in the screen above the status bar.
-func (a *App) contractLines(r ui.Rect) []string {
-	p := a.contract.page
-	p.SetSize(r.W, r.H)
-	p.SetFocused(true)
-	return p.View()
-}
 
 // fetchTapeGreeks asks for the greeks of the next contract on the tape
 // that lacks them; nil when every print on screen has them.

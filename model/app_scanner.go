@@ -13,7 +13,8 @@ import (
 // openScanner shows the scanner modal over the watch screen, which keeps
 // polling underneath.
 func (a *App) openScanner() tea.Cmd {
-	a.scan.SetSize(a.scannerRect().W, a.scannerRect().H)
+	r := a.scannerRect()
+	a.scan.SetSize(r.W, r.H)
 	return a.scan.Open()
 }
 

@@ -41,7 +41,7 @@ func TestAppUnknownSymbolIsSaidOnceAndNotPolled(t *testing.T) {
 			t.Fatalf("feed %v still planned after the 204: due %v", f, a.poll.due[f])
 		}
 	}
-	frame := ansi.Strip(a.render(c.t))
+	frame := ansi.Strip(a.drawAt(c.t))
 	if !strings.Contains(frame, "no such symbol: SPYY; did you mean SPY?") {
 		t.Fatalf("the status bar does not say it:\n%s", frame)
 	}
@@ -70,7 +70,7 @@ func TestAppClosedMarketShowsTheLastSession(t *testing.T) {
 	if !h.Closed || h.Date != api.NewDate(2026, 11, 20) {
 		t.Fatalf("header %+v: want the closed Friday session", h)
 	}
-	frame := ansi.Strip(a.render(c.t))
+	frame := ansi.Strip(a.drawAt(c.t))
 	for _, want := range []string{"CLOSED Fri Nov 20", "paused until 09:30 ET (in 1h20m)", "Time & Sales · Fri Nov 20"} {
 		if !strings.Contains(frame, want) {
 			t.Errorf("frame lacks %q:\n%s", want, frame)
@@ -90,7 +90,7 @@ func TestAppHelpDrawsOverTheScreen(t *testing.T) {
 		t.Fatalf("the key that dismissed the banner also acted: banner %v, prompt %v", a.banner, a.prompt != nil)
 	}
 	a.Update(runeKey('?'))
-	lines := strings.Split(ansi.Strip(a.render(c.t)), "\n")
+	lines := strings.Split(ansi.Strip(a.drawAt(c.t)), "\n")
 	if len(lines) != 48 || !strings.HasPrefix(lines[0], "SPY") || !strings.Contains(strings.Join(lines, "\n"), "chainwatch · keys") {
 		t.Fatalf("help over the screen:\n%s", strings.Join(lines, "\n"))
 	}

@@ -113,7 +113,7 @@ func TestAppKeepsDataAndMarksItStaleWhenTheServiceFails(t *testing.T) {
 	if !h.Stale || h.Age != 5*time.Second {
 		t.Fatalf("header after a failure: stale %v age %v", h.Stale, h.Age)
 	}
-	screen := ansi.Strip(a.render(c.t))
+	screen := ansi.Strip(a.drawAt(c.t))
 	for _, want := range []string{"STALE", "upstream down"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the screen does not say %q:\n%s", want, screen)
@@ -134,7 +134,7 @@ func TestAppKeepsDataAndMarksItStaleWhenTheServiceFails(t *testing.T) {
 	if h := a.headerData(c.t); h.Stale {
 		t.Fatal("still stale after a good reply")
 	}
-	if strings.Contains(ansi.Strip(a.render(c.t)), "upstream down") {
+	if strings.Contains(ansi.Strip(a.drawAt(c.t)), "upstream down") {
 		t.Fatal("the status bar still shows an error the screen recovered from")
 	}
 	if d, want := a.poll.due[feed.FeedChain].Sub(c.t), a.poll.sched.Interval(feed.FeedChain, a.poll.cond, c.t); d != want {
@@ -248,7 +248,7 @@ func TestAppMouseSelectsAndScrolls(t *testing.T) {
 	a, c := offlineApp(t)
 	loadChain(t, a, c.t)
 	a.Update(runeKey('x')) // dismiss nothing; the banner is off without FirstRun
-	_ = a.render(c.t)
+	_ = a.drawAt(c.t)
 	before := selStrike(t, a.chain)
 	lay := a.layout()
 	a.Update(tea.MouseClickMsg{X: lay.Ladder.X + 2, Y: lay.Ladder.Y + 3, Button: tea.MouseLeft})

@@ -11,7 +11,6 @@ import (
 	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/model/common"
-	"chainwatch/model/vol"
 	"chainwatch/ui"
 )
 
@@ -126,11 +125,6 @@ func (a *App) afterWholeChain(m feed.ChainMsg) tea.Cmd {
 // which stay: the quote and its age, the points and the next fetch.
 func (a *App) renderVol(lay ui.Layout, h *ui.HeaderData, now time.Time) string {
 	r := a.scannerRect()
-	a.vol.SetSize(r.W, r.H)
-	a.vol.Set(vol.Input{
-		Surface: a.chain.Surface(), Expiry: a.chain.Expiry(), Cursor: a.chain.CursorStrike(),
-		Earnings: a.chain.Earnings(), Term: a.termCost(now), Message: a.volMessage(),
-	})
 	st := a.sh.Styles
 	return ui.Compose(a.width, a.height, []ui.Pane{
 		{R: lay.Header, Lines: ui.Header(h, lay.Header.W, st)},

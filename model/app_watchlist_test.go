@@ -112,7 +112,7 @@ func TestWatchlistTakesThePollingAndGivesItBack(t *testing.T) {
 	if d := a.poll.due[feed.FeedQuotes].Sub(c.t); d != a.poll.sched.Interval(feed.FeedQuotes, a.poll.cond, c.t) || d <= 0 {
 		t.Fatalf("next quotes in %v", d)
 	}
-	screen := ansi.Strip(a.render(c.t))
+	screen := ansi.Strip(a.drawAt(c.t))
 	for _, w := range []string{"WATCHLIST", "4 symbols", "your order", "SPY", "QQQ", "IWM", "AAPL", "704.50", "● GREEN", "4 pts a refresh", "next quotes", "a add"} {
 		if !strings.Contains(screen, w) {
 			t.Errorf("the page lacks %q:\n%s", w, screen)
@@ -122,7 +122,7 @@ func TestWatchlistTakesThePollingAndGivesItBack(t *testing.T) {
 	if a.wl.on || !a.poll.due[feed.FeedQuotes].IsZero() || a.poll.due[feed.FeedChain].IsZero() {
 		t.Fatalf("esc: on %v, quotes due %v, chain due %v", a.wl.on, a.poll.due[feed.FeedQuotes], a.poll.due[feed.FeedChain])
 	}
-	if !strings.Contains(ansi.Strip(a.render(c.t)), "Strike") {
+	if !strings.Contains(ansi.Strip(a.drawAt(c.t)), "Strike") {
 		t.Fatal("esc did not bring the ladder back")
 	}
 }
@@ -173,7 +173,7 @@ func TestWatchlistModeWaitsForTheChain(t *testing.T) {
 	if a.poll.inflight[feed.FeedChain] != 0 || a.poll.due[feed.FeedQuotes].IsZero() {
 		t.Fatal("m fetched the hidden chain, or not the watchlist")
 	}
-	if !strings.Contains(ansi.Strip(a.render(c.t)), "DELAYED 15m") || !strings.Contains(ansi.Strip(a.render(c.t)), "8 pts a refresh") {
+	if !strings.Contains(ansi.Strip(a.drawAt(c.t)), "DELAYED 15m") || !strings.Contains(ansi.Strip(a.drawAt(c.t)), "8 pts a refresh") {
 		t.Fatal("the title does not say delayed and its cost")
 	}
 	// The live reply that was in flight is dropped (its points counted).
@@ -205,7 +205,7 @@ func TestGoldenWatchlist(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			a, c, _ := watchApp(t, true)
-			a.width, a.height = tc.w, tc.h
+			a.resize(tc.w, tc.h)
 			if tc.noColor {
 				a.sh.Styles = theme.New(theme.Dark(), true)
 			}
@@ -219,7 +219,7 @@ func TestGoldenWatchlist(t *testing.T) {
 				{Kind: api.KindDividend, Dividend: api.DividendsEvent{UnderlyingSymbol: "SPY", ExDividendDate: day.AddDays(28)}},
 			}})
 			a.Update(keyDown)
-			out := a.render(c.t)
+			out := a.drawAt(c.t)
 			golden.RequireEqual(t, []byte(out))
 			plain := ansi.Strip(out)
 			for _, want := range []string{"WATCHLIST", "[SANDBOX]", "SPY", "AAPL", "earn Jan28", "div Dec18", "GREEN", "pts"} {
@@ -289,7 +289,7 @@ func TestScannerOverTheWatchlist(t *testing.T) {
 	if !a.scan.IsOpen() {
 		t.Fatal("S did not open the scanner")
 	}
-	lines := splitLines(a.render(c.t))
+	lines := splitLines(a.drawAt(c.t))
 	if len(lines) != 48 || !strings.Contains(ansi.Strip(lines[0]), "WATCHLIST") || !strings.Contains(ansi.Strip(lines[1]), "SYMBOL") {
 		t.Fatalf("the frame under the scanner:\n%s", ansi.Strip(strings.Join(lines, "\n")))
 	}

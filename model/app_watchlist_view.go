@@ -18,7 +18,6 @@ import (
 // status bar.
 func (a *App) renderWatchlist(now time.Time) string {
 	r := ui.Rect{W: a.width, H: a.height - 1}
-	a.sizeWatchlist(r)
 	status := ui.Rect{Y: a.height - 1, W: a.width, H: 1}
 	return ui.Compose(a.width, a.height, []ui.Pane{
 		{R: r, Lines: a.wl.m.View()},
@@ -41,7 +40,6 @@ func (a *App) sizeWatchlist(r ui.Rect) {
 // header, or on the page its title and headings.
 func (a *App) headerLines(r ui.Rect, now time.Time) []string {
 	if a.wl.on {
-		a.sizeWatchlist(ui.Rect{W: r.W, H: a.height - 1})
 		return a.wl.m.View()[:r.H]
 	}
 	h := a.headerData(now)

@@ -33,7 +33,7 @@ func contractSnapOf(a *App) contractSnap {
 		ladder: a.chain.SelectedOSI(), tape: a.tape.SelectedOSI(), focusTape: a.focus == paneTape,
 		chainPolled:   !a.poll.due[feed.FeedChain].IsZero() || a.poll.inflight[feed.FeedChain] > 0,
 		contractTimed: !a.poll.due[feed.FeedContractTrades].IsZero() || a.poll.inflight[feed.FeedContractTrades] > 0,
-		frame:         ansi.Strip(a.render(a.sh.Now())),
+		frame:         ansi.Strip(a.drawAt(a.sh.Now())),
 		greeks:        a.tape.GreeksFilled(),
 	}
 }

@@ -21,7 +21,6 @@ import (
 type frameClock struct {
 	gen   uint64
 	due   time.Time // screen time the armed tick is for; zero: none armed
-	dirty bool      // a message arrived since content was drawn
 	// content is the last frame drawn; renders counts the frames drawn,
 	// for the tests.
 	content string
@@ -95,12 +94,11 @@ func (a *App) onFrame() tea.Cmd {
 	return a.replanIfChanged()
 }
 
-// frameView is the frame for View: drawn again only after a message.
-func (a *App) frameView() string {
-	if a.frame.dirty || a.frame.renders == 0 {
-		a.frame.content = a.render(a.sh.Now())
-		a.frame.dirty = false
-		a.frame.renders++
-	}
-	return a.frame.content
+// draw draws the frame after a message, for View to return: a message
+// that changed nothing (an outdated tick) draws nothing, and the
+// renderer finds the same string.
+func (a *App) draw() {
+	a.sync()
+	a.frame.content = a.render(a.sh.Now())
+	a.frame.renders++
 }

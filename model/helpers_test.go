@@ -2,6 +2,7 @@ package model
 
 import (
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -35,4 +36,18 @@ func selStrike(t *testing.T, c *chain.Model) float64 {
 		t.Fatal("nothing selected")
 	}
 	return d.Strike
+}
+
+// resize sets the terminal's size as a test draws it, without the replan
+// a WindowSizeMsg brings: every part is sized for the next render.
+func (a *App) resize(w, h int) {
+	a.width, a.height = w, h
+	a.sync()
+}
+
+// drawAt is the frame at now, the parts synced first as Update does after
+// a message (tests that call update, not Update, draw through it).
+func (a *App) drawAt(now time.Time) string {
+	a.sync()
+	return a.render(now)
 }

@@ -40,7 +40,7 @@ func scanSnapOf(a *App) scanSnap {
 			snap.results = append(snap.results, r.Symbol)
 		}
 	}
-	snap.header, _, _ = strings.Cut(ansi.Strip(a.render(a.sh.Now())), "\n")
+	snap.header, _, _ = strings.Cut(ansi.Strip(a.drawAt(a.sh.Now())), "\n")
 	return snap
 }
 

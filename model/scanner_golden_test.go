@@ -36,7 +36,7 @@ func TestGoldenScanner(t *testing.T) {
 			d.send(feed.ChainMsg{Query: a.q, Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4), At: testNow})
 			d.openScanner()
 			tc.setup(t, d)
-			out := a.render(testNow)
+			out := a.drawAt(testNow)
 			golden.RequireEqual(t, []byte(out))
 			plain := ansi.Strip(out)
 			for _, want := range tc.wants {

@@ -237,7 +237,7 @@ func countMsgs[T tea.Msg](d *scanDriver) int {
 }
 
 // screen is the App's frame now, without escape codes.
-func (d *scanDriver) screen() string { return ansi.Strip(d.a.render(d.a.sh.Now())) }
+func (d *scanDriver) screen() string { return ansi.Strip(d.a.drawAt(d.a.sh.Now())) }
 
 // scannerApp is an App on the in-process sandbox (loopback HTTP, OAuth2,
 // the tests' stopped clock) at w x h, not started: nothing polls until a

@@ -39,7 +39,6 @@ func (a *App) headerData(now time.Time) ui.HeaderData {
 // statusLine is the prompt while one is open, else the points and timers.
 func (a *App) statusLine(width int, now time.Time) string {
 	if p := a.prompt; p != nil {
-		p.SetSize(width, 1)
 		return p.View()[0]
 	}
 	d := a.statusData(now)

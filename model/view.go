@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"chainwatch/model/vol"
 	"chainwatch/ui"
 )
 
@@ -12,7 +13,7 @@ import (
 // are fields of the view in bubbletea v2; bubbletea restores the terminal
 // on quit and on a panic.
 func (a *App) View() tea.View {
-	v := tea.NewView(a.frameView())
+	v := tea.NewView(a.frame.content)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = true
@@ -33,16 +34,20 @@ func (a *App) render(now time.Time) string {
 		return ui.TooSmallMessage(a.width, a.height, st)
 	}
 	if a.help {
-		a.help = false // the screen under the help, drawn as usual
-		screen := a.render(now)
-		a.help = true
-		return ui.HelpOver(screen, a.helpKeys(), a.width, a.height, st)
+		// The screen under the help, drawn as usual.
+		return ui.HelpOver(a.renderScreen(now), a.helpKeys(), a.width, a.height, st)
 	}
+	return a.renderScreen(now)
+}
+
+// renderScreen is the frame under the help screen.
+func (a *App) renderScreen(now time.Time) string {
+	st := a.sh.Styles
 	lay := a.layout()
 	if a.contract.open {
 		page := ui.Rect{W: a.width, H: max(lay.Status.Y, 0)}
 		return ui.Compose(a.width, a.height, []ui.Pane{
-			{R: page, Lines: a.contractLines(page)},
+			{R: page, Lines: a.contract.page.View()},
 			{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
 		}, st)
 	}
@@ -61,12 +66,11 @@ func (a *App) render(now time.Time) string {
 	if a.volOpen {
 		return a.renderVol(lay, &h, now)
 	}
-	a.sizeParts(lay)
 	panes := make([]ui.Pane, 0, 8)
 	panes = append(panes,
 		ui.Pane{R: lay.Header, Lines: ui.Header(&h, lay.Header.W, st)},
 		ui.Pane{R: lay.Tabs, Lines: []string{a.chain.TabsView(lay.Tabs.W)}},
-		ui.Pane{R: lay.Ladder, Lines: a.ladderLines(lay.Ladder, now)},
+		ui.Pane{R: lay.Ladder, Lines: a.ladderLines(lay.Ladder)},
 	)
 	if r := lay.Strip; !r.Empty() {
 		panes = append(panes, ui.Pane{R: r, Lines: []string{a.chain.StripView(r.W)}})
@@ -85,9 +89,8 @@ func (a *App) render(now time.Time) string {
 }
 
 // ladderLines is the ladder, under the first-run banner while it shows.
-func (a *App) ladderLines(r ui.Rect, now time.Time) []string {
+func (a *App) ladderLines(r ui.Rect) []string {
 	banner := a.bannerLines(r)
-	a.chain.SetSize(r.W, r.H-len(banner))
 	lines := a.chain.View()
 	if len(banner) == 0 {
 		return lines
@@ -112,9 +115,29 @@ func (a *App) bannerLines(r ui.Rect) []string {
 	return b
 }
 
-// sizeParts gives each pane its rectangle of lay and its focus, as the
-// contract asks before View.
-func (a *App) sizeParts(lay ui.Layout) {
+// sync gives every part its rectangle, its focus and what it shows from
+// the others, as the contract asks before View: it runs after every
+// message, so drawing writes nothing.
+func (a *App) sync() {
+	lay := a.layout()
+	now := a.sh.Now()
+	if p := a.prompt; p != nil {
+		p.SetSize(lay.Status.W, 1)
+	}
+	r := a.scannerRect()
+	a.scan.SetSize(r.W, r.H)
+	a.sizeWatchlist(ui.Rect{W: a.width, H: a.height - 1})
+	page := ui.Rect{W: a.width, H: max(lay.Status.Y, 0)}
+	a.contract.page.SetSize(page.W, page.H)
+	a.contract.page.SetFocused(true)
+	a.vol.SetSize(r.W, r.H)
+	if a.volOpen {
+		a.vol.Set(vol.Input{
+			Surface: a.chain.Surface(), Expiry: a.chain.Expiry(), Cursor: a.chain.CursorStrike(),
+			Earnings: a.chain.Earnings(), Term: a.termCost(now), Message: a.volMessage(),
+		})
+	}
+	a.chain.SetSize(lay.Ladder.W, lay.Ladder.H-len(a.bannerLines(lay.Ladder)))
 	a.tape.SetSize(lay.Tape.W, lay.Tape.H)
 	a.cal.SetSize(lay.Calendar.W, lay.Calendar.H)
 	a.focusParts()

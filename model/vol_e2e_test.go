@@ -30,7 +30,7 @@ func volSnapOf(a *App) volSnap {
 		loaded: !a.chain.LastOK().IsZero() && a.chain.Strikes() > 0, open: a.volOpen, expiry: a.chain.Expiry(),
 		tapeSeen: a.poll.cond.TapeVisible, termDue: !a.poll.due[feed.FeedTerm].IsZero(),
 	}
-	s.frame = ansi.Strip(a.render(a.sh.Now()))
+	s.frame = ansi.Strip(a.drawAt(a.sh.Now()))
 	for _, l := range strings.Split(s.frame, "\n") {
 		if i := strings.Index(l, "Smile "); i >= 0 {
 			s.smile = strings.Fields(l[i:])[1]

@@ -23,7 +23,7 @@ func volApp(t *testing.T, now *time.Time) *App {
 	t.Helper()
 	sh := startTestSandbox(t)
 	a := New(Config{Client: sh.Client, Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return *now }, Theme: "dark"})
-	a.width, a.height = 120, 40
+	a.resize(120, 40)
 	m := a.sh.Source().Chain(t.Context(), a.q, 0)
 	if m.Err != nil {
 		t.Fatal(m.Err)
@@ -51,9 +51,9 @@ func TestGoldenVolScreen(t *testing.T) {
 			name += "-nocolor"
 		}
 		t.Run(name, func(t *testing.T) {
-			a.width, a.height = tc.w, tc.h
+			a.resize(tc.w, tc.h)
 			a.sh.Styles = theme.New(theme.Dark(), tc.noColor)
-			out := a.render(now)
+			out := a.drawAt(now)
 			lines := strings.Split(out, "\n")
 			if len(lines) != tc.h {
 				t.Fatalf("%d lines", len(lines))
@@ -92,7 +92,7 @@ func TestVolPageMatchesTheLadder(t *testing.T) {
 	a.update(keyRight())
 	put, _ := a.chain.Selected()
 	a.update(runeKey('v'))
-	a.render(now)
+	a.drawAt(now)
 	figs := a.vol.Figures()
 	sel := -1
 	for i, f := range figs {
@@ -165,7 +165,7 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 	if due := a.poll.due[feed.FeedTerm]; !due.Equal(now.Add(config.TermFirstDelay)) {
 		t.Fatalf("an old whole chain: next term fetch %v, want now + %v", due, config.TermFirstDelay)
 	}
-	plain := ansi.Strip(a.render(now))
+	plain := ansi.Strip(a.drawAt(now))
 	if !strings.Contains(plain, "next expiries 3s (4 pts)") || !strings.Contains(plain, "all expiries 20m00s old") {
 		t.Fatalf("the cost before the first fetch:\n%s", plain)
 	}
@@ -174,7 +174,7 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 	if cmd == nil || a.poll.inflight[feed.FeedTerm] != 1 {
 		t.Fatal("the term timer did not fetch")
 	}
-	if p := ansi.Strip(a.render(now)); !strings.Contains(p, "fetching 4 pts") {
+	if p := ansi.Strip(a.drawAt(now)); !strings.Contains(p, "fetching 4 pts") {
 		t.Errorf("no fetching mark:\n%s", p)
 	}
 	reply := findMsg[termMsg](t, cmd)
@@ -206,7 +206,7 @@ func TestVolPastDayIsNotRefreshed(t *testing.T) {
 	if due := a.poll.due[feed.FeedTerm]; !due.IsZero() {
 		t.Fatalf("a past day's term structure is planned: %v", due)
 	}
-	if p := ansi.Strip(a.render(now)); !strings.Contains(p, "a past day: not refreshed") {
+	if p := ansi.Strip(a.drawAt(now)); !strings.Contains(p, "a past day: not refreshed") {
 		t.Errorf("the page does not say it:\n%s", p)
 	}
 }
@@ -233,11 +233,11 @@ func TestVolKeys(t *testing.T) {
 		t.Fatalf("right: strike %v after %v", a.chain.CursorStrike(), k)
 	}
 	a.update(runeKey('o'))
-	if !a.vol.Both() || !strings.Contains(ansi.Strip(a.render(now)), "◐ both") {
+	if !a.vol.Both() || !strings.Contains(ansi.Strip(a.drawAt(now)), "◐ both") {
 		t.Error("o does not show calls and puts apart")
 	}
 	a.update(runeKey('?'))
-	if p := ansi.Strip(a.render(now)); !a.help || !strings.Contains(p, "strike (the ladder's cursor)") {
+	if p := ansi.Strip(a.drawAt(now)); !a.help || !strings.Contains(p, "strike (the ladder's cursor)") {
 		t.Errorf("help over the page shows the page's keys:\n%s", p)
 	}
 }
@@ -264,9 +264,9 @@ func TestVolPageBeforeTheChain(t *testing.T) {
 	now := testNow
 	sh := startTestSandbox(t)
 	a := New(Config{Client: sh.Client, Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return now }, Theme: "dark"})
-	a.width, a.height = 80, 24
+	a.resize(80, 24)
 	a.update(runeKey('v'))
-	out := a.render(now)
+	out := a.drawAt(now)
 	if lines := strings.Split(out, "\n"); len(lines) != 24 || ansi.StringWidth(lines[10]) != 80 {
 		t.Fatalf("%d lines", len(lines))
 	}
@@ -274,7 +274,7 @@ func TestVolPageBeforeTheChain(t *testing.T) {
 		t.Fatalf("no loading message:\n%s", ansi.Strip(out))
 	}
 	a.update(a.sh.Source().Chain(t.Context(), a.q, 0))
-	if p := ansi.Strip(a.render(now)); !strings.Contains(p, "Term structure") || strings.Contains(p, "loading") {
+	if p := ansi.Strip(a.drawAt(now)); !strings.Contains(p, "Term structure") || strings.Contains(p, "loading") {
 		t.Fatalf("the chain did not fill the page:\n%s", p)
 	}
 }
