@@ -189,7 +189,6 @@ func (a *App) refreshContractCost() {
 	a.contract.page.SetCost(s)
 }
 
-
 // fetchTapeGreeks asks for the greeks of the next contract on the tape
 // that lacks them; nil when every print on screen has them.
 func (a *App) fetchTapeGreeks() tea.Cmd {

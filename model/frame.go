@@ -19,8 +19,8 @@ import (
 // outdated tick) redraws nothing, and the renderer, which compares frames
 // sixty times a second, finds the same string.
 type frameClock struct {
-	gen   uint64
-	due   time.Time // screen time the armed tick is for; zero: none armed
+	gen uint64
+	due time.Time // screen time the armed tick is for; zero: none armed
 	// content is the last frame drawn; renders counts the frames drawn,
 	// for the tests.
 	content string
