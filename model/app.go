@@ -15,7 +15,6 @@ import (
 	"chainwatch/model/chain"
 	"chainwatch/model/common"
 	"chainwatch/model/contract"
-	"chainwatch/model/prompt"
 	"chainwatch/model/scanner"
 	"chainwatch/model/tape"
 	"chainwatch/model/vol"
@@ -96,13 +95,12 @@ type App struct {
 	showTape, showCal bool
 	termFocused       bool
 	lastInput         time.Time
-	help              bool
-	prompt            *prompt.Model
-	scan              *scanner.Model
-	vol               *vol.Model // the vol page; shown while volOpen
-	volOpen           bool
+	pages             []page         // the stack; the watch screen at the bottom
+	overlay           common.Overlay // help, a prompt or the scanner; nil: none
+	scan              *scanner.Model // built once: its runs outlive the modal
+	vol               *vol.Model     // the vol page's part
 	wl                watchPage
-	banner            bool
+	banner            bool // the first-run banner over the ladder
 	recent            []string
 	unknown           []string // symbols the service answered 204 for this session
 	notice            string   // a note for the status bar that is not a fetch error
@@ -157,9 +155,14 @@ func New(cfg Config) *App {
 		showTape: true, showCal: true, termFocused: true,
 		lastInput: cfg.Now(),
 		banner:    cfg.FirstRun,
+		pages:     []page{watchScreen{}},
 		recent:    append([]string(nil), cfg.Recent...),
 		darkSet:   cfg.Theme == "dark" || cfg.Theme == "light",
 		dark:      dark,
+	}
+	a.pages[0] = watchScreen{a}
+	if cfg.StartOnWatchlist {
+		a.push(watchlistPage{a})
 	}
 	a.contract.page = contract.New(ctx, sh, cfg.BlockSize)
 	a.q = feed.Query{Symbol: strings.ToUpper(cfg.Symbol), Mode: cfg.Mode, Date: cfg.Date, Gen: 1}
@@ -217,9 +220,9 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		return a.onKey(msg)
 	case tea.MouseClickMsg:
-		return a.onClick(msg.Mouse())
+		return a.onMouse(msg.Mouse(), false)
 	case tea.MouseWheelMsg:
-		return a.onWheel(msg.Mouse())
+		return a.onMouse(msg.Mouse(), true)
 	case frameMsg:
 		return a.onFrame()
 	case flashDoneMsg:

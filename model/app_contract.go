@@ -11,7 +11,9 @@ import (
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
+	"chainwatch/model/common"
 	"chainwatch/model/contract"
+	"chainwatch/ui"
 )
 
 // contractFeeds are the contract page's feeds.
@@ -21,7 +23,6 @@ var contractFeeds = [...]feed.Feed{feed.FeedContractQuote, feed.FeedContractTrad
 // itself, whether it is shown, its generation and its catch-up counts.
 type contractRoute struct {
 	page    *contract.Model
-	open    bool
 	gen     uint64
 	catchUp [feed.NumFeeds]int
 }
@@ -40,7 +41,7 @@ func (a *App) openContract(osi string) tea.Cmd {
 	q := a.q
 	q.Gen = r.gen
 	r.page.Open(feed.ContractQuery{Query: q, OSI: o})
-	r.open = true
+	a.push(contractPage{a})
 	r.catchUp = [feed.NumFeeds]int{}
 	a.notice = ""
 	p := &a.poll
@@ -63,7 +64,7 @@ func (a *App) openContract(osi string) tea.Cmd {
 // flight for the page are booked and dropped.
 func (a *App) closeContract() tea.Cmd {
 	r := &a.contract
-	r.open = false
+	a.pop()
 	r.gen++
 	for _, f := range contractFeeds {
 		a.poll.gen[f]++
@@ -71,6 +72,44 @@ func (a *App) closeContract() tea.Cmd {
 		a.poll.due[f] = time.Time{}
 	}
 	return a.replan()
+}
+
+// contractPage is the contract page over the watch screen.
+type contractPage struct{ a *App }
+
+func (c contractPage) key(k tea.KeyPressMsg) tea.Cmd    { return c.a.onContractKey(k) }
+func (c contractPage) modal(tea.KeyPressMsg) bool       { return false }
+func (c contractPage) act(common.Action) tea.Cmd        { return nil }
+func (c contractPage) feeds(f *feed.Conditions)         { f.Contract = true }
+func (c contractPage) shown() feed.Feed                 { return feed.FeedContractTrades } // what moves there
+func (c contractPage) status(*ui.StatusData, time.Time) {}
+func (c contractPage) help() [][]key.Binding            { return c.a.contract.page.FullHelp() }
+func (c contractPage) title() string                    { return "chainwatch · " + c.a.contract.page.OSI() }
+func (c contractPage) errs() []error {
+	return append(watchScreen(c).errs(), c.a.contract.page.Err())
+}
+func (c contractPage) hint() string {
+	k := c.a.sh.Keys
+	return k.Close.Help().Key + " back  " + k.Refresh.Help().Key + " refresh  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
+}
+
+// mouse: the wheel scrolls the page's prints.
+func (c contractPage) mouse(m tea.Mouse, wheel bool) tea.Cmd {
+	if step := wheelStep(m); wheel && step != 0 {
+		c.a.contract.page.Scroll(step)
+	}
+	return nil
+}
+
+// draw is the page above the status bar.
+func (c contractPage) draw(now time.Time) string {
+	a := c.a
+	lay := a.layout()
+	page := ui.Rect{W: a.width, H: max(lay.Status.Y, 0)}
+	return ui.Compose(a.width, a.height, []ui.Pane{
+		{R: page, Lines: a.contract.page.View()},
+		{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
+	}, a.sh.Styles)
 }
 
 // selectedContract is what enter opens: the ladder's contract under the
@@ -106,7 +145,7 @@ func (a *App) onContractKey(k tea.KeyPressMsg) tea.Cmd {
 // settleContract books a reply of the page's feed f: the points always,
 // the rest only when it is for the contract shown.
 func (a *App) settleContract(f feed.Feed, q feed.ContractQuery, m replyInfo) bool {
-	if !a.contract.open || q.Gen != a.contract.gen {
+	if !onTop[contractPage](a) || q.Gen != a.contract.gen {
 		a.poll.sched.Spend(m.resp)
 		return false
 	}

@@ -51,7 +51,7 @@ func (p probed[S]) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func watchSnap(a *App) snapshot {
 	return snapshot{
 		symbol: a.q.Symbol, expiry: a.chain.Expiry(), loaded: !a.chain.LastOK().IsZero(),
-		rows: a.chain.Strikes(), help: a.help, tapeHeld: a.tape.Held(),
+		rows: a.chain.Strikes(), help: helpOpen(a), tapeHeld: a.tape.Held(),
 		spent: a.poll.sched.Stats(a.sh.Now()).SessionSpent,
 	}
 }

@@ -1,18 +1,21 @@
 package model
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/model/common"
 	"chainwatch/model/prompt"
 	"chainwatch/ui"
 )
 
-// onKey routes a key: an open prompt takes everything; then the help
-// screen; then quit and help; then the page that shows, or the screen's
-// keys and the focused pane.
+// onKey routes a key: the overlay takes everything while one is open;
+// then what the top page takes first (the first-run banner); then quit
+// and help, which mean the same on every page; then the top page.
 func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := a.sh.Keys
 	a.lastInput = a.sh.Now()
@@ -20,48 +23,74 @@ func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(k, keys.Interrupt) {
 		return a.quit()
 	}
-	if a.prompt != nil {
-		if a.wl.on {
-			return tea.Batch(wake, a.onWatchlistPromptKey(k))
-		}
-		return tea.Batch(wake, a.onPromptKey(k))
+	if a.overlay != nil {
+		return tea.Batch(wake, a.onOverlay(k))
 	}
-	if a.scan.IsOpen() {
-		return tea.Batch(wake, a.onScanner(k))
-	}
-	if a.banner && !a.wl.on {
-		// "Any key dismisses this": that key does only that, so a trader
-		// who presses q or / to get rid of it does not quit or prompt.
-		a.banner = false
+	if a.top().modal(k) {
 		return wake
 	}
-	if a.help {
-		switch {
-		case key.Matches(k, keys.Quit):
-			return a.quit()
-		case key.Matches(k, keys.Help), key.Matches(k, keys.Close):
-			a.help = false
-		}
-		return wake
-	}
-	// Quit and help mean the same on every screen and page.
 	switch {
 	case key.Matches(k, keys.Quit):
 		return a.quit()
 	case key.Matches(k, keys.Help):
-		a.help = true
+		a.overlay = helpOverlay{a.sh}
 		return wake
 	}
-	if a.wl.on {
-		return tea.Batch(wake, a.onWatchlistKey(k))
+	return tea.Batch(wake, a.top().key(k))
+}
+
+// watchScreen is the bottom page: the ladder, the tape and the calendar.
+type watchScreen struct{ a *App }
+
+func (w watchScreen) key(k tea.KeyPressMsg) tea.Cmd { return w.a.onScreenKey(k) }
+
+// modal: "any key dismisses this", and that key does only that, so a
+// trader who presses q or / to get rid of the banner does not quit or
+// prompt.
+func (w watchScreen) modal(tea.KeyPressMsg) bool {
+	if !w.a.banner {
+		return false
 	}
-	if a.contract.open {
-		return tea.Batch(wake, a.onContractKey(k))
+	w.a.banner = false
+	return true
+}
+
+func (w watchScreen) mouse(m tea.Mouse, wheel bool) tea.Cmd {
+	if wheel {
+		return w.a.onWheel(m)
 	}
-	if a.volOpen {
-		return tea.Batch(wake, a.onVolKey(k))
+	return w.a.onClick(m)
+}
+
+// act: a symbol or a day picked switches the screen to it.
+func (w watchScreen) act(act common.Action) tea.Cmd {
+	a := w.a
+	q := a.q
+	switch act := act.(type) {
+	case common.PickSymbol:
+		q.Symbol = act.Symbol
+	case common.PickDate:
+		q.Date = act.Date
 	}
-	return tea.Batch(wake, a.onScreenKey(k))
+	if q == a.q {
+		return nil
+	}
+	return a.changeQuery(q)
+}
+
+func (w watchScreen) feeds(c *feed.Conditions) {
+	c.TapeVisible = w.a.showTape
+	c.TapeGreeks = w.a.tape.GreeksWanted()
+}
+func (w watchScreen) draw(now time.Time) string        { return w.a.renderWatch(now) }
+func (w watchScreen) shown() feed.Feed                 { return feed.FeedChain }
+func (w watchScreen) errs() []error                    { return []error{w.a.chain.Err(), w.a.tape.Err(), w.a.cal.Err()} }
+func (w watchScreen) status(*ui.StatusData, time.Time) {}
+func (w watchScreen) help() [][]key.Binding            { return w.a.sh.Keys.FullHelp() }
+func (w watchScreen) title() string                    { return "chainwatch · " + w.a.q.Symbol }
+func (w watchScreen) hint() string {
+	k := w.a.sh.Keys
+	return k.Symbol.Help().Key + " symbol  " + k.Scanner.Help().Key + " scan  " + k.Vol.Help().Key + " vol  " + k.Watchlist.Help().Key + " watchlist  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
 }
 
 func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
@@ -73,12 +102,12 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Vol):
 		return a.openVol()
 	case key.Matches(k, keys.Symbol):
-		a.prompt = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.unknown)
+		a.overlay = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.unknown)
 		return nil
 	case key.Matches(k, keys.Watchlist):
 		return a.openWatchlist()
 	case key.Matches(k, keys.Date):
-		a.prompt = prompt.NewDate(a.sh, a.q.Date)
+		a.overlay = prompt.NewDate(a.sh, a.q.Date)
 		return nil
 	case key.Matches(k, keys.Mode):
 		return a.changeQuery(a.otherMode())
@@ -167,15 +196,18 @@ func (a *App) fixFocus() {
 	}
 }
 
-// onClick focuses the pane under the mouse and selects what was clicked.
-func (a *App) onClick(m tea.Mouse) tea.Cmd {
+// onMouse hands a click or a wheel turn to the top page, unless an
+// overlay is open.
+func (a *App) onMouse(m tea.Mouse, wheel bool) tea.Cmd {
 	a.lastInput = a.sh.Now()
-	if a.prompt != nil || a.help || a.scan.IsOpen() || a.volOpen || a.width == 0 || a.contract.open {
+	if a.overlay != nil || a.width == 0 {
 		return nil
 	}
-	if a.wl.on {
-		return a.onWatchlistMouse(m, false)
-	}
+	return a.top().mouse(m, wheel)
+}
+
+// onClick focuses the pane under the mouse and selects what was clicked.
+func (a *App) onClick(m tea.Mouse) tea.Cmd {
 	lay := a.layout()
 	switch r := lay.Tabs; {
 	case inside(r, m.X, m.Y), inside(lay.Strip, m.X, m.Y):
@@ -198,23 +230,21 @@ func (a *App) onClick(m tea.Mouse) tea.Cmd {
 	return nil
 }
 
+// wheelStep is a wheel turn as a step: -1 up, 1 down, 0 neither.
+func wheelStep(m tea.Mouse) int {
+	switch m.Button {
+	case tea.MouseWheelUp:
+		return -1
+	case tea.MouseWheelDown:
+		return 1
+	}
+	return 0
+}
+
 // onWheel scrolls the pane under the mouse.
 func (a *App) onWheel(m tea.Mouse) tea.Cmd {
-	a.lastInput = a.sh.Now()
-	if a.prompt != nil || a.help || a.scan.IsOpen() || a.volOpen || a.width == 0 {
-		return nil
-	}
-	if a.wl.on {
-		return a.onWatchlistMouse(m, true)
-	}
-	step := 1
-	if m.Button == tea.MouseWheelUp {
-		step = -1
-	} else if m.Button != tea.MouseWheelDown {
-		return nil
-	}
-	if a.contract.open {
-		a.contract.page.Scroll(step)
+	step := wheelStep(m)
+	if step == 0 {
 		return nil
 	}
 	lay := a.layout()

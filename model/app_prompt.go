@@ -2,33 +2,9 @@ package model
 
 import (
 	"chainwatch/config"
-	"chainwatch/model/common"
 
 	tea "charm.land/bubbletea/v2"
 )
-
-// onPromptKey feeds a key to the open prompt and carries out what it
-// asks: close, or switch the screen to a symbol or a day.
-func (a *App) onPromptKey(k tea.KeyPressMsg) tea.Cmd {
-	cmd, act := a.prompt.Update(k)
-	q := a.q
-	switch act := act.(type) {
-	case common.Close:
-		a.prompt = nil
-		return cmd
-	case common.PickSymbol:
-		q.Symbol = act.Symbol
-	case common.PickDate:
-		q.Date = act.Date
-	default:
-		return cmd
-	}
-	a.prompt = nil
-	if q == a.q {
-		return cmd
-	}
-	return tea.Batch(cmd, a.changeQuery(q))
-}
 
 // remember puts sym first in the recent list and saves the list off the
 // Update path. It is called when a symbol's chain arrives with options,

@@ -1,11 +1,8 @@
 package model
 
 import (
-	"strings"
-
 	tea "charm.land/bubbletea/v2"
 
-	"chainwatch/model/common"
 	"chainwatch/model/scanner"
 	"chainwatch/ui"
 )
@@ -15,6 +12,7 @@ import (
 func (a *App) openScanner() tea.Cmd {
 	r := a.scannerRect()
 	a.scan.SetSize(r.W, r.H)
+	a.overlay = a.scan
 	return a.scan.Open()
 }
 
@@ -37,14 +35,9 @@ func (a *App) scannerRect() ui.Rect {
 // status bar.
 func (a *App) onScanner(msg tea.Msg) tea.Cmd {
 	cmd, act := a.scan.Update(msg)
-	switch act := act.(type) {
-	case common.Close:
-		a.scan.Close()
-	case common.Notice:
-		a.notice = act.Text
-	case common.PickSymbol:
-		a.scan.Close()
-		return tea.Batch(cmd, a.openChain(strings.ToUpper(act.Symbol)))
+	cmd = tea.Batch(cmd, a.do(a.scan, act))
+	if a.overlay == a.scan && !a.scan.IsOpen() {
+		a.overlay = nil // the modal closed itself (esc)
 	}
 	return cmd
 }

@@ -50,8 +50,8 @@ func TestAppUnknownSymbolIsSaidOnceAndNotPolled(t *testing.T) {
 	}
 	gen := a.q.Gen
 	typeSymbol(a, "SPYY")
-	if a.q.Gen != gen || a.prompt == nil || a.prompt.Err() != "no such symbol: SPYY; did you mean SPY?" {
-		t.Fatalf("the prompt let a known-unknown symbol through: gen %d→%d, prompt %v", gen, a.q.Gen, a.prompt)
+	if a.q.Gen != gen || a.promptOpen() == nil || a.promptOpen().Err() != "no such symbol: SPYY; did you mean SPY?" {
+		t.Fatalf("the prompt let a known-unknown symbol through: gen %d→%d, prompt %v", gen, a.q.Gen, a.promptOpen())
 	}
 	if got := a.poll.sched.Stats(c.t).SessionSpent; got != 4 {
 		t.Fatalf("spent %d, want the one chain request's 4", got)
@@ -86,8 +86,8 @@ func TestAppHelpDrawsOverTheScreen(t *testing.T) {
 	loadChain(t, a, c.t)
 	a.banner = true
 	a.Update(runeKey('/'))
-	if a.banner || a.prompt != nil {
-		t.Fatalf("the key that dismissed the banner also acted: banner %v, prompt %v", a.banner, a.prompt != nil)
+	if a.banner || a.promptOpen() != nil {
+		t.Fatalf("the key that dismissed the banner also acted: banner %v, prompt %v", a.banner, a.promptOpen() != nil)
 	}
 	a.Update(runeKey('?'))
 	lines := strings.Split(ansi.Strip(a.drawAt(c.t)), "\n")

@@ -216,16 +216,16 @@ func TestAppDatePromptValidatesAndGoesHistorical(t *testing.T) {
 		a.Update(runeKey(r))
 	}
 	a.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	if a.prompt == nil || !strings.Contains(a.prompt.Err(), "future") || a.prompt.Value() != "2027-01-04" {
-		t.Fatalf("a future date is refused in the prompt, keeping the text: %+v", a.prompt)
+	if a.promptOpen() == nil || !strings.Contains(a.promptOpen().Err(), "future") || a.promptOpen().Value() != "2027-01-04" {
+		t.Fatalf("a future date is refused in the prompt, keeping the text: %+v", a.promptOpen())
 	}
 	a.Update(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
 	for _, r := range "2026-11-18" {
 		a.Update(runeKey(r))
 	}
 	a.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	if a.prompt != nil || a.q.Date != api.NewDate(2026, 11, 18) || a.q.Gen == gen || !a.q.Historical(testNow) {
-		t.Fatalf("after a past date: prompt %v, query %+v", a.prompt, a.q)
+	if a.promptOpen() != nil || a.q.Date != api.NewDate(2026, 11, 18) || a.q.Gen == gen || !a.q.Historical(testNow) {
+		t.Fatalf("after a past date: prompt %v, query %+v", a.promptOpen(), a.q)
 	}
 	if !a.conditions().Historical {
 		t.Fatal("the scheduler is not told the day is historical")
@@ -278,11 +278,11 @@ func TestAppBelowMinimumSizeSaysSo(t *testing.T) {
 func TestAppHelpAndQuit(t *testing.T) {
 	a, _ := offlineApp(t)
 	a.Update(runeKey('?'))
-	if !a.help || !strings.Contains(ansi.Strip(a.View().Content), "next expiry") {
+	if !helpOpen(a) || !strings.Contains(ansi.Strip(a.View().Content), "next expiry") {
 		t.Fatal("? opens the help")
 	}
 	a.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if a.help {
+	if helpOpen(a) {
 		t.Fatal("esc closes the help")
 	}
 	_, cmd := a.Update(runeKey('q'))

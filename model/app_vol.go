@@ -34,7 +34,7 @@ func fetchTermCmd(ctx context.Context, c *common.Common, q feed.Query) tea.Cmd {
 // that chain, and at least config.TermFirstDelay: the page shows what a
 // fetch costs before it is made, and a quick look costs nothing.
 func (a *App) openVol() tea.Cmd {
-	a.volOpen = true
+	a.push(volPage{a})
 	a.notice = ""
 	a.poll.cond = a.conditions()
 	now := a.sh.Now()
@@ -50,7 +50,7 @@ func (a *App) openVol() tea.Cmd {
 // closeVol goes back to the watch screen; the term structure's timer is
 // outdated by the replan, and the tape resumes.
 func (a *App) closeVol() tea.Cmd {
-	a.volOpen = false
+	a.pop()
 	return a.replan()
 }
 
@@ -115,19 +115,44 @@ func (a *App) afterWholeChain(m feed.ChainMsg) tea.Cmd {
 		return nil
 	}
 	a.poll.last[feed.FeedTerm] = m.At
-	if !a.volOpen || a.poll.inflight[feed.FeedTerm] > 0 {
+	if !onTop[volPage](a) || a.poll.inflight[feed.FeedTerm] > 0 {
 		return nil
 	}
 	return a.plan(feed.FeedTerm)
 }
 
+// volPage is the vol page over the watch screen.
+type volPage struct{ a *App }
+
+func (v volPage) key(k tea.KeyPressMsg) tea.Cmd          { return v.a.onVolKey(k) }
+func (v volPage) modal(tea.KeyPressMsg) bool             { return false }
+func (v volPage) mouse(tea.Mouse, bool) tea.Cmd          { return nil }
+func (v volPage) act(act common.Action) tea.Cmd          { return watchScreen(v).act(act) }
+func (v volPage) draw(now time.Time) string              { return v.a.renderVol(now) }
+func (v volPage) shown() feed.Feed                       { return feed.FeedChain }
+func (v volPage) errs() []error                          { return watchScreen(v).errs() }
+func (v volPage) status(d *ui.StatusData, now time.Time) { v.a.volStatus(d, now) }
+func (v volPage) help() [][]key.Binding                  { return v.a.vol.FullHelp() }
+func (v volPage) title() string                          { return watchScreen(v).title() }
+func (v volPage) hint() string {
+	k := v.a.sh.Keys
+	return k.Close.Help().Key + " back  " + k.PrevExpiry.Help().Key + k.NextExpiry.Help().Key + " expiry  " +
+		k.Smile.Help().Key + " smile  " + k.Help.Help().Key + " help"
+}
+
+// feeds: the page covers the tape (it is not polled; it catches up when
+// the page closes) and wants the term structure.
+func (v volPage) feeds(c *feed.Conditions) { c.TapeVisible, c.VolVisible = false, true }
+
 // renderVol is the vol page between the header and the status bar,
 // which stay: the quote and its age, the points and the next fetch.
-func (a *App) renderVol(lay ui.Layout, h *ui.HeaderData, now time.Time) string {
+func (a *App) renderVol(now time.Time) string {
+	lay := a.layout()
+	h := a.headerData(now)
 	r := a.scannerRect()
 	st := a.sh.Styles
 	return ui.Compose(a.width, a.height, []ui.Pane{
-		{R: lay.Header, Lines: ui.Header(h, lay.Header.W, st)},
+		{R: lay.Header, Lines: ui.Header(&h, lay.Header.W, st)},
 		{R: r, Lines: a.vol.View()},
 		{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
 	}, st)
@@ -178,22 +203,4 @@ func (a *App) volStatus(d *ui.StatusData, now time.Time) {
 		d.NextFeed, d.Next = feed.FeedTerm.String(), max(due.Sub(now), 0)
 		d.NextCost = api.Cost(api.EndpointOptionQuotes, a.q.Mode, false)
 	}
-	k := a.sh.Keys
-	d.Hint = k.Close.Help().Key + " back  " + k.PrevExpiry.Help().Key + k.NextExpiry.Help().Key + " expiry  " +
-		k.Smile.Help().Key + " smile  " + k.Help.Help().Key + " help"
-}
-
-// helpKeys is the help screen's keys: the page's that shows (watchlist,
-// contract, vol), else the watch screen's.
-func (a *App) helpKeys() [][]key.Binding {
-	if a.wl.on {
-		return a.wl.m.FullHelp()
-	}
-	if a.contract.open {
-		return a.contract.page.FullHelp()
-	}
-	if a.volOpen {
-		return a.vol.FullHelp()
-	}
-	return a.sh.Keys.FullHelp()
 }

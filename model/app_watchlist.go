@@ -23,8 +23,7 @@ import (
 
 // watchPage is what the root holds for the watchlist page.
 type watchPage struct {
-	m  *watchlist.Model
-	on bool // the page fills the screen
+	m *watchlist.Model
 	// q is the page's query: the watch screen's mode and date, with a
 	// generation of its own, so another symbol on the chain leaves the
 	// watchlist's replies valid.
@@ -52,13 +51,13 @@ func newWatchPage(sh *common.Common, cfg Config) watchPage {
 	w, k := keymap.Watchlist(), sh.Keys
 	hint := strings.Join([]string{w.Add.Help().Key + " add", w.Remove.Help().Key + " remove", w.Open.Help().Key + " chain",
 		w.SortNext.Help().Key + " sort", w.Back.Help().Key + " back", k.Help.Help().Key + " help", k.Quit.Help().Key + " quit"}, "  ")
-	return watchPage{m: m, on: cfg.StartOnWatchlist, chainPending: cfg.StartOnWatchlist, hint: hint}
+	return watchPage{m: m, chainPending: cfg.StartOnWatchlist, hint: hint}
 }
 
 // startScreen is Init's first fetches: the chain's, or, when chainwatch
 // starts on the watchlist, the watchlist's (the chain waits until shown).
 func (a *App) startScreen() tea.Cmd {
-	if a.wl.on {
+	if onTop[watchlistPage](a) {
 		return a.replan()
 	}
 	return a.startAll()
@@ -84,7 +83,7 @@ func (a *App) followQuery() {
 // openWatchlist shows the page; the timers move from the watch screen's
 // feeds to the page's.
 func (a *App) openWatchlist() tea.Cmd {
-	a.wl.on = true
+	a.push(watchlistPage{a})
 	a.notice = ""
 	return a.replan()
 }
@@ -92,8 +91,10 @@ func (a *App) openWatchlist() tea.Cmd {
 // openChain leaves the page for sym's chain (the one shown when sym is
 // it already), starting the watch screen's feeds if they wait.
 func (a *App) openChain(sym string) tea.Cmd {
-	wasOn := a.wl.on
-	a.wl.on = false
+	wasOn := onTop[watchlistPage](a)
+	if wasOn {
+		a.pop()
+	}
 	var cmds []tea.Cmd
 	switch {
 	case sym != "" && sym != a.q.Symbol:
@@ -132,10 +133,10 @@ func (a *App) onWatchlistKey(k tea.KeyPressMsg) tea.Cmd {
 		a.notice = ""
 		return a.openScanner()
 	case key.Matches(k, keys.Symbol):
-		a.prompt = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.unknown)
+		a.overlay = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.unknown)
 		return nil
 	case key.Matches(k, keys.Date):
-		a.prompt = prompt.NewDate(a.sh, a.q.Date)
+		a.overlay = prompt.NewDate(a.sh, a.q.Date)
 		return nil
 	case key.Matches(k, keys.Mode):
 		return a.changeQueryHidden(a.otherMode())
@@ -150,32 +151,28 @@ func (a *App) onWatchlistKey(k tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// onWatchlistPromptKey is onPromptKey on the page: a symbol picked is
-// added (a) or opens its chain (/), a day picked changes the day.
-func (a *App) onWatchlistPromptKey(k tea.KeyPressMsg) tea.Cmd {
-	cmd, act := a.prompt.Update(k)
+// act is what an overlay over the page asked for: a symbol picked is
+// added (a) or opens its chain (/, the scanner), a day picked changes
+// the day.
+func (w watchlistPage) act(act common.Action) tea.Cmd {
+	a := w.a
+	adding := a.wl.adding
+	a.wl.adding = false
 	switch act := act.(type) {
-	case common.Close:
 	case common.PickSymbol:
-		if a.wl.adding {
-			a.prompt, a.wl.adding = nil, false
-			return tea.Batch(cmd, a.addToWatchlist(act.Symbol))
+		if adding {
+			return a.addToWatchlist(act.Symbol)
 		}
-		a.prompt = nil
-		return tea.Batch(cmd, a.openChain(act.Symbol))
+		return a.openChain(act.Symbol)
 	case common.PickDate:
-		a.prompt = nil
 		if act.Date == a.q.Date {
-			return cmd
+			return nil
 		}
 		q := a.q
 		q.Date = act.Date
-		return tea.Batch(cmd, a.changeQueryHidden(q))
-	default:
-		return cmd
+		return a.changeQueryHidden(q)
 	}
-	a.prompt, a.wl.adding = nil, false
-	return cmd
+	return nil
 }
 
 // addToWatchlist adds sym, saves the list and fetches its quote now
@@ -202,8 +199,8 @@ func (a *App) onWatchlistMsg(msg tea.Msg) tea.Cmd {
 	case watchlist.OpenChainMsg:
 		return a.openChain(msg.Symbol)
 	case watchlist.AddSymbolMsg:
-		if a.wl.on && a.prompt == nil {
-			a.prompt = prompt.NewWatchSymbol(a.sh, a.wl.m.Symbols(), a.recent, a.unknown)
+		if onTop[watchlistPage](a) && a.overlay == nil {
+			a.overlay = prompt.NewWatchSymbol(a.sh, a.wl.m.Symbols(), a.recent, a.unknown)
 			a.wl.adding = true
 		}
 		return nil

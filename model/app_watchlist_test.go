@@ -91,7 +91,7 @@ func TestWatchlistTakesThePollingAndGivesItBack(t *testing.T) {
 		t.Fatal("no chain refresh planned")
 	}
 	a.Update(runeKey('W'))
-	if !a.wl.on || !a.poll.cond.Watchlist {
+	if !wlShown(a) || !a.poll.cond.Watchlist {
 		t.Fatal("W did not open the watchlist")
 	}
 	if !a.poll.due[feed.FeedChain].IsZero() || !a.poll.due[feed.FeedTape].IsZero() {
@@ -119,8 +119,8 @@ func TestWatchlistTakesThePollingAndGivesItBack(t *testing.T) {
 		}
 	}
 	a.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if a.wl.on || !a.poll.due[feed.FeedQuotes].IsZero() || a.poll.due[feed.FeedChain].IsZero() {
-		t.Fatalf("esc: on %v, quotes due %v, chain due %v", a.wl.on, a.poll.due[feed.FeedQuotes], a.poll.due[feed.FeedChain])
+	if wlShown(a) || !a.poll.due[feed.FeedQuotes].IsZero() || a.poll.due[feed.FeedChain].IsZero() {
+		t.Fatalf("esc: on %v, quotes due %v, chain due %v", wlShown(a), a.poll.due[feed.FeedQuotes], a.poll.due[feed.FeedChain])
 	}
 	if !strings.Contains(ansi.Strip(a.drawAt(c.t)), "Strike") {
 		t.Fatal("esc did not bring the ladder back")
@@ -133,18 +133,18 @@ func TestWatchlistAddsThroughThePrompt(t *testing.T) {
 	a, c, sv := watchApp(t, true)
 	a.Update(quotesReply(a, c.t, 0))
 	typeKeys(a, "a")
-	if a.prompt == nil || !a.wl.adding {
+	if a.promptOpen() == nil || !a.wl.adding {
 		t.Fatal("a did not open the prompt")
 	}
 	typeKeys(a, "spy")
 	a.update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	if a.prompt == nil || !strings.Contains(a.prompt.Err(), "already on the watchlist") {
+	if a.promptOpen() == nil || !strings.Contains(a.promptOpen().Err(), "already on the watchlist") {
 		t.Fatal("SPY, already on the list, was accepted")
 	}
 	a.update(tea.KeyPressMsg{Code: tea.KeyEscape})
 	typeKeys(a, "atsla")
 	cmd := a.update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	if a.prompt != nil || !slices.Contains(a.wl.m.Symbols(), "TSLA") || a.wl.m.Selected() != "TSLA" {
+	if a.promptOpen() != nil || !slices.Contains(a.wl.m.Symbols(), "TSLA") || a.wl.m.Selected() != "TSLA" {
 		t.Fatalf("TSLA not added: %v", a.wl.m.Symbols())
 	}
 	runCmd(a, cmd)
@@ -186,8 +186,8 @@ func TestWatchlistModeWaitsForTheChain(t *testing.T) {
 	a.Update(quotesReply(a, c.t, 1))
 	a.update(keyDown)
 	runCmd(a, a.update(tea.KeyPressMsg{Code: tea.KeyEnter}))
-	if a.wl.on || a.q.Symbol != "QQQ" || a.q.Mode != api.Delayed || a.poll.inflight[feed.FeedChain] != 1 {
-		t.Fatalf("enter: on %v, query %+v, chain in flight %d", a.wl.on, a.q, a.poll.inflight[feed.FeedChain])
+	if wlShown(a) || a.q.Symbol != "QQQ" || a.q.Mode != api.Delayed || a.poll.inflight[feed.FeedChain] != 1 {
+		t.Fatalf("enter: on %v, query %+v, chain in flight %d", wlShown(a), a.q, a.poll.inflight[feed.FeedChain])
 	}
 }
 
@@ -270,11 +270,11 @@ func TestChainPromptCompletesFromTheWatchlist(t *testing.T) {
 	a.Init()
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	typeKeys(a, "/xl")
-	if a.prompt == nil {
+	if a.promptOpen() == nil {
 		t.Fatal("no prompt")
 	}
-	a.prompt.SetSize(120, 1)
-	if line := ansi.Strip(a.prompt.View()[0]); !strings.Contains(line, "XLE") || !strings.Contains(line, "XLF") {
+	a.promptOpen().SetSize(120, 1)
+	if line := ansi.Strip(a.promptOpen().View()[0]); !strings.Contains(line, "XLE") || !strings.Contains(line, "XLF") {
 		t.Fatalf("the prompt does not offer the watchlist: %q", line)
 	}
 }
@@ -295,7 +295,7 @@ func TestScannerOverTheWatchlist(t *testing.T) {
 	}
 	// esc closes it over the page, which kept polling under it.
 	a.update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if a.scan.IsOpen() || !a.wl.on || a.poll.due[feed.FeedQuotes].IsZero() {
-		t.Fatalf("esc: scanner open %v, page %v", a.scan.IsOpen(), a.wl.on)
+	if a.scan.IsOpen() || !wlShown(a) || a.poll.due[feed.FeedQuotes].IsZero() {
+		t.Fatalf("esc: scanner open %v, page %v", a.scan.IsOpen(), wlShown(a))
 	}
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
@@ -31,7 +32,7 @@ func (a *App) sizeWatchlist(r ui.Rect) {
 	now := a.sh.Now()
 	m := a.wl.m
 	m.SetSize(r.W, r.H)
-	m.SetFocused(a.prompt == nil)
+	m.SetFocused(a.promptOpen() == nil)
 	m.SetContext(a.cfg.Source, api.Cost(api.EndpointUnderlyingQuotes, a.wl.q.Mode, a.wl.q.Historical(now)),
 		a.poll.sched.Interval(feed.FeedQuotes, a.poll.cond, now))
 }
@@ -39,7 +40,7 @@ func (a *App) sizeWatchlist(r ui.Rect) {
 // headerLines are the lines above the scanner modal: the watch screen's
 // header, or on the page its title and headings.
 func (a *App) headerLines(r ui.Rect, now time.Time) []string {
-	if a.wl.on {
+	if onTop[watchlistPage](a) {
 		return a.wl.m.View()[:r.H]
 	}
 	h := a.headerData(now)
@@ -60,24 +61,20 @@ func (a *App) onWatchlistMouse(m tea.Mouse, wheel bool) tea.Cmd {
 	return nil
 }
 
-// shownFeed is the feed whose refresh the status bar counts down.
-func (a *App) shownFeed() feed.Feed {
-	switch {
-	case a.wl.on:
-		return feed.FeedQuotes
-	case a.contract.open:
-		return feed.FeedContractTrades // the page's trades: what moves there
-	}
-	return feed.FeedChain
-}
+// watchlistPage is the watchlist page: its symbols' quotes and events
+// instead of the watch screen, whose feeds wait while it shows.
+type watchlistPage struct{ a *App }
 
-// windowTitle names what the terminal shows.
-func (a *App) windowTitle() string {
-	switch {
-	case a.wl.on:
-		return "chainwatch · watchlist"
-	case a.contract.open:
-		return "chainwatch · " + a.contract.page.OSI()
-	}
-	return "chainwatch · " + a.q.Symbol
+func (w watchlistPage) key(k tea.KeyPressMsg) tea.Cmd { return w.a.onWatchlistKey(k) }
+func (w watchlistPage) modal(tea.KeyPressMsg) bool    { return false }
+func (w watchlistPage) mouse(m tea.Mouse, wheel bool) tea.Cmd {
+	return w.a.onWatchlistMouse(m, wheel)
 }
+func (w watchlistPage) feeds(c *feed.Conditions)         { c.Watchlist = true }
+func (w watchlistPage) draw(now time.Time) string        { return w.a.renderWatchlist(now) }
+func (w watchlistPage) shown() feed.Feed                 { return feed.FeedQuotes }
+func (w watchlistPage) errs() []error                    { return []error{w.a.wl.m.Err()} }
+func (w watchlistPage) status(*ui.StatusData, time.Time) {}
+func (w watchlistPage) hint() string                     { return w.a.wl.hint }
+func (w watchlistPage) help() [][]key.Binding            { return w.a.wl.m.FullHelp() }
+func (w watchlistPage) title() string                    { return "chainwatch · watchlist" }

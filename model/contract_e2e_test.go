@@ -28,7 +28,7 @@ type contractSnap struct {
 func contractSnapOf(a *App) contractSnap {
 	p := a.contract.page
 	return contractSnap{
-		loaded: !a.chain.LastOK().IsZero() && a.tape.Held() > 0, open: a.contract.open,
+		loaded: !a.chain.LastOK().IsZero() && a.tape.Held() > 0, open: contractShown(a),
 		osi: p.OSI(), held: p.Held(), quotes: p.Quotes(),
 		ladder: a.chain.SelectedOSI(), tape: a.tape.SelectedOSI(), focusTape: a.focus == paneTape,
 		chainPolled:   !a.poll.due[feed.FeedChain].IsZero() || a.poll.inflight[feed.FeedChain] > 0,

@@ -70,10 +70,10 @@ func (a *App) armFrame() tea.Cmd {
 // countsSeconds says whether the screen shows a count that moves every
 // second: an age or countdown under an hour is drawn with its seconds.
 func (a *App) countsSeconds(now time.Time) bool {
-	if a.scan.IsOpen() {
+	if a.overlay == a.scan {
 		return true // its results say how long ago they ran
 	}
-	if a.wl.on {
+	if onTop[watchlistPage](a) {
 		if a.wl.m.CountsSeconds(now) {
 			return true
 		}

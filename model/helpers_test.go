@@ -51,3 +51,12 @@ func (a *App) drawAt(now time.Time) string {
 	a.sync()
 	return a.render(now)
 }
+
+// What the stack and the overlay slot show, for the tests' assertions.
+func volShown(a *App) bool      { return onTop[volPage](a) }
+func wlShown(a *App) bool       { return onTop[watchlistPage](a) }
+func contractShown(a *App) bool { return onTop[contractPage](a) }
+func helpOpen(a *App) bool {
+	_, ok := a.overlay.(helpOverlay)
+	return ok
+}

@@ -45,17 +45,18 @@ type expiryMsg struct{ gen uint64 }
 // conditions is what the scheduler needs to know about the screen now.
 func (a *App) conditions() feed.Conditions {
 	now := a.sh.Now()
-	return feed.Conditions{
-		Mode:        a.q.Mode,
-		Historical:  a.q.Historical(now),
-		TapeVisible: a.showTape && !a.volOpen, // the vol page covers the tape
-		Focused:     a.termFocused,
-		Idle:        now.Sub(a.lastInput) > config.IdleAfter,
-		VolVisible:  a.volOpen,
-		Contract:    a.contract.open,
-		TapeGreeks:  a.tape.GreeksWanted(),
-		Watchlist:   a.wl.on,
+	c := feed.Conditions{
+		Mode:       a.q.Mode,
+		Historical: a.q.Historical(now),
+		Focused:    a.termFocused,
+		Idle:       now.Sub(a.lastInput) > config.IdleAfter,
 	}
+	// Each page of the stack says what it wants polled, the ones above
+	// over the ones below (the vol page covers the tape).
+	for _, p := range a.pages {
+		p.feeds(&c)
+	}
+	return c
 }
 
 // plan arms f's timer for its next fetch, outdating any earlier timer. A
@@ -123,7 +124,7 @@ func (a *App) fetch(f feed.Feed) tea.Cmd {
 		}
 		cmd = fetchChainCmd(a.ctx, a.sh, a.q, expiry)
 	case feed.FeedTape:
-		if !a.showTape || a.volOpen {
+		if !a.conditions().TapeVisible {
 			return nil
 		}
 		now := a.sh.Now()
@@ -139,7 +140,7 @@ func (a *App) fetch(f feed.Feed) tea.Cmd {
 	case feed.FeedCalendar:
 		cmd = fetchCalendarCmd(a.ctx, a.sh, a.q)
 	case feed.FeedTerm:
-		if !a.volOpen {
+		if !a.conditions().VolVisible {
 			return nil // the term structure is only for the vol page
 		}
 		cmd = fetchTermCmd(a.ctx, a.sh, a.q)

@@ -38,7 +38,7 @@ func (a *App) headerData(now time.Time) ui.HeaderData {
 
 // statusLine is the prompt while one is open, else the points and timers.
 func (a *App) statusLine(width int, now time.Time) string {
-	if p := a.prompt; p != nil {
+	if p := a.promptOpen(); p != nil {
 		return p.View()[0]
 	}
 	d := a.statusData(now)
@@ -57,10 +57,10 @@ func (a *App) statusData(now time.Time) ui.StatusData {
 	if v, ok := s.PointsLeft.Get(); ok {
 		d.PointsLeft = v
 	}
-	shown := a.shownFeed()
+	shown := a.top().shown()
 	due := a.poll.due[shown]
 	switch {
-	case a.poll.noSuch && !a.wl.on || a.q.Historical(now):
+	case a.poll.noSuch && !isWatchFeed(shown) || a.q.Historical(now):
 		// Nothing will be polled: no pause to wait out, no next refresh.
 	case !feed.SessionLive(now, a.q.Mode) && a.poll.inflight[shown] == 0 && (due.IsZero() || !due.Before(feed.NextOpen(now, a.q.Mode))):
 		d.Paused = feed.PauseText(now, a.q.Mode)
@@ -69,9 +69,7 @@ func (a *App) statusData(now time.Time) ui.StatusData {
 		// page): the prices a trader watches.
 		d.NextFeed, d.Next = shown.String(), max(due.Sub(now), 0)
 	}
-	if a.volOpen {
-		a.volStatus(&d, now)
-	}
+	a.top().status(&d, now)
 	if err := a.lastErr(); err != nil {
 		d.Err, d.ErrAge = feed.Describe(err, ""), now.Sub(err.At)
 	} else if a.notice != "" {
@@ -87,14 +85,8 @@ func (a *App) lastErr() *feed.FetchError {
 	var last *feed.FetchError
 	// A type assertion, not errors.As: this runs every frame, and a pane's
 	// Err is a *feed.FetchError or nil by its contract.
-	errs := [...]error{a.chain.Err(), a.tape.Err(), a.cal.Err(), nil}
-	switch {
-	case a.wl.on:
-		errs = [...]error{a.wl.m.Err(), nil, nil, nil} // the page's: the others are not polled
-	case a.contract.open:
-		errs[3] = a.contract.page.Err()
-	}
-	for _, err := range errs {
+	// The top page's parts: the others are not polled.
+	for _, err := range a.top().errs() {
 		fe, _ := err.(*feed.FetchError)
 		if fe != nil && !api.IsNoData(fe) && (last == nil || fe.At.After(last.At)) {
 			last = fe
@@ -108,14 +100,8 @@ func (a *App) lastErr() *feed.FetchError {
 // says how to leave it instead.
 func (a *App) hint() string {
 	k := a.sh.Keys
-	if a.scan.IsOpen() {
+	if a.overlay == a.scan {
 		return k.Close.Help().Key + " close scanner  " + k.Interrupt.Help().Key + " quit"
 	}
-	if a.wl.on {
-		return a.wl.hint
-	}
-	if a.contract.open {
-		return k.Close.Help().Key + " back  " + k.Refresh.Help().Key + " refresh  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
-	}
-	return k.Symbol.Help().Key + " symbol  " + k.Scanner.Help().Key + " scan  " + k.Vol.Help().Key + " vol  " + k.Watchlist.Help().Key + " watchlist  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
+	return a.top().hint()
 }

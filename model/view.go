@@ -17,7 +17,7 @@ func (a *App) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = true
-	v.WindowTitle = a.windowTitle()
+	v.WindowTitle = a.top().title()
 	return v
 }
 
@@ -33,25 +33,12 @@ func (a *App) render(now time.Time) string {
 	case ui.TooSmall(a.width, a.height):
 		return ui.TooSmallMessage(a.width, a.height, st)
 	}
-	if a.help {
-		// The screen under the help, drawn as usual.
-		return ui.HelpOver(a.renderScreen(now), a.helpKeys(), a.width, a.height, st)
+	if _, ok := a.overlay.(helpOverlay); ok {
+		// The page under the help, drawn as usual.
+		return ui.HelpOver(a.top().draw(now), a.top().help(), a.width, a.height, st)
 	}
-	return a.renderScreen(now)
-}
-
-// renderScreen is the frame under the help screen.
-func (a *App) renderScreen(now time.Time) string {
-	st := a.sh.Styles
-	lay := a.layout()
-	if a.contract.open {
-		page := ui.Rect{W: a.width, H: max(lay.Status.Y, 0)}
-		return ui.Compose(a.width, a.height, []ui.Pane{
-			{R: page, Lines: a.contract.page.View()},
-			{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
-		}, st)
-	}
-	if a.scan.IsOpen() {
+	if a.overlay == a.scan {
+		lay := a.layout()
 		r := a.scannerRect()
 		return ui.Compose(a.width, a.height, []ui.Pane{
 			{R: lay.Header, Lines: a.headerLines(lay.Header, now)},
@@ -59,13 +46,14 @@ func (a *App) renderScreen(now time.Time) string {
 			{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
 		}, st)
 	}
-	if a.wl.on {
-		return a.renderWatchlist(now)
-	}
+	return a.top().draw(now)
+}
+
+// renderWatch is the watch screen's frame.
+func (a *App) renderWatch(now time.Time) string {
+	st := a.sh.Styles
+	lay := a.layout()
 	h := a.headerData(now)
-	if a.volOpen {
-		return a.renderVol(lay, &h, now)
-	}
 	panes := make([]ui.Pane, 0, 8)
 	panes = append(panes,
 		ui.Pane{R: lay.Header, Lines: ui.Header(&h, lay.Header.W, st)},
@@ -121,7 +109,7 @@ func (a *App) bannerLines(r ui.Rect) []string {
 func (a *App) sync() {
 	lay := a.layout()
 	now := a.sh.Now()
-	if p := a.prompt; p != nil {
+	if p := a.promptOpen(); p != nil {
 		p.SetSize(lay.Status.W, 1)
 	}
 	r := a.scannerRect()
@@ -131,7 +119,7 @@ func (a *App) sync() {
 	a.contract.page.SetSize(page.W, page.H)
 	a.contract.page.SetFocused(true)
 	a.vol.SetSize(r.W, r.H)
-	if a.volOpen {
+	if onTop[volPage](a) {
 		a.vol.Set(vol.Input{
 			Surface: a.chain.Surface(), Expiry: a.chain.Expiry(), Cursor: a.chain.CursorStrike(),
 			Earnings: a.chain.Earnings(), Term: a.termCost(now), Message: a.volMessage(),
@@ -146,7 +134,7 @@ func (a *App) sync() {
 // focusParts tells each pane whether it has the focus: the ladder loses
 // it under a prompt, whose keys are its own.
 func (a *App) focusParts() {
-	a.chain.SetFocused(a.focus == paneLadder && a.prompt == nil)
+	a.chain.SetFocused(a.focus == paneLadder && a.promptOpen() == nil)
 	a.tape.SetFocused(a.focus == paneTape)
 	a.cal.SetFocused(a.focus == paneCalendar)
 }

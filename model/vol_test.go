@@ -141,16 +141,16 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 		t.Fatalf("the term structure is planned with the page hidden: %v", due)
 	}
 	a.update(runeKey('v'))
-	if !a.volOpen || !a.poll.cond.VolVisible || a.poll.cond.TapeVisible {
-		t.Fatalf("open: %v, conditions %+v", a.volOpen, a.poll.cond)
+	if !volShown(a) || !a.poll.cond.VolVisible || a.poll.cond.TapeVisible {
+		t.Fatalf("open: %v, conditions %+v", volShown(a), a.poll.cond)
 	}
 	if due := a.poll.due[feed.FeedTerm]; !due.Equal(a.chain.FullAt().Add(5 * time.Minute)) {
 		t.Fatalf("a fresh whole chain: next term fetch %v, want its time + 5m", due)
 	}
 	armed := pollMsg{feed: feed.FeedTerm, gen: a.poll.gen[feed.FeedTerm]} // the timer armed at opening
 	a.update(runeKey('v'))                                                // v closes it too
-	if a.volOpen || !a.poll.due[feed.FeedTerm].IsZero() {
-		t.Fatalf("closed: open %v, due %v", a.volOpen, a.poll.due[feed.FeedTerm])
+	if volShown(a) || !a.poll.due[feed.FeedTerm].IsZero() {
+		t.Fatalf("closed: open %v, due %v", volShown(a), a.poll.due[feed.FeedTerm])
 	}
 	if cmd := a.update(armed); cmd != nil || a.poll.inflight[feed.FeedTerm] != 0 {
 		t.Fatal("a term timer fired with the page hidden")
@@ -189,8 +189,8 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 		t.Errorf("next term fetch %v, want 5m after the reply", due)
 	}
 	a.update(keyEsc())
-	if a.volOpen || !a.poll.cond.TapeVisible || !a.poll.due[feed.FeedTerm].IsZero() {
-		t.Fatalf("esc: open %v, conditions %+v", a.volOpen, a.poll.cond)
+	if volShown(a) || !a.poll.cond.TapeVisible || !a.poll.due[feed.FeedTerm].IsZero() {
+		t.Fatalf("esc: open %v, conditions %+v", volShown(a), a.poll.cond)
 	}
 }
 
@@ -237,7 +237,7 @@ func TestVolKeys(t *testing.T) {
 		t.Error("o does not show calls and puts apart")
 	}
 	a.update(runeKey('?'))
-	if p := ansi.Strip(a.drawAt(now)); !a.help || !strings.Contains(p, "strike (the ladder's cursor)") {
+	if p := ansi.Strip(a.drawAt(now)); !helpOpen(a) || !strings.Contains(p, "strike (the ladder's cursor)") {
 		t.Errorf("help over the page shows the page's keys:\n%s", p)
 	}
 }
