@@ -126,7 +126,7 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 		a.fixFocus()
 		return nil
 	case key.Matches(k, keys.Refresh):
-		return a.refreshNow()
+		return a.fetchNow(feed.FeedChain, feed.FeedTape)
 	case key.Matches(k, keys.Open):
 		return a.openContract(a.selectedContract())
 	}
@@ -153,18 +153,6 @@ func (a *App) paneKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	a.tape.SetContract(a.chain.SelectedOSI())
 	return nil
-}
-
-// refreshNow fetches the visible feeds at once, whatever the timers say;
-// a feed already in flight is not asked twice.
-func (a *App) refreshNow() tea.Cmd {
-	var cmds []tea.Cmd
-	for _, f := range []feed.Feed{feed.FeedChain, feed.FeedTape} {
-		if a.poll.inflight[f] == 0 {
-			cmds = append(cmds, a.fetch(f))
-		}
-	}
-	return tea.Batch(cmds...)
 }
 
 // visible reports whether pane p is on screen.

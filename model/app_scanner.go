@@ -3,7 +3,6 @@ package model
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"chainwatch/model/scanner"
 	"chainwatch/ui"
 )
 
@@ -42,16 +41,9 @@ func (a *App) onScanner(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// onScanDone counts a finished scan's points (the service charged them
-// whatever the modal does now) and hands the run to the modal.
-func (a *App) onScanDone(m scanner.DoneMsg) tea.Cmd {
-	a.poll.sched.Outside(m.Out.Resp)
-	return a.onScanner(m)
-}
-
 // pointsLeft is the month's balance as last reported, for the scanner's
 // cost line.
 func (a *App) pointsLeft() (int64, bool) {
-	v, ok := a.poll.sched.Stats(a.sh.Now()).PointsLeft.Get()
+	v, ok := a.feeds().Stats(a.sh.Now()).PointsLeft.Get()
 	return int64(v), ok
 }

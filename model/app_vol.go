@@ -1,33 +1,16 @@
 package model
 
 import (
-	"context"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
-	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/model/common"
 	"chainwatch/ui"
 )
-
-// The vol page: v opens it over the watch screen, esc (or v) goes back.
-// The selected expiry's smile comes from the chain the ladder holds and
-// keeps polling, at no extra cost; the term structure needs every expiry,
-// which FeedTerm fetches as one whole chain every few minutes while the
-// page shows, and never while it is hidden. The tape is not polled under
-// the page (it is not on screen; it catches up from its sequence number
-// when the page closes).
-
-// termMsg is a whole chain fetched for the term structure.
-type termMsg struct{ feed.ChainMsg }
-
-func fetchTermCmd(ctx context.Context, c *common.Common, q feed.Query) tea.Cmd {
-	return func() tea.Msg { return termMsg{c.Source().Chain(ctx, q, 0)} }
-}
 
 // openVol shows the vol page. The whole chain the ladder holds is the
 // term structure until the first fetch, which waits its interval after
@@ -36,15 +19,7 @@ func fetchTermCmd(ctx context.Context, c *common.Common, q feed.Query) tea.Cmd {
 func (a *App) openVol() tea.Cmd {
 	a.push(volPage{a})
 	a.notice = ""
-	a.poll.cond = a.conditions()
-	now := a.sh.Now()
-	last := a.chain.FullAt()
-	every := a.poll.sched.Interval(feed.FeedTerm, a.poll.cond, now)
-	if first := now.Add(config.TermFirstDelay - every); every > 0 && last.Before(first) {
-		last = first
-	}
-	a.poll.last[feed.FeedTerm] = last
-	return a.replan()
+	return a.startTerm()
 }
 
 // closeVol goes back to the watch screen; the term structure's timer is
@@ -65,13 +40,10 @@ func (a *App) onVolKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Symbol, keys.Date, keys.Mode):
 		return a.onScreenKey(k)
 	case key.Matches(k, keys.Refresh):
-		var cmds []tea.Cmd
-		for _, f := range []feed.Feed{feed.FeedChain, feed.FeedTerm} {
-			if a.poll.inflight[f] == 0 && !a.q.Historical(a.sh.Now()) {
-				cmds = append(cmds, a.fetch(f))
-			}
+		if a.q.Historical(a.sh.Now()) {
+			return nil
 		}
-		return tea.Batch(cmds...)
+		return a.fetchNow(feed.FeedChain, feed.FeedTerm)
 	case key.Matches(k, keys.Up, keys.PrevExpiry):
 		if a.chain.StepExpiry(-1) {
 			return a.expiryChanged()
@@ -92,48 +64,29 @@ func (a *App) onVolKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// onTerm applies a whole chain fetched for the term structure: it is the
-// ladder's chain too (every expiry fresh), so the ladder takes it.
-func (a *App) onTerm(m termMsg) tea.Cmd {
-	if !a.settle(feed.FeedTerm, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
-		return nil
-	}
-	if a.chain.Apply(m.ChainMsg) && m.Err == nil {
-		a.tape.SetContract(a.chain.SelectedOSI())
-	}
-	if a.chain.NoSuchSymbol() {
-		return a.noSuchSymbol()
-	}
-	return a.plan(feed.FeedTerm)
-}
-
-// afterWholeChain notes a whole chain the ladder fetched for itself: it
-// is as good for the term structure, whose next fetch waits from it (a
-// new symbol's first chain, the page open, plans the term structure).
-func (a *App) afterWholeChain(m feed.ChainMsg) tea.Cmd {
-	if m.Expiry != 0 || m.Err != nil || !m.At.After(a.poll.last[feed.FeedTerm]) {
-		return nil
-	}
-	a.poll.last[feed.FeedTerm] = m.At
-	if !onTop[volPage](a) || a.poll.inflight[feed.FeedTerm] > 0 {
-		return nil
-	}
-	return a.plan(feed.FeedTerm)
-}
-
 // volPage is the vol page over the watch screen.
 type volPage struct{ a *App }
 
-func (v volPage) key(k tea.KeyPressMsg) tea.Cmd          { return v.a.onVolKey(k) }
-func (v volPage) modal(tea.KeyPressMsg) bool             { return false }
-func (v volPage) mouse(tea.Mouse, bool) tea.Cmd          { return nil }
-func (v volPage) act(act common.Action) tea.Cmd          { return watchScreen(v).act(act) }
-func (v volPage) draw(now time.Time) string              { return v.a.renderVol(now) }
-func (v volPage) shown() feed.Feed                       { return feed.FeedChain }
-func (v volPage) errs() []error                          { return watchScreen(v).errs() }
+func (v volPage) key(k tea.KeyPressMsg) tea.Cmd { return v.a.onVolKey(k) }
+
+func (v volPage) modal(tea.KeyPressMsg) bool { return false }
+
+func (v volPage) mouse(tea.Mouse, bool) tea.Cmd { return nil }
+
+func (v volPage) act(act common.Action) tea.Cmd { return watchScreen(v).act(act) }
+
+func (v volPage) draw(now time.Time) string { return v.a.renderVol(now) }
+
+func (v volPage) shown() feed.Feed { return feed.FeedChain }
+
+func (v volPage) errs() []error { return watchScreen(v).errs() }
+
 func (v volPage) status(d *ui.StatusData, now time.Time) { v.a.volStatus(d, now) }
-func (v volPage) help() [][]key.Binding                  { return v.a.vol.FullHelp() }
-func (v volPage) title() string                          { return watchScreen(v).title() }
+
+func (v volPage) help() [][]key.Binding { return v.a.vol.FullHelp() }
+
+func (v volPage) title() string { return watchScreen(v).title() }
+
 func (v volPage) hint() string {
 	k := v.a.sh.Keys
 	return k.Close.Help().Key + " back  " + k.PrevExpiry.Help().Key + k.NextExpiry.Help().Key + " expiry  " +
@@ -182,15 +135,15 @@ func (a *App) termCost(now time.Time) ui.TermCost {
 		Points:   api.Cost(api.EndpointOptionQuotes, a.q.Mode, hist),
 		Age:      -1,
 		Next:     -1,
-		Fetching: a.poll.inflight[feed.FeedTerm] > 0,
+		Fetching: a.feeds().InFlight(feed.FeedTerm),
 	}
 	if !hist {
-		t.Every = a.poll.sched.Interval(feed.FeedTerm, a.poll.cond, now)
+		t.Every = a.feeds().Interval(feed.FeedTerm, now)
 	}
 	if at := a.chain.FullAt(); !at.IsZero() {
 		t.Age = max(now.Sub(at), 0)
 	}
-	if due := a.poll.due[feed.FeedTerm]; !due.IsZero() {
+	if due := a.feeds().Due(feed.FeedTerm); !due.IsZero() {
 		t.Next = max(due.Sub(now), 0)
 	}
 	return t
@@ -199,7 +152,7 @@ func (a *App) termCost(now time.Time) ui.TermCost {
 // volStatus makes the status bar's "next" the term structure's fetch and
 // its cost while the page shows: that is what the page adds to the bill.
 func (a *App) volStatus(d *ui.StatusData, now time.Time) {
-	if due := a.poll.due[feed.FeedTerm]; !due.IsZero() && d.Paused == "" {
+	if due := a.feeds().Due(feed.FeedTerm); !due.IsZero() && d.Paused == "" {
 		d.NextFeed, d.Next = feed.FeedTerm.String(), max(due.Sub(now), 0)
 		d.NextCost = api.Cost(api.EndpointOptionQuotes, a.q.Mode, false)
 	}

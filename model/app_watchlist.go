@@ -3,12 +3,10 @@ package model
 import (
 	"slices"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"chainwatch/api"
 	"chainwatch/feed"
 	"chainwatch/keymap"
 	"chainwatch/model/common"
@@ -35,17 +33,6 @@ type watchPage struct {
 	chainPending bool
 }
 
-// The feeds of each screen: the watch screen's follow its query (the vol
-// and contract pages and the tape's greeks are over it), the watchlist's
-// its symbols.
-var (
-	chainFeeds = [...]feed.Feed{feed.FeedChain, feed.FeedTape, feed.FeedCalendar, feed.FeedTerm,
-		feed.FeedContractQuote, feed.FeedContractTrades, feed.FeedContractTAQ, feed.FeedTapeGreeks}
-	watchFeeds = [...]feed.Feed{feed.FeedQuotes, feed.FeedEvents}
-)
-
-func isWatchFeed(f feed.Feed) bool { return slices.Contains(watchFeeds[:], f) }
-
 func newWatchPage(sh *common.Common, cfg Config) watchPage {
 	m := watchlist.New(sh, watchlist.Options{Symbols: cfg.Watchlist, Skipped: cfg.WatchlistSkipped, Save: cfg.SaveWatchlist})
 	w, k := keymap.Watchlist(), sh.Keys
@@ -61,23 +48,6 @@ func (a *App) startScreen() tea.Cmd {
 		return a.replan()
 	}
 	return a.startAll()
-}
-
-// followQuery points the watchlist at the watch screen's mode and date
-// when they change; a new symbol leaves it as it is.
-func (a *App) followQuery() {
-	w := &a.wl
-	if w.q.Gen != 0 && w.q.Mode == a.q.Mode && w.q.Date == a.q.Date {
-		return
-	}
-	w.q = feed.Query{Mode: a.q.Mode, Date: a.q.Date, Gen: w.q.Gen + 1}
-	w.m.SetQuery(w.q)
-	p := &a.poll
-	for _, f := range watchFeeds {
-		p.gen[f]++
-		p.inflight[f], p.last[f], p.due[f] = 0, time.Time{}, time.Time{}
-	}
-	p.sched.Reset(watchFeeds[:]...)
 }
 
 // openWatchlist shows the page; the timers move from the watch screen's
@@ -141,10 +111,7 @@ func (a *App) onWatchlistKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Mode):
 		return a.changeQueryHidden(a.otherMode())
 	case key.Matches(k, keys.Refresh):
-		if a.poll.inflight[feed.FeedQuotes] == 0 {
-			return a.fetch(feed.FeedQuotes)
-		}
-		return nil
+		return a.fetchNow(feed.FeedQuotes)
 	}
 	a.wl.m.SetFocused(true)
 	_, cmd := a.wl.m.Update(k)
@@ -182,11 +149,7 @@ func (a *App) addToWatchlist(sym string) tea.Cmd {
 	if !added {
 		return save
 	}
-	var fetch tea.Cmd
-	if a.poll.inflight[feed.FeedQuotes] == 0 {
-		fetch = a.planAfter(feed.FeedQuotes, time.Time{})
-	}
-	return tea.Batch(save, fetch)
+	return tea.Batch(save, a.fetchSoon(feed.FeedQuotes))
 }
 
 // onWatchlistMsg routes the page's replies and requests.
@@ -207,70 +170,6 @@ func (a *App) onWatchlistMsg(msg tea.Msg) tea.Cmd {
 	}
 	_, cmd := a.wl.m.Update(msg)
 	return cmd
-}
-
-// settleWatch books a reply of a watchlist feed as settle does the watch
-// screen's: its points always, the rest when it is for the page's query.
-func (a *App) settleWatch(f feed.Feed, q feed.Query, m replyInfo) bool {
-	if !q.Same(a.wl.q) {
-		a.poll.sched.Spend(m.resp)
-		return false
-	}
-	if a.poll.inflight[f] > 0 {
-		a.poll.inflight[f]--
-	}
-	a.poll.last[f] = m.at
-	err := m.err
-	if api.IsNoData(err) {
-		err = nil // none of the symbols is known: an answer
-	}
-	a.poll.sched.Observe(f, m.resp, err, m.at)
-	return true
-}
-
-func (a *App) onQuotes(m feed.QuotesMsg) tea.Cmd {
-	if !a.settleWatch(feed.FeedQuotes, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
-		return nil
-	}
-	a.wl.m.Apply(m)
-	cmds := []tea.Cmd{a.plan(feed.FeedQuotes)}
-	if m.Err == nil {
-		cmds = append(cmds, a.flashDone())
-		// A symbol added since the events were fetched gets its own now;
-		// the first events are the feed's, already on their way.
-		if need := a.wl.m.NeedEvents(); len(need) > 0 && !a.poll.last[feed.FeedEvents].IsZero() &&
-			a.poll.inflight[feed.FeedEvents] == 0 && feed.FeedEvents.Shown(a.poll.cond) {
-			cmds = append(cmds, a.fetchWatch(feed.FeedEvents, need))
-		}
-	}
-	return tea.Batch(cmds...)
-}
-
-func (a *App) onEvents(m feed.EventsMsg) tea.Cmd {
-	if !a.settleWatch(feed.FeedEvents, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
-		return nil
-	}
-	a.wl.m.ApplyEvents(m)
-	return a.plan(feed.FeedEvents)
-}
-
-// fetchWatch starts a request of a watchlist feed for symbols (nil: every
-// symbol the service knows); nothing when there is none to ask for.
-func (a *App) fetchWatch(f feed.Feed, symbols []string) tea.Cmd {
-	if symbols == nil {
-		symbols = a.wl.m.Fetchable()
-	}
-	if len(symbols) == 0 {
-		return nil
-	}
-	ctx, src, q := a.ctx, a.sh.Source(), a.wl.q
-	a.poll.inflight[f]++
-	a.poll.gen[f]++
-	a.poll.due[f] = time.Time{}
-	if f == feed.FeedEvents {
-		return func() tea.Msg { return src.Events(ctx, q, symbols) }
-	}
-	return func() tea.Msg { return src.Quotes(ctx, q, symbols) }
 }
 
 // known are the symbols the prompt completes from and trusts: the recent

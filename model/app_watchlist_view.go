@@ -34,7 +34,7 @@ func (a *App) sizeWatchlist(r ui.Rect) {
 	m.SetSize(r.W, r.H)
 	m.SetFocused(a.promptOpen() == nil)
 	m.SetContext(a.cfg.Source, api.Cost(api.EndpointUnderlyingQuotes, a.wl.q.Mode, a.wl.q.Historical(now)),
-		a.poll.sched.Interval(feed.FeedQuotes, a.poll.cond, now))
+		a.feeds().Interval(feed.FeedQuotes, now))
 }
 
 // headerLines are the lines above the scanner modal: the watch screen's

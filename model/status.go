@@ -30,7 +30,7 @@ func (a *App) headerData(now time.Time) ui.HeaderData {
 	case fe != nil && fe.At.After(last):
 		h.Stale = true
 	case feed.SessionLive(now, a.q.Mode) && !h.Historical:
-		limit := config.StaleAfter*a.poll.sched.Interval(feed.FeedChain, a.poll.cond, now) + 5*time.Second
+		limit := config.StaleAfter*a.feeds().Interval(feed.FeedChain, now) + 5*time.Second
 		h.Stale = h.Age > limit
 	}
 	return h
@@ -48,7 +48,8 @@ func (a *App) statusLine(width int, now time.Time) string {
 // statusData is what the status bar shows at now; the frame clock reads
 // it too, to know whether a countdown is on screen.
 func (a *App) statusData(now time.Time) ui.StatusData {
-	s := a.poll.sched.Stats(now)
+	fv := a.feeds()
+	s := fv.Stats(now)
 	d := ui.StatusData{
 		Spent: s.SessionSpent, HourlyRate: s.HourlyRate, BudgetPerHour: s.BudgetPerHour, RateKnown: s.RateKnown, Daily: s.Daily,
 		PointsLeft: -1,
@@ -58,11 +59,11 @@ func (a *App) statusData(now time.Time) ui.StatusData {
 		d.PointsLeft = v
 	}
 	shown := a.top().shown()
-	due := a.poll.due[shown]
+	due := fv.Due(shown)
 	switch {
-	case a.poll.noSuch && !isWatchFeed(shown) || a.q.Historical(now):
+	case fv.NoSuch() && !isWatchFeed(shown) || a.q.Historical(now):
 		// Nothing will be polled: no pause to wait out, no next refresh.
-	case !feed.SessionLive(now, a.q.Mode) && a.poll.inflight[shown] == 0 && (due.IsZero() || !due.Before(feed.NextOpen(now, a.q.Mode))):
+	case !feed.SessionLive(now, a.q.Mode) && !fv.InFlight(shown) && (due.IsZero() || !due.Before(feed.NextOpen(now, a.q.Mode))):
 		d.Paused = feed.PauseText(now, a.q.Mode)
 	case !due.IsZero():
 		// "next" is the chain's refresh (the watchlist's quotes on its
