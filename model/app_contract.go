@@ -27,17 +27,17 @@ type contractRoute struct {
 func (a *App) openContract(osi string) tea.Cmd {
 	o, err := api.ParseOSI(osi)
 	if err != nil {
-		a.notice = "no contract selected"
+		a.scr.notice = "no contract selected"
 		return nil
 	}
-	r := &a.contract
+	r := &a.parts.contract
 	r.gen++
 	q := a.q
 	q.Gen = r.gen
 	r.page.Open(feed.ContractQuery{Query: q, OSI: o})
 	a.push(contractPage{a})
 	r.catchUp = [feed.NumFeeds]int{}
-	a.notice = ""
+	a.scr.notice = ""
 	return a.startContract()
 }
 
@@ -45,7 +45,7 @@ func (a *App) openContract(osi string) tea.Cmd {
 // once where its data has aged past its interval. Replies still in
 // flight for the page are booked and dropped.
 func (a *App) closeContract() tea.Cmd {
-	r := &a.contract
+	r := &a.parts.contract
 	a.pop()
 	r.gen++
 	return a.stopContract()
@@ -66,12 +66,12 @@ func (c contractPage) shown() feed.Feed { return feed.FeedContractTrades } // wh
 
 func (c contractPage) status(*ui.StatusData, time.Time) {}
 
-func (c contractPage) help() [][]key.Binding { return c.a.contract.page.FullHelp() }
+func (c contractPage) help() [][]key.Binding { return c.a.parts.contract.page.FullHelp() }
 
-func (c contractPage) title() string { return "chainwatch · " + c.a.contract.page.OSI() }
+func (c contractPage) title() string { return "chainwatch · " + c.a.parts.contract.page.OSI() }
 
 func (c contractPage) errs() []error {
-	return append(watchScreen(c).errs(), c.a.contract.page.Err())
+	return append(watchScreen(c).errs(), c.a.parts.contract.page.Err())
 }
 
 func (c contractPage) hint() string {
@@ -82,7 +82,7 @@ func (c contractPage) hint() string {
 // mouse: the wheel scrolls the page's prints.
 func (c contractPage) mouse(m tea.Mouse, wheel bool) tea.Cmd {
 	if step := wheelStep(m); wheel && step != 0 {
-		c.a.contract.page.Scroll(step)
+		c.a.parts.contract.page.Scroll(step)
 	}
 	return nil
 }
@@ -91,9 +91,9 @@ func (c contractPage) mouse(m tea.Mouse, wheel bool) tea.Cmd {
 func (c contractPage) draw(now time.Time) string {
 	a := c.a
 	lay := a.layout()
-	page := ui.Rect{W: a.width, H: max(lay.Status.Y, 0)}
-	return ui.Compose(a.width, a.height, []ui.Pane{
-		{R: page, Lines: a.contract.page.View()},
+	page := ui.Rect{W: a.scr.width, H: max(lay.Status.Y, 0)}
+	return ui.Compose(a.scr.width, a.scr.height, []ui.Pane{
+		{R: page, Lines: a.parts.contract.page.View()},
 		{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
 	}, a.sh.Styles)
 }
@@ -101,10 +101,10 @@ func (c contractPage) draw(now time.Time) string {
 // selectedContract is what enter opens: the ladder's contract under the
 // cursor (the side it is on), or the tape's selected print.
 func (a *App) selectedContract() string {
-	if a.focus == paneTape && a.showTape {
-		return a.tape.SelectedOSI()
+	if a.w.focus == paneTape && a.w.showTape {
+		return a.w.tape.SelectedOSI()
 	}
-	return a.chain.SelectedOSI()
+	return a.w.chain.SelectedOSI()
 }
 
 // onContractKey routes a key while the page is shown: esc goes back,
@@ -117,7 +117,7 @@ func (a *App) onContractKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Refresh):
 		return a.fetchNow(contractFeeds[:]...)
 	}
-	a.contract.page.SetFocused(true)
-	a.contract.page.Update(k)
+	a.parts.contract.page.SetFocused(true)
+	a.parts.contract.page.Update(k)
 	return nil
 }

@@ -18,7 +18,7 @@ import (
 // and help, which mean the same on every page; then the top page.
 func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := a.sh.Keys
-	a.lastInput = a.sh.Now()
+	a.scr.lastInput = a.sh.Now()
 	wake := a.replanIfChanged()
 	if key.Matches(k, keys.Interrupt) {
 		return a.quit()
@@ -48,10 +48,10 @@ func (w watchScreen) key(k tea.KeyPressMsg) tea.Cmd { return w.a.onScreenKey(k) 
 // trader who presses q or / to get rid of the banner does not quit or
 // prompt.
 func (w watchScreen) modal(tea.KeyPressMsg) bool {
-	if !w.a.banner {
+	if !w.a.w.banner {
 		return false
 	}
-	w.a.banner = false
+	w.a.w.banner = false
 	return true
 }
 
@@ -79,12 +79,14 @@ func (w watchScreen) act(act common.Action) tea.Cmd {
 }
 
 func (w watchScreen) feeds(c *feed.Conditions) {
-	c.TapeVisible = w.a.showTape
-	c.TapeGreeks = w.a.tape.GreeksWanted()
+	c.TapeVisible = w.a.w.showTape
+	c.TapeGreeks = w.a.w.tape.GreeksWanted()
 }
-func (w watchScreen) draw(now time.Time) string        { return w.a.renderWatch(now) }
-func (w watchScreen) shown() feed.Feed                 { return feed.FeedChain }
-func (w watchScreen) errs() []error                    { return []error{w.a.chain.Err(), w.a.tape.Err(), w.a.cal.Err()} }
+func (w watchScreen) draw(now time.Time) string { return w.a.renderWatch(now) }
+func (w watchScreen) shown() feed.Feed          { return feed.FeedChain }
+func (w watchScreen) errs() []error {
+	return []error{w.a.w.chain.Err(), w.a.w.tape.Err(), w.a.w.cal.Err()}
+}
 func (w watchScreen) status(*ui.StatusData, time.Time) {}
 func (w watchScreen) help() [][]key.Binding            { return w.a.sh.Keys.FullHelp() }
 func (w watchScreen) title() string                    { return "chainwatch · " + w.a.q.Symbol }
@@ -97,12 +99,12 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := a.sh.Keys
 	switch {
 	case key.Matches(k, keys.Scanner):
-		a.notice = ""
+		a.scr.notice = ""
 		return a.openScanner()
 	case key.Matches(k, keys.Vol):
 		return a.openVol()
 	case key.Matches(k, keys.Symbol):
-		a.overlay = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.unknown)
+		a.overlay = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.syms.unknown)
 		return nil
 	case key.Matches(k, keys.Watchlist):
 		return a.openWatchlist()
@@ -118,11 +120,11 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 		a.cycleFocus(-1)
 		return nil
 	case key.Matches(k, keys.Tape):
-		a.showTape = !a.showTape
+		a.w.showTape = !a.w.showTape
 		a.fixFocus()
 		return a.replan()
 	case key.Matches(k, keys.Calendar):
-		a.showCal = !a.showCal
+		a.w.showCal = !a.w.showCal
 		a.fixFocus()
 		return nil
 	case key.Matches(k, keys.Refresh):
@@ -140,18 +142,18 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 // the debounce, a new selection filters the tape.
 func (a *App) paneKey(k tea.KeyPressMsg) tea.Cmd {
 	a.focusParts()
-	greeks := a.tape.GreeksWanted()
-	a.tape.Update(k)
-	if a.tape.GreeksWanted() != greeks {
+	greeks := a.w.tape.GreeksWanted()
+	a.w.tape.Update(k)
+	if a.w.tape.GreeksWanted() != greeks {
 		return a.replan() // the greeks columns were shown or hidden
 	}
-	a.cal.Update(k)
-	before := a.chain.Expiry()
-	a.chain.Update(k)
-	if a.chain.Expiry() != before {
+	a.w.cal.Update(k)
+	before := a.w.chain.Expiry()
+	a.w.chain.Update(k)
+	if a.w.chain.Expiry() != before {
 		return a.expiryChanged()
 	}
-	a.tape.SetContract(a.chain.SelectedOSI())
+	a.w.tape.SetContract(a.w.chain.SelectedOSI())
 	return nil
 }
 
@@ -159,19 +161,19 @@ func (a *App) paneKey(k tea.KeyPressMsg) tea.Cmd {
 func (a *App) visible(p pane) bool {
 	switch p {
 	case paneTape:
-		return a.showTape
+		return a.w.showTape
 	case paneCalendar:
-		return a.showCal
+		return a.w.showCal
 	}
 	return true
 }
 
 func (a *App) cycleFocus(step int) {
-	p := a.focus
+	p := a.w.focus
 	for range numPanes {
 		p = (p + pane(step) + numPanes) % numPanes
 		if a.visible(p) {
-			a.focus = p
+			a.w.focus = p
 			return
 		}
 	}
@@ -179,16 +181,16 @@ func (a *App) cycleFocus(step int) {
 
 // fixFocus moves the focus off a pane that was just hidden.
 func (a *App) fixFocus() {
-	if !a.visible(a.focus) {
-		a.focus = paneLadder
+	if !a.visible(a.w.focus) {
+		a.w.focus = paneLadder
 	}
 }
 
 // onMouse hands a click or a wheel turn to the top page, unless an
 // overlay is open.
 func (a *App) onMouse(m tea.Mouse, wheel bool) tea.Cmd {
-	a.lastInput = a.sh.Now()
-	if a.overlay != nil || a.width == 0 {
+	a.scr.lastInput = a.sh.Now()
+	if a.overlay != nil || a.scr.width == 0 {
 		return nil
 	}
 	return a.top().mouse(m, wheel)
@@ -200,20 +202,20 @@ func (a *App) onClick(m tea.Mouse) tea.Cmd {
 	switch r := lay.Tabs; {
 	case inside(r, m.X, m.Y), inside(lay.Strip, m.X, m.Y):
 		// A tab's strip cell is under it: a click on either picks it.
-		if a.chain.ClickTab(m.X-r.X, r.W) {
+		if a.w.chain.ClickTab(m.X-r.X, r.W) {
 			return a.expiryChanged()
 		}
 	case inside(lay.Ladder, m.X, m.Y):
-		a.focus = paneLadder
+		a.w.focus = paneLadder
 		top := lay.Ladder.Y + len(a.bannerLines(lay.Ladder))
 		if m.Y >= top {
-			a.chain.Click(m.X-lay.Ladder.X, m.Y-top, lay.Ladder.W, lay.Ladder.H-(top-lay.Ladder.Y))
-			a.tape.SetContract(a.chain.SelectedOSI())
+			a.w.chain.Click(m.X-lay.Ladder.X, m.Y-top, lay.Ladder.W, lay.Ladder.H-(top-lay.Ladder.Y))
+			a.w.tape.SetContract(a.w.chain.SelectedOSI())
 		}
 	case inside(lay.Tape, m.X, m.Y):
-		a.focus = paneTape
+		a.w.focus = paneTape
 	case inside(lay.Calendar, m.X, m.Y):
-		a.focus = paneCalendar
+		a.w.focus = paneCalendar
 	}
 	return nil
 }
@@ -238,12 +240,12 @@ func (a *App) onWheel(m tea.Mouse) tea.Cmd {
 	lay := a.layout()
 	switch {
 	case inside(lay.Ladder, m.X, m.Y):
-		a.chain.Scroll(step)
-		a.tape.SetContract(a.chain.SelectedOSI())
+		a.w.chain.Scroll(step)
+		a.w.tape.SetContract(a.w.chain.SelectedOSI())
 	case inside(lay.Tape, m.X, m.Y):
-		a.tape.Scroll(step)
+		a.w.tape.Scroll(step)
 	case inside(lay.Calendar, m.X, m.Y):
-		a.cal.Scroll(step)
+		a.w.cal.Scroll(step)
 	}
 	return nil
 }

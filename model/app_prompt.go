@@ -11,12 +11,12 @@ import (
 // so a typo never becomes a completion.
 func (a *App) remember(sym string) tea.Cmd {
 	list := []string{sym}
-	for _, s := range a.recent {
+	for _, s := range a.syms.recent {
 		if s != sym && len(list) < config.MaxRecent {
 			list = append(list, s)
 		}
 	}
-	a.recent = list
+	a.syms.recent = list
 	save := a.cfg.SaveRecent
 	if save == nil {
 		return nil

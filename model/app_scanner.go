@@ -10,9 +10,9 @@ import (
 // polling underneath.
 func (a *App) openScanner() tea.Cmd {
 	r := a.scannerRect()
-	a.scan.SetSize(r.W, r.H)
-	a.overlay = a.scan
-	return a.scan.Open()
+	a.parts.scan.SetSize(r.W, r.H)
+	a.overlay = a.parts.scan
+	return a.parts.scan.Open()
 }
 
 // scannerRect is where the modal goes: everything between the header and
@@ -21,11 +21,11 @@ func (a *App) openScanner() tea.Cmd {
 func (a *App) scannerRect() ui.Rect {
 	lay := a.layout()
 	top := lay.Header.H
-	bottom := a.height
+	bottom := a.scr.height
 	if !lay.Status.Empty() {
 		bottom = lay.Status.Y
 	}
-	return ui.Rect{X: 0, Y: top, W: a.width, H: max(bottom-top, 0)}
+	return ui.Rect{X: 0, Y: top, W: a.scr.width, H: max(bottom-top, 0)}
 }
 
 // onScanner routes a message for the scanner and carries out its
@@ -33,9 +33,9 @@ func (a *App) scannerRect() ui.Rect {
 // a notice (a run that ended while the modal was closed) goes to the
 // status bar.
 func (a *App) onScanner(msg tea.Msg) tea.Cmd {
-	cmd, act := a.scan.Update(msg)
-	cmd = tea.Batch(cmd, a.do(a.scan, act))
-	if a.overlay == a.scan && !a.scan.IsOpen() {
+	cmd, act := a.parts.scan.Update(msg)
+	cmd = tea.Batch(cmd, a.do(a.parts.scan, act))
+	if a.overlay == a.parts.scan && !a.parts.scan.IsOpen() {
 		a.overlay = nil // the modal closed itself (esc)
 	}
 	return cmd

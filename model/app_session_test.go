@@ -84,10 +84,10 @@ func TestAppClosedMarketShowsTheLastSession(t *testing.T) {
 func TestAppHelpDrawsOverTheScreen(t *testing.T) {
 	a, c := offlineApp(t)
 	loadChain(t, a, c.t)
-	a.banner = true
+	a.w.banner = true
 	a.Update(runeKey('/'))
-	if a.banner || a.promptOpen() != nil {
-		t.Fatalf("the key that dismissed the banner also acted: banner %v, prompt %v", a.banner, a.promptOpen() != nil)
+	if a.w.banner || a.promptOpen() != nil {
+		t.Fatalf("the key that dismissed the banner also acted: banner %v, prompt %v", a.w.banner, a.promptOpen() != nil)
 	}
 	a.Update(runeKey('?'))
 	lines := strings.Split(ansi.Strip(a.drawAt(c.t)), "\n")

@@ -18,7 +18,7 @@ import (
 // fetch costs before it is made, and a quick look costs nothing.
 func (a *App) openVol() tea.Cmd {
 	a.push(volPage{a})
-	a.notice = ""
+	a.scr.notice = ""
 	return a.startTerm()
 }
 
@@ -45,21 +45,21 @@ func (a *App) onVolKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return a.fetchNow(feed.FeedChain, feed.FeedTerm)
 	case key.Matches(k, keys.Up, keys.PrevExpiry):
-		if a.chain.StepExpiry(-1) {
+		if a.w.chain.StepExpiry(-1) {
 			return a.expiryChanged()
 		}
 	case key.Matches(k, keys.Down, keys.NextExpiry):
-		if a.chain.StepExpiry(1) {
+		if a.w.chain.StepExpiry(1) {
 			return a.expiryChanged()
 		}
 	case key.Matches(k, keys.Left):
-		a.chain.Scroll(-1)
-		a.tape.SetContract(a.chain.SelectedOSI())
+		a.w.chain.Scroll(-1)
+		a.w.tape.SetContract(a.w.chain.SelectedOSI())
 	case key.Matches(k, keys.Right):
-		a.chain.Scroll(1)
-		a.tape.SetContract(a.chain.SelectedOSI())
+		a.w.chain.Scroll(1)
+		a.w.tape.SetContract(a.w.chain.SelectedOSI())
 	default:
-		a.vol.Update(k)
+		a.parts.vol.Update(k)
 	}
 	return nil
 }
@@ -83,7 +83,7 @@ func (v volPage) errs() []error { return watchScreen(v).errs() }
 
 func (v volPage) status(d *ui.StatusData, now time.Time) { v.a.volStatus(d, now) }
 
-func (v volPage) help() [][]key.Binding { return v.a.vol.FullHelp() }
+func (v volPage) help() [][]key.Binding { return v.a.parts.vol.FullHelp() }
 
 func (v volPage) title() string { return watchScreen(v).title() }
 
@@ -104,9 +104,9 @@ func (a *App) renderVol(now time.Time) string {
 	h := a.headerData(now)
 	r := a.scannerRect()
 	st := a.sh.Styles
-	return ui.Compose(a.width, a.height, []ui.Pane{
+	return ui.Compose(a.scr.width, a.scr.height, []ui.Pane{
 		{R: lay.Header, Lines: ui.Header(&h, lay.Header.W, st)},
-		{R: r, Lines: a.vol.View()},
+		{R: r, Lines: a.parts.vol.View()},
 		{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
 	}, st)
 }
@@ -114,7 +114,7 @@ func (a *App) renderVol(now time.Time) string {
 // volMessage is what the page says instead of charts while the chain has
 // nothing to show.
 func (a *App) volMessage() string {
-	c := a.chain
+	c := a.w.chain
 	switch {
 	case c.NoSuchSymbol():
 		return "no such symbol: " + a.q.Symbol
@@ -140,7 +140,7 @@ func (a *App) termCost(now time.Time) ui.TermCost {
 	if !hist {
 		t.Every = a.feeds().Interval(feed.FeedTerm, now)
 	}
-	if at := a.chain.FullAt(); !at.IsZero() {
+	if at := a.w.chain.FullAt(); !at.IsZero() {
 		t.Age = max(now.Sub(at), 0)
 	}
 	if due := a.feeds().Due(feed.FeedTerm); !due.IsZero() {

@@ -54,7 +54,7 @@ func (a *App) startScreen() tea.Cmd {
 // feeds to the page's.
 func (a *App) openWatchlist() tea.Cmd {
 	a.push(watchlistPage{a})
-	a.notice = ""
+	a.scr.notice = ""
 	return a.replan()
 }
 
@@ -70,10 +70,10 @@ func (a *App) openChain(sym string) tea.Cmd {
 	case sym != "" && sym != a.q.Symbol:
 		q := a.q
 		q.Symbol = sym
-		a.wl.chainPending = false
+		a.parts.wl.chainPending = false
 		cmds = append(cmds, a.changeQuery(q))
-	case a.wl.chainPending:
-		a.wl.chainPending = false
+	case a.parts.wl.chainPending:
+		a.parts.wl.chainPending = false
 		cmds = append(cmds, a.startAll())
 	}
 	if wasOn {
@@ -87,8 +87,8 @@ func (a *App) openChain(sym string) tea.Cmd {
 func (a *App) changeQueryHidden(q feed.Query) tea.Cmd {
 	q.Gen = a.q.Gen + 1
 	a.setQuery(q)
-	a.notice = ""
-	a.wl.chainPending = true
+	a.scr.notice = ""
+	a.parts.wl.chainPending = true
 	return a.replan()
 }
 
@@ -100,10 +100,10 @@ func (a *App) onWatchlistKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Watchlist), key.Matches(k, keys.Close):
 		return a.openChain("")
 	case key.Matches(k, keys.Scanner):
-		a.notice = ""
+		a.scr.notice = ""
 		return a.openScanner()
 	case key.Matches(k, keys.Symbol):
-		a.overlay = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.unknown)
+		a.overlay = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.syms.unknown)
 		return nil
 	case key.Matches(k, keys.Date):
 		a.overlay = prompt.NewDate(a.sh, a.q.Date)
@@ -113,8 +113,8 @@ func (a *App) onWatchlistKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Refresh):
 		return a.fetchNow(feed.FeedQuotes)
 	}
-	a.wl.m.SetFocused(true)
-	_, cmd := a.wl.m.Update(k)
+	a.parts.wl.m.SetFocused(true)
+	_, cmd := a.parts.wl.m.Update(k)
 	return cmd
 }
 
@@ -123,8 +123,8 @@ func (a *App) onWatchlistKey(k tea.KeyPressMsg) tea.Cmd {
 // the day.
 func (w watchlistPage) act(act common.Action) tea.Cmd {
 	a := w.a
-	adding := a.wl.adding
-	a.wl.adding = false
+	adding := a.parts.wl.adding
+	a.parts.wl.adding = false
 	switch act := act.(type) {
 	case common.PickSymbol:
 		if adding {
@@ -145,7 +145,7 @@ func (w watchlistPage) act(act common.Action) tea.Cmd {
 // addToWatchlist adds sym, saves the list and fetches its quote now
 // rather than at the next refresh.
 func (a *App) addToWatchlist(sym string) tea.Cmd {
-	added, save := a.wl.m.Add(sym)
+	added, save := a.parts.wl.m.Add(sym)
 	if !added {
 		return save
 	}
@@ -163,20 +163,20 @@ func (a *App) onWatchlistMsg(msg tea.Msg) tea.Cmd {
 		return a.openChain(msg.Symbol)
 	case watchlist.AddSymbolMsg:
 		if onTop[watchlistPage](a) && a.overlay == nil {
-			a.overlay = prompt.NewWatchSymbol(a.sh, a.wl.m.Symbols(), a.recent, a.unknown)
-			a.wl.adding = true
+			a.overlay = prompt.NewWatchSymbol(a.sh, a.parts.wl.m.Symbols(), a.syms.recent, a.syms.unknown)
+			a.parts.wl.adding = true
 		}
 		return nil
 	}
-	_, cmd := a.wl.m.Update(msg)
+	_, cmd := a.parts.wl.m.Update(msg)
 	return cmd
 }
 
 // known are the symbols the prompt completes from and trusts: the recent
 // ones, then the watchlist's.
 func (a *App) known() []string {
-	out := slices.Clone(a.recent)
-	for _, s := range a.wl.m.Known() {
+	out := slices.Clone(a.syms.recent)
+	for _, s := range a.parts.wl.m.Known() {
 		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}

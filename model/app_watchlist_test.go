@@ -73,7 +73,7 @@ func synthQuote(sym string, base float64, tick int) api.Symbol {
 
 func quotesReply(a *App, at time.Time, tick int) feed.QuotesMsg {
 	bases := map[string]float64{"SPY": 704.5, "QQQ": 644, "IWM": 253.5, "AAPL": 285}
-	m := feed.QuotesMsg{Query: a.wl.q, Symbols: a.wl.m.Fetchable(), Resp: okResp(4), At: at}
+	m := feed.QuotesMsg{Query: a.parts.wl.q, Symbols: a.parts.wl.m.Fetchable(), Resp: okResp(4), At: at}
 	for _, s := range m.Symbols {
 		if b, ok := bases[s]; ok {
 			m.Quotes = append(m.Quotes, synthQuote(s, b, tick))
@@ -133,7 +133,7 @@ func TestWatchlistAddsThroughThePrompt(t *testing.T) {
 	a, c, sv := watchApp(t, true)
 	a.Update(quotesReply(a, c.t, 0))
 	typeKeys(a, "a")
-	if a.promptOpen() == nil || !a.wl.adding {
+	if a.promptOpen() == nil || !a.parts.wl.adding {
 		t.Fatal("a did not open the prompt")
 	}
 	typeKeys(a, "spy")
@@ -144,8 +144,8 @@ func TestWatchlistAddsThroughThePrompt(t *testing.T) {
 	a.update(tea.KeyPressMsg{Code: tea.KeyEscape})
 	typeKeys(a, "atsla")
 	cmd := a.update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	if a.promptOpen() != nil || !slices.Contains(a.wl.m.Symbols(), "TSLA") || a.wl.m.Selected() != "TSLA" {
-		t.Fatalf("TSLA not added: %v", a.wl.m.Symbols())
+	if a.promptOpen() != nil || !slices.Contains(a.parts.wl.m.Symbols(), "TSLA") || a.parts.wl.m.Selected() != "TSLA" {
+		t.Fatalf("TSLA not added: %v", a.parts.wl.m.Symbols())
 	}
 	runCmd(a, cmd)
 	if got := sv.last(); !slices.Equal(got, append(slices.Clone(fourSymbols), "TSLA")) {
@@ -161,14 +161,14 @@ func TestWatchlistAddsThroughThePrompt(t *testing.T) {
 // shows.
 func TestWatchlistModeWaitsForTheChain(t *testing.T) {
 	a, c, _ := watchApp(t, true)
-	if a.poll.inflight[feed.FeedChain] != 0 || !a.wl.chainPending {
+	if a.poll.inflight[feed.FeedChain] != 0 || !a.parts.wl.chainPending {
 		t.Fatal("starting on the watchlist fetched the chain")
 	}
 	a.Update(quotesReply(a, c.t, 0))
-	gen := a.wl.q.Gen
+	gen := a.parts.wl.q.Gen
 	a.Update(runeKey('m'))
-	if a.q.Mode != api.Delayed || a.wl.q.Mode != api.Delayed || a.wl.q.Gen == gen {
-		t.Fatalf("mode: chain %s, watchlist %+v", a.q.Mode, a.wl.q)
+	if a.q.Mode != api.Delayed || a.parts.wl.q.Mode != api.Delayed || a.parts.wl.q.Gen == gen {
+		t.Fatalf("mode: chain %s, watchlist %+v", a.q.Mode, a.parts.wl.q)
 	}
 	if a.poll.inflight[feed.FeedChain] != 0 || a.poll.due[feed.FeedQuotes].IsZero() {
 		t.Fatal("m fetched the hidden chain, or not the watchlist")
@@ -179,7 +179,7 @@ func TestWatchlistModeWaitsForTheChain(t *testing.T) {
 	// The live reply that was in flight is dropped (its points counted).
 	spent := a.poll.sched.Stats(c.t).SessionSpent
 	a.Update(feed.QuotesMsg{Query: feed.Query{Mode: api.Live, Gen: gen}, Symbols: fourSymbols, Resp: okResp(4), At: c.t})
-	if a.poll.sched.Stats(c.t).SessionSpent != spent+4 || a.wl.m.LastOK().IsZero() == false {
+	if a.poll.sched.Stats(c.t).SessionSpent != spent+4 || a.parts.wl.m.LastOK().IsZero() == false {
 		t.Fatal("a reply for the old mode was applied, or its points not counted")
 	}
 	// enter on QQQ: its chain, delayed, fetched now.
@@ -212,8 +212,8 @@ func TestGoldenWatchlist(t *testing.T) {
 			for tick := range 3 {
 				a.Update(quotesReply(a, c.t, tick))
 			}
-			day := a.wl.q.Day(c.t)
-			a.Update(feed.EventsMsg{Query: a.wl.q, Symbols: fourSymbols, Resp: okResp(15), At: c.t, Events: []api.CalendarEvent{
+			day := a.parts.wl.q.Day(c.t)
+			a.Update(feed.EventsMsg{Query: a.parts.wl.q, Symbols: fourSymbols, Resp: okResp(15), At: c.t, Events: []api.CalendarEvent{
 				{Kind: api.KindEarnings, Earnings: api.EarningsEvent{UnderlyingSymbol: "AAPL", ReportDate: day.AddDays(69), TimeOfDay: api.AfterClose}},
 				{Kind: api.KindDividend, Dividend: api.DividendsEvent{UnderlyingSymbol: "AAPL", ExDividendDate: day.AddDays(80)}},
 				{Kind: api.KindDividend, Dividend: api.DividendsEvent{UnderlyingSymbol: "SPY", ExDividendDate: day.AddDays(28)}},
@@ -286,7 +286,7 @@ func TestScannerOverTheWatchlist(t *testing.T) {
 	a, c, _ := watchApp(t, true)
 	a.Update(quotesReply(a, c.t, 0))
 	a.update(runeKey('S'))
-	if !a.scan.IsOpen() {
+	if !a.parts.scan.IsOpen() {
 		t.Fatal("S did not open the scanner")
 	}
 	lines := splitLines(a.drawAt(c.t))
@@ -295,7 +295,7 @@ func TestScannerOverTheWatchlist(t *testing.T) {
 	}
 	// esc closes it over the page, which kept polling under it.
 	a.update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if a.scan.IsOpen() || !wlShown(a) || a.poll.due[feed.FeedQuotes].IsZero() {
-		t.Fatalf("esc: scanner open %v, page %v", a.scan.IsOpen(), wlShown(a))
+	if a.parts.scan.IsOpen() || !wlShown(a) || a.poll.due[feed.FeedQuotes].IsZero() {
+		t.Fatalf("esc: scanner open %v, page %v", a.parts.scan.IsOpen(), wlShown(a))
 	}
 }

@@ -18,10 +18,10 @@ import (
 // renderWatchlist is the frame while the page shows: the page over the
 // status bar.
 func (a *App) renderWatchlist(now time.Time) string {
-	r := ui.Rect{W: a.width, H: a.height - 1}
-	status := ui.Rect{Y: a.height - 1, W: a.width, H: 1}
-	return ui.Compose(a.width, a.height, []ui.Pane{
-		{R: r, Lines: a.wl.m.View()},
+	r := ui.Rect{W: a.scr.width, H: a.scr.height - 1}
+	status := ui.Rect{Y: a.scr.height - 1, W: a.scr.width, H: 1}
+	return ui.Compose(a.scr.width, a.scr.height, []ui.Pane{
+		{R: r, Lines: a.parts.wl.m.View()},
 		{R: status, Lines: []string{a.statusLine(status.W, now)}},
 	}, a.sh.Styles)
 }
@@ -30,10 +30,10 @@ func (a *App) renderWatchlist(now time.Time) string {
 // title: the source, a refresh's cost, the refresh interval.
 func (a *App) sizeWatchlist(r ui.Rect) {
 	now := a.sh.Now()
-	m := a.wl.m
+	m := a.parts.wl.m
 	m.SetSize(r.W, r.H)
 	m.SetFocused(a.promptOpen() == nil)
-	m.SetContext(a.cfg.Source, api.Cost(api.EndpointUnderlyingQuotes, a.wl.q.Mode, a.wl.q.Historical(now)),
+	m.SetContext(a.cfg.Source, api.Cost(api.EndpointUnderlyingQuotes, a.parts.wl.q.Mode, a.parts.wl.q.Historical(now)),
 		a.feeds().Interval(feed.FeedQuotes, now))
 }
 
@@ -41,7 +41,7 @@ func (a *App) sizeWatchlist(r ui.Rect) {
 // header, or on the page its title and headings.
 func (a *App) headerLines(r ui.Rect, now time.Time) []string {
 	if onTop[watchlistPage](a) {
-		return a.wl.m.View()[:r.H]
+		return a.parts.wl.m.View()[:r.H]
 	}
 	h := a.headerData(now)
 	return ui.Header(&h, r.W, a.sh.Styles)
@@ -52,11 +52,11 @@ func (a *App) headerLines(r ui.Rect, now time.Time) []string {
 func (a *App) onWatchlistMouse(m tea.Mouse, wheel bool) tea.Cmd {
 	switch {
 	case !wheel:
-		a.wl.m.Click(m.X, m.Y)
+		a.parts.wl.m.Click(m.X, m.Y)
 	case m.Button == tea.MouseWheelUp:
-		a.wl.m.Scroll(-1)
+		a.parts.wl.m.Scroll(-1)
 	case m.Button == tea.MouseWheelDown:
-		a.wl.m.Scroll(1)
+		a.parts.wl.m.Scroll(1)
 	}
 	return nil
 }
@@ -73,8 +73,8 @@ func (w watchlistPage) mouse(m tea.Mouse, wheel bool) tea.Cmd {
 func (w watchlistPage) feeds(c *feed.Conditions)         { c.Watchlist = true }
 func (w watchlistPage) draw(now time.Time) string        { return w.a.renderWatchlist(now) }
 func (w watchlistPage) shown() feed.Feed                 { return feed.FeedQuotes }
-func (w watchlistPage) errs() []error                    { return []error{w.a.wl.m.Err()} }
+func (w watchlistPage) errs() []error                    { return []error{w.a.parts.wl.m.Err()} }
 func (w watchlistPage) status(*ui.StatusData, time.Time) {}
-func (w watchlistPage) hint() string                     { return w.a.wl.hint }
-func (w watchlistPage) help() [][]key.Binding            { return w.a.wl.m.FullHelp() }
+func (w watchlistPage) hint() string                     { return w.a.parts.wl.hint }
+func (w watchlistPage) help() [][]key.Binding            { return w.a.parts.wl.m.FullHelp() }
 func (w watchlistPage) title() string                    { return "chainwatch · watchlist" }

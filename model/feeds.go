@@ -4,6 +4,7 @@
 // through page.feeds (conditions); the replies reach the parts from the
 // on* handlers here, after settle has booked them; what the status bar and
 // the cost lines read of the timers goes through feedView.
+
 package model
 
 import (
@@ -37,6 +38,8 @@ type poller struct {
 	refetch   bool // the selected expiry changed while a chain fetch was in flight
 	held      bool // tape and calendar wait for the first chain (startAll)
 	noSuch    bool // the service does not know the symbol: nothing is polled
+	// tapeDay is the session the tape holds: a new one starts it over.
+	tapeDay api.Date
 }
 
 func newPoller(b feed.Budget) poller { return poller{sched: feed.NewScheduler(b)} }
@@ -56,8 +59,8 @@ func (a *App) conditions() feed.Conditions {
 	c := feed.Conditions{
 		Mode:       a.q.Mode,
 		Historical: a.q.Historical(now),
-		Focused:    a.termFocused,
-		Idle:       now.Sub(a.lastInput) > config.IdleAfter,
+		Focused:    a.scr.focused,
+		Idle:       now.Sub(a.scr.lastInput) > config.IdleAfter,
 	}
 	// Each page of the stack says what it wants polled, the ones above
 	// over the ones below (the vol page covers the tape).
@@ -126,8 +129,8 @@ func (a *App) fetch(f feed.Feed) tea.Cmd {
 	var cmd tea.Cmd
 	switch f {
 	case feed.FeedChain:
-		var expiry = a.chain.Expiry()
-		if a.chain.NeedsFull(a.sh.Now()) {
+		var expiry = a.w.chain.Expiry()
+		if a.w.chain.NeedsFull(a.sh.Now()) {
 			expiry = 0
 		}
 		cmd = fetchChainCmd(a.ctx, a.sh, a.q, expiry)
@@ -137,14 +140,14 @@ func (a *App) fetch(f feed.Feed) tea.Cmd {
 		}
 		now := a.sh.Now()
 		day := feed.ShownDay(a.q, now)
-		a.tape.SetSession(day, day != api.Today(now) || !feed.SessionLive(now, a.q.Mode))
-		if day != a.tapeDay {
+		a.w.tape.SetSession(day, day != api.Today(now) || !feed.SessionLive(now, a.q.Mode))
+		if day != a.poll.tapeDay {
 			// A new session began (the open, or midnight): start the
 			// tape over on the new day rather than paging the old one.
-			a.tape.Restart()
-			a.tapeDay = day
+			a.w.tape.Restart()
+			a.poll.tapeDay = day
 		}
-		cmd = fetchTapeCmd(a.ctx, a.sh, a.q, day, a.tape.NextFrom())
+		cmd = fetchTapeCmd(a.ctx, a.sh, a.q, day, a.w.tape.NextFrom())
 	case feed.FeedCalendar:
 		cmd = fetchCalendarCmd(a.ctx, a.sh, a.q)
 	case feed.FeedTerm:
@@ -153,7 +156,7 @@ func (a *App) fetch(f feed.Feed) tea.Cmd {
 		}
 		cmd = fetchTermCmd(a.ctx, a.sh, a.q)
 	case feed.FeedContractQuote, feed.FeedContractTrades, feed.FeedContractTAQ:
-		if cmd = a.contract.page.Fetch(f); cmd == nil {
+		if cmd = a.parts.contract.page.Fetch(f); cmd == nil {
 			return nil // time and sales the account may not see: not asked
 		}
 	case feed.FeedTapeGreeks:
@@ -176,10 +179,10 @@ func (a *App) fetch(f feed.Feed) tea.Cmd {
 // replies still in flight for it will be dropped by generation.
 func (a *App) setQuery(q feed.Query) {
 	a.q = q
-	a.chain.SetQuery(q)
-	a.tape.SetQuery(q)
-	a.tapeDay = 0
-	a.cal.SetQuery(q)
+	a.w.chain.SetQuery(q)
+	a.w.tape.SetQuery(q)
+	a.poll.tapeDay = 0
+	a.w.cal.SetQuery(q)
 	p := &a.poll
 	for _, f := range chainFeeds {
 		p.gen[f]++
@@ -210,7 +213,7 @@ func (a *App) startAll() tea.Cmd {
 func (a *App) changeQuery(q feed.Query) tea.Cmd {
 	q.Gen = a.q.Gen + 1
 	a.setQuery(q)
-	a.notice = "" // about the screen being left
+	a.scr.notice = "" // about the screen being left
 	return a.startAll()
 }
 

@@ -25,7 +25,7 @@ var contractFeeds = [...]feed.Feed{feed.FeedContractQuote, feed.FeedContractTrad
 // settleContract books a reply of the page's feed f: the points always,
 // the rest only when it is for the contract shown.
 func (a *App) settleContract(f feed.Feed, q feed.ContractQuery, m replyInfo) bool {
-	if !onTop[contractPage](a) || q.Gen != a.contract.gen {
+	if !onTop[contractPage](a) || q.Gen != a.parts.contract.gen {
 		a.poll.sched.Spend(m.resp)
 		return false
 	}
@@ -48,7 +48,7 @@ func (a *App) onContractReply(f feed.Feed, q feed.ContractQuery, info replyInfo,
 	if !a.settleContract(f, q, info) {
 		return nil
 	}
-	r := &a.contract
+	r := &a.parts.contract
 	if !apply() || info.err != nil || !full || r.catchUp[f] >= config.ContractMaxCatchUp {
 		r.catchUp[f] = 0
 		a.refreshContractCost()
@@ -60,17 +60,17 @@ func (a *App) onContractReply(f feed.Feed, q feed.ContractQuery, info replyInfo,
 
 func (a *App) onContractQuote(m feed.ContractQuoteMsg) tea.Cmd {
 	return a.onContractReply(feed.FeedContractQuote, m.Query, replyInfo{m.Resp, m.Err, m.At}, false,
-		func() bool { return a.contract.page.ApplyQuote(m) })
+		func() bool { return a.parts.contract.page.ApplyQuote(m) })
 }
 
 func (a *App) onContractTrades(m feed.ContractTradesMsg) tea.Cmd {
 	return a.onContractReply(feed.FeedContractTrades, m.Query, replyInfo{m.Resp, m.Err, m.At}, m.Full,
-		func() bool { return a.contract.page.ApplyTrades(m) })
+		func() bool { return a.parts.contract.page.ApplyTrades(m) })
 }
 
 func (a *App) onContractTAQ(m feed.ContractTAQMsg) tea.Cmd {
 	return a.onContractReply(feed.FeedContractTAQ, m.Query, replyInfo{m.Resp, m.Err, m.At}, m.Full,
-		func() bool { return a.contract.page.ApplyTAQ(m) })
+		func() bool { return a.parts.contract.page.ApplyTAQ(m) })
 }
 
 // refreshContractCost tells the page what its refreshes cost and how
@@ -79,7 +79,7 @@ func (a *App) onContractTAQ(m feed.ContractTAQMsg) tea.Cmd {
 func (a *App) refreshContractCost() {
 	now := a.sh.Now()
 	if a.q.Historical(now) {
-		a.contract.page.SetCost("a past day: fetched once, never polled")
+		a.parts.contract.page.SetCost("a past day: fetched once, never polled")
 		return
 	}
 	total := 0
@@ -88,7 +88,7 @@ func (a *App) refreshContractCost() {
 	eps := map[feed.Feed]api.Endpoint{feed.FeedContractQuote: api.EndpointOptionQuotes,
 		feed.FeedContractTrades: api.EndpointTradesWithGreeks, feed.FeedContractTAQ: api.EndpointTradesAndQuotes}
 	for _, f := range contractFeeds {
-		if f != feed.FeedContractQuote && a.contract.page.NotEntitled() {
+		if f != feed.FeedContractQuote && a.parts.contract.page.NotEntitled() {
 			continue
 		}
 		cost := api.Cost(eps[f], a.q.Mode, false)
@@ -104,17 +104,17 @@ func (a *App) refreshContractCost() {
 	if !feed.SessionLive(now, a.q.Mode) {
 		s += "; " + feed.PauseText(now, a.q.Mode)
 	}
-	a.contract.page.SetCost(s)
+	a.parts.contract.page.SetCost(s)
 }
 
 // fetchTapeGreeks asks for the greeks of the next contract on the tape
 // that lacks them; nil when every print on screen has them.
 func (a *App) fetchTapeGreeks() tea.Cmd {
-	osi, from, minT, ok := a.tape.NextGreeks()
-	if !ok || a.tapeDay == 0 {
+	osi, from, minT, ok := a.w.tape.NextGreeks()
+	if !ok || a.poll.tapeDay == 0 {
 		return nil
 	}
-	ctx, src, q, day := a.ctx, a.sh.Source(), a.q, a.tapeDay
+	ctx, src, q, day := a.ctx, a.sh.Source(), a.q, a.poll.tapeDay
 	return func() tea.Msg { return src.TapeGreeks(ctx, q, osi, day, from, minT) }
 }
 
@@ -128,8 +128,8 @@ func (a *App) onTapeGreeks(m feed.TapeGreeksMsg) tea.Cmd {
 	if !a.settle(feed.FeedTapeGreeks, m.Query, replyInfo{m.Resp, err, m.At}) {
 		return nil
 	}
-	a.tape.ApplyGreeks(m)
-	if !a.tape.GreeksWanted() {
+	a.w.tape.ApplyGreeks(m)
+	if !a.w.tape.GreeksWanted() {
 		return a.replan()
 	}
 	return a.plan(feed.FeedTapeGreeks)
@@ -156,10 +156,10 @@ func (a *App) onTerm(m termMsg) tea.Cmd {
 	if !a.settle(feed.FeedTerm, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
 		return nil
 	}
-	if a.chain.Apply(m.ChainMsg) && m.Err == nil {
-		a.tape.SetContract(a.chain.SelectedOSI())
+	if a.w.chain.Apply(m.ChainMsg) && m.Err == nil {
+		a.w.tape.SetContract(a.w.chain.SelectedOSI())
 	}
-	if a.chain.NoSuchSymbol() {
+	if a.w.chain.NoSuchSymbol() {
 		return a.noSuchSymbol()
 	}
 	return a.plan(feed.FeedTerm)
@@ -193,7 +193,7 @@ func isWatchFeed(f feed.Feed) bool { return slices.Contains(watchFeeds[:], f) }
 // followQuery points the watchlist at the watch screen's mode and date
 // when they change; a new symbol leaves it as it is.
 func (a *App) followQuery() {
-	w := &a.wl
+	w := &a.parts.wl
 	if w.q.Gen != 0 && w.q.Mode == a.q.Mode && w.q.Date == a.q.Date {
 		return
 	}
@@ -210,7 +210,7 @@ func (a *App) followQuery() {
 // settleWatch books a reply of a watchlist feed as settle does the watch
 // screen's: its points always, the rest when it is for the page's query.
 func (a *App) settleWatch(f feed.Feed, q feed.Query, m replyInfo) bool {
-	if !q.Same(a.wl.q) {
+	if !q.Same(a.parts.wl.q) {
 		a.poll.sched.Spend(m.resp)
 		return false
 	}
@@ -230,13 +230,13 @@ func (a *App) onQuotes(m feed.QuotesMsg) tea.Cmd {
 	if !a.settleWatch(feed.FeedQuotes, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
 		return nil
 	}
-	a.wl.m.Apply(m)
+	a.parts.wl.m.Apply(m)
 	cmds := []tea.Cmd{a.plan(feed.FeedQuotes)}
 	if m.Err == nil {
 		cmds = append(cmds, a.flashDone())
 		// A symbol added since the events were fetched gets its own now;
 		// the first events are the feed's, already on their way.
-		if need := a.wl.m.NeedEvents(); len(need) > 0 && !a.poll.last[feed.FeedEvents].IsZero() &&
+		if need := a.parts.wl.m.NeedEvents(); len(need) > 0 && !a.poll.last[feed.FeedEvents].IsZero() &&
 			a.poll.inflight[feed.FeedEvents] == 0 && feed.FeedEvents.Shown(a.poll.cond) {
 			cmds = append(cmds, a.fetchWatch(feed.FeedEvents, need))
 		}
@@ -248,7 +248,7 @@ func (a *App) onEvents(m feed.EventsMsg) tea.Cmd {
 	if !a.settleWatch(feed.FeedEvents, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
 		return nil
 	}
-	a.wl.m.ApplyEvents(m)
+	a.parts.wl.m.ApplyEvents(m)
 	return a.plan(feed.FeedEvents)
 }
 
@@ -256,12 +256,12 @@ func (a *App) onEvents(m feed.EventsMsg) tea.Cmd {
 // symbol the service knows); nothing when there is none to ask for.
 func (a *App) fetchWatch(f feed.Feed, symbols []string) tea.Cmd {
 	if symbols == nil {
-		symbols = a.wl.m.Fetchable()
+		symbols = a.parts.wl.m.Fetchable()
 	}
 	if len(symbols) == 0 {
 		return nil
 	}
-	ctx, src, q := a.ctx, a.sh.Source(), a.wl.q
+	ctx, src, q := a.ctx, a.sh.Source(), a.parts.wl.q
 	a.poll.inflight[f]++
 	a.poll.gen[f]++
 	a.poll.due[f] = time.Time{}
@@ -306,7 +306,7 @@ func (a *App) stopContract() tea.Cmd {
 func (a *App) startTerm() tea.Cmd {
 	a.poll.cond = a.conditions()
 	now := a.sh.Now()
-	last := a.chain.FullAt()
+	last := a.w.chain.FullAt()
 	every := a.poll.sched.Interval(feed.FeedTerm, a.poll.cond, now)
 	if first := now.Add(config.TermFirstDelay - every); every > 0 && last.Before(first) {
 		last = first

@@ -47,9 +47,9 @@ func (a *App) onChain(m feed.ChainMsg) tea.Cmd {
 		return nil
 	}
 	var cmds []tea.Cmd
-	applied := a.chain.Apply(m)
+	applied := a.w.chain.Apply(m)
 	cmds = append(cmds, a.afterWholeChain(m))
-	if a.chain.NoSuchSymbol() {
+	if a.w.chain.NoSuchSymbol() {
 		return a.noSuchSymbol()
 	}
 	if a.poll.held && applied && m.Err == nil {
@@ -57,9 +57,9 @@ func (a *App) onChain(m feed.ChainMsg) tea.Cmd {
 		cmds = append(cmds, a.fetch(feed.FeedCalendar), a.fetch(feed.FeedTape))
 	}
 	if applied && m.Err == nil {
-		a.tape.SetContract(a.chain.SelectedOSI())
+		a.w.tape.SetContract(a.w.chain.SelectedOSI())
 		cmds = append(cmds, a.flashDone())
-		if m.Expiry == 0 && m.Chain != nil && len(m.Chain.Options) > 0 && (len(a.recent) == 0 || a.recent[0] != a.q.Symbol) {
+		if m.Expiry == 0 && m.Chain != nil && len(m.Chain.Options) > 0 && (len(a.syms.recent) == 0 || a.syms.recent[0] != a.q.Symbol) {
 			cmds = append(cmds, a.remember(a.q.Symbol))
 		}
 	}
@@ -80,16 +80,16 @@ func (a *App) noSuchSymbol() tea.Cmd {
 		a.poll.gen[f]++
 		a.poll.due[f] = time.Time{}
 	}
-	if !slices.Contains(a.unknown, sym) {
-		a.unknown = append(a.unknown, sym)
+	if !slices.Contains(a.syms.unknown, sym) {
+		a.syms.unknown = append(a.syms.unknown, sym)
 	}
-	a.tape.Stop("no such symbol: " + sym)
-	a.cal.Stop("no such symbol: " + sym)
-	a.notice = "no such symbol: " + sym
+	a.w.tape.Stop("no such symbol: " + sym)
+	a.w.cal.Stop("no such symbol: " + sym)
+	a.scr.notice = "no such symbol: " + sym
 	if near := config.NearestSymbol(sym, prompt.Known(a.known())); near != "" {
-		a.notice += "; did you mean " + near + "?"
+		a.scr.notice += "; did you mean " + near + "?"
 	}
-	a.notice += " (" + a.sh.Keys.Symbol.Help().Key + " picks another)"
+	a.scr.notice += " (" + a.sh.Keys.Symbol.Help().Key + " picks another)"
 	return nil
 }
 
@@ -97,7 +97,7 @@ func (a *App) onTape(m feed.TapeMsg) tea.Cmd {
 	if !a.settle(feed.FeedTape, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
 		return nil
 	}
-	if !a.tape.Apply(m) || m.Err != nil || !a.tape.More() {
+	if !a.w.tape.Apply(m) || m.Err != nil || !a.w.tape.More() {
 		a.poll.catchUp, a.poll.restarted = 0, false
 		return a.plan(feed.FeedTape)
 	}
@@ -111,7 +111,7 @@ func (a *App) onTape(m feed.TapeMsg) tea.Cmd {
 	switch {
 	case m.From > 0 && !p.restarted && p.catchUp*config.TapePageLimit > a.cfg.TapeCapacity:
 		p.catchUp, p.restarted = 0, true
-		a.tape.Restart()
+		a.w.tape.Restart()
 	case p.catchUp > maxCatchUp:
 		// Still behind after several pages (a very busy name): from
 		// here the budget paces the tape again.
@@ -128,15 +128,15 @@ func (a *App) onCalendar(m feed.CalendarMsg) tea.Cmd {
 	if !a.settle(feed.FeedCalendar, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
 		return nil
 	}
-	if a.cal.Apply(m) {
-		a.chain.SetEarnings(a.cal.NextEarnings(a.q.Day(a.sh.Now())))
+	if a.w.cal.Apply(m) {
+		a.w.chain.SetEarnings(a.w.cal.NextEarnings(a.q.Day(a.sh.Now())))
 	}
 	return a.plan(feed.FeedCalendar)
 }
 
 // expiryChanged waits for the user to stop flipping before fetching.
 func (a *App) expiryChanged() tea.Cmd {
-	a.tape.SetContract(a.chain.SelectedOSI())
+	a.w.tape.SetContract(a.w.chain.SelectedOSI())
 	a.poll.expiryGen++
 	msg := expiryMsg{gen: a.poll.expiryGen}
 	return tea.Tick(config.ExpiryDebounce, func(time.Time) tea.Msg { return msg })

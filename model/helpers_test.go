@@ -23,9 +23,9 @@ func runeKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Text: str
 
 // tapeView draws a's tape at w x h, unfocused, through the pane contract.
 func tapeView(a *App, w, h int) []string {
-	a.tape.SetSize(w, h)
-	a.tape.SetFocused(false)
-	return a.tape.View()
+	a.w.tape.SetSize(w, h)
+	a.w.tape.SetFocused(false)
+	return a.w.tape.View()
 }
 
 // selStrike is the strike of the ladder's selected contract.
@@ -41,7 +41,7 @@ func selStrike(t *testing.T, c *chain.Model) float64 {
 // resize sets the terminal's size as a test draws it, without the replan
 // a WindowSizeMsg brings: every part is sized for the next render.
 func (a *App) resize(w, h int) {
-	a.width, a.height = w, h
+	a.scr.width, a.scr.height = w, h
 	a.sync()
 }
 

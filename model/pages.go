@@ -91,7 +91,7 @@ func (a *App) promptOpen() *prompt.Model {
 
 // onOverlay hands msg to the overlay and carries out its Action.
 func (a *App) onOverlay(msg tea.Msg) tea.Cmd {
-	if a.overlay == a.scan {
+	if a.overlay == a.parts.scan {
 		return a.onScanner(msg)
 	}
 	cmd, act := a.overlay.Update(msg)
@@ -108,7 +108,7 @@ func (a *App) do(from common.Overlay, act common.Action) tea.Cmd {
 	case common.Quit:
 		return a.quit()
 	case common.Notice:
-		a.notice = act.Text
+		a.scr.notice = act.Text
 		return nil
 	case common.PickSymbol:
 		act.Symbol = strings.ToUpper(act.Symbol)

@@ -30,10 +30,10 @@ type scanSnap struct {
 
 // scanSnapOf is the snapshot of the scanner flow.
 func scanSnapOf(a *App) scanSnap {
-	s := a.scan.State()
+	s := a.parts.scan.State()
 	snap := scanSnap{
 		open: s.Open, state: s.Screen, checked: s.Checked, sel: s.Sel, rows: s.Rows, focused: s.Focused,
-		symbol: a.q.Symbol, loaded: !a.chain.LastOK().IsZero(),
+		symbol: a.q.Symbol, loaded: !a.w.chain.LastOK().IsZero(),
 	}
 	if s.Last != nil && s.Last.Result != nil {
 		for _, r := range s.Last.Result.Output {

@@ -12,18 +12,18 @@ import (
 // headerData is the chain's quote plus what only the root knows: where
 // the data comes from, in which mode, and how old it is.
 func (a *App) headerData(now time.Time) ui.HeaderData {
-	h := a.chain.Header()
+	h := a.w.chain.Header()
 	h.Source = a.cfg.Source
 	h.Mode = a.q.Mode
 	h.Date = feed.ShownDay(a.q, now)
 	h.Historical = a.q.Historical(now)
 	h.Closed = !h.Historical && !feed.SessionLive(now, a.q.Mode)
-	last := a.chain.LastOK()
-	h.Loading = a.chain.Loading()
+	last := a.w.chain.LastOK()
+	h.Loading = a.w.chain.Loading()
 	if !last.IsZero() {
 		h.Age = max(now.Sub(last), 0)
 	}
-	switch fe, _ := a.chain.Err().(*feed.FetchError); {
+	switch fe, _ := a.w.chain.Err().(*feed.FetchError); {
 	case h.Loading:
 	case last.IsZero() && fe != nil:
 		h.NoData = true // an age from nothing would freeze at 0s
@@ -73,8 +73,8 @@ func (a *App) statusData(now time.Time) ui.StatusData {
 	a.top().status(&d, now)
 	if err := a.lastErr(); err != nil {
 		d.Err, d.ErrAge = feed.Describe(err, ""), now.Sub(err.At)
-	} else if a.notice != "" {
-		d.Err = a.notice
+	} else if a.scr.notice != "" {
+		d.Err = a.scr.notice
 	}
 	return d
 }
@@ -101,7 +101,7 @@ func (a *App) lastErr() *feed.FetchError {
 // says how to leave it instead.
 func (a *App) hint() string {
 	k := a.sh.Keys
-	if a.overlay == a.scan {
+	if a.overlay == a.parts.scan {
 		return k.Close.Help().Key + " close scanner  " + k.Interrupt.Help().Key + " quit"
 	}
 	return a.top().hint()

@@ -27,7 +27,7 @@ type volSnap struct {
 
 func volSnapOf(a *App) volSnap {
 	s := volSnap{
-		loaded: !a.chain.LastOK().IsZero() && a.chain.Strikes() > 0, open: volShown(a), expiry: a.chain.Expiry(),
+		loaded: !a.w.chain.LastOK().IsZero() && a.w.chain.Strikes() > 0, open: volShown(a), expiry: a.w.chain.Expiry(),
 		tapeSeen: a.poll.cond.TapeVisible, termDue: !a.poll.due[feed.FeedTerm].IsZero(),
 	}
 	s.frame = ansi.Strip(a.drawAt(a.sh.Now()))

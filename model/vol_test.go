@@ -29,7 +29,7 @@ func volApp(t *testing.T, now *time.Time) *App {
 		t.Fatal(m.Err)
 	}
 	a.update(m)
-	if a.chain.FullAt().IsZero() {
+	if a.w.chain.FullAt().IsZero() {
 		t.Fatal("the whole chain was not applied")
 	}
 	return a
@@ -85,23 +85,23 @@ func TestVolPageMatchesTheLadder(t *testing.T) {
 	a := volApp(t, &now)
 	a.update(keyDown) // a step off the money and back: the cursor is the ladder's
 	a.update(keyUp)
-	call, ok := a.chain.Selected()
+	call, ok := a.w.chain.Selected()
 	if !ok {
 		t.Fatal("nothing selected")
 	}
 	a.update(keyRight())
-	put, _ := a.chain.Selected()
+	put, _ := a.w.chain.Selected()
 	a.update(runeKey('v'))
 	a.drawAt(now)
-	figs := a.vol.Figures()
+	figs := a.parts.vol.Figures()
 	sel := -1
 	for i, f := range figs {
-		if f.Date == a.chain.Expiry() {
+		if f.Date == a.w.chain.Expiry() {
 			sel = i
 		}
 	}
 	if sel < 0 {
-		t.Fatalf("the selected expiry %v is not on the page", a.chain.Expiry())
+		t.Fatalf("the selected expiry %v is not on the page", a.w.chain.Expiry())
 	}
 	f := figs[sel]
 	if f.ATMStrike != call.Strike {
@@ -116,7 +116,7 @@ func TestVolPageMatchesTheLadder(t *testing.T) {
 	if f.RR25 >= 0 || math.IsNaN(f.BF25) || !(f.PCVolume > 0) {
 		t.Errorf("SPY's skew and volumes: %+v", f)
 	}
-	tabs, _ := a.chain.Tabs()
+	tabs, _ := a.w.chain.Tabs()
 	if len(tabs) != len(figs) {
 		t.Fatalf("%d tabs, %d expiries on the page", len(tabs), len(figs))
 	}
@@ -144,7 +144,7 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 	if !volShown(a) || !a.poll.cond.VolVisible || a.poll.cond.TapeVisible {
 		t.Fatalf("open: %v, conditions %+v", volShown(a), a.poll.cond)
 	}
-	if due := a.poll.due[feed.FeedTerm]; !due.Equal(a.chain.FullAt().Add(5 * time.Minute)) {
+	if due := a.poll.due[feed.FeedTerm]; !due.Equal(a.w.chain.FullAt().Add(5 * time.Minute)) {
 		t.Fatalf("a fresh whole chain: next term fetch %v, want its time + 5m", due)
 	}
 	armed := pollMsg{feed: feed.FeedTerm, gen: a.poll.gen[feed.FeedTerm]} // the timer armed at opening
@@ -182,8 +182,8 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 	if got := a.poll.sched.Stats(now).SessionSpent - spent; got != 4 {
 		t.Errorf("the term fetch cost %d points, want 4", got)
 	}
-	if !a.chain.FullAt().Equal(reply.At) || a.poll.inflight[feed.FeedTerm] != 0 {
-		t.Errorf("the whole chain was not taken: %v", a.chain.FullAt())
+	if !a.w.chain.FullAt().Equal(reply.At) || a.poll.inflight[feed.FeedTerm] != 0 {
+		t.Errorf("the whole chain was not taken: %v", a.w.chain.FullAt())
 	}
 	if due := a.poll.due[feed.FeedTerm]; !due.Equal(reply.At.Add(5 * time.Minute)) {
 		t.Errorf("next term fetch %v, want 5m after the reply", due)
@@ -218,22 +218,22 @@ func TestVolKeys(t *testing.T) {
 	now := testNow
 	a := volApp(t, &now)
 	a.update(runeKey('v'))
-	first := a.chain.Expiry()
+	first := a.w.chain.Expiry()
 	a.update(keyDown)
-	if a.chain.Expiry() <= first {
-		t.Fatalf("down: expiry %v", a.chain.Expiry())
+	if a.w.chain.Expiry() <= first {
+		t.Fatalf("down: expiry %v", a.w.chain.Expiry())
 	}
 	a.update(runeKey('['))
-	if a.chain.Expiry() != first {
-		t.Fatalf("[: expiry %v, want %v", a.chain.Expiry(), first)
+	if a.w.chain.Expiry() != first {
+		t.Fatalf("[: expiry %v, want %v", a.w.chain.Expiry(), first)
 	}
-	k := a.chain.CursorStrike()
+	k := a.w.chain.CursorStrike()
 	a.update(keyRight())
-	if a.chain.CursorStrike() <= k {
-		t.Fatalf("right: strike %v after %v", a.chain.CursorStrike(), k)
+	if a.w.chain.CursorStrike() <= k {
+		t.Fatalf("right: strike %v after %v", a.w.chain.CursorStrike(), k)
 	}
 	a.update(runeKey('o'))
-	if !a.vol.Both() || !strings.Contains(ansi.Strip(a.drawAt(now)), "◐ both") {
+	if !a.parts.vol.Both() || !strings.Contains(ansi.Strip(a.drawAt(now)), "◐ both") {
 		t.Error("o does not show calls and puts apart")
 	}
 	a.update(runeKey('?'))
