@@ -15,7 +15,6 @@ import (
 	"chainwatch/model/chain"
 	"chainwatch/model/common"
 	"chainwatch/model/contract"
-	"chainwatch/model/prompt"
 	"chainwatch/model/scanner"
 	"chainwatch/model/tape"
 	"chainwatch/model/vol"
@@ -83,33 +82,53 @@ type App struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	q     feed.Query
-	chain *chain.Model
-	tape  *tape.Model
-	cal   *calendar.Model
-	poll  poller
-	// tapeDay is the session the tape holds (see tapeDay).
-	tapeDay api.Date
+	q       feed.Query
+	poll    poller         // the feeds' timers (feeds*.go)
+	w       watchState     // the watch screen's panes and what it shows
+	scr     screen         // the terminal: size, focus, theme, frame, notice
+	pages   []page         // the stack; the watch screen at the bottom
+	overlay common.Overlay // help, a prompt or the scanner; nil: none
+	parts   pageParts      // the pages' parts and the scanner, built once
+	syms    symbols        // the symbols the session knows and does not
+}
 
-	width, height     int
+// watchState is the watch screen's: its panes, which of them has the
+// focus and shows, and the first-run banner over the ladder.
+type watchState struct {
+	chain             *chain.Model
+	tape              *tape.Model
+	cal               *calendar.Model
 	focus             pane
 	showTape, showCal bool
-	termFocused       bool
-	lastInput         time.Time
-	help              bool
-	prompt            *prompt.Model
-	scan              *scanner.Model
-	vol               *vol.Model // the vol page; shown while volOpen
-	volOpen           bool
-	wl                watchPage
 	banner            bool
-	recent            []string
-	unknown           []string // symbols the service answered 204 for this session
-	notice            string   // a note for the status bar that is not a fetch error
-	darkSet           bool     // the theme was chosen by config, not the terminal
-	dark              bool
-	frame             frameClock
-	contract          contractRoute // the contract page (app_contract.go)
+}
+
+// screen is the terminal's: its size and focus, the last input (for
+// idleness), the theme, the frame drawn and the status bar's notice.
+type screen struct {
+	width, height int
+	focused       bool
+	lastInput     time.Time
+	darkSet       bool // the theme was chosen by config, not the terminal
+	dark          bool
+	frame         frameClock
+	notice        string // a note for the status bar that is not a fetch error
+}
+
+// pageParts are the parts built once and kept while their page is not
+// on the stack: the scanner's runs outlive the modal, the watchlist its
+// page, the vol page's smile mode and the contract page's generation.
+type pageParts struct {
+	scan     *scanner.Model
+	vol      *vol.Model
+	wl       watchPage
+	contract contractRoute // the contract page (app_contract.go)
+}
+
+// symbols are the recent symbols, most recent first, and those the
+// service answered 204 for this session.
+type symbols struct {
+	recent, unknown []string
 }
 
 // New builds the watch screen. It does no I/O: the first fetches start
@@ -151,20 +170,27 @@ func New(cfg Config) *App {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{
 		cfg: cfg, sh: sh, ctx: ctx, cancel: cancel,
-		chain: chain.New(sh), tape: tape.New(sh, cfg.TapeCapacity, cfg.BlockSize), cal: calendar.New(sh), vol: vol.New(sh),
-		poll:     newPoller(cfg.Budget),
-		wl:       newWatchPage(sh, cfg),
-		showTape: true, showCal: true, termFocused: true,
-		lastInput: cfg.Now(),
-		banner:    cfg.FirstRun,
-		recent:    append([]string(nil), cfg.Recent...),
-		darkSet:   cfg.Theme == "dark" || cfg.Theme == "light",
-		dark:      dark,
+		poll: newPoller(cfg.Budget),
+		w: watchState{
+			chain: chain.New(sh), tape: tape.New(sh, cfg.TapeCapacity, cfg.BlockSize), cal: calendar.New(sh),
+			showTape: true, showCal: true, banner: cfg.FirstRun,
+		},
+		scr: screen{
+			focused: true, lastInput: cfg.Now(),
+			darkSet: cfg.Theme == "dark" || cfg.Theme == "light", dark: dark,
+		},
+		pages: []page{watchScreen{}},
+		parts: pageParts{vol: vol.New(sh), wl: newWatchPage(sh, cfg)},
+		syms:  symbols{recent: append([]string(nil), cfg.Recent...)},
 	}
-	a.contract.page = contract.New(ctx, sh, cfg.BlockSize)
+	a.pages[0] = watchScreen{a}
+	if cfg.StartOnWatchlist {
+		a.push(watchlistPage{a})
+	}
+	a.parts.contract.page = contract.New(ctx, sh, cfg.BlockSize)
 	a.q = feed.Query{Symbol: strings.ToUpper(cfg.Symbol), Mode: cfg.Mode, Date: cfg.Date, Gen: 1}
 	a.setQuery(a.q)
-	a.scan = scanner.New(ctx, sh, scanner.Options{
+	a.parts.scan = scanner.New(ctx, sh, scanner.Options{
 		Saved: cfg.Scans, Save: cfg.SaveScan, Delete: cfg.DeleteScan,
 		Mode: func() api.Mode { return a.q.Mode }, PointsLeft: a.pointsLeft,
 	})
@@ -175,9 +201,10 @@ func New(cfg Config) *App {
 // its background so the theme can follow it.
 func (a *App) Init() tea.Cmd {
 	cmds := []tea.Cmd{a.startScreen(), a.armFrame(), fetchExchangesCmd(a.ctx, a.sh, a.q.Mode)}
-	if !a.darkSet {
+	if !a.scr.darkSet {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
+	a.draw()
 	return tea.Batch(cmds...)
 }
 
@@ -185,47 +212,46 @@ func (a *App) Init() tea.Cmd {
 // After it, the frame clock is armed for the next change the screen can
 // show by itself.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if m, ok := msg.(frameMsg); ok && m.gen != a.frame.gen {
+	if m, ok := msg.(frameMsg); ok && m.gen != a.scr.frame.gen {
 		return a, nil // outdated by a sooner tick: nothing to draw
 	}
-	a.frame.dirty = true
 	cmd := a.update(msg)
-	return a, tea.Batch(cmd, a.armFrame())
+	cmd = tea.Batch(cmd, a.armFrame())
+	a.draw()
+	return a, cmd
 }
 
 // update is Update's routing.
 func (a *App) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		a.width, a.height = msg.Width, msg.Height
-		r := a.scannerRect()
-		a.scan.SetSize(r.W, r.H)
+		a.scr.width, a.scr.height = msg.Width, msg.Height
 		return a.replan()
 	case tea.BackgroundColorMsg:
-		if !a.darkSet && msg.IsDark() != a.dark {
-			a.dark = msg.IsDark()
-			a.sh.Styles = theme.New(theme.ByName(a.dark, a.cfg.ColorBlind), a.cfg.NoColor)
-			a.scan.Restyle()
+		if !a.scr.darkSet && msg.IsDark() != a.scr.dark {
+			a.scr.dark = msg.IsDark()
+			a.sh.Styles = theme.New(theme.ByName(a.scr.dark, a.cfg.ColorBlind), a.cfg.NoColor)
+			a.parts.scan.Restyle()
 		}
 		return nil
 	case tea.FocusMsg:
-		a.termFocused = true
+		a.scr.focused = true
 		return a.replan()
 	case tea.BlurMsg:
-		a.termFocused = false
+		a.scr.focused = false
 		return a.replan()
 	case tea.KeyPressMsg:
 		return a.onKey(msg)
 	case tea.MouseClickMsg:
-		return a.onClick(msg.Mouse())
+		return a.onMouse(msg.Mouse(), false)
 	case tea.MouseWheelMsg:
-		return a.onWheel(msg.Mouse())
+		return a.onMouse(msg.Mouse(), true)
 	case frameMsg:
 		return a.onFrame()
 	case flashDoneMsg:
 		return nil
 	case saveErrMsg:
-		a.notice = "recent symbols not saved: " + msg.err.Error()
+		a.scr.notice = "recent symbols not saved: " + msg.err.Error()
 		return nil
 	case pollMsg:
 		return a.onPoll(msg)
@@ -240,8 +266,8 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case feed.CalendarMsg:
 		return a.onCalendar(msg)
 	case feed.ExchangesMsg:
-		a.tape.Update(msg)
-		a.contract.page.Update(msg)
+		a.w.tape.Update(msg)
+		a.parts.contract.page.Update(msg)
 		return nil
 	case feed.ContractQuoteMsg:
 		return a.onContractQuote(msg)
@@ -262,7 +288,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 }
 
 // Recent is the recent-symbols list, most recent first.
-func (a *App) Recent() []string { return append([]string(nil), a.recent...) }
+func (a *App) Recent() []string { return append([]string(nil), a.syms.recent...) }
 
 // feed.Query is what the screen is looking at.
 func (a *App) Query() feed.Query { return a.q }
@@ -272,7 +298,7 @@ func (a *App) Query() feed.Query { return a.q }
 func (a *App) quit() tea.Cmd {
 	// The last edit of the watchlist, if its save had no time to run; a
 	// failure is the save function's to report (after the screen).
-	_ = a.wl.m.Flush()
+	_ = a.parts.wl.m.Flush()
 	a.cancel()
 	return tea.Quit
 }

@@ -50,8 +50,8 @@ func (p probed[S]) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // watchSnap is the snapshot of the watch flow.
 func watchSnap(a *App) snapshot {
 	return snapshot{
-		symbol: a.q.Symbol, expiry: a.chain.Expiry(), loaded: !a.chain.LastOK().IsZero(),
-		rows: a.chain.Strikes(), help: a.help, tapeHeld: a.tape.Held(),
+		symbol: a.q.Symbol, expiry: a.w.chain.Expiry(), loaded: !a.w.chain.LastOK().IsZero(),
+		rows: a.w.chain.Strikes(), help: helpOpen(a), tapeHeld: a.w.tape.Held(),
 		spent: a.poll.sched.Stats(a.sh.Now()).SessionSpent,
 	}
 }

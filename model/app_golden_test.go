@@ -26,11 +26,11 @@ func TestGoldenWatchScreen(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			a, now := loadedApp(t, 3, 80)
-			a.width, a.height = tc.w, tc.h
+			a.resize(tc.w, tc.h)
 			if tc.noColor {
 				a.sh.Styles = theme.New(theme.Dark(), true)
 			}
-			out := a.render(now)
+			out := a.drawAt(now)
 			golden.RequireEqual(t, []byte(out))
 			plain := ansi.Strip(out)
 			for _, want := range []string{"SPY", "[SANDBOX]", "Strike", "Time & Sales", "Events", "GREEN", "pts"} {

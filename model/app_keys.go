@@ -1,84 +1,115 @@
 package model
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/model/common"
 	"chainwatch/model/prompt"
 	"chainwatch/ui"
 )
 
-// onKey routes a key: an open prompt takes everything; then the help
-// screen; then quit and help; then the page that shows, or the screen's
-// keys and the focused pane.
+// onKey routes a key: the overlay takes everything while one is open;
+// then what the top page takes first (the first-run banner); then quit
+// and help, which mean the same on every page; then the top page.
 func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := a.sh.Keys
-	a.lastInput = a.sh.Now()
+	a.scr.lastInput = a.sh.Now()
 	wake := a.replanIfChanged()
 	if key.Matches(k, keys.Interrupt) {
 		return a.quit()
 	}
-	if a.prompt != nil {
-		if a.wl.on {
-			return tea.Batch(wake, a.onWatchlistPromptKey(k))
-		}
-		return tea.Batch(wake, a.onPromptKey(k))
+	if a.overlay != nil {
+		return tea.Batch(wake, a.onOverlay(k))
 	}
-	if a.scan.IsOpen() {
-		return tea.Batch(wake, a.onScanner(k))
-	}
-	if a.banner && !a.wl.on {
-		// "Any key dismisses this": that key does only that, so a trader
-		// who presses q or / to get rid of it does not quit or prompt.
-		a.banner = false
+	if a.top().modal(k) {
 		return wake
 	}
-	if a.help {
-		switch {
-		case key.Matches(k, keys.Quit):
-			return a.quit()
-		case key.Matches(k, keys.Help), key.Matches(k, keys.Close):
-			a.help = false
-		}
-		return wake
-	}
-	// Quit and help mean the same on every screen and page.
 	switch {
 	case key.Matches(k, keys.Quit):
 		return a.quit()
 	case key.Matches(k, keys.Help):
-		a.help = true
+		a.overlay = helpOverlay{a.sh}
 		return wake
 	}
-	if a.wl.on {
-		return tea.Batch(wake, a.onWatchlistKey(k))
+	return tea.Batch(wake, a.top().key(k))
+}
+
+// watchScreen is the bottom page: the ladder, the tape and the calendar.
+type watchScreen struct{ a *App }
+
+func (w watchScreen) key(k tea.KeyPressMsg) tea.Cmd { return w.a.onScreenKey(k) }
+
+// modal: "any key dismisses this", and that key does only that, so a
+// trader who presses q or / to get rid of the banner does not quit or
+// prompt.
+func (w watchScreen) modal(tea.KeyPressMsg) bool {
+	if !w.a.w.banner {
+		return false
 	}
-	if a.contract.open {
-		return tea.Batch(wake, a.onContractKey(k))
+	w.a.w.banner = false
+	return true
+}
+
+func (w watchScreen) mouse(m tea.Mouse, wheel bool) tea.Cmd {
+	if wheel {
+		return w.a.onWheel(m)
 	}
-	if a.volOpen {
-		return tea.Batch(wake, a.onVolKey(k))
+	return w.a.onClick(m)
+}
+
+// act: a symbol or a day picked switches the screen to it.
+func (w watchScreen) act(act common.Action) tea.Cmd {
+	a := w.a
+	q := a.q
+	switch act := act.(type) {
+	case common.PickSymbol:
+		q.Symbol = act.Symbol
+	case common.PickDate:
+		q.Date = act.Date
 	}
-	return tea.Batch(wake, a.onScreenKey(k))
+	if q == a.q {
+		return nil
+	}
+	return a.changeQuery(q)
+}
+
+func (w watchScreen) feeds(c *feed.Conditions) {
+	c.TapeVisible = w.a.w.showTape
+	c.TapeGreeks = w.a.w.tape.GreeksWanted()
+}
+func (w watchScreen) draw(now time.Time) string { return w.a.renderWatch(now) }
+func (w watchScreen) shown() feed.Feed          { return feed.FeedChain }
+func (w watchScreen) errs() []error {
+	return []error{w.a.w.chain.Err(), w.a.w.tape.Err(), w.a.w.cal.Err()}
+}
+func (w watchScreen) status(*ui.StatusData, time.Time) {}
+func (w watchScreen) help() [][]key.Binding            { return w.a.sh.Keys.FullHelp() }
+func (w watchScreen) title() string                    { return "chainwatch · " + w.a.q.Symbol }
+func (w watchScreen) hint() string {
+	k := w.a.sh.Keys
+	return k.Symbol.Help().Key + " symbol  " + k.Scanner.Help().Key + " scan  " + k.Vol.Help().Key + " vol  " + k.Watchlist.Help().Key + " watchlist  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
 }
 
 func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := a.sh.Keys
 	switch {
 	case key.Matches(k, keys.Scanner):
-		a.notice = ""
+		a.scr.notice = ""
 		return a.openScanner()
 	case key.Matches(k, keys.Vol):
 		return a.openVol()
 	case key.Matches(k, keys.Symbol):
-		a.prompt = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.unknown)
+		a.overlay = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.syms.unknown)
 		return nil
 	case key.Matches(k, keys.Watchlist):
 		return a.openWatchlist()
 	case key.Matches(k, keys.Date):
-		a.prompt = prompt.NewDate(a.sh, a.q.Date)
+		a.overlay = prompt.NewDate(a.sh, a.q.Date)
 		return nil
 	case key.Matches(k, keys.Mode):
 		return a.changeQuery(a.otherMode())
@@ -89,15 +120,15 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 		a.cycleFocus(-1)
 		return nil
 	case key.Matches(k, keys.Tape):
-		a.showTape = !a.showTape
+		a.w.showTape = !a.w.showTape
 		a.fixFocus()
 		return a.replan()
 	case key.Matches(k, keys.Calendar):
-		a.showCal = !a.showCal
+		a.w.showCal = !a.w.showCal
 		a.fixFocus()
 		return nil
 	case key.Matches(k, keys.Refresh):
-		return a.refreshNow()
+		return a.fetchNow(feed.FeedChain, feed.FeedTape)
 	case key.Matches(k, keys.Open):
 		return a.openContract(a.selectedContract())
 	}
@@ -111,50 +142,38 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 // the debounce, a new selection filters the tape.
 func (a *App) paneKey(k tea.KeyPressMsg) tea.Cmd {
 	a.focusParts()
-	greeks := a.tape.GreeksWanted()
-	a.tape.Update(k)
-	if a.tape.GreeksWanted() != greeks {
+	greeks := a.w.tape.GreeksWanted()
+	a.w.tape.Update(k)
+	if a.w.tape.GreeksWanted() != greeks {
 		return a.replan() // the greeks columns were shown or hidden
 	}
-	a.cal.Update(k)
-	before := a.chain.Expiry()
-	a.chain.Update(k)
-	if a.chain.Expiry() != before {
+	a.w.cal.Update(k)
+	before := a.w.chain.Expiry()
+	a.w.chain.Update(k)
+	if a.w.chain.Expiry() != before {
 		return a.expiryChanged()
 	}
-	a.tape.SetContract(a.chain.SelectedOSI())
+	a.w.tape.SetContract(a.w.chain.SelectedOSI())
 	return nil
-}
-
-// refreshNow fetches the visible feeds at once, whatever the timers say;
-// a feed already in flight is not asked twice.
-func (a *App) refreshNow() tea.Cmd {
-	var cmds []tea.Cmd
-	for _, f := range []feed.Feed{feed.FeedChain, feed.FeedTape} {
-		if a.poll.inflight[f] == 0 {
-			cmds = append(cmds, a.fetch(f))
-		}
-	}
-	return tea.Batch(cmds...)
 }
 
 // visible reports whether pane p is on screen.
 func (a *App) visible(p pane) bool {
 	switch p {
 	case paneTape:
-		return a.showTape
+		return a.w.showTape
 	case paneCalendar:
-		return a.showCal
+		return a.w.showCal
 	}
 	return true
 }
 
 func (a *App) cycleFocus(step int) {
-	p := a.focus
+	p := a.w.focus
 	for range numPanes {
 		p = (p + pane(step) + numPanes) % numPanes
 		if a.visible(p) {
-			a.focus = p
+			a.w.focus = p
 			return
 		}
 	}
@@ -162,70 +181,71 @@ func (a *App) cycleFocus(step int) {
 
 // fixFocus moves the focus off a pane that was just hidden.
 func (a *App) fixFocus() {
-	if !a.visible(a.focus) {
-		a.focus = paneLadder
+	if !a.visible(a.w.focus) {
+		a.w.focus = paneLadder
 	}
+}
+
+// onMouse hands a click or a wheel turn to the top page, unless an
+// overlay is open.
+func (a *App) onMouse(m tea.Mouse, wheel bool) tea.Cmd {
+	a.scr.lastInput = a.sh.Now()
+	if a.overlay != nil || a.scr.width == 0 {
+		return nil
+	}
+	return a.top().mouse(m, wheel)
 }
 
 // onClick focuses the pane under the mouse and selects what was clicked.
 func (a *App) onClick(m tea.Mouse) tea.Cmd {
-	a.lastInput = a.sh.Now()
-	if a.prompt != nil || a.help || a.scan.IsOpen() || a.volOpen || a.width == 0 || a.contract.open {
-		return nil
-	}
-	if a.wl.on {
-		return a.onWatchlistMouse(m, false)
-	}
 	lay := a.layout()
 	switch r := lay.Tabs; {
 	case inside(r, m.X, m.Y), inside(lay.Strip, m.X, m.Y):
 		// A tab's strip cell is under it: a click on either picks it.
-		if a.chain.ClickTab(m.X-r.X, r.W) {
+		if a.w.chain.ClickTab(m.X-r.X, r.W) {
 			return a.expiryChanged()
 		}
 	case inside(lay.Ladder, m.X, m.Y):
-		a.focus = paneLadder
+		a.w.focus = paneLadder
 		top := lay.Ladder.Y + len(a.bannerLines(lay.Ladder))
 		if m.Y >= top {
-			a.chain.Click(m.X-lay.Ladder.X, m.Y-top, lay.Ladder.W, lay.Ladder.H-(top-lay.Ladder.Y))
-			a.tape.SetContract(a.chain.SelectedOSI())
+			a.w.chain.Click(m.X-lay.Ladder.X, m.Y-top, lay.Ladder.W, lay.Ladder.H-(top-lay.Ladder.Y))
+			a.w.tape.SetContract(a.w.chain.SelectedOSI())
 		}
 	case inside(lay.Tape, m.X, m.Y):
-		a.focus = paneTape
+		a.w.focus = paneTape
 	case inside(lay.Calendar, m.X, m.Y):
-		a.focus = paneCalendar
+		a.w.focus = paneCalendar
 	}
 	return nil
 }
 
+// wheelStep is a wheel turn as a step: -1 up, 1 down, 0 neither.
+func wheelStep(m tea.Mouse) int {
+	switch m.Button {
+	case tea.MouseWheelUp:
+		return -1
+	case tea.MouseWheelDown:
+		return 1
+	}
+	return 0
+}
+
 // onWheel scrolls the pane under the mouse.
 func (a *App) onWheel(m tea.Mouse) tea.Cmd {
-	a.lastInput = a.sh.Now()
-	if a.prompt != nil || a.help || a.scan.IsOpen() || a.volOpen || a.width == 0 {
-		return nil
-	}
-	if a.wl.on {
-		return a.onWatchlistMouse(m, true)
-	}
-	step := 1
-	if m.Button == tea.MouseWheelUp {
-		step = -1
-	} else if m.Button != tea.MouseWheelDown {
-		return nil
-	}
-	if a.contract.open {
-		a.contract.page.Scroll(step)
+	step := wheelStep(m)
+	if step == 0 {
 		return nil
 	}
 	lay := a.layout()
 	switch {
 	case inside(lay.Ladder, m.X, m.Y):
-		a.chain.Scroll(step)
-		a.tape.SetContract(a.chain.SelectedOSI())
+		a.w.chain.Scroll(step)
+		a.w.tape.SetContract(a.w.chain.SelectedOSI())
 	case inside(lay.Tape, m.X, m.Y):
-		a.tape.Scroll(step)
+		a.w.tape.Scroll(step)
 	case inside(lay.Calendar, m.X, m.Y):
-		a.cal.Scroll(step)
+		a.w.cal.Scroll(step)
 	}
 	return nil
 }

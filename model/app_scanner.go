@@ -1,20 +1,18 @@
 package model
 
 import (
-	"strings"
-
 	tea "charm.land/bubbletea/v2"
 
-	"chainwatch/model/common"
-	"chainwatch/model/scanner"
 	"chainwatch/ui"
 )
 
 // openScanner shows the scanner modal over the watch screen, which keeps
 // polling underneath.
 func (a *App) openScanner() tea.Cmd {
-	a.scan.SetSize(a.scannerRect().W, a.scannerRect().H)
-	return a.scan.Open()
+	r := a.scannerRect()
+	a.parts.scan.SetSize(r.W, r.H)
+	a.overlay = a.parts.scan
+	return a.parts.scan.Open()
 }
 
 // scannerRect is where the modal goes: everything between the header and
@@ -23,11 +21,11 @@ func (a *App) openScanner() tea.Cmd {
 func (a *App) scannerRect() ui.Rect {
 	lay := a.layout()
 	top := lay.Header.H
-	bottom := a.height
+	bottom := a.scr.height
 	if !lay.Status.Empty() {
 		bottom = lay.Status.Y
 	}
-	return ui.Rect{X: 0, Y: top, W: a.width, H: max(bottom-top, 0)}
+	return ui.Rect{X: 0, Y: top, W: a.scr.width, H: max(bottom-top, 0)}
 }
 
 // onScanner routes a message for the scanner and carries out its
@@ -35,29 +33,17 @@ func (a *App) scannerRect() ui.Rect {
 // a notice (a run that ended while the modal was closed) goes to the
 // status bar.
 func (a *App) onScanner(msg tea.Msg) tea.Cmd {
-	cmd, act := a.scan.Update(msg)
-	switch act := act.(type) {
-	case common.Close:
-		a.scan.Close()
-	case common.Notice:
-		a.notice = act.Text
-	case common.PickSymbol:
-		a.scan.Close()
-		return tea.Batch(cmd, a.openChain(strings.ToUpper(act.Symbol)))
+	cmd, act := a.parts.scan.Update(msg)
+	cmd = tea.Batch(cmd, a.do(a.parts.scan, act))
+	if a.overlay == a.parts.scan && !a.parts.scan.IsOpen() {
+		a.overlay = nil // the modal closed itself (esc)
 	}
 	return cmd
-}
-
-// onScanDone counts a finished scan's points (the service charged them
-// whatever the modal does now) and hands the run to the modal.
-func (a *App) onScanDone(m scanner.DoneMsg) tea.Cmd {
-	a.poll.sched.Outside(m.Out.Resp)
-	return a.onScanner(m)
 }
 
 // pointsLeft is the month's balance as last reported, for the scanner's
 // cost line.
 func (a *App) pointsLeft() (int64, bool) {
-	v, ok := a.poll.sched.Stats(a.sh.Now()).PointsLeft.Get()
+	v, ok := a.feeds().Stats(a.sh.Now()).PointsLeft.Get()
 	return int64(v), ok
 }

@@ -41,7 +41,7 @@ func TestAppUnknownSymbolIsSaidOnceAndNotPolled(t *testing.T) {
 			t.Fatalf("feed %v still planned after the 204: due %v", f, a.poll.due[f])
 		}
 	}
-	frame := ansi.Strip(a.render(c.t))
+	frame := ansi.Strip(a.drawAt(c.t))
 	if !strings.Contains(frame, "no such symbol: SPYY; did you mean SPY?") {
 		t.Fatalf("the status bar does not say it:\n%s", frame)
 	}
@@ -50,8 +50,8 @@ func TestAppUnknownSymbolIsSaidOnceAndNotPolled(t *testing.T) {
 	}
 	gen := a.q.Gen
 	typeSymbol(a, "SPYY")
-	if a.q.Gen != gen || a.prompt == nil || a.prompt.Err() != "no such symbol: SPYY; did you mean SPY?" {
-		t.Fatalf("the prompt let a known-unknown symbol through: gen %d→%d, prompt %v", gen, a.q.Gen, a.prompt)
+	if a.q.Gen != gen || a.promptOpen() == nil || a.promptOpen().Err() != "no such symbol: SPYY; did you mean SPY?" {
+		t.Fatalf("the prompt let a known-unknown symbol through: gen %d→%d, prompt %v", gen, a.q.Gen, a.promptOpen())
 	}
 	if got := a.poll.sched.Stats(c.t).SessionSpent; got != 4 {
 		t.Fatalf("spent %d, want the one chain request's 4", got)
@@ -70,7 +70,7 @@ func TestAppClosedMarketShowsTheLastSession(t *testing.T) {
 	if !h.Closed || h.Date != api.NewDate(2026, 11, 20) {
 		t.Fatalf("header %+v: want the closed Friday session", h)
 	}
-	frame := ansi.Strip(a.render(c.t))
+	frame := ansi.Strip(a.drawAt(c.t))
 	for _, want := range []string{"CLOSED Fri Nov 20", "paused until 09:30 ET (in 1h20m)", "Time & Sales · Fri Nov 20"} {
 		if !strings.Contains(frame, want) {
 			t.Errorf("frame lacks %q:\n%s", want, frame)
@@ -84,13 +84,13 @@ func TestAppClosedMarketShowsTheLastSession(t *testing.T) {
 func TestAppHelpDrawsOverTheScreen(t *testing.T) {
 	a, c := offlineApp(t)
 	loadChain(t, a, c.t)
-	a.banner = true
+	a.w.banner = true
 	a.Update(runeKey('/'))
-	if a.banner || a.prompt != nil {
-		t.Fatalf("the key that dismissed the banner also acted: banner %v, prompt %v", a.banner, a.prompt != nil)
+	if a.w.banner || a.promptOpen() != nil {
+		t.Fatalf("the key that dismissed the banner also acted: banner %v, prompt %v", a.w.banner, a.promptOpen() != nil)
 	}
 	a.Update(runeKey('?'))
-	lines := strings.Split(ansi.Strip(a.render(c.t)), "\n")
+	lines := strings.Split(ansi.Strip(a.drawAt(c.t)), "\n")
 	if len(lines) != 48 || !strings.HasPrefix(lines[0], "SPY") || !strings.Contains(strings.Join(lines, "\n"), "chainwatch · keys") {
 		t.Fatalf("help over the screen:\n%s", strings.Join(lines, "\n"))
 	}

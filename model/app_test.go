@@ -39,7 +39,7 @@ func okResp(cost int) *api.Response {
 func loadChain(t *testing.T, a *App, at time.Time) {
 	t.Helper()
 	a.Update(feed.ChainMsg{Query: a.q, Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4), At: at})
-	if a.chain.LastOK().IsZero() {
+	if a.w.chain.LastOK().IsZero() {
 		t.Fatal("the first chain was not applied")
 	}
 }
@@ -56,7 +56,7 @@ func TestAppDropsRepliesForASymbolLeftButCountsTheirPoints(t *testing.T) {
 		t.Fatalf("query after the prompt: %+v", a.q)
 	}
 	a.Update(feed.ChainMsg{Query: old, Chain: modeltest.SynthChain(1, 10, 0), Resp: okResp(4), At: c.t})
-	if !a.chain.LastOK().IsZero() {
+	if !a.w.chain.LastOK().IsZero() {
 		t.Fatal("a chain for SPY, which the user left, was applied to QQQ")
 	}
 	if got := a.poll.sched.Stats(c.t).SessionSpent; got != 4 {
@@ -85,7 +85,7 @@ func TestAppPollingFollowsFocusAndIdleness(t *testing.T) {
 	}
 	c.t = c.t.Add(config.IdleAfter + time.Second)
 	bookFetch(a, feed.FeedChain, c.t)
-	a.Update(frameMsg{gen: a.frame.gen})
+	a.Update(frameMsg{gen: a.scr.frame.gen})
 	if idle := due(); idle < 3*active {
 		t.Fatalf("idle: next chain in %v, active %v", idle, active)
 	}
@@ -103,17 +103,17 @@ func bookFetch(a *App, f feed.Feed, now time.Time) {
 func TestAppKeepsDataAndMarksItStaleWhenTheServiceFails(t *testing.T) {
 	a, c := offlineApp(t)
 	loadChain(t, a, c.t)
-	rows := a.chain.Strikes()
+	rows := a.w.chain.Strikes()
 	c.t = c.t.Add(5 * time.Second)
-	a.Update(feed.ChainMsg{Query: a.q, Expiry: a.chain.Expiry(), Err: &api.APIError{StatusCode: 503, Endpoint: "allaccess/market/option-and-underlying-quotes", Message: "upstream down"}, At: c.t})
-	if a.chain.Strikes() != rows {
+	a.Update(feed.ChainMsg{Query: a.q, Expiry: a.w.chain.Expiry(), Err: &api.APIError{StatusCode: 503, Endpoint: "allaccess/market/option-and-underlying-quotes", Message: "upstream down"}, At: c.t})
+	if a.w.chain.Strikes() != rows {
 		t.Fatal("a failure dropped the data on screen")
 	}
 	h := a.headerData(c.t)
 	if !h.Stale || h.Age != 5*time.Second {
 		t.Fatalf("header after a failure: stale %v age %v", h.Stale, h.Age)
 	}
-	screen := ansi.Strip(a.render(c.t))
+	screen := ansi.Strip(a.drawAt(c.t))
 	for _, want := range []string{"STALE", "upstream down"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the screen does not say %q:\n%s", want, screen)
@@ -123,18 +123,18 @@ func TestAppKeepsDataAndMarksItStaleWhenTheServiceFails(t *testing.T) {
 	steady := a.poll.sched.Interval(feed.FeedChain, a.poll.cond, c.t)
 	for range 3 {
 		c.t = c.t.Add(time.Second)
-		a.Update(feed.ChainMsg{Query: a.q, Expiry: a.chain.Expiry(), Err: &api.APIError{StatusCode: 503, Message: "upstream down"}, At: c.t})
+		a.Update(feed.ChainMsg{Query: a.q, Expiry: a.w.chain.Expiry(), Err: &api.APIError{StatusCode: 503, Message: "upstream down"}, At: c.t})
 	}
 	if d := a.poll.due[feed.FeedChain].Sub(c.t); d != 16*time.Second || d <= steady {
 		t.Fatalf("after 4 failures the next chain is in %v; want the 16 s backoff (steady %v)", d, steady)
 	}
 	// It recovers by itself: the next good reply clears the mark.
 	c.t = c.t.Add(16 * time.Second)
-	a.Update(feed.ChainMsg{Query: a.q, Expiry: a.chain.Expiry(), Chain: modeltest.SynthChain(1, 60, 1), Resp: okResp(4), At: c.t})
+	a.Update(feed.ChainMsg{Query: a.q, Expiry: a.w.chain.Expiry(), Chain: modeltest.SynthChain(1, 60, 1), Resp: okResp(4), At: c.t})
 	if h := a.headerData(c.t); h.Stale {
 		t.Fatal("still stale after a good reply")
 	}
-	if strings.Contains(ansi.Strip(a.render(c.t)), "upstream down") {
+	if strings.Contains(ansi.Strip(a.drawAt(c.t)), "upstream down") {
 		t.Fatal("the status bar still shows an error the screen recovered from")
 	}
 	if d, want := a.poll.due[feed.FeedChain].Sub(c.t), a.poll.sched.Interval(feed.FeedChain, a.poll.cond, c.t); d != want {
@@ -166,16 +166,16 @@ func TestAppRecoversFromAFailureAfterTheClose(t *testing.T) {
 func TestAppTapeCatchUp(t *testing.T) {
 	a, c := offlineApp(t)
 	a.Update(feed.TapeMsg{Query: a.q, From: 0, Trades: modeltest.SynthTrades(1, config.TapePageLimit), Resp: okResp(15), At: c.t})
-	if d := a.poll.due[feed.FeedTape].Sub(c.t); d != 0 || !a.tape.More() {
-		t.Fatalf("a full first page: next tape in %v, more %v; want at once", d, a.tape.More())
+	if d := a.poll.due[feed.FeedTape].Sub(c.t); d != 0 || !a.w.tape.More() {
+		t.Fatalf("a full first page: next tape in %v, more %v; want at once", d, a.w.tape.More())
 	}
 	a.poll.inflight[feed.FeedTape] = 1 // that fetch
 	rl := &api.RateLimitError{APIError: api.APIError{StatusCode: 429, Message: "per-second limit"}, RetryAfter: 30 * time.Second}
 	a.Update(feed.CalendarMsg{Query: a.q, Err: rl, At: c.t})
-	from := a.tape.NextFrom()
+	from := a.w.tape.NextFrom()
 	a.Update(feed.TapeMsg{Query: a.q, From: from, Trades: modeltest.SynthTrades(from, config.TapePageLimit), Resp: okResp(15), At: c.t})
-	if a.tape.NextFrom() != 0 || a.tape.Held() != 0 {
-		t.Fatalf("a second full page outgrows the %d-trade ring: the tape should start over, holds %d from %d", a.cfg.TapeCapacity, a.tape.Held(), a.tape.NextFrom())
+	if a.w.tape.NextFrom() != 0 || a.w.tape.Held() != 0 {
+		t.Fatalf("a second full page outgrows the %d-trade ring: the tape should start over, holds %d from %d", a.cfg.TapeCapacity, a.w.tape.Held(), a.w.tape.NextFrom())
 	}
 	if d := a.poll.due[feed.FeedTape].Sub(c.t); d < 30*time.Second {
 		t.Fatalf("the restart fetch is due in %v, before the 30 s Retry-After", d)
@@ -189,19 +189,19 @@ func TestAppTapeKeepsItsFiltersAtTheOpen(t *testing.T) {
 	c.t = time.Date(2026, 11, 20, 9, 29, 0, 0, api.Eastern)
 	loadChain(t, a, c.t)
 	a.fetch(feed.FeedTape)
-	if a.tapeDay != api.NewDate(2026, 11, 19) {
-		t.Fatalf("before the open the tape shows %s, want the 19th", a.tapeDay)
+	if a.poll.tapeDay != api.NewDate(2026, 11, 19) {
+		t.Fatalf("before the open the tape shows %s, want the 19th", a.poll.tapeDay)
 	}
 	a.Update(feed.TapeMsg{Query: a.q, Trades: modeltest.SynthTrades(1, 50), Resp: okResp(15), At: c.t})
 	a.Update(runeKey('x'))
-	osi := a.chain.SelectedOSI()
+	osi := a.w.chain.SelectedOSI()
 	if osi == "" || !strings.Contains(ansi.Strip(strings.Join(tapeView(a, 70, 10), "\n")), osi) {
 		t.Fatalf("the contract filter is not on for %q", osi)
 	}
 	c.t = c.t.Add(2 * time.Minute)
 	a.fetch(feed.FeedTape)
-	if a.tapeDay != api.NewDate(2026, 11, 20) || a.tape.Held() != 0 {
-		t.Fatalf("at the open the tape starts over on the 20th: day %s, held %d", a.tapeDay, a.tape.Held())
+	if a.poll.tapeDay != api.NewDate(2026, 11, 20) || a.w.tape.Held() != 0 {
+		t.Fatalf("at the open the tape starts over on the 20th: day %s, held %d", a.poll.tapeDay, a.w.tape.Held())
 	}
 	if !strings.Contains(ansi.Strip(strings.Join(tapeView(a, 70, 10), "\n")), osi) {
 		t.Fatal("the contract filter was lost at the open")
@@ -216,16 +216,16 @@ func TestAppDatePromptValidatesAndGoesHistorical(t *testing.T) {
 		a.Update(runeKey(r))
 	}
 	a.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	if a.prompt == nil || !strings.Contains(a.prompt.Err(), "future") || a.prompt.Value() != "2027-01-04" {
-		t.Fatalf("a future date is refused in the prompt, keeping the text: %+v", a.prompt)
+	if a.promptOpen() == nil || !strings.Contains(a.promptOpen().Err(), "future") || a.promptOpen().Value() != "2027-01-04" {
+		t.Fatalf("a future date is refused in the prompt, keeping the text: %+v", a.promptOpen())
 	}
 	a.Update(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
 	for _, r := range "2026-11-18" {
 		a.Update(runeKey(r))
 	}
 	a.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	if a.prompt != nil || a.q.Date != api.NewDate(2026, 11, 18) || a.q.Gen == gen || !a.q.Historical(testNow) {
-		t.Fatalf("after a past date: prompt %v, query %+v", a.prompt, a.q)
+	if a.promptOpen() != nil || a.q.Date != api.NewDate(2026, 11, 18) || a.q.Gen == gen || !a.q.Historical(testNow) {
+		t.Fatalf("after a past date: prompt %v, query %+v", a.promptOpen(), a.q)
 	}
 	if !a.conditions().Historical {
 		t.Fatal("the scheduler is not told the day is historical")
@@ -248,20 +248,20 @@ func TestAppMouseSelectsAndScrolls(t *testing.T) {
 	a, c := offlineApp(t)
 	loadChain(t, a, c.t)
 	a.Update(runeKey('x')) // dismiss nothing; the banner is off without FirstRun
-	_ = a.render(c.t)
-	before := selStrike(t, a.chain)
+	_ = a.drawAt(c.t)
+	before := selStrike(t, a.w.chain)
 	lay := a.layout()
 	a.Update(tea.MouseClickMsg{X: lay.Ladder.X + 2, Y: lay.Ladder.Y + 3, Button: tea.MouseLeft})
-	if after := selStrike(t, a.chain); after == before {
+	if after := selStrike(t, a.w.chain); after == before {
 		t.Fatalf("a click on another row kept the selection at %v", before)
 	}
-	clicked := selStrike(t, a.chain)
+	clicked := selStrike(t, a.w.chain)
 	a.Update(tea.MouseWheelMsg{X: lay.Ladder.X + 2, Y: lay.Ladder.Y + 5, Button: tea.MouseWheelDown})
-	if got := selStrike(t, a.chain); got <= clicked {
+	if got := selStrike(t, a.w.chain); got <= clicked {
 		t.Fatalf("the wheel moved the selection from %v to %v", clicked, got)
 	}
 	a.Update(tea.MouseClickMsg{X: lay.Tape.X + 2, Y: lay.Tape.Y + 2, Button: tea.MouseLeft})
-	if a.focus != paneTape {
+	if a.w.focus != paneTape {
 		t.Fatal("a click on the tape focuses it")
 	}
 }
@@ -278,11 +278,11 @@ func TestAppBelowMinimumSizeSaysSo(t *testing.T) {
 func TestAppHelpAndQuit(t *testing.T) {
 	a, _ := offlineApp(t)
 	a.Update(runeKey('?'))
-	if !a.help || !strings.Contains(ansi.Strip(a.View().Content), "next expiry") {
+	if !helpOpen(a) || !strings.Contains(ansi.Strip(a.View().Content), "next expiry") {
 		t.Fatal("? opens the help")
 	}
 	a.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if a.help {
+	if helpOpen(a) {
 		t.Fatal("esc closes the help")
 	}
 	_, cmd := a.Update(runeKey('q'))

@@ -1,57 +1,31 @@
 package model
 
 import (
-	"context"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
-	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/model/common"
-	"chainwatch/model/vol"
 	"chainwatch/ui"
 )
-
-// The vol page: v opens it over the watch screen, esc (or v) goes back.
-// The selected expiry's smile comes from the chain the ladder holds and
-// keeps polling, at no extra cost; the term structure needs every expiry,
-// which FeedTerm fetches as one whole chain every few minutes while the
-// page shows, and never while it is hidden. The tape is not polled under
-// the page (it is not on screen; it catches up from its sequence number
-// when the page closes).
-
-// termMsg is a whole chain fetched for the term structure.
-type termMsg struct{ feed.ChainMsg }
-
-func fetchTermCmd(ctx context.Context, c *common.Common, q feed.Query) tea.Cmd {
-	return func() tea.Msg { return termMsg{c.Source().Chain(ctx, q, 0)} }
-}
 
 // openVol shows the vol page. The whole chain the ladder holds is the
 // term structure until the first fetch, which waits its interval after
 // that chain, and at least config.TermFirstDelay: the page shows what a
 // fetch costs before it is made, and a quick look costs nothing.
 func (a *App) openVol() tea.Cmd {
-	a.volOpen = true
-	a.notice = ""
-	a.poll.cond = a.conditions()
-	now := a.sh.Now()
-	last := a.chain.FullAt()
-	every := a.poll.sched.Interval(feed.FeedTerm, a.poll.cond, now)
-	if first := now.Add(config.TermFirstDelay - every); every > 0 && last.Before(first) {
-		last = first
-	}
-	a.poll.last[feed.FeedTerm] = last
-	return a.replan()
+	a.push(volPage{a})
+	a.scr.notice = ""
+	return a.startTerm()
 }
 
 // closeVol goes back to the watch screen; the term structure's timer is
 // outdated by the replan, and the tape resumes.
 func (a *App) closeVol() tea.Cmd {
-	a.volOpen = false
+	a.pop()
 	return a.replan()
 }
 
@@ -66,75 +40,73 @@ func (a *App) onVolKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Symbol, keys.Date, keys.Mode):
 		return a.onScreenKey(k)
 	case key.Matches(k, keys.Refresh):
-		var cmds []tea.Cmd
-		for _, f := range []feed.Feed{feed.FeedChain, feed.FeedTerm} {
-			if a.poll.inflight[f] == 0 && !a.q.Historical(a.sh.Now()) {
-				cmds = append(cmds, a.fetch(f))
-			}
+		if a.q.Historical(a.sh.Now()) {
+			return nil
 		}
-		return tea.Batch(cmds...)
+		return a.fetchNow(feed.FeedChain, feed.FeedTerm)
 	case key.Matches(k, keys.Up, keys.PrevExpiry):
-		if a.chain.StepExpiry(-1) {
+		if a.w.chain.StepExpiry(-1) {
 			return a.expiryChanged()
 		}
 	case key.Matches(k, keys.Down, keys.NextExpiry):
-		if a.chain.StepExpiry(1) {
+		if a.w.chain.StepExpiry(1) {
 			return a.expiryChanged()
 		}
 	case key.Matches(k, keys.Left):
-		a.chain.Scroll(-1)
-		a.tape.SetContract(a.chain.SelectedOSI())
+		a.w.chain.Scroll(-1)
+		a.w.tape.SetContract(a.w.chain.SelectedOSI())
 	case key.Matches(k, keys.Right):
-		a.chain.Scroll(1)
-		a.tape.SetContract(a.chain.SelectedOSI())
+		a.w.chain.Scroll(1)
+		a.w.tape.SetContract(a.w.chain.SelectedOSI())
 	default:
-		a.vol.Update(k)
+		a.parts.vol.Update(k)
 	}
 	return nil
 }
 
-// onTerm applies a whole chain fetched for the term structure: it is the
-// ladder's chain too (every expiry fresh), so the ladder takes it.
-func (a *App) onTerm(m termMsg) tea.Cmd {
-	if !a.settle(feed.FeedTerm, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
-		return nil
-	}
-	if a.chain.Apply(m.ChainMsg) && m.Err == nil {
-		a.tape.SetContract(a.chain.SelectedOSI())
-	}
-	if a.chain.NoSuchSymbol() {
-		return a.noSuchSymbol()
-	}
-	return a.plan(feed.FeedTerm)
+// volPage is the vol page over the watch screen.
+type volPage struct{ a *App }
+
+func (v volPage) key(k tea.KeyPressMsg) tea.Cmd { return v.a.onVolKey(k) }
+
+func (v volPage) modal(tea.KeyPressMsg) bool { return false }
+
+func (v volPage) mouse(tea.Mouse, bool) tea.Cmd { return nil }
+
+func (v volPage) act(act common.Action) tea.Cmd { return watchScreen(v).act(act) }
+
+func (v volPage) draw(now time.Time) string { return v.a.renderVol(now) }
+
+func (v volPage) shown() feed.Feed { return feed.FeedChain }
+
+func (v volPage) errs() []error { return watchScreen(v).errs() }
+
+func (v volPage) status(d *ui.StatusData, now time.Time) { v.a.volStatus(d, now) }
+
+func (v volPage) help() [][]key.Binding { return v.a.parts.vol.FullHelp() }
+
+func (v volPage) title() string { return watchScreen(v).title() }
+
+func (v volPage) hint() string {
+	k := v.a.sh.Keys
+	return k.Close.Help().Key + " back  " + k.PrevExpiry.Help().Key + k.NextExpiry.Help().Key + " expiry  " +
+		k.Smile.Help().Key + " smile  " + k.Help.Help().Key + " help"
 }
 
-// afterWholeChain notes a whole chain the ladder fetched for itself: it
-// is as good for the term structure, whose next fetch waits from it (a
-// new symbol's first chain, the page open, plans the term structure).
-func (a *App) afterWholeChain(m feed.ChainMsg) tea.Cmd {
-	if m.Expiry != 0 || m.Err != nil || !m.At.After(a.poll.last[feed.FeedTerm]) {
-		return nil
-	}
-	a.poll.last[feed.FeedTerm] = m.At
-	if !a.volOpen || a.poll.inflight[feed.FeedTerm] > 0 {
-		return nil
-	}
-	return a.plan(feed.FeedTerm)
-}
+// feeds: the page covers the tape (it is not polled; it catches up when
+// the page closes) and wants the term structure.
+func (v volPage) feeds(c *feed.Conditions) { c.TapeVisible, c.VolVisible = false, true }
 
 // renderVol is the vol page between the header and the status bar,
 // which stay: the quote and its age, the points and the next fetch.
-func (a *App) renderVol(lay ui.Layout, h *ui.HeaderData, now time.Time) string {
+func (a *App) renderVol(now time.Time) string {
+	lay := a.layout()
+	h := a.headerData(now)
 	r := a.scannerRect()
-	a.vol.SetSize(r.W, r.H)
-	a.vol.Set(vol.Input{
-		Surface: a.chain.Surface(), Expiry: a.chain.Expiry(), Cursor: a.chain.CursorStrike(),
-		Earnings: a.chain.Earnings(), Term: a.termCost(now), Message: a.volMessage(),
-	})
 	st := a.sh.Styles
-	return ui.Compose(a.width, a.height, []ui.Pane{
-		{R: lay.Header, Lines: ui.Header(h, lay.Header.W, st)},
-		{R: r, Lines: a.vol.View()},
+	return ui.Compose(a.scr.width, a.scr.height, []ui.Pane{
+		{R: lay.Header, Lines: ui.Header(&h, lay.Header.W, st)},
+		{R: r, Lines: a.parts.vol.View()},
 		{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
 	}, st)
 }
@@ -142,7 +114,7 @@ func (a *App) renderVol(lay ui.Layout, h *ui.HeaderData, now time.Time) string {
 // volMessage is what the page says instead of charts while the chain has
 // nothing to show.
 func (a *App) volMessage() string {
-	c := a.chain
+	c := a.w.chain
 	switch {
 	case c.NoSuchSymbol():
 		return "no such symbol: " + a.q.Symbol
@@ -163,15 +135,15 @@ func (a *App) termCost(now time.Time) ui.TermCost {
 		Points:   api.Cost(api.EndpointOptionQuotes, a.q.Mode, hist),
 		Age:      -1,
 		Next:     -1,
-		Fetching: a.poll.inflight[feed.FeedTerm] > 0,
+		Fetching: a.feeds().InFlight(feed.FeedTerm),
 	}
 	if !hist {
-		t.Every = a.poll.sched.Interval(feed.FeedTerm, a.poll.cond, now)
+		t.Every = a.feeds().Interval(feed.FeedTerm, now)
 	}
-	if at := a.chain.FullAt(); !at.IsZero() {
+	if at := a.w.chain.FullAt(); !at.IsZero() {
 		t.Age = max(now.Sub(at), 0)
 	}
-	if due := a.poll.due[feed.FeedTerm]; !due.IsZero() {
+	if due := a.feeds().Due(feed.FeedTerm); !due.IsZero() {
 		t.Next = max(due.Sub(now), 0)
 	}
 	return t
@@ -180,26 +152,8 @@ func (a *App) termCost(now time.Time) ui.TermCost {
 // volStatus makes the status bar's "next" the term structure's fetch and
 // its cost while the page shows: that is what the page adds to the bill.
 func (a *App) volStatus(d *ui.StatusData, now time.Time) {
-	if due := a.poll.due[feed.FeedTerm]; !due.IsZero() && d.Paused == "" {
+	if due := a.feeds().Due(feed.FeedTerm); !due.IsZero() && d.Paused == "" {
 		d.NextFeed, d.Next = feed.FeedTerm.String(), max(due.Sub(now), 0)
 		d.NextCost = api.Cost(api.EndpointOptionQuotes, a.q.Mode, false)
 	}
-	k := a.sh.Keys
-	d.Hint = k.Close.Help().Key + " back  " + k.PrevExpiry.Help().Key + k.NextExpiry.Help().Key + " expiry  " +
-		k.Smile.Help().Key + " smile  " + k.Help.Help().Key + " help"
-}
-
-// helpKeys is the help screen's keys: the page's that shows (watchlist,
-// contract, vol), else the watch screen's.
-func (a *App) helpKeys() [][]key.Binding {
-	if a.wl.on {
-		return a.wl.m.FullHelp()
-	}
-	if a.contract.open {
-		return a.contract.page.FullHelp()
-	}
-	if a.volOpen {
-		return a.vol.FullHelp()
-	}
-	return a.sh.Keys.FullHelp()
 }

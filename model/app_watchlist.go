@@ -3,12 +3,10 @@ package model
 import (
 	"slices"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"chainwatch/api"
 	"chainwatch/feed"
 	"chainwatch/keymap"
 	"chainwatch/model/common"
@@ -23,8 +21,7 @@ import (
 
 // watchPage is what the root holds for the watchlist page.
 type watchPage struct {
-	m  *watchlist.Model
-	on bool // the page fills the screen
+	m *watchlist.Model
 	// q is the page's query: the watch screen's mode and date, with a
 	// generation of its own, so another symbol on the chain leaves the
 	// watchlist's replies valid.
@@ -36,73 +33,47 @@ type watchPage struct {
 	chainPending bool
 }
 
-// The feeds of each screen: the watch screen's follow its query (the vol
-// and contract pages and the tape's greeks are over it), the watchlist's
-// its symbols.
-var (
-	chainFeeds = [...]feed.Feed{feed.FeedChain, feed.FeedTape, feed.FeedCalendar, feed.FeedTerm,
-		feed.FeedContractQuote, feed.FeedContractTrades, feed.FeedContractTAQ, feed.FeedTapeGreeks}
-	watchFeeds = [...]feed.Feed{feed.FeedQuotes, feed.FeedEvents}
-)
-
-func isWatchFeed(f feed.Feed) bool { return slices.Contains(watchFeeds[:], f) }
-
 func newWatchPage(sh *common.Common, cfg Config) watchPage {
 	m := watchlist.New(sh, watchlist.Options{Symbols: cfg.Watchlist, Skipped: cfg.WatchlistSkipped, Save: cfg.SaveWatchlist})
 	w, k := keymap.Watchlist(), sh.Keys
 	hint := strings.Join([]string{w.Add.Help().Key + " add", w.Remove.Help().Key + " remove", w.Open.Help().Key + " chain",
 		w.SortNext.Help().Key + " sort", w.Back.Help().Key + " back", k.Help.Help().Key + " help", k.Quit.Help().Key + " quit"}, "  ")
-	return watchPage{m: m, on: cfg.StartOnWatchlist, chainPending: cfg.StartOnWatchlist, hint: hint}
+	return watchPage{m: m, chainPending: cfg.StartOnWatchlist, hint: hint}
 }
 
 // startScreen is Init's first fetches: the chain's, or, when chainwatch
 // starts on the watchlist, the watchlist's (the chain waits until shown).
 func (a *App) startScreen() tea.Cmd {
-	if a.wl.on {
+	if onTop[watchlistPage](a) {
 		return a.replan()
 	}
 	return a.startAll()
 }
 
-// followQuery points the watchlist at the watch screen's mode and date
-// when they change; a new symbol leaves it as it is.
-func (a *App) followQuery() {
-	w := &a.wl
-	if w.q.Gen != 0 && w.q.Mode == a.q.Mode && w.q.Date == a.q.Date {
-		return
-	}
-	w.q = feed.Query{Mode: a.q.Mode, Date: a.q.Date, Gen: w.q.Gen + 1}
-	w.m.SetQuery(w.q)
-	p := &a.poll
-	for _, f := range watchFeeds {
-		p.gen[f]++
-		p.inflight[f], p.last[f], p.due[f] = 0, time.Time{}, time.Time{}
-	}
-	p.sched.Reset(watchFeeds[:]...)
-}
-
 // openWatchlist shows the page; the timers move from the watch screen's
 // feeds to the page's.
 func (a *App) openWatchlist() tea.Cmd {
-	a.wl.on = true
-	a.notice = ""
+	a.push(watchlistPage{a})
+	a.scr.notice = ""
 	return a.replan()
 }
 
 // openChain leaves the page for sym's chain (the one shown when sym is
 // it already), starting the watch screen's feeds if they wait.
 func (a *App) openChain(sym string) tea.Cmd {
-	wasOn := a.wl.on
-	a.wl.on = false
+	wasOn := onTop[watchlistPage](a)
+	if wasOn {
+		a.pop()
+	}
 	var cmds []tea.Cmd
 	switch {
 	case sym != "" && sym != a.q.Symbol:
 		q := a.q
 		q.Symbol = sym
-		a.wl.chainPending = false
+		a.parts.wl.chainPending = false
 		cmds = append(cmds, a.changeQuery(q))
-	case a.wl.chainPending:
-		a.wl.chainPending = false
+	case a.parts.wl.chainPending:
+		a.parts.wl.chainPending = false
 		cmds = append(cmds, a.startAll())
 	}
 	if wasOn {
@@ -116,8 +87,8 @@ func (a *App) openChain(sym string) tea.Cmd {
 func (a *App) changeQueryHidden(q feed.Query) tea.Cmd {
 	q.Gen = a.q.Gen + 1
 	a.setQuery(q)
-	a.notice = ""
-	a.wl.chainPending = true
+	a.scr.notice = ""
+	a.parts.wl.chainPending = true
 	return a.replan()
 }
 
@@ -129,67 +100,56 @@ func (a *App) onWatchlistKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Watchlist), key.Matches(k, keys.Close):
 		return a.openChain("")
 	case key.Matches(k, keys.Scanner):
-		a.notice = ""
+		a.scr.notice = ""
 		return a.openScanner()
 	case key.Matches(k, keys.Symbol):
-		a.prompt = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.unknown)
+		a.overlay = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.syms.unknown)
 		return nil
 	case key.Matches(k, keys.Date):
-		a.prompt = prompt.NewDate(a.sh, a.q.Date)
+		a.overlay = prompt.NewDate(a.sh, a.q.Date)
 		return nil
 	case key.Matches(k, keys.Mode):
 		return a.changeQueryHidden(a.otherMode())
 	case key.Matches(k, keys.Refresh):
-		if a.poll.inflight[feed.FeedQuotes] == 0 {
-			return a.fetch(feed.FeedQuotes)
-		}
-		return nil
+		return a.fetchNow(feed.FeedQuotes)
 	}
-	a.wl.m.SetFocused(true)
-	_, cmd := a.wl.m.Update(k)
+	a.parts.wl.m.SetFocused(true)
+	_, cmd := a.parts.wl.m.Update(k)
 	return cmd
 }
 
-// onWatchlistPromptKey is onPromptKey on the page: a symbol picked is
-// added (a) or opens its chain (/), a day picked changes the day.
-func (a *App) onWatchlistPromptKey(k tea.KeyPressMsg) tea.Cmd {
-	cmd, act := a.prompt.Update(k)
+// act is what an overlay over the page asked for: a symbol picked is
+// added (a) or opens its chain (/, the scanner), a day picked changes
+// the day.
+func (w watchlistPage) act(act common.Action) tea.Cmd {
+	a := w.a
+	adding := a.parts.wl.adding
+	a.parts.wl.adding = false
 	switch act := act.(type) {
-	case common.Close:
 	case common.PickSymbol:
-		if a.wl.adding {
-			a.prompt, a.wl.adding = nil, false
-			return tea.Batch(cmd, a.addToWatchlist(act.Symbol))
+		if adding {
+			return a.addToWatchlist(act.Symbol)
 		}
-		a.prompt = nil
-		return tea.Batch(cmd, a.openChain(act.Symbol))
+		return a.openChain(act.Symbol)
 	case common.PickDate:
-		a.prompt = nil
 		if act.Date == a.q.Date {
-			return cmd
+			return nil
 		}
 		q := a.q
 		q.Date = act.Date
-		return tea.Batch(cmd, a.changeQueryHidden(q))
-	default:
-		return cmd
+		return a.changeQueryHidden(q)
 	}
-	a.prompt, a.wl.adding = nil, false
-	return cmd
+	return nil
 }
 
 // addToWatchlist adds sym, saves the list and fetches its quote now
 // rather than at the next refresh.
 func (a *App) addToWatchlist(sym string) tea.Cmd {
-	added, save := a.wl.m.Add(sym)
+	added, save := a.parts.wl.m.Add(sym)
 	if !added {
 		return save
 	}
-	var fetch tea.Cmd
-	if a.poll.inflight[feed.FeedQuotes] == 0 {
-		fetch = a.planAfter(feed.FeedQuotes, time.Time{})
-	}
-	return tea.Batch(save, fetch)
+	return tea.Batch(save, a.fetchSoon(feed.FeedQuotes))
 }
 
 // onWatchlistMsg routes the page's replies and requests.
@@ -202,85 +162,21 @@ func (a *App) onWatchlistMsg(msg tea.Msg) tea.Cmd {
 	case watchlist.OpenChainMsg:
 		return a.openChain(msg.Symbol)
 	case watchlist.AddSymbolMsg:
-		if a.wl.on && a.prompt == nil {
-			a.prompt = prompt.NewWatchSymbol(a.sh, a.wl.m.Symbols(), a.recent, a.unknown)
-			a.wl.adding = true
+		if onTop[watchlistPage](a) && a.overlay == nil {
+			a.overlay = prompt.NewWatchSymbol(a.sh, a.parts.wl.m.Symbols(), a.syms.recent, a.syms.unknown)
+			a.parts.wl.adding = true
 		}
 		return nil
 	}
-	_, cmd := a.wl.m.Update(msg)
+	_, cmd := a.parts.wl.m.Update(msg)
 	return cmd
-}
-
-// settleWatch books a reply of a watchlist feed as settle does the watch
-// screen's: its points always, the rest when it is for the page's query.
-func (a *App) settleWatch(f feed.Feed, q feed.Query, m replyInfo) bool {
-	if !q.Same(a.wl.q) {
-		a.poll.sched.Spend(m.resp)
-		return false
-	}
-	if a.poll.inflight[f] > 0 {
-		a.poll.inflight[f]--
-	}
-	a.poll.last[f] = m.at
-	err := m.err
-	if api.IsNoData(err) {
-		err = nil // none of the symbols is known: an answer
-	}
-	a.poll.sched.Observe(f, m.resp, err, m.at)
-	return true
-}
-
-func (a *App) onQuotes(m feed.QuotesMsg) tea.Cmd {
-	if !a.settleWatch(feed.FeedQuotes, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
-		return nil
-	}
-	a.wl.m.Apply(m)
-	cmds := []tea.Cmd{a.plan(feed.FeedQuotes)}
-	if m.Err == nil {
-		cmds = append(cmds, a.flashDone())
-		// A symbol added since the events were fetched gets its own now;
-		// the first events are the feed's, already on their way.
-		if need := a.wl.m.NeedEvents(); len(need) > 0 && !a.poll.last[feed.FeedEvents].IsZero() &&
-			a.poll.inflight[feed.FeedEvents] == 0 && feed.FeedEvents.Shown(a.poll.cond) {
-			cmds = append(cmds, a.fetchWatch(feed.FeedEvents, need))
-		}
-	}
-	return tea.Batch(cmds...)
-}
-
-func (a *App) onEvents(m feed.EventsMsg) tea.Cmd {
-	if !a.settleWatch(feed.FeedEvents, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
-		return nil
-	}
-	a.wl.m.ApplyEvents(m)
-	return a.plan(feed.FeedEvents)
-}
-
-// fetchWatch starts a request of a watchlist feed for symbols (nil: every
-// symbol the service knows); nothing when there is none to ask for.
-func (a *App) fetchWatch(f feed.Feed, symbols []string) tea.Cmd {
-	if symbols == nil {
-		symbols = a.wl.m.Fetchable()
-	}
-	if len(symbols) == 0 {
-		return nil
-	}
-	ctx, src, q := a.ctx, a.sh.Source(), a.wl.q
-	a.poll.inflight[f]++
-	a.poll.gen[f]++
-	a.poll.due[f] = time.Time{}
-	if f == feed.FeedEvents {
-		return func() tea.Msg { return src.Events(ctx, q, symbols) }
-	}
-	return func() tea.Msg { return src.Quotes(ctx, q, symbols) }
 }
 
 // known are the symbols the prompt completes from and trusts: the recent
 // ones, then the watchlist's.
 func (a *App) known() []string {
-	out := slices.Clone(a.recent)
-	for _, s := range a.wl.m.Known() {
+	out := slices.Clone(a.syms.recent)
+	for _, s := range a.parts.wl.m.Known() {
 		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}

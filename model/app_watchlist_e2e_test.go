@@ -36,8 +36,8 @@ func (w wlApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case probe[wlSnapshot]:
 		a := w.App
 		m <- wlSnapshot{
-			on: a.wl.on, symbol: a.q.Symbol, chainLoaded: !a.chain.LastOK().IsZero(),
-			quotesOK: a.wl.m.LastOK(), missing: a.wl.m.Missing(),
+			on: wlShown(a), symbol: a.q.Symbol, chainLoaded: !a.w.chain.LastOK().IsZero(),
+			quotesOK: a.parts.wl.m.LastOK(), missing: a.parts.wl.m.Missing(),
 			quotesDue: !a.poll.due[feed.FeedQuotes].IsZero(), inflight: a.poll.inflight[feed.FeedQuotes],
 			chainBusy: a.poll.inflight[feed.FeedChain] > 0 || !a.poll.due[feed.FeedChain].IsZero(),
 			replies:   *w.replies,

@@ -73,7 +73,7 @@ func synthQuote(sym string, base float64, tick int) api.Symbol {
 
 func quotesReply(a *App, at time.Time, tick int) feed.QuotesMsg {
 	bases := map[string]float64{"SPY": 704.5, "QQQ": 644, "IWM": 253.5, "AAPL": 285}
-	m := feed.QuotesMsg{Query: a.wl.q, Symbols: a.wl.m.Fetchable(), Resp: okResp(4), At: at}
+	m := feed.QuotesMsg{Query: a.parts.wl.q, Symbols: a.parts.wl.m.Fetchable(), Resp: okResp(4), At: at}
 	for _, s := range m.Symbols {
 		if b, ok := bases[s]; ok {
 			m.Quotes = append(m.Quotes, synthQuote(s, b, tick))
@@ -91,7 +91,7 @@ func TestWatchlistTakesThePollingAndGivesItBack(t *testing.T) {
 		t.Fatal("no chain refresh planned")
 	}
 	a.Update(runeKey('W'))
-	if !a.wl.on || !a.poll.cond.Watchlist {
+	if !wlShown(a) || !a.poll.cond.Watchlist {
 		t.Fatal("W did not open the watchlist")
 	}
 	if !a.poll.due[feed.FeedChain].IsZero() || !a.poll.due[feed.FeedTape].IsZero() {
@@ -112,17 +112,17 @@ func TestWatchlistTakesThePollingAndGivesItBack(t *testing.T) {
 	if d := a.poll.due[feed.FeedQuotes].Sub(c.t); d != a.poll.sched.Interval(feed.FeedQuotes, a.poll.cond, c.t) || d <= 0 {
 		t.Fatalf("next quotes in %v", d)
 	}
-	screen := ansi.Strip(a.render(c.t))
+	screen := ansi.Strip(a.drawAt(c.t))
 	for _, w := range []string{"WATCHLIST", "4 symbols", "your order", "SPY", "QQQ", "IWM", "AAPL", "704.50", "● GREEN", "4 pts a refresh", "next quotes", "a add"} {
 		if !strings.Contains(screen, w) {
 			t.Errorf("the page lacks %q:\n%s", w, screen)
 		}
 	}
 	a.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if a.wl.on || !a.poll.due[feed.FeedQuotes].IsZero() || a.poll.due[feed.FeedChain].IsZero() {
-		t.Fatalf("esc: on %v, quotes due %v, chain due %v", a.wl.on, a.poll.due[feed.FeedQuotes], a.poll.due[feed.FeedChain])
+	if wlShown(a) || !a.poll.due[feed.FeedQuotes].IsZero() || a.poll.due[feed.FeedChain].IsZero() {
+		t.Fatalf("esc: on %v, quotes due %v, chain due %v", wlShown(a), a.poll.due[feed.FeedQuotes], a.poll.due[feed.FeedChain])
 	}
-	if !strings.Contains(ansi.Strip(a.render(c.t)), "Strike") {
+	if !strings.Contains(ansi.Strip(a.drawAt(c.t)), "Strike") {
 		t.Fatal("esc did not bring the ladder back")
 	}
 }
@@ -133,19 +133,19 @@ func TestWatchlistAddsThroughThePrompt(t *testing.T) {
 	a, c, sv := watchApp(t, true)
 	a.Update(quotesReply(a, c.t, 0))
 	typeKeys(a, "a")
-	if a.prompt == nil || !a.wl.adding {
+	if a.promptOpen() == nil || !a.parts.wl.adding {
 		t.Fatal("a did not open the prompt")
 	}
 	typeKeys(a, "spy")
 	a.update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	if a.prompt == nil || !strings.Contains(a.prompt.Err(), "already on the watchlist") {
+	if a.promptOpen() == nil || !strings.Contains(a.promptOpen().Err(), "already on the watchlist") {
 		t.Fatal("SPY, already on the list, was accepted")
 	}
 	a.update(tea.KeyPressMsg{Code: tea.KeyEscape})
 	typeKeys(a, "atsla")
 	cmd := a.update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	if a.prompt != nil || !slices.Contains(a.wl.m.Symbols(), "TSLA") || a.wl.m.Selected() != "TSLA" {
-		t.Fatalf("TSLA not added: %v", a.wl.m.Symbols())
+	if a.promptOpen() != nil || !slices.Contains(a.parts.wl.m.Symbols(), "TSLA") || a.parts.wl.m.Selected() != "TSLA" {
+		t.Fatalf("TSLA not added: %v", a.parts.wl.m.Symbols())
 	}
 	runCmd(a, cmd)
 	if got := sv.last(); !slices.Equal(got, append(slices.Clone(fourSymbols), "TSLA")) {
@@ -161,33 +161,33 @@ func TestWatchlistAddsThroughThePrompt(t *testing.T) {
 // shows.
 func TestWatchlistModeWaitsForTheChain(t *testing.T) {
 	a, c, _ := watchApp(t, true)
-	if a.poll.inflight[feed.FeedChain] != 0 || !a.wl.chainPending {
+	if a.poll.inflight[feed.FeedChain] != 0 || !a.parts.wl.chainPending {
 		t.Fatal("starting on the watchlist fetched the chain")
 	}
 	a.Update(quotesReply(a, c.t, 0))
-	gen := a.wl.q.Gen
+	gen := a.parts.wl.q.Gen
 	a.Update(runeKey('m'))
-	if a.q.Mode != api.Delayed || a.wl.q.Mode != api.Delayed || a.wl.q.Gen == gen {
-		t.Fatalf("mode: chain %s, watchlist %+v", a.q.Mode, a.wl.q)
+	if a.q.Mode != api.Delayed || a.parts.wl.q.Mode != api.Delayed || a.parts.wl.q.Gen == gen {
+		t.Fatalf("mode: chain %s, watchlist %+v", a.q.Mode, a.parts.wl.q)
 	}
 	if a.poll.inflight[feed.FeedChain] != 0 || a.poll.due[feed.FeedQuotes].IsZero() {
 		t.Fatal("m fetched the hidden chain, or not the watchlist")
 	}
-	if !strings.Contains(ansi.Strip(a.render(c.t)), "DELAYED 15m") || !strings.Contains(ansi.Strip(a.render(c.t)), "8 pts a refresh") {
+	if !strings.Contains(ansi.Strip(a.drawAt(c.t)), "DELAYED 15m") || !strings.Contains(ansi.Strip(a.drawAt(c.t)), "8 pts a refresh") {
 		t.Fatal("the title does not say delayed and its cost")
 	}
 	// The live reply that was in flight is dropped (its points counted).
 	spent := a.poll.sched.Stats(c.t).SessionSpent
 	a.Update(feed.QuotesMsg{Query: feed.Query{Mode: api.Live, Gen: gen}, Symbols: fourSymbols, Resp: okResp(4), At: c.t})
-	if a.poll.sched.Stats(c.t).SessionSpent != spent+4 || a.wl.m.LastOK().IsZero() == false {
+	if a.poll.sched.Stats(c.t).SessionSpent != spent+4 || a.parts.wl.m.LastOK().IsZero() == false {
 		t.Fatal("a reply for the old mode was applied, or its points not counted")
 	}
 	// enter on QQQ: its chain, delayed, fetched now.
 	a.Update(quotesReply(a, c.t, 1))
 	a.update(keyDown)
 	runCmd(a, a.update(tea.KeyPressMsg{Code: tea.KeyEnter}))
-	if a.wl.on || a.q.Symbol != "QQQ" || a.q.Mode != api.Delayed || a.poll.inflight[feed.FeedChain] != 1 {
-		t.Fatalf("enter: on %v, query %+v, chain in flight %d", a.wl.on, a.q, a.poll.inflight[feed.FeedChain])
+	if wlShown(a) || a.q.Symbol != "QQQ" || a.q.Mode != api.Delayed || a.poll.inflight[feed.FeedChain] != 1 {
+		t.Fatalf("enter: on %v, query %+v, chain in flight %d", wlShown(a), a.q, a.poll.inflight[feed.FeedChain])
 	}
 }
 
@@ -205,21 +205,21 @@ func TestGoldenWatchlist(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			a, c, _ := watchApp(t, true)
-			a.width, a.height = tc.w, tc.h
+			a.resize(tc.w, tc.h)
 			if tc.noColor {
 				a.sh.Styles = theme.New(theme.Dark(), true)
 			}
 			for tick := range 3 {
 				a.Update(quotesReply(a, c.t, tick))
 			}
-			day := a.wl.q.Day(c.t)
-			a.Update(feed.EventsMsg{Query: a.wl.q, Symbols: fourSymbols, Resp: okResp(15), At: c.t, Events: []api.CalendarEvent{
+			day := a.parts.wl.q.Day(c.t)
+			a.Update(feed.EventsMsg{Query: a.parts.wl.q, Symbols: fourSymbols, Resp: okResp(15), At: c.t, Events: []api.CalendarEvent{
 				{Kind: api.KindEarnings, Earnings: api.EarningsEvent{UnderlyingSymbol: "AAPL", ReportDate: day.AddDays(69), TimeOfDay: api.AfterClose}},
 				{Kind: api.KindDividend, Dividend: api.DividendsEvent{UnderlyingSymbol: "AAPL", ExDividendDate: day.AddDays(80)}},
 				{Kind: api.KindDividend, Dividend: api.DividendsEvent{UnderlyingSymbol: "SPY", ExDividendDate: day.AddDays(28)}},
 			}})
 			a.Update(keyDown)
-			out := a.render(c.t)
+			out := a.drawAt(c.t)
 			golden.RequireEqual(t, []byte(out))
 			plain := ansi.Strip(out)
 			for _, want := range []string{"WATCHLIST", "[SANDBOX]", "SPY", "AAPL", "earn Jan28", "div Dec18", "GREEN", "pts"} {
@@ -270,11 +270,11 @@ func TestChainPromptCompletesFromTheWatchlist(t *testing.T) {
 	a.Init()
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	typeKeys(a, "/xl")
-	if a.prompt == nil {
+	if a.promptOpen() == nil {
 		t.Fatal("no prompt")
 	}
-	a.prompt.SetSize(120, 1)
-	if line := ansi.Strip(a.prompt.View()[0]); !strings.Contains(line, "XLE") || !strings.Contains(line, "XLF") {
+	a.promptOpen().SetSize(120, 1)
+	if line := ansi.Strip(a.promptOpen().View()[0]); !strings.Contains(line, "XLE") || !strings.Contains(line, "XLF") {
 		t.Fatalf("the prompt does not offer the watchlist: %q", line)
 	}
 }
@@ -286,16 +286,16 @@ func TestScannerOverTheWatchlist(t *testing.T) {
 	a, c, _ := watchApp(t, true)
 	a.Update(quotesReply(a, c.t, 0))
 	a.update(runeKey('S'))
-	if !a.scan.IsOpen() {
+	if !a.parts.scan.IsOpen() {
 		t.Fatal("S did not open the scanner")
 	}
-	lines := splitLines(a.render(c.t))
+	lines := splitLines(a.drawAt(c.t))
 	if len(lines) != 48 || !strings.Contains(ansi.Strip(lines[0]), "WATCHLIST") || !strings.Contains(ansi.Strip(lines[1]), "SYMBOL") {
 		t.Fatalf("the frame under the scanner:\n%s", ansi.Strip(strings.Join(lines, "\n")))
 	}
 	// esc closes it over the page, which kept polling under it.
 	a.update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if a.scan.IsOpen() || !a.wl.on || a.poll.due[feed.FeedQuotes].IsZero() {
-		t.Fatalf("esc: scanner open %v, page %v", a.scan.IsOpen(), a.wl.on)
+	if a.parts.scan.IsOpen() || !wlShown(a) || a.poll.due[feed.FeedQuotes].IsZero() {
+		t.Fatalf("esc: scanner open %v, page %v", a.parts.scan.IsOpen(), wlShown(a))
 	}
 }

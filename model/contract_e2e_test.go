@@ -26,15 +26,15 @@ type contractSnap struct {
 }
 
 func contractSnapOf(a *App) contractSnap {
-	p := a.contract.page
+	p := a.parts.contract.page
 	return contractSnap{
-		loaded: !a.chain.LastOK().IsZero() && a.tape.Held() > 0, open: a.contract.open,
+		loaded: !a.w.chain.LastOK().IsZero() && a.w.tape.Held() > 0, open: contractShown(a),
 		osi: p.OSI(), held: p.Held(), quotes: p.Quotes(),
-		ladder: a.chain.SelectedOSI(), tape: a.tape.SelectedOSI(), focusTape: a.focus == paneTape,
+		ladder: a.w.chain.SelectedOSI(), tape: a.w.tape.SelectedOSI(), focusTape: a.w.focus == paneTape,
 		chainPolled:   !a.poll.due[feed.FeedChain].IsZero() || a.poll.inflight[feed.FeedChain] > 0,
 		contractTimed: !a.poll.due[feed.FeedContractTrades].IsZero() || a.poll.inflight[feed.FeedContractTrades] > 0,
-		frame:         ansi.Strip(a.render(a.sh.Now())),
-		greeks:        a.tape.GreeksFilled(),
+		frame:         ansi.Strip(a.drawAt(a.sh.Now())),
+		greeks:        a.w.tape.GreeksFilled(),
 	}
 }
 

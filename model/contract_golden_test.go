@@ -23,8 +23,8 @@ import (
 func contractApp(t testing.TB) (*App, time.Time) {
 	t.Helper()
 	a, now := loadedApp(t, 3, 80)
-	a.openContract(a.chain.SelectedOSI())
-	p := a.contract.page
+	a.openContract(a.w.chain.SelectedOSI())
+	p := a.parts.contract.page
 	q := p.Query()
 	snap := modeltest.SynthChain(1, 80, 1)
 	for _, o := range snap.Options {
@@ -99,11 +99,11 @@ func TestGoldenContractPage(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			a, now := contractApp(t)
-			a.width, a.height = tc.w, tc.h
+			a.resize(tc.w, tc.h)
 			if tc.noColor {
 				a.sh.Styles = theme.New(theme.Dark(), true)
 			}
-			out := a.render(now)
+			out := a.drawAt(now)
 			golden.RequireEqual(t, []byte(out))
 			lines := strings.Split(out, "\n")
 			if len(lines) != tc.h {
@@ -123,7 +123,7 @@ func TestGoldenContractPage(t *testing.T) {
 				}
 			}
 			plain := ansi.Strip(out)
-			for _, want := range []string{a.contract.page.OSI(), "CALL", "Theo", "Time & Sales", "▲", "▼", fmt.Sprintf("Vol %d ", vol),
+			for _, want := range []string{a.parts.contract.page.OSI(), "CALL", "Theo", "Time & Sales", "▲", "▼", fmt.Sprintf("Vol %d ", vol),
 				"Blocks 1 (250)", "Sweeps 1", "◆", "pts a refresh", "esc back"} {
 				if !strings.Contains(plain, want) {
 					t.Errorf("the page lacks %q:\n%s", want, plain)
@@ -144,11 +144,11 @@ func TestGoldenContractPage(t *testing.T) {
 // and the minute unchanged), as most frames are.
 func BenchmarkContractPageFrame(b *testing.B) {
 	a, now := contractApp(b)
-	a.width, a.height = 120, 40
-	a.render(now)
+	a.resize(120, 40)
+	a.drawAt(now)
 	b.ReportAllocs()
 	for b.Loop() {
-		a.render(now)
+		a.drawAt(now)
 	}
 }
 
@@ -156,10 +156,10 @@ func BenchmarkContractPageFrame(b *testing.B) {
 // each page of trades or quotes.
 func BenchmarkContractChart(b *testing.B) {
 	a, now := contractApp(b)
-	a.width, a.height = 120, 40
+	a.resize(120, 40)
 	b.ReportAllocs()
 	for b.Loop() {
-		a.contract.page.Invalidate()
-		a.render(now)
+		a.parts.contract.page.Invalidate()
+		a.drawAt(now)
 	}
 }

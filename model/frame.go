@@ -19,9 +19,8 @@ import (
 // outdated tick) redraws nothing, and the renderer, which compares frames
 // sixty times a second, finds the same string.
 type frameClock struct {
-	gen   uint64
-	due   time.Time // screen time the armed tick is for; zero: none armed
-	dirty bool      // a message arrived since content was drawn
+	gen uint64
+	due time.Time // screen time the armed tick is for; zero: none armed
 	// content is the last frame drawn; renders counts the frames drawn,
 	// for the tests.
 	content string
@@ -56,12 +55,12 @@ func (a *App) armFrame() tea.Cmd {
 		step = time.Second
 	}
 	next := now.Truncate(step).Add(step + tickMargin)
-	if f := &a.frame; !f.due.IsZero() && !next.Before(f.due) && f.due.After(now) {
+	if f := &a.scr.frame; !f.due.IsZero() && !next.Before(f.due) && f.due.After(now) {
 		return nil
 	}
-	a.frame.gen++
-	a.frame.due = next
-	msg := frameMsg{gen: a.frame.gen}
+	a.scr.frame.gen++
+	a.scr.frame.due = next
+	msg := frameMsg{gen: a.scr.frame.gen}
 	// The screen's clock may run faster than real time (--sandbox-speed);
 	// tea.Tick waits in real time.
 	wait := time.Duration(float64(next.Sub(now)) / a.cfg.ClockSpeed)
@@ -71,11 +70,11 @@ func (a *App) armFrame() tea.Cmd {
 // countsSeconds says whether the screen shows a count that moves every
 // second: an age or countdown under an hour is drawn with its seconds.
 func (a *App) countsSeconds(now time.Time) bool {
-	if a.scan.IsOpen() {
+	if a.overlay == a.parts.scan {
 		return true // its results say how long ago they ran
 	}
-	if a.wl.on {
-		if a.wl.m.CountsSeconds(now) {
+	if onTop[watchlistPage](a) {
+		if a.parts.wl.m.CountsSeconds(now) {
 			return true
 		}
 	} else if h := a.headerData(now); h.Stale || !h.Loading && !h.Historical && !h.Closed && !h.NoData {
@@ -91,16 +90,15 @@ func (a *App) countsSeconds(now time.Time) bool {
 // onFrame is the tick: the screen is drawn again (the message made it
 // dirty), idleness is noticed, and the next tick is armed by Update.
 func (a *App) onFrame() tea.Cmd {
-	a.frame.due = time.Time{}
+	a.scr.frame.due = time.Time{}
 	return a.replanIfChanged()
 }
 
-// frameView is the frame for View: drawn again only after a message.
-func (a *App) frameView() string {
-	if a.frame.dirty || a.frame.renders == 0 {
-		a.frame.content = a.render(a.sh.Now())
-		a.frame.dirty = false
-		a.frame.renders++
-	}
-	return a.frame.content
+// draw draws the frame after a message, for View to return: a message
+// that changed nothing (an outdated tick) draws nothing, and the
+// renderer finds the same string.
+func (a *App) draw() {
+	a.sync()
+	a.scr.frame.content = a.render(a.sh.Now())
+	a.scr.frame.renders++
 }

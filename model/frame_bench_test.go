@@ -18,20 +18,20 @@ func loadedApp(tb testing.TB, nExp, nStrikes int) (*App, time.Time) {
 	tb.Helper()
 	now := testNow
 	a := New(Config{Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return now }, Theme: "dark"})
-	a.width, a.height = 160, 48
+	a.resize(160, 48)
 	for tick := range 2 {
-		if !a.chain.Apply(feed.ChainMsg{Query: a.q, Chain: modeltest.SynthChain(nExp, nStrikes, tick), At: now}) {
+		if !a.w.chain.Apply(feed.ChainMsg{Query: a.q, Chain: modeltest.SynthChain(nExp, nStrikes, tick), At: now}) {
 			tb.Fatal("snapshot dropped")
 		}
 	}
-	if !a.tape.Apply(feed.TapeMsg{Query: a.q, Trades: modeltest.SynthTrades(1, 2000), At: now}) {
+	if !a.w.tape.Apply(feed.TapeMsg{Query: a.q, Trades: modeltest.SynthTrades(1, 2000), At: now}) {
 		tb.Fatal("trades dropped")
 	}
 	ev := []api.CalendarEvent{
 		{Kind: api.KindDividend, Dividend: api.DividendsEvent{ExDividendDate: modeltest.SynthDay.AddDays(20), PaymentDate: modeltest.SynthDay.AddDays(50), Dividend: api.Some(1.98), UnderlyingSymbol: "SPY"}},
 		{Kind: api.KindDividend, Dividend: api.DividendsEvent{ExDividendDate: modeltest.SynthDay.AddDays(-70), PaymentDate: modeltest.SynthDay.AddDays(-30), Dividend: api.Some(2.01), UnderlyingSymbol: "SPY"}},
 	}
-	a.cal.Apply(feed.CalendarMsg{Query: a.q, Events: ev, At: now})
+	a.w.cal.Apply(feed.CalendarMsg{Query: a.q, Events: ev, At: now})
 	return a, now
 }
 
@@ -41,8 +41,8 @@ func TestFrameFillsTheTerminal(t *testing.T) {
 	for _, n := range []int{100, 10000} {
 		a, now := loadedApp(t, max(n/500, 1), min(n/2, 250))
 		for _, sz := range [][2]int{{160, 48}, {80, 24}, {120, 40}, {100, 30}} {
-			a.width, a.height = sz[0], sz[1]
-			lines := splitLines(a.render(now))
+			a.resize(sz[0], sz[1])
+			lines := splitLines(a.drawAt(now))
 			if len(lines) != sz[1] {
 				t.Fatalf("%dx%d: %d lines", sz[0], sz[1], len(lines))
 			}
@@ -83,7 +83,7 @@ func BenchmarkFrame160x48(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				_ = a.render(now)
+				_ = a.drawAt(now)
 			}
 		})
 	}

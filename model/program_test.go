@@ -89,7 +89,7 @@ type countedApp struct {
 func (c countedApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch m := msg.(type) {
 	case probe[programProbe]:
-		m <- programProbe{loaded: !c.chain.LastOK().IsZero() && c.tape.Held() > 0, renders: c.frame.renders, frame: c.frame.content}
+		m <- programProbe{loaded: !c.w.chain.LastOK().IsZero() && c.w.tape.Held() > 0, renders: c.scr.frame.renders, frame: c.scr.frame.content}
 		return c, nil
 	case redrawAllMsg:
 		c.lp.out.cause.Store(int32(causeOther))

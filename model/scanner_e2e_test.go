@@ -30,17 +30,17 @@ type scanSnap struct {
 
 // scanSnapOf is the snapshot of the scanner flow.
 func scanSnapOf(a *App) scanSnap {
-	s := a.scan.State()
+	s := a.parts.scan.State()
 	snap := scanSnap{
 		open: s.Open, state: s.Screen, checked: s.Checked, sel: s.Sel, rows: s.Rows, focused: s.Focused,
-		symbol: a.q.Symbol, loaded: !a.chain.LastOK().IsZero(),
+		symbol: a.q.Symbol, loaded: !a.w.chain.LastOK().IsZero(),
 	}
 	if s.Last != nil && s.Last.Result != nil {
 		for _, r := range s.Last.Result.Output {
 			snap.results = append(snap.results, r.Symbol)
 		}
 	}
-	snap.header, _, _ = strings.Cut(ansi.Strip(a.render(a.sh.Now())), "\n")
+	snap.header, _, _ = strings.Cut(ansi.Strip(a.drawAt(a.sh.Now())), "\n")
 	return snap
 }
 

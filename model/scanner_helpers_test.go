@@ -237,7 +237,7 @@ func countMsgs[T tea.Msg](d *scanDriver) int {
 }
 
 // screen is the App's frame now, without escape codes.
-func (d *scanDriver) screen() string { return ansi.Strip(d.a.render(d.a.sh.Now())) }
+func (d *scanDriver) screen() string { return ansi.Strip(d.a.drawAt(d.a.sh.Now())) }
 
 // scannerApp is an App on the in-process sandbox (loopback HTTP, OAuth2,
 // the tests' stopped clock) at w x h, not started: nothing polls until a
@@ -284,11 +284,11 @@ func startMarketSandbox(t *testing.T) *common.Common {
 func (d *scanDriver) openScanner() {
 	d.t.Helper()
 	d.keys("S")
-	if !d.a.scan.IsOpen() {
+	if !d.a.parts.scan.IsOpen() {
 		d.t.Fatal("S did not open the scanner")
 	}
-	if !d.a.scan.State().Checked {
-		d.t.Fatalf("no field list after opening: %v", d.a.scan.State().MetaErr)
+	if !d.a.parts.scan.State().Checked {
+		d.t.Fatalf("no field list after opening: %v", d.a.parts.scan.State().MetaErr)
 	}
 }
 

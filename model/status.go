@@ -12,25 +12,25 @@ import (
 // headerData is the chain's quote plus what only the root knows: where
 // the data comes from, in which mode, and how old it is.
 func (a *App) headerData(now time.Time) ui.HeaderData {
-	h := a.chain.Header()
+	h := a.w.chain.Header()
 	h.Source = a.cfg.Source
 	h.Mode = a.q.Mode
 	h.Date = feed.ShownDay(a.q, now)
 	h.Historical = a.q.Historical(now)
 	h.Closed = !h.Historical && !feed.SessionLive(now, a.q.Mode)
-	last := a.chain.LastOK()
-	h.Loading = a.chain.Loading()
+	last := a.w.chain.LastOK()
+	h.Loading = a.w.chain.Loading()
 	if !last.IsZero() {
 		h.Age = max(now.Sub(last), 0)
 	}
-	switch fe, _ := a.chain.Err().(*feed.FetchError); {
+	switch fe, _ := a.w.chain.Err().(*feed.FetchError); {
 	case h.Loading:
 	case last.IsZero() && fe != nil:
 		h.NoData = true // an age from nothing would freeze at 0s
 	case fe != nil && fe.At.After(last):
 		h.Stale = true
 	case feed.SessionLive(now, a.q.Mode) && !h.Historical:
-		limit := config.StaleAfter*a.poll.sched.Interval(feed.FeedChain, a.poll.cond, now) + 5*time.Second
+		limit := config.StaleAfter*a.feeds().Interval(feed.FeedChain, now) + 5*time.Second
 		h.Stale = h.Age > limit
 	}
 	return h
@@ -38,8 +38,7 @@ func (a *App) headerData(now time.Time) ui.HeaderData {
 
 // statusLine is the prompt while one is open, else the points and timers.
 func (a *App) statusLine(width int, now time.Time) string {
-	if p := a.prompt; p != nil {
-		p.SetSize(width, 1)
+	if p := a.promptOpen(); p != nil {
 		return p.View()[0]
 	}
 	d := a.statusData(now)
@@ -49,7 +48,8 @@ func (a *App) statusLine(width int, now time.Time) string {
 // statusData is what the status bar shows at now; the frame clock reads
 // it too, to know whether a countdown is on screen.
 func (a *App) statusData(now time.Time) ui.StatusData {
-	s := a.poll.sched.Stats(now)
+	fv := a.feeds()
+	s := fv.Stats(now)
 	d := ui.StatusData{
 		Spent: s.SessionSpent, HourlyRate: s.HourlyRate, BudgetPerHour: s.BudgetPerHour, RateKnown: s.RateKnown, Daily: s.Daily,
 		PointsLeft: -1,
@@ -58,25 +58,23 @@ func (a *App) statusData(now time.Time) ui.StatusData {
 	if v, ok := s.PointsLeft.Get(); ok {
 		d.PointsLeft = v
 	}
-	shown := a.shownFeed()
-	due := a.poll.due[shown]
+	shown := a.top().shown()
+	due := fv.Due(shown)
 	switch {
-	case a.poll.noSuch && !a.wl.on || a.q.Historical(now):
+	case fv.NoSuch() && !isWatchFeed(shown) || a.q.Historical(now):
 		// Nothing will be polled: no pause to wait out, no next refresh.
-	case !feed.SessionLive(now, a.q.Mode) && a.poll.inflight[shown] == 0 && (due.IsZero() || !due.Before(feed.NextOpen(now, a.q.Mode))):
+	case !feed.SessionLive(now, a.q.Mode) && !fv.InFlight(shown) && (due.IsZero() || !due.Before(feed.NextOpen(now, a.q.Mode))):
 		d.Paused = feed.PauseText(now, a.q.Mode)
 	case !due.IsZero():
 		// "next" is the chain's refresh (the watchlist's quotes on its
 		// page): the prices a trader watches.
 		d.NextFeed, d.Next = shown.String(), max(due.Sub(now), 0)
 	}
-	if a.volOpen {
-		a.volStatus(&d, now)
-	}
+	a.top().status(&d, now)
 	if err := a.lastErr(); err != nil {
 		d.Err, d.ErrAge = feed.Describe(err, ""), now.Sub(err.At)
-	} else if a.notice != "" {
-		d.Err = a.notice
+	} else if a.scr.notice != "" {
+		d.Err = a.scr.notice
 	}
 	return d
 }
@@ -88,14 +86,8 @@ func (a *App) lastErr() *feed.FetchError {
 	var last *feed.FetchError
 	// A type assertion, not errors.As: this runs every frame, and a pane's
 	// Err is a *feed.FetchError or nil by its contract.
-	errs := [...]error{a.chain.Err(), a.tape.Err(), a.cal.Err(), nil}
-	switch {
-	case a.wl.on:
-		errs = [...]error{a.wl.m.Err(), nil, nil, nil} // the page's: the others are not polled
-	case a.contract.open:
-		errs[3] = a.contract.page.Err()
-	}
-	for _, err := range errs {
+	// The top page's parts: the others are not polled.
+	for _, err := range a.top().errs() {
 		fe, _ := err.(*feed.FetchError)
 		if fe != nil && !api.IsNoData(fe) && (last == nil || fe.At.After(last.At)) {
 			last = fe
@@ -109,14 +101,8 @@ func (a *App) lastErr() *feed.FetchError {
 // says how to leave it instead.
 func (a *App) hint() string {
 	k := a.sh.Keys
-	if a.scan.IsOpen() {
+	if a.overlay == a.parts.scan {
 		return k.Close.Help().Key + " close scanner  " + k.Interrupt.Help().Key + " quit"
 	}
-	if a.wl.on {
-		return a.wl.hint
-	}
-	if a.contract.open {
-		return k.Close.Help().Key + " back  " + k.Refresh.Help().Key + " refresh  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
-	}
-	return k.Symbol.Help().Key + " symbol  " + k.Scanner.Help().Key + " scan  " + k.Vol.Help().Key + " vol  " + k.Watchlist.Help().Key + " watchlist  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit"
+	return a.top().hint()
 }

@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"chainwatch/model/vol"
 	"chainwatch/ui"
 )
 
@@ -12,83 +13,73 @@ import (
 // are fields of the view in bubbletea v2; bubbletea restores the terminal
 // on quit and on a panic.
 func (a *App) View() tea.View {
-	v := tea.NewView(a.frameView())
+	v := tea.NewView(a.scr.frame.content)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = true
-	v.WindowTitle = a.windowTitle()
+	v.WindowTitle = a.top().title()
 	return v
 }
 
 func (a *App) layout() ui.Layout {
-	return ui.NewLayout(a.width, a.height, a.showTape, a.showCal)
+	return ui.NewLayout(a.scr.width, a.scr.height, a.w.showTape, a.w.showCal)
 }
 
 func (a *App) render(now time.Time) string {
 	st := a.sh.Styles
 	switch {
-	case a.width == 0 || a.height == 0:
+	case a.scr.width == 0 || a.scr.height == 0:
 		return "chainwatch: starting…"
-	case ui.TooSmall(a.width, a.height):
-		return ui.TooSmallMessage(a.width, a.height, st)
+	case ui.TooSmall(a.scr.width, a.scr.height):
+		return ui.TooSmallMessage(a.scr.width, a.scr.height, st)
 	}
-	if a.help {
-		a.help = false // the screen under the help, drawn as usual
-		screen := a.render(now)
-		a.help = true
-		return ui.HelpOver(screen, a.helpKeys(), a.width, a.height, st)
+	if _, ok := a.overlay.(helpOverlay); ok {
+		// The page under the help, drawn as usual.
+		return ui.HelpOver(a.top().draw(now), a.top().help(), a.scr.width, a.scr.height, st)
 	}
-	lay := a.layout()
-	if a.contract.open {
-		page := ui.Rect{W: a.width, H: max(lay.Status.Y, 0)}
-		return ui.Compose(a.width, a.height, []ui.Pane{
-			{R: page, Lines: a.contractLines(page)},
-			{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
-		}, st)
-	}
-	if a.scan.IsOpen() {
+	if a.overlay == a.parts.scan {
+		lay := a.layout()
 		r := a.scannerRect()
-		return ui.Compose(a.width, a.height, []ui.Pane{
+		return ui.Compose(a.scr.width, a.scr.height, []ui.Pane{
 			{R: lay.Header, Lines: a.headerLines(lay.Header, now)},
-			{R: r, Lines: a.scan.View()},
+			{R: r, Lines: a.parts.scan.View()},
 			{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}},
 		}, st)
 	}
-	if a.wl.on {
-		return a.renderWatchlist(now)
-	}
+	return a.top().draw(now)
+}
+
+// renderWatch is the watch screen's frame.
+func (a *App) renderWatch(now time.Time) string {
+	st := a.sh.Styles
+	lay := a.layout()
 	h := a.headerData(now)
-	if a.volOpen {
-		return a.renderVol(lay, &h, now)
-	}
-	a.sizeParts(lay)
 	panes := make([]ui.Pane, 0, 8)
 	panes = append(panes,
 		ui.Pane{R: lay.Header, Lines: ui.Header(&h, lay.Header.W, st)},
-		ui.Pane{R: lay.Tabs, Lines: []string{a.chain.TabsView(lay.Tabs.W)}},
-		ui.Pane{R: lay.Ladder, Lines: a.ladderLines(lay.Ladder, now)},
+		ui.Pane{R: lay.Tabs, Lines: []string{a.w.chain.TabsView(lay.Tabs.W)}},
+		ui.Pane{R: lay.Ladder, Lines: a.ladderLines(lay.Ladder)},
 	)
 	if r := lay.Strip; !r.Empty() {
-		panes = append(panes, ui.Pane{R: r, Lines: []string{a.chain.StripView(r.W)}})
+		panes = append(panes, ui.Pane{R: r, Lines: []string{a.w.chain.StripView(r.W)}})
 	}
 	if r := lay.Details; r.W > 0 && r.H > 0 {
-		panes = append(panes, ui.Pane{R: r, Lines: a.chain.DetailsView(r.W, r.H)})
+		panes = append(panes, ui.Pane{R: r, Lines: a.w.chain.DetailsView(r.W, r.H)})
 	}
 	if r := lay.Tape; r.W > 0 && r.H > 0 {
-		panes = append(panes, ui.Pane{R: r, Lines: a.tape.View()})
+		panes = append(panes, ui.Pane{R: r, Lines: a.w.tape.View()})
 	}
 	if r := lay.Calendar; r.W > 0 && r.H > 0 {
-		panes = append(panes, ui.Pane{R: r, Lines: a.cal.View()})
+		panes = append(panes, ui.Pane{R: r, Lines: a.w.cal.View()})
 	}
 	panes = append(panes, ui.Pane{R: lay.Status, Lines: []string{a.statusLine(lay.Status.W, now)}})
-	return ui.Compose(a.width, a.height, panes, st)
+	return ui.Compose(a.scr.width, a.scr.height, panes, st)
 }
 
 // ladderLines is the ladder, under the first-run banner while it shows.
-func (a *App) ladderLines(r ui.Rect, now time.Time) []string {
+func (a *App) ladderLines(r ui.Rect) []string {
 	banner := a.bannerLines(r)
-	a.chain.SetSize(r.W, r.H-len(banner))
-	lines := a.chain.View()
+	lines := a.w.chain.View()
 	if len(banner) == 0 {
 		return lines
 	}
@@ -98,7 +89,7 @@ func (a *App) ladderLines(r ui.Rect, now time.Time) []string {
 // bannerLines is the first-run banner as it fits over the ladder: at most
 // half of it, so the chain is visible from the first second.
 func (a *App) bannerLines(r ui.Rect) []string {
-	if !a.banner {
+	if !a.w.banner {
 		return nil
 	}
 	now := a.sh.Now()
@@ -112,18 +103,38 @@ func (a *App) bannerLines(r ui.Rect) []string {
 	return b
 }
 
-// sizeParts gives each pane its rectangle of lay and its focus, as the
-// contract asks before View.
-func (a *App) sizeParts(lay ui.Layout) {
-	a.tape.SetSize(lay.Tape.W, lay.Tape.H)
-	a.cal.SetSize(lay.Calendar.W, lay.Calendar.H)
+// sync gives every part its rectangle, its focus and what it shows from
+// the others, as the contract asks before View: it runs after every
+// message, so drawing writes nothing.
+func (a *App) sync() {
+	lay := a.layout()
+	now := a.sh.Now()
+	if p := a.promptOpen(); p != nil {
+		p.SetSize(lay.Status.W, 1)
+	}
+	r := a.scannerRect()
+	a.parts.scan.SetSize(r.W, r.H)
+	a.sizeWatchlist(ui.Rect{W: a.scr.width, H: a.scr.height - 1})
+	page := ui.Rect{W: a.scr.width, H: max(lay.Status.Y, 0)}
+	a.parts.contract.page.SetSize(page.W, page.H)
+	a.parts.contract.page.SetFocused(true)
+	a.parts.vol.SetSize(r.W, r.H)
+	if onTop[volPage](a) {
+		a.parts.vol.Set(vol.Input{
+			Surface: a.w.chain.Surface(), Expiry: a.w.chain.Expiry(), Cursor: a.w.chain.CursorStrike(),
+			Earnings: a.w.chain.Earnings(), Term: a.termCost(now), Message: a.volMessage(),
+		})
+	}
+	a.w.chain.SetSize(lay.Ladder.W, lay.Ladder.H-len(a.bannerLines(lay.Ladder)))
+	a.w.tape.SetSize(lay.Tape.W, lay.Tape.H)
+	a.w.cal.SetSize(lay.Calendar.W, lay.Calendar.H)
 	a.focusParts()
 }
 
 // focusParts tells each pane whether it has the focus: the ladder loses
 // it under a prompt, whose keys are its own.
 func (a *App) focusParts() {
-	a.chain.SetFocused(a.focus == paneLadder && a.prompt == nil)
-	a.tape.SetFocused(a.focus == paneTape)
-	a.cal.SetFocused(a.focus == paneCalendar)
+	a.w.chain.SetFocused(a.w.focus == paneLadder && a.promptOpen() == nil)
+	a.w.tape.SetFocused(a.w.focus == paneTape)
+	a.w.cal.SetFocused(a.w.focus == paneCalendar)
 }

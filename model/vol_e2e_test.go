@@ -27,10 +27,10 @@ type volSnap struct {
 
 func volSnapOf(a *App) volSnap {
 	s := volSnap{
-		loaded: !a.chain.LastOK().IsZero() && a.chain.Strikes() > 0, open: a.volOpen, expiry: a.chain.Expiry(),
+		loaded: !a.w.chain.LastOK().IsZero() && a.w.chain.Strikes() > 0, open: volShown(a), expiry: a.w.chain.Expiry(),
 		tapeSeen: a.poll.cond.TapeVisible, termDue: !a.poll.due[feed.FeedTerm].IsZero(),
 	}
-	s.frame = ansi.Strip(a.render(a.sh.Now()))
+	s.frame = ansi.Strip(a.drawAt(a.sh.Now()))
 	for _, l := range strings.Split(s.frame, "\n") {
 		if i := strings.Index(l, "Smile "); i >= 0 {
 			s.smile = strings.Fields(l[i:])[1]

@@ -23,13 +23,13 @@ func volApp(t *testing.T, now *time.Time) *App {
 	t.Helper()
 	sh := startTestSandbox(t)
 	a := New(Config{Client: sh.Client, Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return *now }, Theme: "dark"})
-	a.width, a.height = 120, 40
+	a.resize(120, 40)
 	m := a.sh.Source().Chain(t.Context(), a.q, 0)
 	if m.Err != nil {
 		t.Fatal(m.Err)
 	}
 	a.update(m)
-	if a.chain.FullAt().IsZero() {
+	if a.w.chain.FullAt().IsZero() {
 		t.Fatal("the whole chain was not applied")
 	}
 	return a
@@ -51,9 +51,9 @@ func TestGoldenVolScreen(t *testing.T) {
 			name += "-nocolor"
 		}
 		t.Run(name, func(t *testing.T) {
-			a.width, a.height = tc.w, tc.h
+			a.resize(tc.w, tc.h)
 			a.sh.Styles = theme.New(theme.Dark(), tc.noColor)
-			out := a.render(now)
+			out := a.drawAt(now)
 			lines := strings.Split(out, "\n")
 			if len(lines) != tc.h {
 				t.Fatalf("%d lines", len(lines))
@@ -85,23 +85,23 @@ func TestVolPageMatchesTheLadder(t *testing.T) {
 	a := volApp(t, &now)
 	a.update(keyDown) // a step off the money and back: the cursor is the ladder's
 	a.update(keyUp)
-	call, ok := a.chain.Selected()
+	call, ok := a.w.chain.Selected()
 	if !ok {
 		t.Fatal("nothing selected")
 	}
 	a.update(keyRight())
-	put, _ := a.chain.Selected()
+	put, _ := a.w.chain.Selected()
 	a.update(runeKey('v'))
-	a.render(now)
-	figs := a.vol.Figures()
+	a.drawAt(now)
+	figs := a.parts.vol.Figures()
 	sel := -1
 	for i, f := range figs {
-		if f.Date == a.chain.Expiry() {
+		if f.Date == a.w.chain.Expiry() {
 			sel = i
 		}
 	}
 	if sel < 0 {
-		t.Fatalf("the selected expiry %v is not on the page", a.chain.Expiry())
+		t.Fatalf("the selected expiry %v is not on the page", a.w.chain.Expiry())
 	}
 	f := figs[sel]
 	if f.ATMStrike != call.Strike {
@@ -116,7 +116,7 @@ func TestVolPageMatchesTheLadder(t *testing.T) {
 	if f.RR25 >= 0 || math.IsNaN(f.BF25) || !(f.PCVolume > 0) {
 		t.Errorf("SPY's skew and volumes: %+v", f)
 	}
-	tabs, _ := a.chain.Tabs()
+	tabs, _ := a.w.chain.Tabs()
 	if len(tabs) != len(figs) {
 		t.Fatalf("%d tabs, %d expiries on the page", len(tabs), len(figs))
 	}
@@ -141,16 +141,16 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 		t.Fatalf("the term structure is planned with the page hidden: %v", due)
 	}
 	a.update(runeKey('v'))
-	if !a.volOpen || !a.poll.cond.VolVisible || a.poll.cond.TapeVisible {
-		t.Fatalf("open: %v, conditions %+v", a.volOpen, a.poll.cond)
+	if !volShown(a) || !a.poll.cond.VolVisible || a.poll.cond.TapeVisible {
+		t.Fatalf("open: %v, conditions %+v", volShown(a), a.poll.cond)
 	}
-	if due := a.poll.due[feed.FeedTerm]; !due.Equal(a.chain.FullAt().Add(5 * time.Minute)) {
+	if due := a.poll.due[feed.FeedTerm]; !due.Equal(a.w.chain.FullAt().Add(5 * time.Minute)) {
 		t.Fatalf("a fresh whole chain: next term fetch %v, want its time + 5m", due)
 	}
 	armed := pollMsg{feed: feed.FeedTerm, gen: a.poll.gen[feed.FeedTerm]} // the timer armed at opening
 	a.update(runeKey('v'))                                                // v closes it too
-	if a.volOpen || !a.poll.due[feed.FeedTerm].IsZero() {
-		t.Fatalf("closed: open %v, due %v", a.volOpen, a.poll.due[feed.FeedTerm])
+	if volShown(a) || !a.poll.due[feed.FeedTerm].IsZero() {
+		t.Fatalf("closed: open %v, due %v", volShown(a), a.poll.due[feed.FeedTerm])
 	}
 	if cmd := a.update(armed); cmd != nil || a.poll.inflight[feed.FeedTerm] != 0 {
 		t.Fatal("a term timer fired with the page hidden")
@@ -165,7 +165,7 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 	if due := a.poll.due[feed.FeedTerm]; !due.Equal(now.Add(config.TermFirstDelay)) {
 		t.Fatalf("an old whole chain: next term fetch %v, want now + %v", due, config.TermFirstDelay)
 	}
-	plain := ansi.Strip(a.render(now))
+	plain := ansi.Strip(a.drawAt(now))
 	if !strings.Contains(plain, "next expiries 3s (4 pts)") || !strings.Contains(plain, "all expiries 20m00s old") {
 		t.Fatalf("the cost before the first fetch:\n%s", plain)
 	}
@@ -174,7 +174,7 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 	if cmd == nil || a.poll.inflight[feed.FeedTerm] != 1 {
 		t.Fatal("the term timer did not fetch")
 	}
-	if p := ansi.Strip(a.render(now)); !strings.Contains(p, "fetching 4 pts") {
+	if p := ansi.Strip(a.drawAt(now)); !strings.Contains(p, "fetching 4 pts") {
 		t.Errorf("no fetching mark:\n%s", p)
 	}
 	reply := findMsg[termMsg](t, cmd)
@@ -182,15 +182,15 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 	if got := a.poll.sched.Stats(now).SessionSpent - spent; got != 4 {
 		t.Errorf("the term fetch cost %d points, want 4", got)
 	}
-	if !a.chain.FullAt().Equal(reply.At) || a.poll.inflight[feed.FeedTerm] != 0 {
-		t.Errorf("the whole chain was not taken: %v", a.chain.FullAt())
+	if !a.w.chain.FullAt().Equal(reply.At) || a.poll.inflight[feed.FeedTerm] != 0 {
+		t.Errorf("the whole chain was not taken: %v", a.w.chain.FullAt())
 	}
 	if due := a.poll.due[feed.FeedTerm]; !due.Equal(reply.At.Add(5 * time.Minute)) {
 		t.Errorf("next term fetch %v, want 5m after the reply", due)
 	}
 	a.update(keyEsc())
-	if a.volOpen || !a.poll.cond.TapeVisible || !a.poll.due[feed.FeedTerm].IsZero() {
-		t.Fatalf("esc: open %v, conditions %+v", a.volOpen, a.poll.cond)
+	if volShown(a) || !a.poll.cond.TapeVisible || !a.poll.due[feed.FeedTerm].IsZero() {
+		t.Fatalf("esc: open %v, conditions %+v", volShown(a), a.poll.cond)
 	}
 }
 
@@ -206,7 +206,7 @@ func TestVolPastDayIsNotRefreshed(t *testing.T) {
 	if due := a.poll.due[feed.FeedTerm]; !due.IsZero() {
 		t.Fatalf("a past day's term structure is planned: %v", due)
 	}
-	if p := ansi.Strip(a.render(now)); !strings.Contains(p, "a past day: not refreshed") {
+	if p := ansi.Strip(a.drawAt(now)); !strings.Contains(p, "a past day: not refreshed") {
 		t.Errorf("the page does not say it:\n%s", p)
 	}
 }
@@ -218,26 +218,26 @@ func TestVolKeys(t *testing.T) {
 	now := testNow
 	a := volApp(t, &now)
 	a.update(runeKey('v'))
-	first := a.chain.Expiry()
+	first := a.w.chain.Expiry()
 	a.update(keyDown)
-	if a.chain.Expiry() <= first {
-		t.Fatalf("down: expiry %v", a.chain.Expiry())
+	if a.w.chain.Expiry() <= first {
+		t.Fatalf("down: expiry %v", a.w.chain.Expiry())
 	}
 	a.update(runeKey('['))
-	if a.chain.Expiry() != first {
-		t.Fatalf("[: expiry %v, want %v", a.chain.Expiry(), first)
+	if a.w.chain.Expiry() != first {
+		t.Fatalf("[: expiry %v, want %v", a.w.chain.Expiry(), first)
 	}
-	k := a.chain.CursorStrike()
+	k := a.w.chain.CursorStrike()
 	a.update(keyRight())
-	if a.chain.CursorStrike() <= k {
-		t.Fatalf("right: strike %v after %v", a.chain.CursorStrike(), k)
+	if a.w.chain.CursorStrike() <= k {
+		t.Fatalf("right: strike %v after %v", a.w.chain.CursorStrike(), k)
 	}
 	a.update(runeKey('o'))
-	if !a.vol.Both() || !strings.Contains(ansi.Strip(a.render(now)), "◐ both") {
+	if !a.parts.vol.Both() || !strings.Contains(ansi.Strip(a.drawAt(now)), "◐ both") {
 		t.Error("o does not show calls and puts apart")
 	}
 	a.update(runeKey('?'))
-	if p := ansi.Strip(a.render(now)); !a.help || !strings.Contains(p, "strike (the ladder's cursor)") {
+	if p := ansi.Strip(a.drawAt(now)); !helpOpen(a) || !strings.Contains(p, "strike (the ladder's cursor)") {
 		t.Errorf("help over the page shows the page's keys:\n%s", p)
 	}
 }
@@ -264,9 +264,9 @@ func TestVolPageBeforeTheChain(t *testing.T) {
 	now := testNow
 	sh := startTestSandbox(t)
 	a := New(Config{Client: sh.Client, Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return now }, Theme: "dark"})
-	a.width, a.height = 80, 24
+	a.resize(80, 24)
 	a.update(runeKey('v'))
-	out := a.render(now)
+	out := a.drawAt(now)
 	if lines := strings.Split(out, "\n"); len(lines) != 24 || ansi.StringWidth(lines[10]) != 80 {
 		t.Fatalf("%d lines", len(lines))
 	}
@@ -274,7 +274,7 @@ func TestVolPageBeforeTheChain(t *testing.T) {
 		t.Fatalf("no loading message:\n%s", ansi.Strip(out))
 	}
 	a.update(a.sh.Source().Chain(t.Context(), a.q, 0))
-	if p := ansi.Strip(a.render(now)); !strings.Contains(p, "Term structure") || strings.Contains(p, "loading") {
+	if p := ansi.Strip(a.drawAt(now)); !strings.Contains(p, "Term structure") || strings.Contains(p, "loading") {
 		t.Fatalf("the chain did not fill the page:\n%s", p)
 	}
 }

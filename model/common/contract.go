@@ -57,11 +57,15 @@ type OpenContract struct{ OSI string }
 // Notice asks the root to show Text in the status bar.
 type Notice struct{ Text string }
 
+// Quit asks the root to end the program.
+type Quit struct{}
+
 func (Close) action()        {}
 func (PickSymbol) action()   {}
 func (PickDate) action()     {}
 func (OpenContract) action() {}
 func (Notice) action()       {}
+func (Quit) action()         {}
 
 // Frame is the size and focus the root gives a pane or page; a part embeds
 // it to meet SetSize and SetFocused and reads W, H and Focused in View.
