@@ -253,34 +253,13 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case saveErrMsg:
 		a.scr.notice = "recent symbols not saved: " + msg.err.Error()
 		return nil
-	case pollMsg:
-		return a.onPoll(msg)
-	case expiryMsg:
-		return a.onExpiryDebounced(msg)
-	case feed.ChainMsg:
-		return a.onChain(msg)
-	case termMsg:
-		return a.onTerm(msg)
-	case feed.TapeMsg:
-		return a.onTape(msg)
-	case feed.CalendarMsg:
-		return a.onCalendar(msg)
-	case feed.ExchangesMsg:
-		a.w.tape.Update(msg)
-		a.parts.contract.page.Update(msg)
-		return nil
-	case feed.ContractQuoteMsg:
-		return a.onContractQuote(msg)
-	case feed.ContractTradesMsg:
-		return a.onContractTrades(msg)
-	case feed.ContractTAQMsg:
-		return a.onContractTAQ(msg)
-	case feed.TapeGreeksMsg:
-		return a.onTapeGreeks(msg)
 	case scanner.DoneMsg:
 		return a.onScanDone(msg)
 	case feed.QuotesMsg, feed.EventsMsg, watchlist.Msg:
 		return a.onWatchlistMsg(msg)
+	}
+	if cmd, ok := a.onFeed(msg); ok {
+		return cmd
 	}
 	// The rest is the scanner's: its field list, and huh's own messages
 	// (moving between fields, suggestions, the cursor's blink).

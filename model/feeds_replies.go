@@ -158,3 +158,36 @@ func (a *App) onExpiryDebounced(m expiryMsg) tea.Cmd {
 	}
 	return a.planAfter(feed.FeedChain, time.Time{})
 }
+
+// onFeed routes the poller's own messages (its timers) and the replies it
+// books; ok is false for any other message.
+func (a *App) onFeed(msg tea.Msg) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
+	case pollMsg:
+		return a.onPoll(msg), true
+	case expiryMsg:
+		return a.onExpiryDebounced(msg), true
+	case feed.ChainMsg:
+		return a.onChain(msg), true
+	case termMsg:
+		return a.onTerm(msg), true
+	case feed.TapeMsg:
+		return a.onTape(msg), true
+	case feed.CalendarMsg:
+		return a.onCalendar(msg), true
+	case feed.ExchangesMsg:
+		a.w.tape.Update(msg)
+		a.parts.contract.page.Update(msg)
+		return nil, true
+	case feed.ContractQuoteMsg:
+		return a.onContractQuote(msg), true
+	case feed.ContractTradesMsg:
+		return a.onContractTrades(msg), true
+	case feed.ContractTAQMsg:
+		return a.onContractTAQ(msg), true
+	case feed.TapeGreeksMsg:
+		return a.onTapeGreeks(msg), true
+	default:
+		return nil, false
+	}
+}
