@@ -121,6 +121,7 @@ type feedCursor struct {
 	seqTime   api.TimeOfDay
 	catchUp   int  // tape, contract: full pages fetched back to back
 	restarted bool // tape: it started over in this catch-up
+	paged     bool // tape: a page was asked for: a page from 0 now starts it over
 	refused   bool // contract trades and quotes: the account may not see them
 	needDue   bool // events: quotes came since the missing symbols' events were asked for
 	every     time.Duration

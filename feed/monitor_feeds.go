@@ -74,9 +74,11 @@ func (m *Monitor) askTape(e *entry, now time.Time) func(context.Context) any {
 		e.seq, e.day = -1, day
 	}
 	from := e.nextFrom()
+	restart := from == 0 && e.paged
+	e.paged = true
 	return func(ctx context.Context) any {
 		r := src.Tape(ctx, q, day, from)
-		r.Day, r.Over = day, over
+		r.Day, r.Over, r.Restart = day, over, restart
 		return r
 	}
 }

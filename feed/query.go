@@ -59,15 +59,16 @@ type TapeMsg struct {
 	From  int64
 	// Day is the session the trades are of, and Over whether it has
 	// ended: the tape's title names a past day, and an empty tape of a
-	// finished session does not read "no trades yet". A page From 0 of a
-	// tape that holds trades starts it over (a new session began, or the
-	// backlog outgrew it).
-	Day    api.Date
-	Over   bool
-	Trades []api.OptionTrade
-	Resp   *api.Response
-	Err    error
-	At     time.Time
+	// finished session does not read "no trades yet".
+	Day  api.Date
+	Over bool
+	// Restart is a page from 0 that starts the tape over: a new session
+	// began, or the backlog outgrew the subscriber's tape.
+	Restart bool
+	Trades  []api.OptionTrade
+	Resp    *api.Response
+	Err     error
+	At      time.Time
 }
 
 // TermMsg is a whole chain fetched for the vol page's term structure;

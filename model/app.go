@@ -61,6 +61,9 @@ type Config struct {
 	WatchlistSkipped []string
 	SaveWatchlist    func([]string) error
 	StartOnWatchlist bool
+	// Monitor is the data monitor the screen subscribes to; nil: one of
+	// its own on Client, Now and Budget.
+	Monitor *feed.Monitor
 }
 
 // pane is where movement keys go.
@@ -83,7 +86,7 @@ type App struct {
 	cancel context.CancelFunc
 
 	q       feed.Query
-	poll    poller         // the feeds' timers (feeds*.go)
+	link    feedLink       // the data monitor (feeds.go)
 	w       watchState     // the watch screen's panes and what it shows
 	scr     screen         // the terminal: size, focus, theme, frame, notice
 	pages   []page         // the stack; the watch screen at the bottom
@@ -170,7 +173,7 @@ func New(cfg Config) *App {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{
 		cfg: cfg, sh: sh, ctx: ctx, cancel: cancel,
-		poll: newPoller(cfg.Budget),
+		link: newFeedLink(cfg),
 		w: watchState{
 			chain: chain.New(sh), tape: tape.New(sh, cfg.TapeCapacity, cfg.BlockSize), cal: calendar.New(sh),
 			showTape: true, showCal: true, banner: cfg.FirstRun,
@@ -200,7 +203,8 @@ func New(cfg Config) *App {
 // Init starts the first fetches and the clock, and asks the terminal for
 // its background so the theme can follow it.
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{a.startScreen(), a.armFrame(), fetchExchangesCmd(a.ctx, a.sh, a.q.Mode)}
+	a.syncFeeds()
+	cmds := []tea.Cmd{listenCmd(a.ctx, a.link.sub), a.armFrame(), fetchExchangesCmd(a.ctx, a.sh, a.q.Mode)}
 	if !a.scr.darkSet {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -216,6 +220,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil // outdated by a sooner tick: nothing to draw
 	}
 	cmd := a.update(msg)
+	a.syncFeeds()
 	cmd = tea.Batch(cmd, a.armFrame())
 	a.draw()
 	return a, cmd
@@ -226,7 +231,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.scr.width, a.scr.height = msg.Width, msg.Height
-		return a.replan()
+		return nil
 	case tea.BackgroundColorMsg:
 		if !a.scr.darkSet && msg.IsDark() != a.scr.dark {
 			a.scr.dark = msg.IsDark()
@@ -236,10 +241,10 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.FocusMsg:
 		a.scr.focused = true
-		return a.replan()
+		return nil
 	case tea.BlurMsg:
 		a.scr.focused = false
-		return a.replan()
+		return nil
 	case tea.KeyPressMsg:
 		return a.onKey(msg)
 	case tea.MouseClickMsg:
@@ -253,8 +258,6 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case saveErrMsg:
 		a.scr.notice = "recent symbols not saved: " + msg.err.Error()
 		return nil
-	case scanner.DoneMsg:
-		return a.onScanDone(msg)
 	case feed.QuotesMsg, feed.EventsMsg, watchlist.Msg:
 		return a.onWatchlistMsg(msg)
 	}
@@ -279,5 +282,6 @@ func (a *App) quit() tea.Cmd {
 	// failure is the save function's to report (after the screen).
 	_ = a.parts.wl.m.Flush()
 	a.cancel()
+	a.closeFeeds()
 	return tea.Quit
 }

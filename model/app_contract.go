@@ -14,11 +14,10 @@ import (
 )
 
 // contractRoute is what the root keeps about the contract page: the page
-// itself, whether it is shown, its generation and its catch-up counts.
+// itself and its generation.
 type contractRoute struct {
-	page    *contract.Model
-	gen     uint64
-	catchUp [feed.NumFeeds]int
+	page *contract.Model
+	gen  uint64
 }
 
 // openContract shows the contract page of osi, the screen's feeds paused
@@ -36,9 +35,8 @@ func (a *App) openContract(osi string) tea.Cmd {
 	q.Gen = r.gen
 	r.page.Open(feed.ContractQuery{Query: q, OSI: o})
 	a.push(contractPage{a})
-	r.catchUp = [feed.NumFeeds]int{}
 	a.scr.notice = ""
-	return a.startContract()
+	return nil // the monitor fetches the page's feeds at once (syncFeeds)
 }
 
 // closeContract goes back to the watch screen, which is fetched again at
@@ -48,7 +46,7 @@ func (a *App) closeContract() tea.Cmd {
 	r := &a.parts.contract
 	a.pop()
 	r.gen++
-	return a.stopContract()
+	return nil
 }
 
 // contractPage is the contract page over the watch screen.

@@ -18,25 +18,24 @@ import (
 // and help, which mean the same on every page; then the top page.
 func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := a.sh.Keys
-	a.scr.lastInput = a.sh.Now()
-	wake := a.replanIfChanged()
+	a.scr.lastInput = a.sh.Now() // no longer idle: the feeds speed up (syncFeeds)
 	if key.Matches(k, keys.Interrupt) {
 		return a.quit()
 	}
 	if a.overlay != nil {
-		return tea.Batch(wake, a.onOverlay(k))
+		return a.onOverlay(k)
 	}
 	if a.top().modal(k) {
-		return wake
+		return nil
 	}
 	switch {
 	case key.Matches(k, keys.Quit):
 		return a.quit()
 	case key.Matches(k, keys.Help):
 		a.overlay = helpOverlay{a.sh}
-		return wake
+		return nil
 	}
-	return tea.Batch(wake, a.top().key(k))
+	return a.top().key(k)
 }
 
 // watchScreen is the bottom page: the ladder, the tape and the calendar.
@@ -122,7 +121,7 @@ func (a *App) onScreenKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Tape):
 		a.w.showTape = !a.w.showTape
 		a.fixFocus()
-		return a.replan()
+		return nil
 	case key.Matches(k, keys.Calendar):
 		a.w.showCal = !a.w.showCal
 		a.fixFocus()
@@ -145,7 +144,7 @@ func (a *App) paneKey(k tea.KeyPressMsg) tea.Cmd {
 	greeks := a.w.tape.GreeksWanted()
 	a.w.tape.Update(k)
 	if a.w.tape.GreeksWanted() != greeks {
-		return a.replan() // the greeks columns were shown or hidden
+		return nil // the greeks columns were shown or hidden
 	}
 	a.w.cal.Update(k)
 	before := a.w.chain.Expiry()

@@ -25,7 +25,7 @@ func (c *clock) Now() time.Time { return c.t }
 func offlineApp(t *testing.T) (*App, *clock) {
 	t.Helper()
 	c := &clock{t: testNow}
-	a := New(Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark"})
+	a := New(offline(t, Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark"}))
 	a.Init()
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	return a, c

@@ -19,14 +19,14 @@ import (
 func (a *App) openVol() tea.Cmd {
 	a.push(volPage{a})
 	a.scr.notice = ""
-	return a.startTerm()
+	return nil // the monitor plans the term structure (syncFeeds)
 }
 
 // closeVol goes back to the watch screen; the term structure's timer is
 // outdated by the replan, and the tape resumes.
 func (a *App) closeVol() tea.Cmd {
 	a.pop()
-	return a.replan()
+	return nil
 }
 
 // onVolKey routes a key on the vol page: its own (smile), the ladder's

@@ -28,9 +28,6 @@ type watchPage struct {
 	q      feed.Query
 	adding bool   // the open symbol prompt adds to the watchlist
 	hint   string // the status bar's reminder on the page, made once
-	// chainPending: the watch screen's query changed (or was never
-	// started) while the page showed; its feeds start when it shows.
-	chainPending bool
 }
 
 func newWatchPage(sh *common.Common, cfg Config) watchPage {
@@ -38,16 +35,7 @@ func newWatchPage(sh *common.Common, cfg Config) watchPage {
 	w, k := keymap.Watchlist(), sh.Keys
 	hint := strings.Join([]string{w.Add.Help().Key + " add", w.Remove.Help().Key + " remove", w.Open.Help().Key + " chain",
 		w.SortNext.Help().Key + " sort", w.Back.Help().Key + " back", k.Help.Help().Key + " help", k.Quit.Help().Key + " quit"}, "  ")
-	return watchPage{m: m, chainPending: cfg.StartOnWatchlist, hint: hint}
-}
-
-// startScreen is Init's first fetches: the chain's, or, when chainwatch
-// starts on the watchlist, the watchlist's (the chain waits until shown).
-func (a *App) startScreen() tea.Cmd {
-	if onTop[watchlistPage](a) {
-		return a.replan()
-	}
-	return a.startAll()
+	return watchPage{m: m, hint: hint}
 }
 
 // openWatchlist shows the page; the timers move from the watch screen's
@@ -55,42 +43,27 @@ func (a *App) startScreen() tea.Cmd {
 func (a *App) openWatchlist() tea.Cmd {
 	a.push(watchlistPage{a})
 	a.scr.notice = ""
-	return a.replan()
+	return nil
 }
 
 // openChain leaves the page for sym's chain (the one shown when sym is
 // it already), starting the watch screen's feeds if they wait.
 func (a *App) openChain(sym string) tea.Cmd {
-	wasOn := onTop[watchlistPage](a)
-	if wasOn {
+	if onTop[watchlistPage](a) {
 		a.pop()
 	}
-	var cmds []tea.Cmd
-	switch {
-	case sym != "" && sym != a.q.Symbol:
+	if sym != "" && sym != a.q.Symbol {
 		q := a.q
 		q.Symbol = sym
-		a.parts.wl.chainPending = false
-		cmds = append(cmds, a.changeQuery(q))
-	case a.parts.wl.chainPending:
-		a.parts.wl.chainPending = false
-		cmds = append(cmds, a.startAll())
+		return a.changeQuery(q)
 	}
-	if wasOn {
-		cmds = append(cmds, a.replan())
-	}
-	return tea.Batch(cmds...)
+	return nil
 }
 
 // changeQueryHidden changes the mode or the day from the page: the watch
-// screen takes the new query but fetches it only when it shows.
-func (a *App) changeQueryHidden(q feed.Query) tea.Cmd {
-	q.Gen = a.q.Gen + 1
-	a.setQuery(q)
-	a.scr.notice = ""
-	a.parts.wl.chainPending = true
-	return a.replan()
-}
+// screen takes the new query; its feeds, hidden under the page, are
+// fetched when it shows.
+func (a *App) changeQueryHidden(q feed.Query) tea.Cmd { return a.changeQuery(q) }
 
 // onWatchlistKey routes a key on the page: the keys that mean the same on
 // every screen, then the page's own.
@@ -142,23 +115,24 @@ func (w watchlistPage) act(act common.Action) tea.Cmd {
 	return nil
 }
 
-// addToWatchlist adds sym, saves the list and fetches its quote now
-// rather than at the next refresh.
+// addToWatchlist adds sym and saves the list; the monitor asks for its
+// quote now (a symbol gained), not at the next refresh.
 func (a *App) addToWatchlist(sym string) tea.Cmd {
-	added, save := a.parts.wl.m.Add(sym)
-	if !added {
-		return save
-	}
-	return tea.Batch(save, a.fetchSoon(feed.FeedQuotes))
+	_, save := a.parts.wl.m.Add(sym)
+	return save
 }
 
 // onWatchlistMsg routes the page's replies and requests.
 func (a *App) onWatchlistMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case feed.QuotesMsg:
-		return a.onQuotes(msg)
+		if a.parts.wl.m.Apply(msg); msg.Err == nil {
+			return a.flashDone()
+		}
+		return nil
 	case feed.EventsMsg:
-		return a.onEvents(msg)
+		a.parts.wl.m.ApplyEvents(msg)
+		return nil
 	case watchlist.OpenChainMsg:
 		return a.openChain(msg.Symbol)
 	case watchlist.AddSymbolMsg:

@@ -48,8 +48,8 @@ func watchApp(t *testing.T, start bool) (*App, *clock, *savedLists) {
 	t.Helper()
 	c := &clock{t: testNow}
 	sv := &savedLists{}
-	a := New(Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark",
-		Watchlist: fourSymbols, SaveWatchlist: sv.save, StartOnWatchlist: start})
+	a := New(offline(t, Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark",
+		Watchlist: fourSymbols, SaveWatchlist: sv.save, StartOnWatchlist: start}))
 	a.Init()
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	return a, c, sv
@@ -266,7 +266,7 @@ func runCmd(a *App, cmd tea.Cmd) {
 // offers the watchlist's symbols after the recent ones.
 func TestChainPromptCompletesFromTheWatchlist(t *testing.T) {
 	c := &clock{t: testNow}
-	a := New(Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark", Watchlist: []string{"XLE", "XLF"}})
+	a := New(offline(t, Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark", Watchlist: []string{"XLE", "XLF"}}))
 	a.Init()
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	typeKeys(a, "/xl")

@@ -1,7 +1,9 @@
 package model
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -10,76 +12,98 @@ import (
 	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/model/prompt"
+	"chainwatch/model/scanner"
 )
 
-// The watch screen's replies: booked by settle, applied to the panes,
-// and what follows (the next fetch, a catch-up, a symbol not known).
+// The replies the monitor posts, booked already, and what the screen does
+// with each: the part it belongs to takes it, and what only the root
+// knows follows (the recent symbols, a symbol not known, the flash).
 
-// replyInfo is what every reply carries for the scheduler.
-type replyInfo struct {
-	resp *api.Response
-	err  error
-	at   time.Time
-}
-
-// settle books a reply of feed f: its points always count, since the
-// service charged them whether or not the screen still wants the answer;
-// the rest only when it belongs to the current query.
-func (a *App) settle(f feed.Feed, q feed.Query, m replyInfo) bool {
-	if !q.Same(a.q) {
-		a.poll.sched.Spend(m.resp)
-		return false
+// onFeed routes the monitor's messages and the screen's own timers of
+// the feeds; ok is false for any other message.
+func (a *App) onFeed(msg tea.Msg) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
+	case monitorMsg:
+		cmd, _ := a.onFeed(msg.msg)
+		return tea.Batch(cmd, listenCmd(a.ctx, a.link.sub)), true
+	case expiryMsg:
+		if msg.gen == a.link.expiryGen {
+			a.link.sub.Refetch(feed.FeedChain)
+		}
+		return nil, true
+	case feed.ChainMsg:
+		return a.onChain(msg), true
+	case feed.TermMsg:
+		return a.onTerm(msg), true
+	case feed.TapeMsg:
+		a.w.tape.Apply(msg)
+		return nil, true
+	case feed.CalendarMsg:
+		if a.w.cal.Apply(msg) {
+			a.w.chain.SetEarnings(a.w.cal.NextEarnings(a.q.Day(a.sh.Now())))
+		}
+		return nil, true
+	case feed.ExchangesMsg:
+		a.w.tape.Update(msg)
+		a.parts.contract.page.Update(msg)
+		return nil, true
+	case feed.ContractQuoteMsg:
+		a.parts.contract.page.ApplyQuote(msg)
+		return nil, true
+	case feed.ContractTradesMsg:
+		a.parts.contract.page.ApplyTrades(msg)
+		return nil, true
+	case feed.ContractTAQMsg:
+		a.parts.contract.page.ApplyTAQ(msg)
+		return nil, true
+	case feed.TapeGreeksMsg:
+		a.w.tape.ApplyGreeks(msg)
+		return nil, true
+	case feed.FetchingMsg:
+		return nil, true // a countdown ends: drawn again
+	case scanner.DoneMsg:
+		// The service charged the scan whatever the modal does now.
+		a.link.mon.Outside(msg.Out.Resp)
+		return a.onScanner(msg), true
 	}
-	if a.poll.inflight[f] > 0 {
-		a.poll.inflight[f]--
-	}
-	a.poll.last[f] = m.at
-	err := m.err
-	if api.IsNoData(err) {
-		err = nil // a 204 is an answer: nothing listed, no trades yet
-	}
-	a.poll.sched.Observe(f, m.resp, err, m.at)
-	return true
+	return nil, false
 }
 
 func (a *App) onChain(m feed.ChainMsg) tea.Cmd {
-	if !a.settle(feed.FeedChain, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
+	applied := a.w.chain.Apply(m)
+	if a.w.chain.NoSuchSymbol() {
+		a.noSuchSymbol()
 		return nil
 	}
-	var cmds []tea.Cmd
-	applied := a.w.chain.Apply(m)
-	cmds = append(cmds, a.afterWholeChain(m))
-	if a.w.chain.NoSuchSymbol() {
-		return a.noSuchSymbol()
+	if !applied || m.Err != nil {
+		return nil
 	}
-	if a.poll.held && applied && m.Err == nil {
-		a.poll.held = false
-		cmds = append(cmds, a.fetch(feed.FeedCalendar), a.fetch(feed.FeedTape))
+	a.w.tape.SetContract(a.w.chain.SelectedOSI())
+	cmds := []tea.Cmd{a.flashDone()}
+	if m.Expiry == 0 && m.Chain != nil && len(m.Chain.Options) > 0 && (len(a.syms.recent) == 0 || a.syms.recent[0] != a.q.Symbol) {
+		cmds = append(cmds, a.remember(a.q.Symbol))
 	}
-	if applied && m.Err == nil {
-		a.w.tape.SetContract(a.w.chain.SelectedOSI())
-		cmds = append(cmds, a.flashDone())
-		if m.Expiry == 0 && m.Chain != nil && len(m.Chain.Options) > 0 && (len(a.syms.recent) == 0 || a.syms.recent[0] != a.q.Symbol) {
-			cmds = append(cmds, a.remember(a.q.Symbol))
-		}
-	}
-	if a.poll.refetch {
-		a.poll.refetch = false
-		return tea.Batch(append(cmds, a.planAfter(feed.FeedChain, time.Time{}))...)
-	}
-	return tea.Batch(append(cmds, a.plan(feed.FeedChain))...)
+	return tea.Batch(cmds...)
 }
 
-// noSuchSymbol stops every feed of a symbol the service does not know and
-// says so once, with the nearest symbol the user may have meant; the
-// symbol prompt refuses it from now on without asking the service again.
-func (a *App) noSuchSymbol() tea.Cmd {
-	sym := a.q.Symbol
-	a.poll.noSuch, a.poll.held = true, false
-	for _, f := range chainFeeds {
-		a.poll.gen[f]++
-		a.poll.due[f] = time.Time{}
+// onTerm applies a whole chain fetched for the term structure: it is the
+// ladder's chain too (every expiry fresh), so the ladder takes it.
+func (a *App) onTerm(m feed.TermMsg) tea.Cmd {
+	if a.w.chain.Apply(m.ChainMsg) && m.Err == nil {
+		a.w.tape.SetContract(a.w.chain.SelectedOSI())
 	}
+	if a.w.chain.NoSuchSymbol() {
+		a.noSuchSymbol()
+	}
+	return nil
+}
+
+// noSuchSymbol says once that the service does not know the symbol (the
+// monitor has stopped its feeds), with the nearest symbol the user may
+// have meant; the symbol prompt refuses it from now on without asking
+// the service again.
+func (a *App) noSuchSymbol() {
+	sym := a.q.Symbol
 	if !slices.Contains(a.syms.unknown, sym) {
 		a.syms.unknown = append(a.syms.unknown, sym)
 	}
@@ -90,104 +114,36 @@ func (a *App) noSuchSymbol() tea.Cmd {
 		a.scr.notice += "; did you mean " + near + "?"
 	}
 	a.scr.notice += " (" + a.sh.Keys.Symbol.Help().Key + " picks another)"
-	return nil
 }
 
-func (a *App) onTape(m feed.TapeMsg) tea.Cmd {
-	if !a.settle(feed.FeedTape, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
-		return nil
+// contractCost is what the contract page's refreshes cost and how often
+// the budget lets them run: "34 pts a refresh (trades 15 every 1m8s,
+// quotes 15 every 1m8s, quote 4 every 36s)".
+func (a *App) contractCost(now time.Time) string {
+	if a.q.Historical(now) {
+		return "a past day: fetched once, never polled"
 	}
-	if !a.w.tape.Apply(m) || m.Err != nil || !a.w.tape.More() {
-		a.poll.catchUp, a.poll.restarted = 0, false
-		return a.plan(feed.FeedTape)
+	total := 0
+	var parts []string
+	names := map[feed.Feed]string{feed.FeedContractQuote: "quote", feed.FeedContractTrades: "trades", feed.FeedContractTAQ: "quotes"}
+	eps := map[feed.Feed]api.Endpoint{feed.FeedContractQuote: api.EndpointOptionQuotes,
+		feed.FeedContractTrades: api.EndpointTradesWithGreeks, feed.FeedContractTAQ: api.EndpointTradesAndQuotes}
+	for _, f := range contractFeeds {
+		if f != feed.FeedContractQuote && a.parts.contract.page.NotEntitled() {
+			continue
+		}
+		cost := api.Cost(eps[f], a.q.Mode, false)
+		total += cost
+		iv := a.feeds().Interval(f, now)
+		if iv <= 0 || !feed.SessionLive(now, a.q.Mode) {
+			parts = append(parts, fmt.Sprintf("%s %d", names[f], cost))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %d every %s", names[f], cost, iv.Round(time.Second)))
 	}
-	// A full page means more trades are waiting: catch up at once rather
-	// than an interval later, as soon as a Retry-After allows. A backlog
-	// larger than the ring (the tape was hidden for an hour) would be
-	// paid for page by page and then overwritten, so past that the tape
-	// starts over from the latest window instead.
-	p := &a.poll
-	p.catchUp++
-	switch {
-	case m.From > 0 && !p.restarted && p.catchUp*config.TapePageLimit > a.cfg.TapeCapacity:
-		p.catchUp, p.restarted = 0, true
-		a.w.tape.Restart()
-	case p.catchUp > maxCatchUp:
-		// Still behind after several pages (a very busy name): from
-		// here the budget paces the tape again.
-		p.catchUp = 0
-		return a.plan(feed.FeedTape)
+	s := fmt.Sprintf("%d pts a refresh (%s)", total, strings.Join(parts, ", "))
+	if !feed.SessionLive(now, a.q.Mode) {
+		s += "; " + feed.PauseText(now, a.q.Mode)
 	}
-	return a.planAfter(feed.FeedTape, time.Time{})
-}
-
-// maxCatchUp is how many full tape pages are fetched back to back.
-const maxCatchUp = 4
-
-func (a *App) onCalendar(m feed.CalendarMsg) tea.Cmd {
-	if !a.settle(feed.FeedCalendar, m.Query, replyInfo{m.Resp, m.Err, m.At}) {
-		return nil
-	}
-	if a.w.cal.Apply(m) {
-		a.w.chain.SetEarnings(a.w.cal.NextEarnings(a.q.Day(a.sh.Now())))
-	}
-	return a.plan(feed.FeedCalendar)
-}
-
-// expiryChanged waits for the user to stop flipping before fetching.
-func (a *App) expiryChanged() tea.Cmd {
-	a.w.tape.SetContract(a.w.chain.SelectedOSI())
-	a.poll.expiryGen++
-	msg := expiryMsg{gen: a.poll.expiryGen}
-	return tea.Tick(config.ExpiryDebounce, func(time.Time) tea.Msg { return msg })
-}
-
-func (a *App) onExpiryDebounced(m expiryMsg) tea.Cmd {
-	if m.gen != a.poll.expiryGen || a.q.Historical(a.sh.Now()) {
-		// A past day's whole chain is already held and never changes.
-		return nil
-	}
-	if a.poll.inflight[feed.FeedChain] > 0 {
-		// The reply in flight is for the old expiry (dropped) or the whole
-		// chain (which holds the new one); its arrival plans the next
-		// fetch, which asks for the selected expiry.
-		a.poll.gen[feed.FeedChain]++
-		a.poll.due[feed.FeedChain] = time.Time{}
-		a.poll.refetch = true
-		return nil
-	}
-	return a.planAfter(feed.FeedChain, time.Time{})
-}
-
-// onFeed routes the poller's own messages (its timers) and the replies it
-// books; ok is false for any other message.
-func (a *App) onFeed(msg tea.Msg) (cmd tea.Cmd, ok bool) {
-	switch msg := msg.(type) {
-	case pollMsg:
-		return a.onPoll(msg), true
-	case expiryMsg:
-		return a.onExpiryDebounced(msg), true
-	case feed.ChainMsg:
-		return a.onChain(msg), true
-	case termMsg:
-		return a.onTerm(msg), true
-	case feed.TapeMsg:
-		return a.onTape(msg), true
-	case feed.CalendarMsg:
-		return a.onCalendar(msg), true
-	case feed.ExchangesMsg:
-		a.w.tape.Update(msg)
-		a.parts.contract.page.Update(msg)
-		return nil, true
-	case feed.ContractQuoteMsg:
-		return a.onContractQuote(msg), true
-	case feed.ContractTradesMsg:
-		return a.onContractTrades(msg), true
-	case feed.ContractTAQMsg:
-		return a.onContractTAQ(msg), true
-	case feed.TapeGreeksMsg:
-		return a.onTapeGreeks(msg), true
-	default:
-		return nil, false
-	}
+	return s
 }

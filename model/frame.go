@@ -91,7 +91,7 @@ func (a *App) countsSeconds(now time.Time) bool {
 // dirty), idleness is noticed, and the next tick is armed by Update.
 func (a *App) onFrame() tea.Cmd {
 	a.scr.frame.due = time.Time{}
-	return a.replanIfChanged()
+	return nil
 }
 
 // draw draws the frame after a message, for View to return: a message

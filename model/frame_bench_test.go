@@ -17,7 +17,7 @@ import (
 func loadedApp(tb testing.TB, nExp, nStrikes int) (*App, time.Time) {
 	tb.Helper()
 	now := testNow
-	a := New(Config{Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return now }, Theme: "dark"})
+	a := New(offline(tb, Config{Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return now }, Theme: "dark"}))
 	a.resize(160, 48)
 	for tick := range 2 {
 		if !a.w.chain.Apply(feed.ChainMsg{Query: a.q, Chain: modeltest.SynthChain(nExp, nStrikes, tick), At: now}) {

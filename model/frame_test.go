@@ -16,7 +16,7 @@ import (
 func appAt(t *testing.T, now time.Time) (*App, *clock) {
 	t.Helper()
 	c := &clock{t: now}
-	a := New(Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark"})
+	a := New(offline(t, Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark"}))
 	a.Init()
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	loadChain(t, a, now)

@@ -1,11 +1,14 @@
 package model
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"chainwatch/feed"
+	"chainwatch/feed/feedtest"
 	"chainwatch/model/chain"
 	"chainwatch/model/modeltest"
 )
@@ -60,3 +63,109 @@ func helpOpen(a *App) bool {
 	_, ok := a.overlay.(helpOverlay)
 	return ok
 }
+
+// scripted is cfg with a data monitor on cfg's clock whose requests wait
+// for the test to answer them (script), and whose timers fire only when
+// the test advances its clock: a model test moves time by hand and sends
+// what it wants, and no request ever leaves the process.
+func scripted(tb testing.TB, cfg Config) (Config, *feedtest.Script) {
+	tb.Helper()
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := feedtest.NewScript(feedtest.ClockOf(cfg.Now))
+	cfg.Monitor = s.Monitor(tb, cfg.Budget)
+	return cfg, s
+}
+
+// offline is cfg on a scripted monitor nobody answers.
+func offline(tb testing.TB, cfg Config) Config {
+	cfg, _ = scripted(tb, cfg)
+	return cfg
+}
+
+// rig is an App on a scripted monitor, and the requests the test has
+// taken from the script but not answered yet.
+type rig struct {
+	tb   testing.TB
+	a    *App
+	s    *feedtest.Script
+	held []*feedtest.Request
+}
+
+// newRig builds cfg's App on a scripted monitor (see scripted).
+func newRig(tb testing.TB, cfg Config) *rig {
+	tb.Helper()
+	cfg, s := scripted(tb, cfg)
+	return &rig{tb: tb, a: New(cfg), s: s}
+}
+
+// pump hands the App everything the monitor has posted to it.
+func (r *rig) pump() {
+	for _, m := range r.a.link.sub.Pending() {
+		r.a.Update(monitorMsg{m})
+	}
+}
+
+// fire runs the monitor's timers due by the App's clock (the test moved
+// it), and hands the App what they posted.
+func (r *rig) fire() {
+	r.s.Clock.Advance(0)
+	r.pump()
+}
+
+// take is the App's next request of feed f, waiting at most 5 s for it;
+// requests of other feeds taken on the way are held for later.
+func (r *rig) take(f feed.Feed) *feedtest.Request {
+	r.tb.Helper()
+	for i, q := range r.held {
+		if q.Feed == f {
+			r.held = append(r.held[:i], r.held[i+1:]...)
+			return q
+		}
+	}
+	for range 64 {
+		q := r.s.Next(r.tb)
+		if q.Feed == f {
+			return q
+		}
+		r.held = append(r.held, q)
+	}
+	r.tb.Fatalf("no %s request among 64", f)
+	return nil
+}
+
+// asked is how many requests of f the App has made and the test not
+// answered, without waiting.
+func (r *rig) asked(f feed.Feed) int {
+	r.held = append(r.held, r.s.Pending()...)
+	n := 0
+	for _, q := range r.held {
+		if q.Feed == f {
+			n++
+		}
+	}
+	return n
+}
+
+// answer answers the App's next request of f with msg (its query, start
+// and time filled from the request and the clock where left zero) and
+// hands the App what the monitor then posts.
+func (r *rig) answer(f feed.Feed, msg any) *feedtest.Request {
+	r.tb.Helper()
+	q := r.take(f)
+	r.pump()
+	q.Answer(msg)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	m, ok := r.a.link.sub.Next(ctx)
+	if !ok {
+		r.tb.Fatalf("the %s reply was not posted in 5 s", f)
+	}
+	r.a.Update(monitorMsg{m})
+	r.pump()
+	return q
+}
+
+// due is when the monitor plans f's next fetch, from the App's snapshot.
+func (r *rig) due(f feed.Feed) time.Time { return r.a.feeds().Due(f) }

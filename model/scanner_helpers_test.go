@@ -221,7 +221,7 @@ func namedKey(t *testing.T, name string) tea.KeyPressMsg {
 // dropPolls leaves out the poller's timers, so the watch screen fetches
 // nothing unless a test asks: the sandbox's points are then the scanner's.
 func dropPolls(m tea.Msg) bool {
-	_, ok := m.(pollMsg)
+	_, ok := m.(monitorMsg)
 	return ok
 }
 
@@ -255,7 +255,7 @@ func scannerApp(t *testing.T, cfg Config, w, h int) (*App, *scanDriver) {
 	if cfg.Theme == "" {
 		cfg.Theme = "dark"
 	}
-	a := New(cfg)
+	a := New(offline(t, cfg))
 	d := newScanDriver(t, a)
 	d.drop = dropPolls
 	d.send(tea.WindowSizeMsg{Width: w, Height: h})

@@ -422,7 +422,7 @@ func scannerOn(t *testing.T, base string) (*App, *scanDriver) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Config{Client: c, Source: "PRODUCTION", Symbol: "SPY", Now: func() time.Time { return testNow }, Theme: "dark", NoColor: true})
+	a := New(offline(t, Config{Client: c, Source: "PRODUCTION", Symbol: "SPY", Now: func() time.Time { return testNow }, Theme: "dark", NoColor: true}))
 	d := newScanDriver(t, a)
 	d.drop = dropPolls
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})

@@ -61,7 +61,7 @@ func (a *App) statusData(now time.Time) ui.StatusData {
 	shown := a.top().shown()
 	due := fv.Due(shown)
 	switch {
-	case fv.NoSuch() && !isWatchFeed(shown) || a.q.Historical(now):
+	case fv.NoSuch() && shown != feed.FeedQuotes && shown != feed.FeedEvents || a.q.Historical(now):
 		// Nothing will be polled: no pause to wait out, no next refresh.
 	case !feed.SessionLive(now, a.q.Mode) && !fv.InFlight(shown) && (due.IsZero() || !due.Before(feed.NextOpen(now, a.q.Mode))):
 		d.Paused = feed.PauseText(now, a.q.Mode)

@@ -118,6 +118,9 @@ func (a *App) sync() {
 	page := ui.Rect{W: a.scr.width, H: max(lay.Status.Y, 0)}
 	a.parts.contract.page.SetSize(page.W, page.H)
 	a.parts.contract.page.SetFocused(true)
+	if onTop[contractPage](a) {
+		a.parts.contract.page.SetCost(a.contractCost(now))
+	}
 	a.parts.vol.SetSize(r.W, r.H)
 	if onTop[volPage](a) {
 		a.parts.vol.Set(vol.Input{

@@ -22,7 +22,7 @@ import (
 func volApp(t *testing.T, now *time.Time) *App {
 	t.Helper()
 	sh := startTestSandbox(t)
-	a := New(Config{Client: sh.Client, Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return *now }, Theme: "dark"})
+	a := New(offline(t, Config{Client: sh.Client, Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return *now }, Theme: "dark"}))
 	a.resize(120, 40)
 	m := a.sh.Source().Chain(t.Context(), a.q, 0)
 	if m.Err != nil {
@@ -263,7 +263,7 @@ func findMsg[M any](t *testing.T, cmd tea.Cmd) M {
 func TestVolPageBeforeTheChain(t *testing.T) {
 	now := testNow
 	sh := startTestSandbox(t)
-	a := New(Config{Client: sh.Client, Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return now }, Theme: "dark"})
+	a := New(offline(t, Config{Client: sh.Client, Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return now }, Theme: "dark"}))
 	a.resize(80, 24)
 	a.update(runeKey('v'))
 	out := a.drawAt(now)

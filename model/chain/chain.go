@@ -16,13 +16,6 @@ import (
 	"chainwatch/ui"
 )
 
-const (
-	// fullChainMaxAge is how long the expiries and strikes learned from a
-	// whole chain are trusted; then a whole chain is fetched again, for
-	// strikes listed during the day and expiries that rolled off.
-	fullChainMaxAge = 30 * time.Minute
-)
-
 // Model is the strike ladder of one expiry, the expiry tabs and the details
 // of the selected contract. The selection is kept as a strike, not a row
 // index: a new snapshot may add strikes and the money moves, and the user
@@ -84,12 +77,6 @@ func (c *Model) Query() feed.Query { return c.q }
 
 // Expiry is the selected expiry; 0 until a whole chain arrived.
 func (c *Model) Expiry() api.Date { return c.expiry }
-
-// NeedsFull says whether the next fetch should be the whole chain rather
-// than the selected expiry.
-func (c *Model) NeedsFull(now time.Time) bool {
-	return c.fullAt.IsZero() || now.Sub(c.fullAt) > fullChainMaxAge
-}
 
 // LastOK is when the last reply was applied; Err the last failure since,
 // with its time (nil after a success); Loading is true until the first

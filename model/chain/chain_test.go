@@ -78,17 +78,11 @@ func TestChainFirstSnapshot(t *testing.T) {
 	if got := c.SelectedOSI(); got != "SPY261120C00600000" {
 		t.Errorf("OSI %q", got)
 	}
-	if c.NeedsFull(testNow.Add(time.Minute)) || !c.NeedsFull(testNow.Add(31*time.Minute)) {
-		t.Error("NeedsFull does not follow the 30-minute rule")
-	}
 
 	// On a later day the first expiry not yet expired is chosen.
 	later := New(modeltest.Common(testNow.AddDate(0, 0, 2)))
 	q := feed.Query{Symbol: "SPY", Gen: 3}
 	later.SetQuery(q)
-	if !later.NeedsFull(testNow) {
-		t.Error("no full chain yet, but NeedsFull is false")
-	}
 	later.Apply(feed.ChainMsg{Query: q, Chain: modeltest.SynthChain(5, 200, 1), At: testNow})
 	if later.Expiry() != modeltest.SynthDay.AddDays(2) {
 		t.Errorf("expiry %s, want the first with DTE >= 0", later.Expiry())

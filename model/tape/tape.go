@@ -173,7 +173,16 @@ func (t *Model) Err() error        { return feed.Failed(t.err, t.errAt) }
 // point answered after the first): its trades are held already. A page
 // out of seq_no order is sorted in place first.
 func (t *Model) Apply(m feed.TapeMsg) bool {
-	if m.Query.Gen != t.q.Gen || m.From != t.NextFrom() {
+	if m.Query.Gen != t.q.Gen {
+		return false
+	}
+	if m.Day != 0 {
+		t.SetSession(m.Day, m.Over)
+	}
+	if m.Restart && m.From == 0 {
+		t.Restart() // a new session began, or the backlog outgrew the tape
+	}
+	if m.From != t.NextFrom() {
 		return false
 	}
 	t.loading = false
