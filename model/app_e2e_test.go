@@ -52,7 +52,7 @@ func watchSnap(a *App) snapshot {
 	return snapshot{
 		symbol: a.q.Symbol, expiry: a.w.chain.Expiry(), loaded: !a.w.chain.LastOK().IsZero(),
 		rows: a.w.chain.Strikes(), help: helpOpen(a), tapeHeld: a.w.tape.Held(),
-		spent: a.poll.sched.Stats(a.sh.Now()).SessionSpent,
+		spent: a.feeds().Stats(a.sh.Now()).SessionSpent,
 	}
 }
 

@@ -20,22 +20,30 @@ type clock struct{ t time.Time }
 
 func (c *clock) Now() time.Time { return c.t }
 
-// offlineApp is an App whose commands are never run: Update tests feed it
-// replies by hand.
+// offlineApp is an App on a scripted monitor: nothing leaves the process,
+// and the test answers the requests it wants answered (offlineRig).
 func offlineApp(t *testing.T) (*App, *clock) {
 	t.Helper()
+	r, c := offlineRig(t)
+	return r.a, c
+}
+
+// offlineRig is offlineApp with its rig, at 160x48 on the test's clock.
+func offlineRig(t *testing.T) (*rig, *clock) {
+	t.Helper()
 	c := &clock{t: testNow}
-	a := New(offline(t, Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark"}))
-	a.Init()
-	a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-	return a, c
+	r := newRig(t, Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark"})
+	r.a.Init()
+	r.a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	return r, c
 }
 
 func okResp(cost int) *api.Response {
 	return &api.Response{StatusCode: 200, Cost: cost, PointsLeft: api.Some(int64(1_000_000)), PointsUsed: api.Some(int64(3_000_000))}
 }
 
-// loadChain answers the App's first chain request as the service would.
+// loadChain gives the App a chain as its first reply, past the monitor:
+// the panes take it, nothing is booked or planned (see loadRig).
 func loadChain(t *testing.T, a *App, at time.Time) {
 	t.Helper()
 	a.Update(feed.ChainMsg{Query: a.q, Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4), At: at})
@@ -44,9 +52,33 @@ func loadChain(t *testing.T, a *App, at time.Time) {
 	}
 }
 
+// loadRig answers the App's first chain request as the service would.
+func loadRig(t *testing.T, r *rig, at time.Time) {
+	t.Helper()
+	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4), At: at})
+	if r.a.w.chain.LastOK().IsZero() {
+		t.Fatal("the first chain was not applied")
+	}
+}
+
+// settled waits, at most 5 s, for the monitor to have done what the test
+// set off on another goroutine (a reply it books but posts to nobody).
+func settled(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for range 5000 {
+		if cond() {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatalf("%s: not within 5 s", what)
+}
+
 func TestAppDropsRepliesForASymbolLeftButCountsTheirPoints(t *testing.T) {
-	a, c := offlineApp(t)
+	r, c := offlineRig(t)
+	a := r.a
 	old := a.q
+	spy := r.take(feed.FeedChain) // the first chain, still in flight
 	a.Update(runeKey('/'))
 	for _, r := range "QQQ" {
 		a.Update(runeKey(r))
@@ -55,11 +87,13 @@ func TestAppDropsRepliesForASymbolLeftButCountsTheirPoints(t *testing.T) {
 	if a.q.Symbol != "QQQ" || a.q.Gen == old.Gen {
 		t.Fatalf("query after the prompt: %+v", a.q)
 	}
-	a.Update(feed.ChainMsg{Query: old, Chain: modeltest.SynthChain(1, 10, 0), Resp: okResp(4), At: c.t})
+	spy.Answer(feed.ChainMsg{Chain: modeltest.SynthChain(1, 10, 0), Resp: okResp(4)})
+	settled(t, "the dropped reply booked", func() bool { return a.link.mon.Stats(c.t).SessionSpent == 4 })
+	r.pump()
 	if !a.w.chain.LastOK().IsZero() {
 		t.Fatal("a chain for SPY, which the user left, was applied to QQQ")
 	}
-	if got := a.poll.sched.Stats(c.t).SessionSpent; got != 4 {
+	if got := a.link.mon.Stats(c.t).SessionSpent; got != 4 {
 		t.Fatalf("the dropped reply was charged: spent %d, want 4", got)
 	}
 }
@@ -68,9 +102,10 @@ func TestAppDropsRepliesForASymbolLeftButCountsTheirPoints(t *testing.T) {
 // out when the terminal loses focus and when the user goes idle, and
 // back when they return.
 func TestAppPollingFollowsFocusAndIdleness(t *testing.T) {
-	a, c := offlineApp(t)
-	loadChain(t, a, c.t)
-	due := func() time.Duration { return a.poll.due[feed.FeedChain].Sub(c.t) }
+	r, c := offlineRig(t)
+	a := r.a
+	loadRig(t, r, c.t)
+	due := func() time.Duration { return r.due(feed.FeedChain).Sub(c.t) }
 	active := due()
 	if active <= 0 {
 		t.Fatalf("no chain refresh planned after a reply: %v", active)
@@ -83,8 +118,11 @@ func TestAppPollingFollowsFocusAndIdleness(t *testing.T) {
 	if d := due(); d != active {
 		t.Fatalf("focus back: next chain in %v, want %v", d, active)
 	}
+	// Idle: the chain's timer fires and its reply comes; the next fetch
+	// after it is stretched.
 	c.t = c.t.Add(config.IdleAfter + time.Second)
-	bookFetch(a, feed.FeedChain, c.t)
+	r.fire()
+	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(3, 60, 1), Resp: okResp(4)})
 	a.Update(frameMsg{gen: a.scr.frame.gen})
 	if idle := due(); idle < 3*active {
 		t.Fatalf("idle: next chain in %v, active %v", idle, active)
@@ -95,17 +133,17 @@ func TestAppPollingFollowsFocusAndIdleness(t *testing.T) {
 	}
 }
 
-// bookFetch records a fetch of f at now, as if its timer had fired.
-func bookFetch(a *App, f feed.Feed, now time.Time) {
-	a.poll.last[f] = now
-}
-
 func TestAppKeepsDataAndMarksItStaleWhenTheServiceFails(t *testing.T) {
-	a, c := offlineApp(t)
-	loadChain(t, a, c.t)
+	r, c := offlineRig(t)
+	a := r.a
+	loadRig(t, r, c.t)
 	rows := a.w.chain.Strikes()
 	c.t = c.t.Add(5 * time.Second)
-	a.Update(feed.ChainMsg{Query: a.q, Expiry: a.w.chain.Expiry(), Err: &api.APIError{StatusCode: 503, Endpoint: "allaccess/market/option-and-underlying-quotes", Message: "upstream down"}, At: c.t})
+	fail := func() {
+		a.Update(runeKey('r')) // refresh now: the failure comes at once
+		r.answer(feed.FeedChain, feed.ChainMsg{Err: &api.APIError{StatusCode: 503, Endpoint: "allaccess/market/option-and-underlying-quotes", Message: "upstream down"}})
+	}
+	fail()
 	if a.w.chain.Strikes() != rows {
 		t.Fatal("a failure dropped the data on screen")
 	}
@@ -120,24 +158,25 @@ func TestAppKeepsDataAndMarksItStaleWhenTheServiceFails(t *testing.T) {
 		}
 	}
 	// Failures in a row back off past the steady interval: 2, 4, 8, 16 s.
-	steady := a.poll.sched.Interval(feed.FeedChain, a.poll.cond, c.t)
+	steady := a.feeds().Interval(feed.FeedChain, c.t)
 	for range 3 {
 		c.t = c.t.Add(time.Second)
-		a.Update(feed.ChainMsg{Query: a.q, Expiry: a.w.chain.Expiry(), Err: &api.APIError{StatusCode: 503, Message: "upstream down"}, At: c.t})
+		fail()
 	}
-	if d := a.poll.due[feed.FeedChain].Sub(c.t); d != 16*time.Second || d <= steady {
+	if d := r.due(feed.FeedChain).Sub(c.t); d != 16*time.Second || d <= steady {
 		t.Fatalf("after 4 failures the next chain is in %v; want the 16 s backoff (steady %v)", d, steady)
 	}
 	// It recovers by itself: the next good reply clears the mark.
 	c.t = c.t.Add(16 * time.Second)
-	a.Update(feed.ChainMsg{Query: a.q, Expiry: a.w.chain.Expiry(), Chain: modeltest.SynthChain(1, 60, 1), Resp: okResp(4), At: c.t})
+	r.fire()
+	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(1, 60, 1), Resp: okResp(4)})
 	if h := a.headerData(c.t); h.Stale {
 		t.Fatal("still stale after a good reply")
 	}
 	if strings.Contains(ansi.Strip(a.drawAt(c.t)), "upstream down") {
 		t.Fatal("the status bar still shows an error the screen recovered from")
 	}
-	if d, want := a.poll.due[feed.FeedChain].Sub(c.t), a.poll.sched.Interval(feed.FeedChain, a.poll.cond, c.t); d != want {
+	if d, want := r.due(feed.FeedChain).Sub(c.t), a.feeds().Interval(feed.FeedChain, c.t); d != want {
 		t.Fatalf("after recovery the next chain is in %v, want the steady %v", d, want)
 	}
 }
@@ -145,17 +184,21 @@ func TestAppKeepsDataAndMarksItStaleWhenTheServiceFails(t *testing.T) {
 // TestAppRecoversFromAFailureAfterTheClose: an evening start whose first
 // fetch fails retries within seconds, not at the next open.
 func TestAppRecoversFromAFailureAfterTheClose(t *testing.T) {
-	a, c := offlineApp(t)
+	r, c := offlineRig(t)
+	a := r.a
 	c.t = time.Date(2026, 11, 18, 19, 0, 0, 0, api.Eastern)
-	a.Update(feed.ChainMsg{Query: a.q, Err: errors.New("dial tcp: connection refused"), At: c.t})
-	if d := a.poll.due[feed.FeedChain].Sub(c.t); d <= 0 || d > 2*time.Second {
+	start := c.t
+	r.answer(feed.FeedChain, feed.ChainMsg{Err: errors.New("dial tcp: connection refused")})
+	if d := r.due(feed.FeedChain).Sub(c.t); d <= 0 || d > 2*time.Second {
 		t.Fatalf("after a failed first fetch in the evening the next is in %v, want the 2 s backoff", d)
 	}
 	if h := a.headerData(c.t); h.Loading || !h.NoData {
 		t.Fatalf("the header must say nothing loaded yet (not STALE 0s, not loading): %+v", h)
 	}
-	a.Update(feed.ChainMsg{Query: a.q, Chain: modeltest.SynthChain(2, 40, 0), Resp: okResp(4), At: c.t.Add(2 * time.Second)})
-	if d := a.poll.due[feed.FeedChain].Sub(c.t); d < 10*time.Hour {
+	c.t = c.t.Add(2 * time.Second)
+	r.fire()
+	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(2, 40, 0), Resp: okResp(4)})
+	if d := r.due(feed.FeedChain).Sub(start); d < 10*time.Hour {
 		t.Fatalf("with the close held, the next chain waits for the open; it is in %v", d)
 	}
 }
@@ -164,44 +207,53 @@ func TestAppRecoversFromAFailureAfterTheClose(t *testing.T) {
 // Retry-After; a backlog larger than the ring starts the tape over from
 // the latest window instead of paying for trades it would overwrite.
 func TestAppTapeCatchUp(t *testing.T) {
-	a, c := offlineApp(t)
-	a.Update(feed.TapeMsg{Query: a.q, From: 0, Trades: modeltest.SynthTrades(1, config.TapePageLimit), Resp: okResp(15), At: c.t})
-	if d := a.poll.due[feed.FeedTape].Sub(c.t); d != 0 || !a.w.tape.More() {
+	r, c := offlineRig(t)
+	a := r.a
+	r.answer(feed.FeedTape, feed.TapeMsg{Trades: modeltest.SynthTrades(1, config.TapePageLimit), Resp: okResp(15)})
+	if d := r.due(feed.FeedTape).Sub(c.t); d != 0 || !a.w.tape.More() {
 		t.Fatalf("a full first page: next tape in %v, more %v; want at once", d, a.w.tape.More())
 	}
-	a.poll.inflight[feed.FeedTape] = 1 // that fetch
+	r.fire() // that fetch
 	rl := &api.RateLimitError{APIError: api.APIError{StatusCode: 429, Message: "per-second limit"}, RetryAfter: 30 * time.Second}
-	a.Update(feed.CalendarMsg{Query: a.q, Err: rl, At: c.t})
+	r.answer(feed.FeedCalendar, feed.CalendarMsg{Err: rl})
 	from := a.w.tape.NextFrom()
-	a.Update(feed.TapeMsg{Query: a.q, From: from, Trades: modeltest.SynthTrades(from, config.TapePageLimit), Resp: okResp(15), At: c.t})
-	if a.w.tape.NextFrom() != 0 || a.w.tape.Held() != 0 {
-		t.Fatalf("a second full page outgrows the %d-trade ring: the tape should start over, holds %d from %d", a.cfg.TapeCapacity, a.w.tape.Held(), a.w.tape.NextFrom())
+	if q := r.answer(feed.FeedTape, feed.TapeMsg{Trades: modeltest.SynthTrades(from, config.TapePageLimit), Resp: okResp(15)}); q.From != from {
+		t.Fatalf("the catch-up asked from %d, want %d", q.From, from)
 	}
-	if d := a.poll.due[feed.FeedTape].Sub(c.t); d < 30*time.Second {
+	if d := r.due(feed.FeedTape).Sub(c.t); d < 30*time.Second {
 		t.Fatalf("the restart fetch is due in %v, before the 30 s Retry-After", d)
+	}
+	c.t = c.t.Add(30 * time.Second)
+	r.fire()
+	q := r.answer(feed.FeedTape, feed.TapeMsg{Trades: modeltest.SynthTrades(3*config.TapePageLimit, 10), Resp: okResp(15)})
+	if q.From != 0 || a.w.tape.Held() != 10 {
+		t.Fatalf("a second full page outgrows the %d-trade ring: the tape should start over from the latest window; asked from %d, holds %d",
+			a.cfg.TapeCapacity, q.From, a.w.tape.Held())
 	}
 }
 
 // TestAppTapeKeepsItsFiltersAtTheOpen: the tape starts over on the new
 // session at 09:30 and keeps the contract filter the user set.
 func TestAppTapeKeepsItsFiltersAtTheOpen(t *testing.T) {
-	a, c := offlineApp(t)
-	c.t = time.Date(2026, 11, 20, 9, 29, 0, 0, api.Eastern)
-	loadChain(t, a, c.t)
-	a.fetch(feed.FeedTape)
-	if a.poll.tapeDay != api.NewDate(2026, 11, 19) {
-		t.Fatalf("before the open the tape shows %s, want the 19th", a.poll.tapeDay)
+	c := &clock{t: time.Date(2026, 11, 20, 9, 29, 0, 0, api.Eastern)}
+	r := newRig(t, Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark"})
+	a := r.a
+	a.Init()
+	a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	loadRig(t, r, c.t)
+	if q := r.answer(feed.FeedTape, feed.TapeMsg{Trades: modeltest.SynthTrades(1, 50), Resp: okResp(15)}); q.Day != api.NewDate(2026, 11, 19) {
+		t.Fatalf("before the open the tape shows %s, want the 19th", q.Day)
 	}
-	a.Update(feed.TapeMsg{Query: a.q, Trades: modeltest.SynthTrades(1, 50), Resp: okResp(15), At: c.t})
 	a.Update(runeKey('x'))
 	osi := a.w.chain.SelectedOSI()
 	if osi == "" || !strings.Contains(ansi.Strip(strings.Join(tapeView(a, 70, 10), "\n")), osi) {
 		t.Fatalf("the contract filter is not on for %q", osi)
 	}
 	c.t = c.t.Add(2 * time.Minute)
-	a.fetch(feed.FeedTape)
-	if a.poll.tapeDay != api.NewDate(2026, 11, 20) || a.w.tape.Held() != 0 {
-		t.Fatalf("at the open the tape starts over on the 20th: day %s, held %d", a.poll.tapeDay, a.w.tape.Held())
+	r.fire()
+	q := r.answer(feed.FeedTape, feed.TapeMsg{Resp: okResp(15)})
+	if q.Day != api.NewDate(2026, 11, 20) || q.From != 0 || a.w.tape.Held() != 0 {
+		t.Fatalf("at the open the tape starts over on the 20th: day %s from %d, held %d", q.Day, q.From, a.w.tape.Held())
 	}
 	if !strings.Contains(ansi.Strip(strings.Join(tapeView(a, 70, 10), "\n")), osi) {
 		t.Fatal("the contract filter was lost at the open")

@@ -50,6 +50,7 @@ func newFeedLink(cfg Config) feedLink {
 		})
 	}
 	l.sub = l.mon.Subscribe()
+	l.snap = l.sub.Snapshot(cfg.Now()) // the budget is known before any message
 	return l
 }
 

@@ -16,11 +16,11 @@ import (
 func appAt(t *testing.T, now time.Time) (*App, *clock) {
 	t.Helper()
 	c := &clock{t: now}
-	a := New(offline(t, Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark"}))
-	a.Init()
-	a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-	loadChain(t, a, now)
-	return a, c
+	r := newRig(t, Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark"})
+	r.a.Init()
+	r.a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	loadRig(t, r, now)
+	return r.a, c
 }
 
 // TestFrameClockClosedMarketDrawsOnceAMinute: on a closed market nothing

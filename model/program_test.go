@@ -94,21 +94,31 @@ func (c countedApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case redrawAllMsg:
 		c.lp.out.cause.Store(int32(causeOther))
 		return c, tea.ClearScreen
+	case monitorMsg:
+		c.cause(m.msg)
+	case flashDoneMsg:
+		c.lp.out.cause.Store(int32(causeFade))
+	case frameMsg:
+		c.lp.out.cause.Store(int32(causeOther))
+	}
+	_, cmd := c.App.Update(msg)
+	return c, cmd
+}
+
+// cause files the bytes written next under what the monitor posted.
+func (c countedApp) cause(msg any) {
+	switch msg.(type) {
 	case feed.ChainMsg:
 		c.lp.out.cause.Store(int32(causeChain))
 		select {
 		case c.lp.chain <- c.lp.out.n.Load():
 		default: // nobody is counting yet
 		}
-	case flashDoneMsg:
-		c.lp.out.cause.Store(int32(causeFade))
 	case feed.TapeMsg, feed.TapeGreeksMsg:
 		c.lp.out.cause.Store(int32(causeTape))
-	case frameMsg, pollMsg:
+	case feed.FetchingMsg:
 		c.lp.out.cause.Store(int32(causeOther))
 	}
-	_, cmd := c.App.Update(msg)
-	return c, cmd
 }
 
 // startProgram runs symbol's screen from start on, and stops it when t

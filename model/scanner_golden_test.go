@@ -33,7 +33,7 @@ func TestGoldenScanner(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			a, d := scannerApp(t, Config{NoColor: true}, tc.w, tc.h)
 			// A chain under the modal, so the header is a trader's.
-			d.send(feed.ChainMsg{Query: a.q, Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4), At: testNow})
+			d.rig.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4), At: testNow})
 			d.openScanner()
 			tc.setup(t, d)
 			out := a.drawAt(testNow)

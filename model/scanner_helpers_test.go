@@ -42,6 +42,7 @@ var waiting = []string{
 	"charm.land/bubbletea/v2.Tick.",
 	"charm.land/bubbletea/v2.Every.",
 	"charm.land/bubbles/v2/cursor.(*Model).Blink.",
+	"chainwatch/model.listenCmd.", // the monitor's mailbox: a test answers and pumps it (rig)
 }
 
 func onlyWaits(cmd tea.Cmd) bool {
@@ -67,6 +68,8 @@ type scanDriver struct {
 	drop func(tea.Msg) bool
 	// seen is every message the App received, in order.
 	seen []tea.Msg
+	// rig answers the App's requests of the data monitor (scannerApp).
+	rig *rig
 }
 
 func newScanDriver(t *testing.T, a *App) *scanDriver { return &scanDriver{t: t, a: a} }
@@ -218,8 +221,9 @@ func namedKey(t *testing.T, name string) tea.KeyPressMsg {
 	return k
 }
 
-// dropPolls leaves out the poller's timers, so the watch screen fetches
-// nothing unless a test asks: the sandbox's points are then the scanner's.
+// dropPolls leaves out what the data monitor posts, so the watch screen
+// shows nothing unless a test answers it (d.rig): the sandbox's points
+// are then the scanner's.
 func dropPolls(m tea.Msg) bool {
 	_, ok := m.(monitorMsg)
 	return ok
@@ -255,8 +259,10 @@ func scannerApp(t *testing.T, cfg Config, w, h int) (*App, *scanDriver) {
 	if cfg.Theme == "" {
 		cfg.Theme = "dark"
 	}
-	a := New(offline(t, cfg))
+	r := newRig(t, cfg)
+	a := r.a
 	d := newScanDriver(t, a)
+	d.rig = r
 	d.drop = dropPolls
 	d.send(tea.WindowSizeMsg{Width: w, Height: h})
 	return a, d

@@ -99,6 +99,7 @@ type Request struct {
 	Query   feed.Query
 	Expiry  api.Date // FeedChain: 0 is the whole chain
 	From    int64    // tape, contract trades and quotes, tape greeks
+	Day     api.Date // tape: the session asked for
 	OSI     api.OSI  // contract feeds, tape greeks
 	Symbols []string // quotes, events
 	reply   chan any
@@ -178,7 +179,7 @@ func (s *Script) Chain(ctx context.Context, q feed.Query, expiry api.Date) feed.
 }
 
 func (s *Script) Tape(ctx context.Context, q feed.Query, day api.Date, from int64) feed.TapeMsg {
-	return ask(ctx, s, &Request{Feed: feed.FeedTape, Query: q, From: from}, func(m *feed.TapeMsg) {
+	return ask(ctx, s, &Request{Feed: feed.FeedTape, Query: q, From: from, Day: day}, func(m *feed.TapeMsg) {
 		m.Query, m.From = q, from
 		s.at(&m.At)
 	})
