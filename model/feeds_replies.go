@@ -24,8 +24,8 @@ import (
 func (a *App) onFeed(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case monitorMsg:
-		cmd, _ := a.onFeed(msg.msg)
-		return tea.Batch(cmd, listenCmd(a.ctx, a.link.sub)), true
+		// Routed as any message: the watchlist's replies are the page's.
+		return tea.Batch(a.update(msg.msg), listenCmd(a.ctx, a.link.sub)), true
 	case expiryMsg:
 		if msg.gen == a.link.expiryGen {
 			a.link.sub.Refetch(feed.FeedChain)
