@@ -27,12 +27,13 @@ type contractSnap struct {
 
 func contractSnapOf(a *App) contractSnap {
 	p := a.parts.contract.page
+	fv := a.feeds()
 	return contractSnap{
 		loaded: !a.w.chain.LastOK().IsZero() && a.w.tape.Held() > 0, open: contractShown(a),
 		osi: p.OSI(), held: p.Held(), quotes: p.Quotes(),
 		ladder: a.w.chain.SelectedOSI(), tape: a.w.tape.SelectedOSI(), focusTape: a.w.focus == paneTape,
-		chainPolled:   !a.poll.due[feed.FeedChain].IsZero() || a.poll.inflight[feed.FeedChain] > 0,
-		contractTimed: !a.poll.due[feed.FeedContractTrades].IsZero() || a.poll.inflight[feed.FeedContractTrades] > 0,
+		chainPolled:   !fv.Due(feed.FeedChain).IsZero() || fv.InFlight(feed.FeedChain),
+		contractTimed: !fv.Due(feed.FeedContractTrades).IsZero() || fv.InFlight(feed.FeedContractTrades),
 		frame:         ansi.Strip(a.drawAt(a.sh.Now())),
 		greeks:        a.w.tape.GreeksFilled(),
 	}

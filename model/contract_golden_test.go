@@ -80,7 +80,7 @@ func contractApp(t testing.TB) (*App, time.Time) {
 	if !p.ApplyTAQ(feed.ContractTAQMsg{Query: q, Records: recs, At: now}) {
 		t.Fatal("quotes dropped")
 	}
-	a.refreshContractCost()
+	a.syncFeeds() // the page's feeds wanted: their intervals, for its cost line
 	return a, now
 }
 

@@ -87,7 +87,11 @@ type countedApp struct {
 }
 
 func (c countedApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch m := msg.(type) {
+	inner := msg
+	if m, ok := msg.(monitorMsg); ok {
+		inner = m.msg // a reply the monitor posted: its cause is what it carries
+	}
+	switch m := inner.(type) {
 	case probe[programProbe]:
 		m <- programProbe{loaded: !c.w.chain.LastOK().IsZero() && c.w.tape.Held() > 0, renders: c.scr.frame.renders, frame: c.scr.frame.content}
 		return c, nil
@@ -104,7 +108,7 @@ func (c countedApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		c.lp.out.cause.Store(int32(causeFade))
 	case feed.TapeMsg, feed.TapeGreeksMsg:
 		c.lp.out.cause.Store(int32(causeTape))
-	case frameMsg, pollMsg:
+	case frameMsg, feed.FetchingMsg:
 		c.lp.out.cause.Store(int32(causeOther))
 	}
 	_, cmd := c.App.Update(msg)

@@ -28,7 +28,7 @@ type volSnap struct {
 func volSnapOf(a *App) volSnap {
 	s := volSnap{
 		loaded: !a.w.chain.LastOK().IsZero() && a.w.chain.Strikes() > 0, open: volShown(a), expiry: a.w.chain.Expiry(),
-		tapeSeen: a.poll.cond.TapeVisible, termDue: !a.poll.due[feed.FeedTerm].IsZero(),
+		tapeSeen: a.conditions().TapeVisible, termDue: !a.feeds().Due(feed.FeedTerm).IsZero(),
 	}
 	s.frame = ansi.Strip(a.drawAt(a.sh.Now()))
 	for _, l := range strings.Split(s.frame, "\n") {

@@ -18,21 +18,27 @@ import (
 )
 
 // volApp is the SPY screen on the sandbox with its whole chain applied
-// (the first fetch of a screen), at the clock *now points to.
-func volApp(t *testing.T, now *time.Time) *App {
+// (the first fetch of a screen, answered through the monitor, which books
+// it), at the clock *now points to; the screen's tape and calendar
+// requests are left unanswered.
+func volApp(t *testing.T, now *time.Time) *rig {
 	t.Helper()
 	sh := startTestSandbox(t)
-	a := New(offline(t, Config{Client: sh.Client, Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return *now }, Theme: "dark"}))
+	r := newRig(t, Config{Client: sh.Client, Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return *now }, Theme: "dark"})
+	a := r.a
 	a.resize(120, 40)
+	a.Init()
 	m := a.sh.Source().Chain(t.Context(), a.q, 0)
 	if m.Err != nil {
 		t.Fatal(m.Err)
 	}
-	a.update(m)
+	if q := r.answer(feed.FeedChain, m); q.Expiry != 0 {
+		t.Fatalf("the screen's first chain asked for the expiry %v, not the whole chain", q.Expiry)
+	}
 	if a.w.chain.FullAt().IsZero() {
 		t.Fatal("the whole chain was not applied")
 	}
-	return a
+	return r
 }
 
 // TestGoldenVolScreen: the vol page as the App composes it, under the
@@ -40,8 +46,8 @@ func volApp(t *testing.T, now *time.Time) *App {
 // colour at 120x40.
 func TestGoldenVolScreen(t *testing.T) {
 	now := testNow
-	a := volApp(t, &now)
-	a.update(runeKey('v'))
+	a := volApp(t, &now).a
+	a.Update(runeKey('v')) // the monitor plans the term structure
 	for _, tc := range []struct {
 		w, h    int
 		noColor bool
@@ -82,7 +88,7 @@ func TestGoldenVolScreen(t *testing.T) {
 // mids added), and every tab's strip shows the page's figures.
 func TestVolPageMatchesTheLadder(t *testing.T) {
 	now := testNow
-	a := volApp(t, &now)
+	a := volApp(t, &now).a
 	a.update(keyDown) // a step off the money and back: the cursor is the ladder's
 	a.update(keyUp)
 	call, ok := a.w.chain.Selected()
@@ -134,63 +140,81 @@ func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
 // held (no fetch while it is fresh), at least TermFirstDelay after
 // opening, and not at all once the page is closed; its reply refreshes
 // the ladder's chain and is counted.
+//
+// The scripted source files a term-structure request under FeedChain
+// (it is a whole chain, Expiry 0): it is told from the chain's by the
+// snapshot's InFlight(FeedTerm) and by the chain's own request being
+// taken first.
 func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 	now := testNow
-	a := volApp(t, &now)
-	if due := a.poll.due[feed.FeedTerm]; !due.IsZero() {
+	r := volApp(t, &now)
+	a := r.a
+	if due := r.due(feed.FeedTerm); !due.IsZero() {
 		t.Fatalf("the term structure is planned with the page hidden: %v", due)
 	}
-	a.update(runeKey('v'))
-	if !volShown(a) || !a.poll.cond.VolVisible || a.poll.cond.TapeVisible {
-		t.Fatalf("open: %v, conditions %+v", volShown(a), a.poll.cond)
+	a.Update(runeKey('v'))
+	if c := a.conditions(); !volShown(a) || !c.VolVisible || c.TapeVisible {
+		t.Fatalf("open: %v, conditions %+v", volShown(a), c)
 	}
-	if due := a.poll.due[feed.FeedTerm]; !due.Equal(a.w.chain.FullAt().Add(5 * time.Minute)) {
-		t.Fatalf("a fresh whole chain: next term fetch %v, want its time + 5m", due)
+	armed := r.due(feed.FeedTerm) // the timer armed at opening
+	if !armed.Equal(a.w.chain.FullAt().Add(5 * time.Minute)) {
+		t.Fatalf("a fresh whole chain: next term fetch %v, want its time + 5m", armed)
 	}
-	armed := pollMsg{feed: feed.FeedTerm, gen: a.poll.gen[feed.FeedTerm]} // the timer armed at opening
-	a.update(runeKey('v'))                                                // v closes it too
-	if volShown(a) || !a.poll.due[feed.FeedTerm].IsZero() {
-		t.Fatalf("closed: open %v, due %v", volShown(a), a.poll.due[feed.FeedTerm])
+	a.Update(runeKey('v')) // v closes it too
+	if volShown(a) || !r.due(feed.FeedTerm).IsZero() {
+		t.Fatalf("closed: open %v, due %v", volShown(a), r.due(feed.FeedTerm))
 	}
-	if cmd := a.update(armed); cmd != nil || a.poll.inflight[feed.FeedTerm] != 0 {
+	// The time the timer armed at opening was for: the page hidden, no
+	// term fetch. The chain's own refresh comes due meanwhile (its
+	// request is taken and left unanswered: the chain stays in flight).
+	now = armed
+	r.fire()
+	if a.feeds().InFlight(feed.FeedTerm) {
 		t.Fatal("a term timer fired with the page hidden")
 	}
-	stale := pollMsg{feed: feed.FeedTerm, gen: a.poll.gen[feed.FeedTerm]}
-	if cmd := a.update(stale); cmd != nil || a.poll.inflight[feed.FeedTerm] != 0 {
-		t.Fatal("a term timer fired with the page hidden")
+	if q := r.take(feed.FeedChain); q.Expiry == 0 || !a.feeds().InFlight(feed.FeedChain) {
+		t.Fatalf("the chain's refresh: expiry %v (want the selected one), in flight %v", q.Expiry, a.feeds().InFlight(feed.FeedChain))
+	}
+	if n := r.asked(feed.FeedChain); n != 0 {
+		t.Fatalf("%d whole-chain requests besides the chain's refresh with the page hidden", n)
 	}
 
-	now = now.Add(20 * time.Minute) // the held whole chain is now old
-	a.update(runeKey('v'))
-	if due := a.poll.due[feed.FeedTerm]; !due.Equal(now.Add(config.TermFirstDelay)) {
+	now = testNow.Add(20 * time.Minute) // the held whole chain is now old
+	a.Update(runeKey('v'))
+	if due := r.due(feed.FeedTerm); !due.Equal(now.Add(config.TermFirstDelay)) {
 		t.Fatalf("an old whole chain: next term fetch %v, want now + %v", due, config.TermFirstDelay)
 	}
 	plain := ansi.Strip(a.drawAt(now))
 	if !strings.Contains(plain, "next expiries 3s (4 pts)") || !strings.Contains(plain, "all expiries 20m00s old") {
 		t.Fatalf("the cost before the first fetch:\n%s", plain)
 	}
-	spent := a.poll.sched.Stats(now).SessionSpent
-	cmd := a.update(pollMsg{feed: feed.FeedTerm, gen: a.poll.gen[feed.FeedTerm]})
-	if cmd == nil || a.poll.inflight[feed.FeedTerm] != 1 {
-		t.Fatal("the term timer did not fetch")
+	spent := a.feeds().Stats(now).SessionSpent
+	now = now.Add(config.TermFirstDelay)
+	r.fire()
+	if !a.feeds().InFlight(feed.FeedTerm) {
+		t.Fatalf("the term timer did not fetch: in flight %v", a.feeds().InFlight(feed.FeedTerm))
 	}
 	if p := ansi.Strip(a.drawAt(now)); !strings.Contains(p, "fetching 4 pts") {
 		t.Errorf("no fetching mark:\n%s", p)
 	}
-	reply := findMsg[termMsg](t, cmd)
-	a.update(reply)
-	if got := a.poll.sched.Stats(now).SessionSpent - spent; got != 4 {
+	reply := a.sh.Source().Chain(t.Context(), a.q, 0)
+	// The next FeedChain request is the term structure's: the chain's
+	// own is in flight, taken above.
+	if q := r.answer(feed.FeedChain, reply); q.Expiry != 0 {
+		t.Fatalf("the term structure asked for the expiry %v, not the whole chain", q.Expiry)
+	}
+	if got := a.feeds().Stats(now).SessionSpent - spent; got != 4 {
 		t.Errorf("the term fetch cost %d points, want 4", got)
 	}
-	if !a.w.chain.FullAt().Equal(reply.At) || a.poll.inflight[feed.FeedTerm] != 0 {
+	if !a.w.chain.FullAt().Equal(reply.At) || a.feeds().InFlight(feed.FeedTerm) {
 		t.Errorf("the whole chain was not taken: %v", a.w.chain.FullAt())
 	}
-	if due := a.poll.due[feed.FeedTerm]; !due.Equal(reply.At.Add(5 * time.Minute)) {
+	if due := r.due(feed.FeedTerm); !due.Equal(reply.At.Add(5 * time.Minute)) {
 		t.Errorf("next term fetch %v, want 5m after the reply", due)
 	}
-	a.update(keyEsc())
-	if volShown(a) || !a.poll.cond.TapeVisible || !a.poll.due[feed.FeedTerm].IsZero() {
-		t.Fatalf("esc: open %v, conditions %+v", volShown(a), a.poll.cond)
+	a.Update(keyEsc())
+	if c := a.conditions(); volShown(a) || !c.TapeVisible || !r.due(feed.FeedTerm).IsZero() {
+		t.Fatalf("esc: open %v, conditions %+v, term due %v", volShown(a), c, r.due(feed.FeedTerm))
 	}
 }
 
@@ -198,12 +222,15 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 // so the page never fetches it again and says so.
 func TestVolPastDayIsNotRefreshed(t *testing.T) {
 	now := testNow
-	a := volApp(t, &now)
+	r := volApp(t, &now)
+	a := r.a
 	a.changeQuery(feed.Query{Symbol: "SPY", Mode: api.Live, Date: api.NewDate(2026, 11, 19)})
-	m := a.sh.Source().Chain(t.Context(), a.q, 0)
-	a.update(m)
-	a.update(runeKey('v'))
-	if due := a.poll.due[feed.FeedTerm]; !due.IsZero() {
+	a.syncFeeds() // as Update does after the date prompt
+	if q := r.answer(feed.FeedChain, a.sh.Source().Chain(t.Context(), a.q, 0)); q.Query.Date != a.q.Date {
+		t.Fatalf("the chain answered was for %v, not the past day", q.Query.Date)
+	}
+	a.Update(runeKey('v'))
+	if due := r.due(feed.FeedTerm); !due.IsZero() || a.feeds().InFlight(feed.FeedTerm) {
 		t.Fatalf("a past day's term structure is planned: %v", due)
 	}
 	if p := ansi.Strip(a.drawAt(now)); !strings.Contains(p, "a past day: not refreshed") {
@@ -216,7 +243,7 @@ func TestVolPastDayIsNotRefreshed(t *testing.T) {
 // is the ladder's selection.
 func TestVolKeys(t *testing.T) {
 	now := testNow
-	a := volApp(t, &now)
+	a := volApp(t, &now).a
 	a.update(runeKey('v'))
 	first := a.w.chain.Expiry()
 	a.update(keyDown)
@@ -244,19 +271,6 @@ func TestVolKeys(t *testing.T) {
 
 func keyRight() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyRight} }
 func keyEsc() tea.KeyPressMsg   { return tea.KeyPressMsg{Code: tea.KeyEscape} }
-
-// findMsg runs cmd (timers skipped) and returns its one message of type M.
-func findMsg[M any](t *testing.T, cmd tea.Cmd) M {
-	t.Helper()
-	for _, m := range newScanDriver(t, nil).run(cmd) {
-		if v, ok := m.(M); ok {
-			return v
-		}
-	}
-	var zero M
-	t.Fatalf("no %T among the command's messages", zero)
-	return zero
-}
 
 // TestVolPageBeforeTheChain: v before the first chain arrives says it is
 // loading, at its exact size, and the page fills in when the chain comes.
