@@ -59,6 +59,8 @@ func (a *App) onFeed(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case feed.TapeGreeksMsg:
 		a.w.tape.ApplyGreeks(msg)
 		return nil, true
+	case feed.QuotesMsg, feed.EventsMsg:
+		return a.onWatchlistMsg(msg), true
 	case feed.FetchingMsg:
 		return nil, true // a countdown ends: drawn again
 	case scanner.DoneMsg:
