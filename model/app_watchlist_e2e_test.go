@@ -38,16 +38,27 @@ func (w wlApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m <- wlSnapshot{
 			on: wlShown(a), symbol: a.q.Symbol, chainLoaded: !a.w.chain.LastOK().IsZero(),
 			quotesOK: a.parts.wl.m.LastOK(), missing: a.parts.wl.m.Missing(),
-			quotesDue: !a.poll.due[feed.FeedQuotes].IsZero(), inflight: a.poll.inflight[feed.FeedQuotes],
-			chainBusy: a.poll.inflight[feed.FeedChain] > 0 || !a.poll.due[feed.FeedChain].IsZero(),
+			quotesDue: !a.feeds().Due(feed.FeedQuotes).IsZero(), inflight: inflight(a, feed.FeedQuotes),
+			chainBusy: a.feeds().InFlight(feed.FeedChain) || !a.feeds().Due(feed.FeedChain).IsZero(),
 			replies:   *w.replies,
 		}
 		return w, nil
-	case feed.QuotesMsg:
-		*w.replies++
+	case monitorMsg:
+		if _, ok := m.msg.(feed.QuotesMsg); ok {
+			*w.replies++
+		}
 	}
 	_, cmd := w.App.Update(msg)
 	return w, cmd
+}
+
+// inflight is how many requests of f the monitor has out for the App: one
+// at most, a feed being asked once at a time.
+func inflight(a *App, f feed.Feed) int {
+	if a.feeds().InFlight(f) {
+		return 1
+	}
+	return 0
 }
 
 // TestWatchlistEndToEnd is the flow in a real (virtual) terminal

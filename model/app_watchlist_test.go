@@ -14,6 +14,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/model/modeltest"
 	"chainwatch/model/watchlist"
 	"chainwatch/theme"
 )
@@ -42,17 +43,18 @@ func (s *savedLists) last() []string {
 	return s.lists[len(s.lists)-1]
 }
 
-// watchApp is an offline App with a watchlist; its commands are run by
-// the test, not a program.
-func watchApp(t *testing.T, start bool) (*App, *clock, *savedLists) {
+// watchApp is an App with a watchlist on a scripted monitor (see
+// newRig): the test answers its requests and fires its timers; the
+// commands Update returns are not run.
+func watchApp(t *testing.T, start bool) (*rig, *clock, *savedLists) {
 	t.Helper()
 	c := &clock{t: testNow}
 	sv := &savedLists{}
-	a := New(offline(t, Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark",
-		Watchlist: fourSymbols, SaveWatchlist: sv.save, StartOnWatchlist: start}))
-	a.Init()
-	a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-	return a, c, sv
+	r := newRig(t, Config{Source: "SANDBOX", Symbol: "SPY", Now: c.Now, Theme: "dark",
+		Watchlist: fourSymbols, SaveWatchlist: sv.save, StartOnWatchlist: start})
+	r.a.Init()
+	r.a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	return r, c, sv
 }
 
 // synthQuote is a quote as the service sends one, its price moved by tick
@@ -85,31 +87,38 @@ func quotesReply(a *App, at time.Time, tick int) feed.QuotesMsg {
 // TestWatchlistTakesThePollingAndGivesItBack: W stops the watch screen's
 // timers and starts the watchlist's; esc does the opposite.
 func TestWatchlistTakesThePollingAndGivesItBack(t *testing.T) {
-	a, c, _ := watchApp(t, false)
-	loadChain(t, a, c.t)
-	if a.poll.due[feed.FeedChain].IsZero() {
+	r, c, _ := watchApp(t, false)
+	a := r.a
+	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4)})
+	if a.w.chain.LastOK().IsZero() {
+		t.Fatal("the first chain was not applied")
+	}
+	if r.due(feed.FeedChain).IsZero() {
 		t.Fatal("no chain refresh planned")
 	}
 	a.Update(runeKey('W'))
-	if !wlShown(a) || !a.poll.cond.Watchlist {
+	if !wlShown(a) || !a.conditions().Watchlist {
 		t.Fatal("W did not open the watchlist")
 	}
-	if !a.poll.due[feed.FeedChain].IsZero() || !a.poll.due[feed.FeedTape].IsZero() {
+	if !r.due(feed.FeedChain).IsZero() || !r.due(feed.FeedTape).IsZero() {
 		t.Fatal("the chain and tape are still polled under the watchlist")
 	}
-	if a.poll.due[feed.FeedQuotes].IsZero() || a.poll.due[feed.FeedEvents].IsZero() {
+	if r.due(feed.FeedQuotes).IsZero() || r.due(feed.FeedEvents).IsZero() {
 		t.Fatal("the watchlist's feeds are not planned")
 	}
 	// Its timer fires: one request for all four symbols.
-	cmd := a.update(pollMsg{feed: feed.FeedQuotes, gen: a.poll.gen[feed.FeedQuotes]})
-	if cmd == nil || a.poll.inflight[feed.FeedQuotes] != 1 {
+	r.fire()
+	if !a.feeds().InFlight(feed.FeedQuotes) {
 		t.Fatal("the quotes timer fetched nothing")
 	}
-	a.Update(quotesReply(a, c.t, 0))
-	if got := a.poll.sched.Stats(c.t).SessionSpent; got != 4+4 {
+	q := r.answer(feed.FeedQuotes, quotesReply(a, c.t, 0))
+	if !slices.Equal(q.Symbols, fourSymbols) || r.asked(feed.FeedQuotes) != 0 {
+		t.Fatalf("the quotes timer asked for %v, and %d more requests", q.Symbols, r.asked(feed.FeedQuotes))
+	}
+	if got := a.feeds().Stats(c.t).SessionSpent; got != 4+4 {
 		t.Fatalf("spent %d: the chain's 4 and the quotes' 4", got)
 	}
-	if d := a.poll.due[feed.FeedQuotes].Sub(c.t); d != a.poll.sched.Interval(feed.FeedQuotes, a.poll.cond, c.t) || d <= 0 {
+	if d := r.due(feed.FeedQuotes).Sub(c.t); d != a.feeds().Interval(feed.FeedQuotes, c.t) || d <= 0 {
 		t.Fatalf("next quotes in %v", d)
 	}
 	screen := ansi.Strip(a.drawAt(c.t))
@@ -119,8 +128,8 @@ func TestWatchlistTakesThePollingAndGivesItBack(t *testing.T) {
 		}
 	}
 	a.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if wlShown(a) || !a.poll.due[feed.FeedQuotes].IsZero() || a.poll.due[feed.FeedChain].IsZero() {
-		t.Fatalf("esc: on %v, quotes due %v, chain due %v", wlShown(a), a.poll.due[feed.FeedQuotes], a.poll.due[feed.FeedChain])
+	if wlShown(a) || !r.due(feed.FeedQuotes).IsZero() || r.due(feed.FeedChain).IsZero() {
+		t.Fatalf("esc: on %v, quotes due %v, chain due %v", wlShown(a), r.due(feed.FeedQuotes), r.due(feed.FeedChain))
 	}
 	if !strings.Contains(ansi.Strip(a.drawAt(c.t)), "Strike") {
 		t.Fatal("esc did not bring the ladder back")
@@ -130,20 +139,22 @@ func TestWatchlistTakesThePollingAndGivesItBack(t *testing.T) {
 // TestWatchlistAddsThroughThePrompt: a, a symbol, enter: it is on the list,
 // saved, and fetched at once; a symbol on the list already is refused.
 func TestWatchlistAddsThroughThePrompt(t *testing.T) {
-	a, c, sv := watchApp(t, true)
-	a.Update(quotesReply(a, c.t, 0))
+	r, c, sv := watchApp(t, true)
+	a := r.a
+	r.fire()
+	r.answer(feed.FeedQuotes, quotesReply(a, c.t, 0))
 	typeKeys(a, "a")
 	if a.promptOpen() == nil || !a.parts.wl.adding {
 		t.Fatal("a did not open the prompt")
 	}
 	typeKeys(a, "spy")
-	a.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	press(a, tea.KeyPressMsg{Code: tea.KeyEnter})
 	if a.promptOpen() == nil || !strings.Contains(a.promptOpen().Err(), "already on the watchlist") {
 		t.Fatal("SPY, already on the list, was accepted")
 	}
-	a.update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	press(a, tea.KeyPressMsg{Code: tea.KeyEscape})
 	typeKeys(a, "atsla")
-	cmd := a.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	cmd := press(a, tea.KeyPressMsg{Code: tea.KeyEnter})
 	if a.promptOpen() != nil || !slices.Contains(a.parts.wl.m.Symbols(), "TSLA") || a.parts.wl.m.Selected() != "TSLA" {
 		t.Fatalf("TSLA not added: %v", a.parts.wl.m.Symbols())
 	}
@@ -151,8 +162,13 @@ func TestWatchlistAddsThroughThePrompt(t *testing.T) {
 	if got := sv.last(); !slices.Equal(got, append(slices.Clone(fourSymbols), "TSLA")) {
 		t.Fatalf("saved %v", got)
 	}
-	if a.poll.inflight[feed.FeedQuotes] != 1 {
-		t.Fatal("the new symbol's quote is not fetched at once")
+	// At once: now, not at the next refresh an interval after the last.
+	if due := r.due(feed.FeedQuotes); !due.Equal(c.t) {
+		t.Fatalf("the new symbol's quote is not fetched at once: due in %v", due.Sub(c.t))
+	}
+	r.fire()
+	if q := r.take(feed.FeedQuotes); !slices.Contains(q.Symbols, "TSLA") {
+		t.Fatalf("the quotes asked for after the add: %v", q.Symbols)
 	}
 }
 
@@ -160,34 +176,66 @@ func TestWatchlistAddsThroughThePrompt(t *testing.T) {
 // both screens, fetches the watchlist again, and the chain only when it
 // shows.
 func TestWatchlistModeWaitsForTheChain(t *testing.T) {
-	a, c, _ := watchApp(t, true)
-	if a.poll.inflight[feed.FeedChain] != 0 || !a.parts.wl.chainPending {
+	r, c, _ := watchApp(t, true)
+	a := r.a
+	if a.feeds().InFlight(feed.FeedChain) || !r.due(feed.FeedChain).IsZero() || r.asked(feed.FeedChain) != 0 {
 		t.Fatal("starting on the watchlist fetched the chain")
 	}
-	a.Update(quotesReply(a, c.t, 0))
+	r.fire()
+	r.answer(feed.FeedQuotes, quotesReply(a, c.t, 0))
+	// The next live refresh is asked for, and still in flight at m.
+	c.t = r.due(feed.FeedQuotes)
+	r.fire()
+	live := r.take(feed.FeedQuotes)
 	gen := a.parts.wl.q.Gen
 	a.Update(runeKey('m'))
 	if a.q.Mode != api.Delayed || a.parts.wl.q.Mode != api.Delayed || a.parts.wl.q.Gen == gen {
 		t.Fatalf("mode: chain %s, watchlist %+v", a.q.Mode, a.parts.wl.q)
 	}
-	if a.poll.inflight[feed.FeedChain] != 0 || a.poll.due[feed.FeedQuotes].IsZero() {
+	if a.feeds().InFlight(feed.FeedChain) || !r.due(feed.FeedChain).IsZero() || r.due(feed.FeedQuotes).IsZero() {
 		t.Fatal("m fetched the hidden chain, or not the watchlist")
 	}
 	if !strings.Contains(ansi.Strip(a.drawAt(c.t)), "DELAYED 15m") || !strings.Contains(ansi.Strip(a.drawAt(c.t)), "8 pts a refresh") {
 		t.Fatal("the title does not say delayed and its cost")
 	}
 	// The live reply that was in flight is dropped (its points counted).
-	spent := a.poll.sched.Stats(c.t).SessionSpent
-	a.Update(feed.QuotesMsg{Query: feed.Query{Mode: api.Live, Gen: gen}, Symbols: fourSymbols, Resp: okResp(4), At: c.t})
-	if a.poll.sched.Stats(c.t).SessionSpent != spent+4 || a.parts.wl.m.LastOK().IsZero() == false {
-		t.Fatal("a reply for the old mode was applied, or its points not counted")
+	spent := a.link.mon.Stats(c.t).SessionSpent
+	live.Answer(quotesReply(a, c.t, 0))
+	waitSpent(t, a, spent+4)
+	r.pump()
+	if a.parts.wl.m.LastOK().IsZero() == false {
+		t.Fatal("a reply for the old mode was applied")
 	}
-	// enter on QQQ: its chain, delayed, fetched now.
-	a.Update(quotesReply(a, c.t, 1))
-	a.update(keyDown)
-	runCmd(a, a.update(tea.KeyPressMsg{Code: tea.KeyEnter}))
-	if wlShown(a) || a.q.Symbol != "QQQ" || a.q.Mode != api.Delayed || a.poll.inflight[feed.FeedChain] != 1 {
-		t.Fatalf("enter: on %v, query %+v, chain in flight %d", wlShown(a), a.q, a.poll.inflight[feed.FeedChain])
+	// The watchlist is fetched again, delayed; then enter on QQQ: its
+	// chain, delayed, fetched now.
+	r.fire()
+	if q := r.answer(feed.FeedQuotes, quotesReply(a, c.t, 1)); q.Query.Mode != api.Delayed {
+		t.Fatalf("the watchlist fetched again for %+v", q.Query)
+	}
+	a.Update(keyDown)
+	runCmd(a, press(a, tea.KeyPressMsg{Code: tea.KeyEnter}))
+	if wlShown(a) || a.q.Symbol != "QQQ" || a.q.Mode != api.Delayed || !a.feeds().InFlight(feed.FeedChain) {
+		t.Fatalf("enter: on %v, query %+v, chain in flight %v", wlShown(a), a.q, a.feeds().InFlight(feed.FeedChain))
+	}
+	if q := r.take(feed.FeedChain); q.Query.Symbol != "QQQ" || q.Query.Mode != api.Delayed {
+		t.Fatalf("the chain asked for %+v", q.Query)
+	}
+}
+
+// waitSpent waits, at most 5 s, until the monitor has booked want points
+// this session: a reply it drops is booked on the request's goroutine and
+// posted to nobody.
+func waitSpent(t *testing.T, a *App, want int) {
+	t.Helper()
+	var got int
+	for range 5000 {
+		if got = a.link.mon.Stats(a.sh.Now()).SessionSpent; got >= want {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if got != want {
+		t.Fatalf("spent %d, want %d", got, want)
 	}
 }
 
@@ -204,16 +252,22 @@ func TestGoldenWatchlist(t *testing.T) {
 			name += "-nocolor"
 		}
 		t.Run(name, func(t *testing.T) {
-			a, c, _ := watchApp(t, true)
+			r, c, _ := watchApp(t, true)
+			a := r.a
 			a.resize(tc.w, tc.h)
 			if tc.noColor {
 				a.sh.Styles = theme.New(theme.Dark(), true)
 			}
+			// The page's feeds are fetched as the refresh key does, no
+			// timer firing (no poll has run: the hourly rate is not known
+			// yet): the quotes three times, then the events.
+			a.fetchNow(feed.FeedEvents)
 			for tick := range 3 {
-				a.Update(quotesReply(a, c.t, tick))
+				a.fetchNow(feed.FeedQuotes)
+				r.answer(feed.FeedQuotes, quotesReply(a, c.t, tick))
 			}
 			day := a.parts.wl.q.Day(c.t)
-			a.Update(feed.EventsMsg{Query: a.parts.wl.q, Symbols: fourSymbols, Resp: okResp(15), At: c.t, Events: []api.CalendarEvent{
+			r.answer(feed.FeedEvents, feed.EventsMsg{Query: a.parts.wl.q, Symbols: fourSymbols, Resp: okResp(15), At: c.t, Events: []api.CalendarEvent{
 				{Kind: api.KindEarnings, Earnings: api.EarningsEvent{UnderlyingSymbol: "AAPL", ReportDate: day.AddDays(69), TimeOfDay: api.AfterClose}},
 				{Kind: api.KindDividend, Dividend: api.DividendsEvent{UnderlyingSymbol: "AAPL", ExDividendDate: day.AddDays(80)}},
 				{Kind: api.KindDividend, Dividend: api.DividendsEvent{UnderlyingSymbol: "SPY", ExDividendDate: day.AddDays(28)}},
@@ -238,14 +292,21 @@ func TestGoldenWatchlist(t *testing.T) {
 // asks of the root (a: the prompt) as the program would.
 func typeKeys(a *App, s string) {
 	for _, r := range s {
-		runCmd(a, a.update(runeKey(r)))
+		runCmd(a, press(a, runeKey(r)))
 	}
+}
+
+// press is Update without its frame tick: the key is routed, then the
+// monitor told what the screen wants now; the command is the routing's.
+func press(a *App, msg tea.Msg) tea.Cmd {
+	cmd := a.update(msg)
+	a.syncFeeds()
+	return cmd
 }
 
 // runCmd runs cmd as the program would, for the commands of the
 // watchlist's routing: each must answer at once (no timer, no fetch: the
-// offline App has no client). What the page asks of the root and the
-// timers it fires at once are fed back; a fetch they start is not run.
+// monitor does those). What the page asks of the root is fed back.
 func runCmd(a *App, cmd tea.Cmd) {
 	if cmd == nil {
 		return
@@ -255,10 +316,8 @@ func runCmd(a *App, cmd tea.Cmd) {
 		for _, c := range m {
 			runCmd(a, c)
 		}
-	case pollMsg:
-		a.update(m)
 	case watchlist.Msg:
-		a.update(m)
+		press(a, m)
 	}
 }
 
@@ -283,9 +342,11 @@ func TestChainPromptCompletesFromTheWatchlist(t *testing.T) {
 // its title and headings (a symbol picked there goes through openChain,
 // as enter on a row does).
 func TestScannerOverTheWatchlist(t *testing.T) {
-	a, c, _ := watchApp(t, true)
-	a.Update(quotesReply(a, c.t, 0))
-	a.update(runeKey('S'))
+	r, c, _ := watchApp(t, true)
+	a := r.a
+	r.fire()
+	r.answer(feed.FeedQuotes, quotesReply(a, c.t, 0))
+	press(a, runeKey('S'))
 	if !a.parts.scan.IsOpen() {
 		t.Fatal("S did not open the scanner")
 	}
@@ -294,8 +355,8 @@ func TestScannerOverTheWatchlist(t *testing.T) {
 		t.Fatalf("the frame under the scanner:\n%s", ansi.Strip(strings.Join(lines, "\n")))
 	}
 	// esc closes it over the page, which kept polling under it.
-	a.update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if a.parts.scan.IsOpen() || !wlShown(a) || a.poll.due[feed.FeedQuotes].IsZero() {
-		t.Fatalf("esc: scanner open %v, page %v", a.parts.scan.IsOpen(), wlShown(a))
+	press(a, tea.KeyPressMsg{Code: tea.KeyEscape})
+	if a.parts.scan.IsOpen() || !wlShown(a) || r.due(feed.FeedQuotes).IsZero() {
+		t.Fatalf("esc: scanner open %v, page %v, quotes due %v", a.parts.scan.IsOpen(), wlShown(a), r.due(feed.FeedQuotes))
 	}
 }

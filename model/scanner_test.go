@@ -15,6 +15,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/model/modeltest"
 	"chainwatch/model/scanner"
 	"chainwatch/scan"
 	"chainwatch/ui"
@@ -268,7 +269,7 @@ func TestScannerAllResultsAsksFirst(t *testing.T) {
 	if got := pointsUsed(t, a.sh.Client); got-before != 150 {
 		t.Fatalf("yes spent %d points, want 150", got-before)
 	}
-	if spent := a.poll.sched.Stats(a.sh.Now()).SessionSpent; spent != 150 {
+	if spent := a.feeds().Stats(a.sh.Now()).SessionSpent; spent != 150 {
 		t.Fatalf("the screen counted %d points", spent)
 	}
 	if s.State().Rows[0].Formula != "iv30 > 40" || !s.State().All {
@@ -323,8 +324,7 @@ func TestScannerErrors(t *testing.T) {
 		// the service, which refuses the third row (the second field).
 		d.drop = func(m tea.Msg) bool {
 			meta, ok := m.(scanner.MetaMsg)
-			_, poll := m.(pollMsg)
-			return poll || ok && meta.Err == nil
+			return dropPolls(m) || ok && meta.Err == nil
 		}
 		d.keys("S")
 		d.send(scanner.MetaMsg{Err: errors.New("api: GET scanner: 503 unavailable")})
@@ -593,17 +593,41 @@ func TestScannerResults(t *testing.T) {
 	}
 }
 
-// TestScannerWatchScreenKeepsPolling: with the modal open, the poller's
+// TestScannerWatchScreenKeepsPolling: with the modal open, the monitor's
 // timers still fetch and the chain and tape still update underneath.
 func TestScannerWatchScreenKeepsPolling(t *testing.T) {
-	a, d := scannerApp(t, Config{}, 120, 40)
+	// The scanner on the sandbox, the watch screen's feeds on a scripted
+	// monitor: the test answers them while the modal is open.
+	c := &clock{t: testNow}
+	sh := startMarketSandbox(t)
+	r := newRig(t, Config{Client: sh.Client, Now: c.Now, Source: "SANDBOX", Symbol: "SPY", Theme: "dark"})
+	a := r.a
+	d := newScanDriver(t, a)
+	d.drop = dropPolls
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	d.openScanner()
 	d.typeText("iv30 > 40")
-	d.drop = nil
-	d.send(pollMsg{feed: feed.FeedChain, gen: a.poll.gen[feed.FeedChain]}, pollMsg{feed: feed.FeedTape, gen: a.poll.gen[feed.FeedTape]})
-	if countMsgs[feed.ChainMsg](d) == 0 || countMsgs[feed.TapeMsg](d) == 0 || a.w.chain.LastOK().IsZero() || a.w.tape.Held() == 0 {
-		t.Fatalf("under the modal: %d chains, %d tapes, chain at %v, %d trades",
-			countMsgs[feed.ChainMsg](d), countMsgs[feed.TapeMsg](d), a.w.chain.LastOK(), a.w.tape.Held())
+	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4)})
+	r.answer(feed.FeedTape, feed.TapeMsg{Trades: modeltest.SynthTrades(0, 40), Resp: okResp(4)})
+	if a.w.chain.LastOK().IsZero() || a.w.tape.Held() == 0 {
+		t.Fatalf("under the modal: chain at %v, %d trades", a.w.chain.LastOK(), a.w.tape.Held())
+	}
+	// The chain's and the tape's timers fire under the modal.
+	due, tapeDue := r.due(feed.FeedChain), r.due(feed.FeedTape)
+	if due.IsZero() || tapeDue.IsZero() {
+		t.Fatalf("under the modal: chain due %v, tape due %v", due, tapeDue)
+	}
+	c.t = due
+	if tapeDue.After(due) {
+		c.t = tapeDue
+	}
+	r.fire()
+	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(3, 60, 1), Resp: okResp(4)})
+	if q := r.answer(feed.FeedTape, feed.TapeMsg{Trades: modeltest.SynthTrades(40, 5), Resp: okResp(4)}); q.From != 40 {
+		t.Fatalf("the timed tape fetch asked from %d, want 40", q.From)
+	}
+	if !a.w.chain.LastOK().Equal(c.t) || a.w.tape.Held() != 45 {
+		t.Fatalf("the timed fetches under the modal: chain at %v, want %v; %d trades, want 45", a.w.chain.LastOK(), c.t, a.w.tape.Held())
 	}
 	if !a.parts.scan.IsOpen() || a.parts.scan.State().Screen != scanner.Edit || a.parts.scan.State().Rows[0].Formula != "iv30 > 40" || (a.parts.scan.State().Focused != "formula") {
 		t.Fatalf("the modal changed: open %v, rows %+v", a.parts.scan.IsOpen(), a.parts.scan.State().Rows)
