@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	charm.land/bubbles/v2 v2.2.1
-	charm.land/bubbletea/v2 v2.0.9
+	charm.land/bubbletea/v2 v2.1.1
 	charm.land/huh/v2 v2.0.3
 	charm.land/lipgloss/v2 v2.0.6
 	github.com/BurntSushi/toml v1.6.0
@@ -71,9 +71,13 @@ require (
 	golang.org/x/text v0.40.0 // indirect
 )
 
-// bubbletea v2.0.9 with one patch: its render loop ticks only while there
-// is something to draw (third_party/bubbletea/CHAINWATCH.md says why).
-replace charm.land/bubbletea/v2 v2.0.9 => ./third_party/bubbletea
+// bubbletea v2.1.1 with one patch: its render loop ticks only while there
+// is something to draw (third_party/bubbletea/CHAINWATCH.md says why;
+// upstream v2.1.1 still ticks 60 times a second for the program's life).
+// The replace names no version, so it holds whichever one the module graph
+// selects: a bubbles or huh upgrade that pulls a newer bubbletea cannot
+// drop the patch (but the copy must then be moved to that version).
+replace charm.land/bubbletea/v2 => ./third_party/bubbletea
 
 // ultraviolet (bubbletea's cell renderer) at
 // v0.0.0-20261008173134-6b8d4baf91b4 with three patches: a changed line
