@@ -76,7 +76,8 @@ require (
 // upstream v2.1.1 still ticks 60 times a second for the program's life).
 // The replace names no version, so it holds whichever one the module graph
 // selects: a bubbles or huh upgrade that pulls a newer bubbletea cannot
-// drop the patch (but the copy must then be moved to that version).
+// drop the patch (but the copy must then be moved to that version), and
+// model/program_idle_test.go fails if the render loop linked ticks idle.
 replace charm.land/bubbletea/v2 => ./third_party/bubbletea
 
 // ultraviolet (bubbletea's cell renderer) at
