@@ -4,13 +4,13 @@ go 1.26.0
 
 require (
 	charm.land/bubbles/v2 v2.2.1
-	charm.land/bubbletea/v2 v2.0.9
+	charm.land/bubbletea/v2 v2.1.1
 	charm.land/huh/v2 v2.0.3
 	charm.land/lipgloss/v2 v2.0.6
 	github.com/BurntSushi/toml v1.6.0
 	github.com/NimbleMarkets/ntcharts/v2 v2.0.0
 	github.com/charmbracelet/colorprofile v0.4.3
-	github.com/charmbracelet/x/ansi v0.11.8
+	github.com/charmbracelet/x/ansi v0.11.9
 	github.com/charmbracelet/x/exp/golden v0.1.0
 	github.com/charmbracelet/x/exp/teatest/v2 v2.0.0-20260823001701-96af6d2cb5f6
 	github.com/evertras/bubble-table v0.23.0
@@ -24,7 +24,10 @@ require (
 	golang.org/x/time v0.16.0
 )
 
-require github.com/charmbracelet/x/vt v0.1.0
+require (
+	github.com/charmbracelet/ultraviolet v0.0.0-20261008173134-6b8d4baf91b4
+	github.com/charmbracelet/x/vt v0.1.0
+)
 
 require (
 	github.com/atotto/clipboard v0.1.4 // indirect
@@ -32,7 +35,6 @@ require (
 	github.com/bmatcuk/doublestar/v4 v4.10.0 // indirect
 	github.com/catppuccin/go v0.2.0 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
-	github.com/charmbracelet/ultraviolet v0.0.0-20260811164956-006e29f97886 // indirect
 	github.com/charmbracelet/x/exp/ordered v0.1.0 // indirect
 	github.com/charmbracelet/x/exp/strings v0.0.0-20240722160745-212f7b056ed0 // indirect
 	github.com/charmbracelet/x/term v0.2.2 // indirect
@@ -58,7 +60,7 @@ require (
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/rs/cors v1.11.1 // indirect
 	github.com/spf13/pflag v1.0.10 // indirect
-	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
+	github.com/xo/terminfo v1.0.0 // indirect
 	github.com/zitadel/schema v1.3.2 // indirect
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
 	go.opentelemetry.io/otel v1.44.0 // indirect
@@ -69,12 +71,19 @@ require (
 	golang.org/x/text v0.40.0 // indirect
 )
 
-// bubbletea v2.0.9 with one patch: its render loop ticks only while there
-// is something to draw (third_party/bubbletea/CHAINWATCH.md says why).
-replace charm.land/bubbletea/v2 v2.0.9 => ./third_party/bubbletea
+// bubbletea v2.1.1 with one patch: its render loop ticks only while there
+// is something to draw (third_party/bubbletea/CHAINWATCH.md says why;
+// upstream v2.1.1 still ticks 60 times a second for the program's life).
+// The replace names no version, so it holds whichever one the module graph
+// selects: a bubbles or huh upgrade that pulls a newer bubbletea cannot
+// drop the patch (but the copy must then be moved to that version), and
+// model/program_idle_test.go fails if the render loop linked ticks idle.
+replace charm.land/bubbletea/v2 => ./third_party/bubbletea
 
-// ultraviolet (bubbletea's cell renderer) with three patches: a changed
-// line jumps over its unchanged cells instead of writing them again, and in
+// ultraviolet (bubbletea's cell renderer) at
+// v0.0.0-20261008173134-6b8d4baf91b4 with three patches: a changed line
+// jumps over its unchanged cells instead of writing them again, and in
 // fullscreen the style is kept from line to line and a long cursor move
 // takes its cheapest form (third_party/ultraviolet/CHAINWATCH.md says why).
+// The replace names no version, so it holds whichever one is selected.
 replace github.com/charmbracelet/ultraviolet => ./third_party/ultraviolet

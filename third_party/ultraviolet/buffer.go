@@ -648,6 +648,11 @@ func TrimSpace(s string) string {
 // parts of the screen that have changed.
 type RenderBuffer struct {
 	*Buffer
+
+	// Touched records which lines changed since the last render. It holds at
+	// least one entry per screen row, and a nil entry means that row is
+	// unchanged. Shortening it is not meaningful, since the rows still exist, so
+	// the renderer restores the length rather than checking it at every read.
 	Touched []*LineData
 }
 
@@ -665,14 +670,7 @@ func (b *RenderBuffer) TouchLine(x, y, n int) {
 		return
 	}
 
-	if y >= len(b.Touched) {
-		b.Touched = append(b.Touched, make([]*LineData, y-len(b.Touched)+1)...)
-	}
-
-	// Re-check bounds: a concurrent resize may have cleared Touched
-	if y >= len(b.Touched) {
-		return
-	}
+	b.growTouched()
 
 	ch := b.Touched[y]
 	if ch == nil {
@@ -691,9 +689,6 @@ func (b *RenderBuffer) Touch(x, y int) {
 
 // TouchedLines returns the number of touched lines in the buffer.
 func (b *RenderBuffer) TouchedLines() int {
-	if b.Touched == nil {
-		return 0
-	}
 	count := 0
 	for _, t := range b.Touched {
 		if t != nil {
@@ -799,6 +794,22 @@ func (b *RenderBuffer) DeleteCellArea(x, y, n int, c *Cell, area Rectangle) {
 	b.TouchLine(x, y, n)
 }
 
+// Resize resizes the buffer and touches every cell it creates, since the
+// screen there still shows whatever the last render left.
+func (b *RenderBuffer) Resize(width, height int) {
+	curWidth, curHeight := b.Width(), b.Height()
+	b.Buffer.Resize(width, height)
+
+	if width > curWidth {
+		for y := range min(curHeight, height) {
+			b.TouchLine(curWidth, y, width-curWidth)
+		}
+	}
+	for y := curHeight; y < height; y++ {
+		b.TouchLine(0, y, width)
+	}
+}
+
 // Clear clears the buffer with space cells and marks all lines as touched.
 func (b *RenderBuffer) Clear() {
 	b.Buffer.Clear()
@@ -831,4 +842,21 @@ func (b *RenderBuffer) FillArea(c *Cell, area Rectangle) {
 	for y := area.Min.Y; y < area.Max.Y; y++ {
 		b.TouchLine(area.Min.X, y, w)
 	}
+}
+
+// growTouched restores the one-entry-per-row invariant, which an application is
+// free to break by shortening or dropping the list.
+//
+// Only ever grows. Truncating to the screen would be the tidier rule, but
+// [RenderBuffer.TouchedLines] counts non-nil records rather than touched ones,
+// so discarding the entries of a frame that collapsed makes it look untouched
+// and skips the erase that clears the rows it gave up. Growing is enough: every
+// reader indexes by screen row, and a longer list has an entry for each.
+func (b *RenderBuffer) growTouched() {
+	if len(b.Touched) >= len(b.Lines) {
+		return
+	}
+	touched := make([]*LineData, len(b.Lines))
+	copy(touched, b.Touched)
+	b.Touched = touched
 }

@@ -98,6 +98,53 @@ func (s *StyledString) Bounds() Rectangle {
 
 // printString draws a string starting at the given position. If s is nil, it
 // will build and return a slice of [Line]s instead (unwrapped, ignoring bounds).
+// passThrough reports whether a zero-width sequence should be carried in a
+// cell's content and replayed to the terminal, rather than dropped.
+//
+// The string-type sequences carry private data rather than driving the cursor:
+// APC for image protocols, DCS for device control, SOS and PM for whatever an
+// application agrees with its terminal. One means it to reach the terminal, and
+// a cell carrying one still advances by its own width, so the renderer's column
+// model still holds.
+//
+// Everything else is dropped, as it was before:
+//
+//   - A CSI can move the cursor or erase part of the screen, and an ESC Fs
+//     sequence can reset the terminal outright. Replaying one from inside a
+//     cell would move the real cursor somewhere the model cannot see, which is
+//     the drift a cell buffer exists to keep out.
+//   - An OSC is dropped despite carrying data, because a cell is painted again
+//     every time it changes and on every full repaint. A window title survives
+//     that, but a clipboard write (OSC 52) or a notification (OSC 9) is not
+//     something to fire again on each resize. Hyperlinks, the one OSC a cell
+//     has a place for, are read into [Link] above.
+func passThrough[T []byte | string](seq T) bool {
+	if !ansi.HasApcPrefix(seq) && !ansi.HasDcsPrefix(seq) &&
+		!ansi.HasSosPrefix(seq) && !ansi.HasPmPrefix(seq) {
+		return false
+	}
+	return terminated(seq)
+}
+
+// terminated reports whether a string-type sequence ended with ST.
+//
+// The parser hands back whatever it has when the input runs out, so a string
+// that stops mid-sequence still arrives here. Carrying an unterminated
+// introducer into a cell would be worse than dropping it: the terminal would
+// swallow everything painted after that cell, looking for an end that never
+// comes.
+//
+// Only the two-byte ST is accepted. The one-byte C1 form, 0x9c, is also a
+// UTF-8 continuation byte, so a sequence that ran out partway through a
+// character such as U+071C ("\u071c", encoded dc 9c) ends in a byte
+// indistinguishable from a terminator. The parser and the terminal need not
+// resolve that ambiguity the same way, and guessing wrong reintroduces exactly
+// the swallowing this guards against.
+func terminated[T []byte | string](seq T) bool {
+	n := len(seq)
+	return n >= 2 && seq[n-1] == '\\' && seq[n-2] == ansi.ESC
+}
+
 func printString[T []byte | string](
 	s Screen,
 	m WidthMethod,
@@ -129,6 +176,7 @@ func printString[T []byte | string](
 	var link Link
 	var state byte
 	lastX, lastY := -1, -1 // last cell written, for folding in combining marks
+	var pending []byte     // pass-through sequences awaiting a cell to ride on
 	for len(str) > 0 {
 		seq, width, n, newState := decoder(str, state, p)
 		// The decoder's ASCII fast path doesn't check for trailing combining
@@ -148,6 +196,15 @@ func printString[T []byte | string](
 		case width > 0:
 			cell.Width = width
 			cell.Content = string(seq)
+			// Any pass-through sequences seen since the last cell belong in
+			// front of this glyph, the order they arrived in. Checked rather
+			// than joined unconditionally, because there are none at all on the
+			// overwhelmingly common path and the join is not free.
+			if len(pending) > 0 {
+				pending = append(pending, cell.Content...)
+				cell.Content = string(pending)
+				pending = pending[:0]
+			}
 			cell.Style = style
 			cell.Link = link
 
@@ -232,8 +289,8 @@ func printString[T []byte | string](
 						s.SetCell(lastX, lastY, &folded)
 					}
 				}
-			default:
-				cell.Content += string(seq)
+			case passThrough(seq):
+				pending = append(pending, string(seq)...)
 			}
 		}
 
@@ -241,10 +298,28 @@ func printString[T []byte | string](
 		state = newState
 		str = str[n:]
 
-		if y >= bounds.Max.Y {
+		if s != nil && y >= bounds.Max.Y {
 			// We've reached the bottom of the bounds, stop processing further
 			// lines.
 			break
+		}
+	}
+
+	// Pass-through sequences left at the end of the string have no glyph to
+	// ride in front of, so fold them into the last cell written instead. The
+	// alternative is a width-0 cell one past the content, which lands outside
+	// the bounds whenever the string filled them.
+	if len(pending) > 0 {
+		if s == nil {
+			if lastY >= 0 && lastY < len(lines) && lastX >= 0 && lastX < len(lines[lastY]) {
+				lines[lastY][lastX].Content += string(pending)
+			}
+		} else if lastX >= 0 {
+			if prev := s.CellAt(lastX, lastY); prev != nil {
+				folded := *prev
+				folded.Content += string(pending)
+				s.SetCell(lastX, lastY, &folded)
+			}
 		}
 	}
 
@@ -365,7 +440,9 @@ func ReadStyle(params ansi.Params, pen *Style) {
 
 // ReadLink reads a hyperlink escape sequence from a data buffer into link.
 func ReadLink(p []byte, link *Link) {
-	params := bytes.Split(p, []byte{';'})
+	// OSC 8 sequences have this structure `OSC 8 ; params ; URI ST`.
+	// Only the first two semicolons are delimiters, semicolons that follow after are part of the URI.
+	params := bytes.SplitN(p, []byte{';'}, 3)
 	if len(params) != 3 {
 		return
 	}
