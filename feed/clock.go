@@ -36,6 +36,7 @@ func (c RealClock) AfterFunc(d time.Duration, f func()) Stopper { return time.Af
 // one; tests answer with fixtures.
 type Fetcher interface {
 	Chain(ctx context.Context, q Query, expiry api.Date) ChainMsg
+	Term(ctx context.Context, q Query) TermMsg
 	Tape(ctx context.Context, q Query, day api.Date, from int64) TapeMsg
 	Calendar(ctx context.Context, q Query) CalendarMsg
 	ContractQuote(ctx context.Context, q ContractQuery) ContractQuoteMsg

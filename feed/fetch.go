@@ -38,6 +38,9 @@ func (s Source) Chain(ctx context.Context, q Query, expiry api.Date) ChainMsg {
 	return ChainMsg{Query: q, Expiry: expiry, Chain: ch, Resp: resp, Err: err, At: s.Now()}
 }
 
+// Term fetches the whole chain for the vol page's term structure.
+func (s Source) Term(ctx context.Context, q Query) TermMsg { return TermMsg{s.Chain(ctx, q, 0)} }
+
 // Tape fetches a page of option trades from seq_no from; from 0 asks for
 // the latest window instead (see TapeStart).
 func (s Source) Tape(ctx context.Context, q Query, day api.Date, from int64) TapeMsg {

@@ -38,7 +38,7 @@ func (m *Monitor) ask(e *entry, now time.Time) func(context.Context) any {
 		}
 		return func(ctx context.Context) any { return src.Chain(ctx, q, expiry) }
 	case FeedTerm:
-		return func(ctx context.Context) any { return TermMsg{src.Chain(ctx, q, 0)} }
+		return func(ctx context.Context) any { return src.Term(ctx, q) }
 	case FeedCalendar:
 		return func(ctx context.Context) any { return src.Calendar(ctx, q) }
 	case FeedTape:

@@ -1,6 +1,8 @@
-package feed
+package feed_test
 
 import (
+	"chainwatch/feed"
+	"chainwatch/feed/feedtest"
 	"context"
 	"slices"
 	"testing"
@@ -11,11 +13,11 @@ import (
 )
 
 // screen is the watch screen's wants for q.
-func screen(q Query, expiry api.Date) []Want {
-	return []Want{{Feed: FeedChain, Query: q, Expiry: expiry}, {Feed: FeedTape, Query: q, Capacity: 5000}, {Feed: FeedCalendar, Query: q}}
+func screen(q feed.Query, expiry api.Date) []feed.Want {
+	return []feed.Want{{Feed: feed.FeedChain, Query: q, Expiry: expiry}, {Feed: feed.FeedTape, Query: q, Capacity: 5000}, {Feed: feed.FeedCalendar, Query: q}}
 }
 
-var focused = Attention{Focused: true}
+var focused = feed.Attention{Focused: true}
 
 func TestMonitorSharedFeedFetchedOnceDeliveredToEach(t *testing.T) {
 	r := newRig(t, openMarket)
@@ -23,19 +25,19 @@ func TestMonitorSharedFeedFetchedOnceDeliveredToEach(t *testing.T) {
 	a.Set(focused, screen(spy(1), 0)...)
 	b.Set(focused, screen(spy(7), 0)...)
 	r.run()
-	if got := feedsOf(r.src.taken()); !slices.Equal(got, []Feed{FeedChain, FeedTape, FeedCalendar}) {
+	if got := feedsOf(r.src.taken()); !slices.Equal(got, []feed.Feed{feed.FeedChain, feed.FeedTape, feed.FeedCalendar}) {
 		t.Fatalf("two subscribers of SPY asked %v, want each feed once", got)
 	}
 	for _, c := range []struct {
-		s   *Subscription
+		s   *feed.Subscription
 		gen uint64
 	}{{a, 1}, {b, 7}} {
 		msgs := c.s.Pending()
-		chains := replies[ChainMsg](msgs)
+		chains := replies[feed.ChainMsg](msgs)
 		if len(chains) != 1 || chains[0].Query.Gen != c.gen {
 			t.Fatalf("subscriber %d got chains %+v, want one stamped with its generation", c.gen, chains)
 		}
-		if len(replies[TapeMsg](msgs)) != 1 || len(replies[CalendarMsg](msgs)) != 1 {
+		if len(replies[feed.TapeMsg](msgs)) != 1 || len(replies[feed.CalendarMsg](msgs)) != 1 {
 			t.Fatalf("subscriber %d got %d messages, want a tape and a calendar too", c.gen, len(msgs))
 		}
 	}
@@ -48,23 +50,23 @@ func TestMonitorChainWholeThenExpiryThenWholeAgain(t *testing.T) {
 	r := newRig(t, openMarket)
 	s := r.m.Subscribe()
 	exp := api.Date(20261127)
-	s.Set(focused, Want{Feed: FeedChain, Query: spy(1)})
+	s.Set(focused, feed.Want{Feed: feed.FeedChain, Query: spy(1)})
 	r.run()
-	s.Set(focused, Want{Feed: FeedChain, Query: spy(1), Expiry: exp})
+	s.Set(focused, feed.Want{Feed: feed.FeedChain, Query: spy(1), Expiry: exp})
 	if c := r.src.taken(); len(c) != 1 || c[0].Expiry != 0 {
 		t.Fatalf("first fetch %+v, want the whole chain", c)
 	}
 	snap := s.Snapshot(r.clock.Now())
-	every := snap.Feeds[FeedChain].Interval
-	if every <= 0 || snap.Feeds[FeedChain].Due.IsZero() {
-		t.Fatalf("snapshot %+v: want the next chain planned at an interval", snap.Feeds[FeedChain])
+	every := snap.Feeds[feed.FeedChain].Interval
+	if every <= 0 || snap.Feeds[feed.FeedChain].Due.IsZero() {
+		t.Fatalf("snapshot %+v: want the next chain planned at an interval", snap.Feeds[feed.FeedChain])
 	}
 	r.step(every)
 	if c := r.src.taken(); len(c) != 1 || c[0].Expiry != exp {
 		t.Fatalf("after an interval %+v, want the selected expiry alone", c)
 	}
-	if msgs := replies[FetchingMsg](s.Pending()); len(msgs) != 1 {
-		t.Fatalf("a timed fetch posted %d FetchingMsg, want 1", len(msgs))
+	if msgs := replies[feed.FetchingMsg](s.Pending()); len(msgs) != 1 {
+		t.Fatalf("a timed fetch posted %d feed.FetchingMsg, want 1", len(msgs))
 	}
 	r.step(config.FullChainMaxAge)
 	var whole int
@@ -82,32 +84,32 @@ func TestMonitorProbeHoldsTapeAndCalendar(t *testing.T) {
 	t.Run("known", func(t *testing.T) {
 		r := newRig(t, openMarket)
 		s := r.m.Subscribe()
-		w := screen(Query{Symbol: "ZZZZ", Mode: api.Live, Gen: 1}, 0)
+		w := screen(feed.Query{Symbol: "ZZZZ", Mode: api.Live, Gen: 1}, 0)
 		w[0].Probe = true
 		s.Set(focused, w...)
 		if got := feedsOf(r.src.taken()); len(got) != 0 {
 			t.Fatalf("asked %v before running, want nothing yet", got)
 		}
 		r.run()
-		if got := feedsOf(r.src.taken()); !slices.Equal(got, []Feed{FeedChain, FeedCalendar, FeedTape}) && !slices.Equal(got, []Feed{FeedChain, FeedTape, FeedCalendar}) {
+		if got := feedsOf(r.src.taken()); !slices.Equal(got, []feed.Feed{feed.FeedChain, feed.FeedCalendar, feed.FeedTape}) && !slices.Equal(got, []feed.Feed{feed.FeedChain, feed.FeedTape, feed.FeedCalendar}) {
 			t.Fatalf("asked %v, want the chain alone, then the tape and calendar once it answered", got)
 		}
 	})
 	t.Run("unknown", func(t *testing.T) {
 		r := newRig(t, openMarket)
-		r.src.chain = func(q Query, e api.Date) ChainMsg {
-			return ChainMsg{Query: q, Expiry: e, Err: api.ErrNoData, Resp: r.src.resp()}
+		r.src.chain = func(q feed.Query, e api.Date) feed.ChainMsg {
+			return feed.ChainMsg{Query: q, Expiry: e, Err: api.ErrNoData, Resp: r.src.resp()}
 		}
 		s := r.m.Subscribe()
-		w := screen(Query{Symbol: "ZZZZ", Mode: api.Live, Gen: 1}, 0)
+		w := screen(feed.Query{Symbol: "ZZZZ", Mode: api.Live, Gen: 1}, 0)
 		w[0].Probe = true
 		s.Set(focused, w...)
 		r.run()
 		r.step(time.Hour)
-		if got := feedsOf(r.src.taken()); !slices.Equal(got, []Feed{FeedChain}) {
+		if got := feedsOf(r.src.taken()); !slices.Equal(got, []feed.Feed{feed.FeedChain}) {
 			t.Fatalf("asked %v over an hour, want one chain and nothing more for a symbol the service does not know", got)
 		}
-		if !s.Snapshot(r.clock.Now()).Feeds[FeedChain].NoSuch {
+		if !s.Snapshot(r.clock.Now()).Feeds[feed.FeedChain].NoSuch {
 			t.Fatal("snapshot does not say no such symbol")
 		}
 	})
@@ -133,17 +135,17 @@ func TestMonitorHiddenKeepsDroppedForgets(t *testing.T) {
 	if got := r.src.taken(); len(got) != 0 {
 		t.Fatalf("shown again asked %v at once, want each when its interval since the last is up (planned)", got)
 	}
-	if s.Snapshot(r.clock.Now()).Feeds[FeedChain].Due.IsZero() {
+	if s.Snapshot(r.clock.Now()).Feeds[feed.FeedChain].Due.IsZero() {
 		t.Fatal("shown again, the chain is not planned")
 	}
 	// Another symbol: the old feeds are forgotten; a reply still in flight
 	// for them is booked but not delivered.
-	r.clock.advance(s.Snapshot(r.clock.Now()).Feeds[FeedChain].Interval) // the chain's fetch is asked, not answered
+	r.clock.Advance(s.Snapshot(r.clock.Now()).Feeds[feed.FeedChain].Interval) // the chain's fetch is asked, not answered
 	s.Pending()
 	spent := r.m.Stats(r.clock.Now()).SessionSpent
-	s.Set(focused, screen(Query{Symbol: "QQQ", Mode: api.Live, Gen: 2}, 0)...)
+	s.Set(focused, screen(feed.Query{Symbol: "QQQ", Mode: api.Live, Gen: 2}, 0)...)
 	r.run()
-	for _, c := range replies[ChainMsg](s.Pending()) {
+	for _, c := range replies[feed.ChainMsg](s.Pending()) {
 		if c.Query.Symbol == "SPY" {
 			t.Fatal("a reply for the symbol left was delivered")
 		}
@@ -157,7 +159,7 @@ func TestMonitorTapePagesFromCursorAndCatchesUp(t *testing.T) {
 	r := newRig(t, openMarket)
 	next := int64(100)
 	full := false
-	r.src.tape = func(from int64) TapeMsg {
+	r.src.tape = func(from int64) feed.TapeMsg {
 		n := 3
 		if full {
 			n = config.TapePageLimit
@@ -167,13 +169,13 @@ func TestMonitorTapePagesFromCursorAndCatchesUp(t *testing.T) {
 			trades[i].SeqNo = next
 			next++
 		}
-		return TapeMsg{Trades: trades}
+		return feed.TapeMsg{Trades: trades}
 	}
 	s := r.m.Subscribe()
-	s.Set(focused, Want{Feed: FeedTape, Query: spy(1), Capacity: 5000})
+	s.Set(focused, feed.Want{Feed: feed.FeedTape, Query: spy(1), Capacity: 5000})
 	r.run()
 	full = true
-	r.step(s.Snapshot(r.clock.Now()).Feeds[FeedTape].Interval)
+	r.step(s.Snapshot(r.clock.Now()).Feeds[feed.FeedTape].Interval)
 	calls := r.src.taken()
 	if len(calls) < 3 || calls[0].From != 0 || calls[1].From != 103 {
 		t.Fatalf("tape asked from %+v, want 0, then one past the last trade held", calls)
@@ -183,7 +185,7 @@ func TestMonitorTapePagesFromCursorAndCatchesUp(t *testing.T) {
 	if calls[2].From != 0 {
 		t.Fatalf("after a full page larger than the tape, asked from %d, want 0 (start over)", calls[2].From)
 	}
-	tapes := replies[TapeMsg](s.Pending())
+	tapes := replies[feed.TapeMsg](s.Pending())
 	if len(tapes) < 3 || tapes[0].Day != api.Today(openMarket) || tapes[0].Over {
 		t.Fatalf("tape replies %+v: want today's open session named", tapes[:1])
 	}
@@ -192,15 +194,15 @@ func TestMonitorTapePagesFromCursorAndCatchesUp(t *testing.T) {
 func TestMonitorRefetchAfterReplyInFlight(t *testing.T) {
 	r := newRig(t, openMarket)
 	s := r.m.Subscribe()
-	s.Set(focused, Want{Feed: FeedChain, Query: spy(1)})
-	s.Refetch(FeedChain) // the expiry changed while the whole chain is in flight
-	r.run()              // the whole chain answers; the refetch goes at once
+	s.Set(focused, feed.Want{Feed: feed.FeedChain, Query: spy(1)})
+	s.Refetch(feed.FeedChain) // the expiry changed while the whole chain is in flight
+	r.run()                   // the whole chain answers; the refetch goes at once
 	r.step(0)
 	if got := r.src.taken(); len(got) != 2 {
 		t.Fatalf("asked %d chains, want 2: the one in flight, then the new expiry at once", len(got))
 	}
-	s.Refresh(FeedChain)
-	s.Refresh(FeedChain) // in flight already: not asked twice
+	s.Refresh(feed.FeedChain)
+	s.Refresh(feed.FeedChain) // in flight already: not asked twice
 	r.run()
 	if got := r.src.taken(); len(got) != 1 {
 		t.Fatalf("two refreshes asked %d chains, want 1", len(got))
@@ -210,11 +212,11 @@ func TestMonitorRefetchAfterReplyInFlight(t *testing.T) {
 func TestMonitorOutdatedTimerDoesNothing(t *testing.T) {
 	r := newRig(t, openMarket)
 	s := r.m.Subscribe()
-	s.Set(focused, Want{Feed: FeedCalendar, Query: spy(1)})
+	s.Set(focused, feed.Want{Feed: feed.FeedCalendar, Query: spy(1)})
 	r.run()
 	r.src.taken()
-	s.Set(Attention{Focused: false}, Want{Feed: FeedCalendar, Query: spy(1)})
-	s.Set(focused, Want{Feed: FeedCalendar, Query: spy(1)})
+	s.Set(feed.Attention{Focused: false}, feed.Want{Feed: feed.FeedCalendar, Query: spy(1)})
+	s.Set(focused, feed.Want{Feed: feed.FeedCalendar, Query: spy(1)})
 	r.step(config.CalendarInterval)
 	if got := r.src.taken(); len(got) != 1 {
 		t.Fatalf("three plans of one feed fetched %d times at its interval, want 1", len(got))
@@ -224,9 +226,9 @@ func TestMonitorOutdatedTimerDoesNothing(t *testing.T) {
 func TestMonitorWatchlistSymbolsAndEvents(t *testing.T) {
 	r := newRig(t, openMarket)
 	s := r.m.Subscribe()
-	wq := Query{Mode: api.Live, Gen: 1}
-	wants := func(syms, need []string) []Want {
-		return []Want{{Feed: FeedQuotes, Query: wq, Symbols: syms}, {Feed: FeedEvents, Query: wq, Symbols: syms, Need: need}}
+	wq := feed.Query{Mode: api.Live, Gen: 1}
+	wants := func(syms, need []string) []feed.Want {
+		return []feed.Want{{Feed: feed.FeedQuotes, Query: wq, Symbols: syms}, {Feed: feed.FeedEvents, Query: wq, Symbols: syms, Need: need}}
 	}
 	s.Set(focused, wants([]string{"SPY"}, []string{"SPY"})...)
 	r.step(0)
@@ -237,13 +239,13 @@ func TestMonitorWatchlistSymbolsAndEvents(t *testing.T) {
 	s.Set(focused, wants([]string{"SPY", "AAPL"}, []string{"AAPL"})...) // a symbol added
 	r.step(0)
 	got := r.src.taken()
-	if len(got) != 1 || got[0].Feed != FeedQuotes || !slices.Equal(got[0].Syms, []string{"SPY", "AAPL"}) {
+	if len(got) != 1 || got[0].Feed != feed.FeedQuotes || !slices.Equal(got[0].Syms, []string{"SPY", "AAPL"}) {
 		t.Fatalf("adding a symbol asked %+v, want the quotes of both now", got)
 	}
 	s.Set(focused, wants([]string{"SPY", "AAPL"}, []string{"AAPL"})...) // the quotes applied
 	r.run()
 	got = r.src.taken()
-	if len(got) != 1 || got[0].Feed != FeedEvents || !slices.Equal(got[0].Syms, []string{"AAPL"}) {
+	if len(got) != 1 || got[0].Feed != feed.FeedEvents || !slices.Equal(got[0].Syms, []string{"AAPL"}) {
 		t.Fatalf("after its quote, asked %+v, want the events of the added symbol alone", got)
 	}
 }
@@ -253,30 +255,30 @@ func TestMonitorJobPacedAndPausedWhileClosed(t *testing.T) {
 	r := newRig(t, closeAt)
 	runs := 0
 	cost := 4
-	job := &Job{Name: "chain SPY", Every: 30 * time.Second, Mode: api.Live, Run: func(context.Context) JobResult {
+	job := &feed.Job{Name: "chain SPY", Every: 30 * time.Second, Mode: api.Live, Run: func(context.Context) feed.JobResult {
 		runs++
-		return JobResult{Value: runs, Resps: []*api.Response{{StatusCode: 200, Cost: cost}}}
+		return feed.JobResult{Value: runs, Resps: []*api.Response{{StatusCode: 200, Cost: cost}}}
 	}}
 	s := r.m.Subscribe()
-	s.Set(focused, Want{Feed: FeedJob, Job: job})
+	s.Set(focused, feed.Want{Feed: feed.FeedJob, Job: job})
 	r.run()
 	r.step(30 * time.Second)
-	msgs := replies[JobMsg](s.Pending())
+	msgs := replies[feed.JobMsg](s.Pending())
 	if len(msgs) != 2 || msgs[0].Run != 0 || msgs[1].Run != 1 || msgs[1].Every != 30*time.Second {
 		t.Fatalf("runs %+v, want the first at once and the next 30s later", msgs)
 	}
 	// Past the close the data stops changing: the next run is at the open.
 	r.step(time.Minute)
-	msgs = replies[JobMsg](s.Pending())
+	msgs = replies[feed.JobMsg](s.Pending())
 	last := msgs[len(msgs)-1]
-	if want := NextOpen(last.At, api.Live); !last.Next.Equal(want) {
+	if want := feed.NextOpen(last.At, api.Live); !last.Next.Equal(want) {
 		t.Fatalf("after the close, next run %s, want the open %s", last.Next, want)
 	}
 	// A run that costs more than the budget allows an hour at that pace
 	// stretches the interval.
 	cost = 100_000
-	r.step(NextOpen(r.clock.Now(), api.Live).Sub(r.clock.Now()))
-	msgs = replies[JobMsg](s.Pending())
+	r.step(feed.NextOpen(r.clock.Now(), api.Live).Sub(r.clock.Now()))
+	msgs = replies[feed.JobMsg](s.Pending())
 	if len(msgs) != 1 || msgs[0].Every <= 30*time.Second {
 		t.Fatalf("a costly run: %+v, want one run and a longer interval", msgs)
 	}
@@ -291,23 +293,23 @@ func TestMonitorJobPacedAndPausedWhileClosed(t *testing.T) {
 // subscriber still gets its replies. Bounded: a fixed number of rounds and
 // a deadline.
 func TestMonitorConcurrentSubscribers(t *testing.T) {
-	clock := &fakeClock{now: openMarket}
+	clock := feedtest.NewClock(openMarket)
 	src := &fakeSource{clock: clock, cost: 1}
-	m := NewMonitor(MonitorOptions{Fetcher: src, Clock: RealClock{NowFunc: clock.Now}, Budget: Budget{PerDay: 1_000_000}})
+	m := feed.NewMonitor(feed.MonitorOptions{Fetcher: src, Clock: feed.RealClock{NowFunc: clock.Now}, Budget: feed.Budget{PerDay: 1_000_000}})
 	defer m.Close()
 	done := make(chan int, 4)
 	for i := range 4 {
 		go func() {
 			s := m.Subscribe()
-			q := Query{Symbol: []string{"SPY", "QQQ"}[i%2], Mode: api.Live, Gen: uint64(i + 1)}
+			q := feed.Query{Symbol: []string{"SPY", "QQQ"}[i%2], Mode: api.Live, Gen: uint64(i + 1)}
 			got := 0
 			for round := range 20 {
 				w := screen(q, 0)
 				w[1].Hidden = round%3 == 0
-				s.Set(Attention{Focused: round%2 == 0}, w...)
-				s.Refresh(FeedChain, FeedTape)
+				s.Set(feed.Attention{Focused: round%2 == 0}, w...)
+				s.Refresh(feed.FeedChain, feed.FeedTape)
 				_ = s.Snapshot(clock.Now())
-				got += len(replies[ChainMsg](s.Pending()))
+				got += len(replies[feed.ChainMsg](s.Pending()))
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
@@ -316,7 +318,7 @@ func TestMonitorConcurrentSubscribers(t *testing.T) {
 				if !ok {
 					break
 				}
-				if _, ok := msg.(ChainMsg); ok {
+				if _, ok := msg.(feed.ChainMsg); ok {
 					got++
 				}
 			}

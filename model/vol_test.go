@@ -197,12 +197,8 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 	if p := ansi.Strip(a.drawAt(now)); !strings.Contains(p, "fetching 4 pts") {
 		t.Errorf("no fetching mark:\n%s", p)
 	}
-	reply := a.sh.Source().Chain(t.Context(), a.q, 0)
-	// The next FeedChain request is the term structure's: the chain's
-	// own is in flight, taken above.
-	if q := r.answer(feed.FeedChain, reply); q.Expiry != 0 {
-		t.Fatalf("the term structure asked for the expiry %v, not the whole chain", q.Expiry)
-	}
+	reply := a.sh.Source().Term(t.Context(), a.q)
+	r.answer(feed.FeedTerm, reply)
 	if got := a.feeds().Stats(now).SessionSpent - spent; got != 4 {
 		t.Errorf("the term fetch cost %d points, want 4", got)
 	}

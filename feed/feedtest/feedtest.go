@@ -18,6 +18,9 @@ import (
 // Clock is a clock the test moves; timers fire in order of their time, on
 // the test's goroutine, as Advance passes them.
 type Clock struct {
+	// Fired, when set, runs after each timer fires (a test answers what
+	// the timer asked before the clock moves on).
+	Fired  func()
 	mu     sync.Mutex
 	now    time.Time
 	timers []*timer
@@ -89,6 +92,9 @@ func (c *Clock) Advance(d time.Duration) {
 		}
 		c.mu.Unlock()
 		next.f()
+		if c.Fired != nil {
+			c.Fired()
+		}
 	}
 	panic("feedtest: more than 10,000 timers in one Advance")
 }
@@ -174,6 +180,13 @@ func (s *Script) at(t *time.Time) {
 func (s *Script) Chain(ctx context.Context, q feed.Query, expiry api.Date) feed.ChainMsg {
 	return ask(ctx, s, &Request{Feed: feed.FeedChain, Query: q, Expiry: expiry}, func(m *feed.ChainMsg) {
 		m.Query, m.Expiry = q, expiry
+		s.at(&m.At)
+	})
+}
+
+func (s *Script) Term(ctx context.Context, q feed.Query) feed.TermMsg {
+	return ask(ctx, s, &Request{Feed: feed.FeedTerm, Query: q}, func(m *feed.TermMsg) {
+		m.Query = q
 		s.at(&m.At)
 	})
 }
