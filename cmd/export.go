@@ -40,8 +40,10 @@ const (
 	kindCSV
 )
 
-// allFields is --json given without a list: every field.
-const allFields = "\x00all"
+// allFields is --json given without a list: every field. It is what
+// --help shows (--json string[="all"]), so it is a plain word: no field
+// of any command is called "all".
+const allFields = "all"
 
 // exportFlags are the output flags, the same on every headless command:
 // --json[=fields], --csv, --jq EXPR and --template TEXT (gh's set).

@@ -38,6 +38,7 @@ type headless struct {
 	Service      serviceFlags
 	Cost         bool
 	Watch        time.Duration
+	WatchSet     bool // --watch was given (--watch 0 is refused, not "no watch")
 	SandboxClock string
 	SandboxSpeed float64
 
@@ -71,7 +72,7 @@ func addHeadlessFlags(cmd *cobra.Command, h *headless) {
 func (h *headless) bind(cmd *cobra.Command) {
 	h.Out, h.ErrOut, h.Context = cmd.OutOrStdout(), cmd.ErrOrStderr(), cmd.Context()
 	changed := cmd.Flags().Changed
-	h.ModeSet, h.ConfigSet = changed("mode"), changed("config")
+	h.ModeSet, h.ConfigSet, h.WatchSet = changed("mode"), changed("config"), changed("watch")
 }
 
 // config loads the config file of --config, else the default one if it

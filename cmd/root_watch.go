@@ -202,7 +202,7 @@ func watchRun(o *WatchOptions) error {
 	}
 	set, err := resolveSettings(o, o.Now())
 	if err != nil {
-		return err
+		return badInput(err) // a flag, the symbol or the config file
 	}
 	svc := o.Flags.svc
 	svc.file = &set.service
@@ -305,5 +305,5 @@ func checkSandboxSymbol(o *WatchOptions, arg, sym string) error {
 	if sugg := o.SuggestFor(arg); len(sugg) > 0 {
 		msg += "\n\nDid you mean this?\n\t" + strings.Join(sugg, "\n\t")
 	}
-	return errors.New(msg)
+	return badInput(errors.New(msg)) // a mistyped command, most likely: exit status 2
 }

@@ -35,8 +35,8 @@ func NewCmdTAQ(deps Deps, runF func(*TAQOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "taq OSI --since HH:MM [--until HH:MM]",
 		Short: "Print a contract's trades and NBBO changes (15 points a page live, 30 delayed)",
-		Long: `taq prints the trades and quotes of one option (an OSI symbol) or a stock in
-time order from --since (Eastern) to --until (default the end of the day): an
+		Long: `taq prints the trades and quotes of one option (an OSI symbol; an underlying
+is refused: its options' trades are chainwatch trades SYMBOL) in time order from --since (Eastern) to --until (default the end of the day): an
 aligned table, or --json or --csv. Each record is a trade (size, price) or a
 quote (bid and ask with sizes and exchange), with the NBBO of its moment.
 
@@ -75,6 +75,10 @@ func taqRun(f *TAQOptions) error {
 	q, err := parseTradesQuery(f.Symbol, dataMode, f.Date, f.Since, f.Now())
 	if err != nil {
 		return err
+	}
+	if !q.isOSI {
+		return badInput(fmt.Errorf("taq %s: taq wants an OSI option symbol such as %s261120C00600000; an underlying's option trades are chainwatch trades %s",
+			q.symbol, q.symbol, q.symbol))
 	}
 	until := api.TimeOfDay(api.DayMillis - 1)
 	if f.Until != "" {

@@ -133,6 +133,9 @@ func tradesRun(f *TradesOptions) error {
 	case f.Limit <= 0:
 		return badInput(fmt.Errorf("--limit %d: ask for at least one trade", f.Limit))
 	}
+	if err := config.CheckBlockSize(f.BlockMin); err != nil {
+		return badInput(fmt.Errorf("--block-size %w", err))
+	}
 	historical := api.IsHistorical(q.day, api.Today(f.Now()))
 	ep, pageSize := api.EndpointOptionTrades, config.TapePageLimit
 	if q.isOSI {

@@ -21,9 +21,9 @@ const minWatch = time.Second
 // session is opened.
 func (h *headless) checkWatch(j job) error {
 	switch {
-	case h.Watch == 0:
+	case h.Watch == 0 && !h.WatchSet:
 		return nil
-	case h.Watch < 0:
+	case h.Watch <= 0:
 		return badInput(fmt.Errorf("--watch %s: want a positive interval, e.g. 30s or 5m", h.Watch))
 	case h.Watch < minWatch:
 		return badInput(fmt.Errorf("--watch %s: the shortest interval is %s", h.Watch, minWatch))
