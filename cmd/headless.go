@@ -207,7 +207,7 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 	if err != nil {
 		return err
 	}
-	if err := format.Write(h.Out, a.Export); err != nil {
+	if err := format.WriteContext(h.Context, h.Out, a.Export); err != nil {
 		return err
 	}
 	fmt.Fprintln(h.ErrOut, a.summary())

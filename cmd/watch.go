@@ -101,7 +101,7 @@ func (h *headless) printRun(r feed.JobMsg, format Format, tty bool, every time.D
 		return nil
 	}
 	a := r.Value.(answer)
-	b, err := format.bytes(a.Export)
+	b, err := format.bytes(h.Context, a.Export)
 	if err != nil {
 		return err
 	}
