@@ -209,6 +209,7 @@ func (s FileTokenStore) Delete() error {
 	if err := os.Remove(s.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("cannot delete token file: %w", err)
 	}
+	_ = os.Remove(s.LockPath()) // best effort: it holds nothing
 	return nil
 }
 

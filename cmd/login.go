@@ -111,11 +111,14 @@ func loginRun(o *LoginOptions) error {
 		return err
 	}
 	svc := &api.LoginService{AuthURL: authURL, BaseURL: baseURL, ClientID: clientID, Scopes: o.Scopes}
-	if err := (api.FileTokenStore{Path: path}).SaveLogin(tok, svc); err != nil {
+	store := api.FileTokenStore{Path: path}
+	if err := store.SaveLogin(tok, svc); err != nil {
 		return err
 	}
 	who := ""
-	if u, err := cfg.UserInfo(ctx, cfg.NewRefreshingSource(tok, nil)); err == nil {
+	// With the store: if this call refreshes (an access token that lives
+	// seconds), the rotated refresh token is the one kept, not the dead one.
+	if u, err := cfg.UserInfo(ctx, cfg.NewRefreshingSource(tok, store)); err == nil {
 		who = " as " + u.Display() // a courtesy: a service may not offer userinfo for these scopes
 	}
 	fmt.Fprintf(o.Out, "\nLogged in to %s%s. The login is kept in %s.\n", authURL, who, path)
