@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -206,7 +207,7 @@ func watchRun(o *WatchOptions) error {
 	}
 	svc := o.Flags.svc
 	svc.file = &set.service
-	svc.sandboxNow = clock
+	svc.sandboxNow = o.Now // the embedded sandbox's clock is the screen's (--sandbox-clock, else the process's)
 	sess, err := resolveSession(svc, o.Getenv)
 	if err != nil {
 		return err
@@ -232,6 +233,9 @@ func watchRun(o *WatchOptions) error {
 	if err != nil {
 		return err
 	}
+	// The screen's "today", session and pauses follow the service's clock
+	// (its answers' Date header), from before the first chain is asked.
+	o.Now = serviceClock(context.Background(), client)
 
 	var warn warnings
 	var wlSave struct {

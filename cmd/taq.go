@@ -45,8 +45,8 @@ every exchange's quote, on-nbbo those at the NBBO. Pages of up to 10,000 records
 cost 15 points each live, 30 delayed; --limit caps the records. Live and delayed
 data need the data-provider subscription (OPRA for options); a past day
 (--date) does not.`,
-		Example: `  chainwatch taq SPY261120C00600000 --since 10:00 --until 10:05
-  chainwatch taq SPY261120P00590000 --since 15:55 --quotes all --csv`,
+		Example: `  chainwatch taq SPY261120C00700000 --date 2026-11-20 --since 10:00 --until 10:05
+  chainwatch taq SPY261120P00695000 --date 2026-11-20 --since 15:55 --quotes all --csv`,
 		Args: exactlyOneSymbol,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.bind(cmd)
@@ -97,8 +97,6 @@ func taqRun(f *TAQOptions) error {
 	case f.Limit <= 0:
 		return badInput(fmt.Errorf("--limit %d: ask for at least one record", f.Limit))
 	}
-	p := api.TradesAndQuotesParams{Symbol: q.symbol, Date: q.day.String(), MinTime: q.since.String(), MaxTime: until.String(),
-		TAQMode: mode, Mode: q.mode}
 	historical := api.IsHistorical(q.day, api.Today(f.Now()))
 	plan := planOf(api.EndpointTradesAndQuotes, q.mode, historical)
 	plan.parts[0].Count = pagesFor(f.Limit, config.TAQPageLimit)
@@ -107,6 +105,9 @@ func taqRun(f *TAQOptions) error {
 		var a answer
 		var res tradesResult
 		var recs []api.TAQRecord
+		q := q.onServiceDay(f.Now())
+		p := api.TradesAndQuotesParams{Symbol: q.symbol, Date: q.day.String(), MinTime: q.since.String(), MaxTime: until.String(),
+			TAQMode: mode, Mode: q.mode}
 		onPage := func(r *api.Response) { res.add(r); a.Resps = append(a.Resps, r) }
 		for r, err := range client.TradesAndQuotesAll(ctx, p, f.Limit, onPage) {
 			if err != nil {
