@@ -125,7 +125,7 @@ func taqRun(f *TAQOptions) error {
 				trades++
 			}
 		}
-		a.Export = taqExport(recs)
+		a.Export = taqExport(recs, fetchExchanges(ctx, client, q.mode))
 		a.Rows = fmt.Sprintf("%s records of %s on %s (%s trades, %s quotes)",
 			scan.GroupDigits(int64(len(recs))), q.symbol, q.day, scan.GroupDigits(int64(trades)), scan.GroupDigits(int64(len(recs)-trades)))
 		if len(recs) >= f.Limit {
@@ -139,13 +139,13 @@ func taqRun(f *TAQOptions) error {
 // taqExport is a taq run as the exporter prints it: one record a row,
 // kind first; the fields of another kind are null. Keys are the
 // service's field names.
-func taqExport(recs []api.TAQRecord) Export {
+func taqExport(recs []api.TAQRecord, names exchangeNames) Export {
 	e := Export{
 		Keys: []string{"kind", "time", "sequence_number", "size", "price", "flag", "bid", "bid_size", "ask", "ask_size",
-			"exchange_id", "condition_id", "nbbo_bid", "nbbo_bid_size", "nbbo_ask", "nbbo_ask_size", "underlying_bid", "underlying_ask"},
+			"exchange_id", "exchange", "condition_id", "nbbo_bid", "nbbo_bid_size", "nbbo_ask", "nbbo_ask_size", "underlying_bid", "underlying_ask"},
 		Table: Table{
 			Head:    []string{"TIME", "KIND", "EXCH", "SIZE", "PRICE", "BID", "ASK", "NBBO"},
-			Numeric: []bool{false, false, true, true, true, false, false, false},
+			Numeric: []bool{false, false, false, true, true, false, false, false},
 		},
 	}
 	f := func(v api.Float) any { return nullable(v) }
@@ -154,9 +154,9 @@ func taqExport(recs []api.TAQRecord) Export {
 		if rec.Kind == api.KindTrade {
 			t := &rec.Trade
 			e.Records = append(e.Records, []any{rec.Kind.String(), t.Time.String(), t.SequenceNumber, t.Size, f(t.Price), int(t.Flag),
-				nil, nil, nil, nil, t.ExchangeID, t.ConditionID,
+				nil, nil, nil, nil, t.ExchangeID, names.value(t.ExchangeID), t.ConditionID,
 				f(t.NBBOBid), nullable(t.NBBOBidSize), f(t.NBBOAsk), nullable(t.NBBOAskSize), nil, nil})
-			e.Table.Rows = append(e.Table.Rows, []string{t.Time.String(), "trade", strconv.Itoa(int(t.ExchangeID)),
+			e.Table.Rows = append(e.Table.Rows, []string{t.Time.String(), "trade", names.text(t.ExchangeID),
 				strconv.FormatInt(t.Size, 10), priceText(api.OrNaN(t.Price)), "", "", nbboText(t.NBBOBid, t.NBBOAsk, t.NBBOBidSize, t.NBBOAskSize)})
 			continue
 		}
@@ -166,9 +166,9 @@ func taqExport(recs []api.TAQRecord) Export {
 			ub, ua = f(qt.UnderlyingBid), f(qt.UnderlyingAsk)
 		}
 		e.Records = append(e.Records, []any{rec.Kind.String(), qt.Time.String(), qt.SequenceNumber, nil, nil, int(qt.Flag),
-			f(qt.Bid), nullable(qt.BidSize), f(qt.Ask), nullable(qt.AskSize), qt.ExchangeID, qt.ConditionID,
+			f(qt.Bid), nullable(qt.BidSize), f(qt.Ask), nullable(qt.AskSize), qt.ExchangeID, names.value(qt.ExchangeID), qt.ConditionID,
 			f(qt.NBBOBid), nullable(qt.NBBOBidSize), f(qt.NBBOAsk), nullable(qt.NBBOAskSize), ub, ua})
-		e.Table.Rows = append(e.Table.Rows, []string{qt.Time.String(), "quote", strconv.Itoa(int(qt.ExchangeID)), "", "",
+		e.Table.Rows = append(e.Table.Rows, []string{qt.Time.String(), "quote", names.text(qt.ExchangeID), "", "",
 			sizedText(qt.Bid, qt.BidSize), sizedText(qt.Ask, qt.AskSize), nbboText(qt.NBBOBid, qt.NBBOAsk, qt.NBBOBidSize, qt.NBBOAskSize)})
 	}
 	return e

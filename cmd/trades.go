@@ -201,7 +201,7 @@ func runTrades(ctx context.Context, f *TradesOptions, client *api.Client, q trad
 			clockText(q.since), minSizeText(f.MinSize), res.points))
 	}
 	sum := tas.Summarize(res.trades, f.BlockMin)
-	a.Export = tradesExport(q, &res)
+	a.Export = tradesExport(q, &res, fetchExchanges(ctx, client, q.mode))
 	a.Rows = tradesRowsText(q, &res, &sum, f.Limit)
 	return a, nil
 }
