@@ -107,6 +107,9 @@ func loginRun(o *LoginOptions) error {
 	ctx, cancel := context.WithTimeout(o.Context, loginTimeout)
 	defer cancel()
 	tok, err := cfg.Login(ctx, lo)
+	if errors.Is(err, api.ErrPasteEnded) {
+		return badInput(err) // stdin at its end: nothing to paste from
+	}
 	if err != nil {
 		return err
 	}

@@ -119,3 +119,54 @@ func TestProcessesShareOneTokenFile(t *testing.T) {
 		t.Fatalf("the stored login is dead after the commands: %v", err)
 	}
 }
+
+// TestLoginNoBrowserAtEOFExits: `login --no-browser` with stdin at its
+// end waited ten minutes for a paste that could not come; it exits 2 at
+// once with what to do.
+func TestLoginNoBrowserAtEOFExits(t *testing.T) {
+	s := startSandbox(t)
+	env := homeEnv(t)
+	env[envTokenFile] = filepath.Join(t.TempDir(), "token.json")
+	var out, errOut syncBuffer
+	code := Execute(cli{env: env, in: strings.NewReader("")}.deps(&out, &errOut),
+		[]string{"login", "--no-browser", "--auth-url", s.AuthURL, "--base-url", s.BaseURL})
+	if code != ExitInput || !strings.Contains(errOut.String(), "the input ended before the address was pasted") {
+		t.Fatalf("exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+// TestStatusRenewsARefusedAccessToken: an access token the server no
+// longer takes (expired by its clock, say) while the file says it is
+// valid: status renewed nothing and said "run chainwatch login"; it
+// renews it once with the refresh token and signs in.
+func TestStatusRenewsARefusedAccessToken(t *testing.T) {
+	s := startSandbox(t)
+	env := loginTo(t, s)
+	store := api.FileTokenStore{Path: env[envTokenFile]}
+	tok, svc, err := store.LoadLogin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok.AccessToken = "an-access-token-the-server-does-not-know"
+	tok.Expiry = time.Now().Add(time.Hour) // valid by the file
+	if err := store.SaveLogin(tok, svc); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, err := (cli{env: env}).run(t, "status")
+	if err != nil || !strings.Contains(out, "signed in as: demo") {
+		t.Fatalf("status: %v\n%s%s", err, out, errOut)
+	}
+	if err := refreshWorks(t, s, env[envTokenFile]); err != nil {
+		t.Fatalf("the renewed login was not kept: %v", err)
+	}
+	// A refresh token the server refused says what to do, from a command
+	// as on the screen (feed.Describe).
+	tok.RefreshToken, tok.Expiry = "a-dead-refresh-token", time.Now().Add(-time.Minute)
+	if err := store.SaveLogin(tok, svc); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, err = (cli{env: env}).run(t, "quotes", "SPY")
+	if err == nil || !strings.Contains(errOut, "run `chainwatch login`") || strings.Contains(errOut, "a-dead-refresh-token") {
+		t.Fatalf("quotes with a dead login: %v\n%s", err, errOut)
+	}
+}
