@@ -49,3 +49,30 @@ func TestRootHoldsOnlyMain(t *testing.T) {
 		t.Errorf("main.go should stay about 25 lines (%v)", err)
 	}
 }
+
+// TestCIFuzzBoundsMinimisation: every fuzz run in .ci/run bounds input
+// minimisation with -fuzzminimizetime. Without it each new interesting
+// input may be minimised for up to a minute, and a brief run stalls for
+// minutes with its execution counter frozen (FuzzGrammarCheck did).
+func TestCIFuzzBoundsMinimisation(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(".ci", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") || !strings.Contains(line, "-fuzz ") {
+			continue
+		}
+		runs++
+		if !strings.Contains(line, "-fuzzminimizetime") && !strings.HasSuffix(strings.TrimSpace(line), "\\") {
+			t.Errorf(".ci/run runs a fuzz target without -fuzzminimizetime: %s", strings.TrimSpace(line))
+		}
+	}
+	if runs == 0 {
+		t.Fatal(".ci/run runs no fuzz target")
+	}
+	if !strings.Contains(string(b), "-fuzzminimizetime") {
+		t.Error(".ci/run does not bound fuzz minimisation (-fuzzminimizetime)")
+	}
+}

@@ -149,9 +149,11 @@ type refreshingSource struct {
 //
 // Refresh tokens rotate, so each refresh saves the new token (with the new
 // refresh token) to store before returning it; otherwise a crash right after
-// the refresh would leave only a dead refresh token on disk. Before
-// refreshing it reloads store, in case another chainwatch process already
-// rotated the token; using our now-dead copy would fail.
+// the refresh would leave only a dead refresh token on disk. A store that
+// can be locked across processes (FileTokenStore) is locked from before
+// the reload to after the save, and the reload comes first, in case
+// another chainwatch process already rotated the token: using our
+// now-dead copy would fail.
 func (c AuthConfig) NewRefreshingSource(tok *oauth2.Token, store TokenStore) TokenSource {
 	s := &refreshingSource{cfg: c, store: store, cache: newTokenCache(tok)}
 	if tok != nil {
@@ -168,6 +170,15 @@ func (s *refreshingSource) Invalidate() { s.cache.invalidate() }
 
 func (s *refreshingSource) refresh(ctx context.Context, cur *oauth2.Token) (*oauth2.Token, error) {
 	const op = "refresh"
+	// Another process sharing the store may be refreshing right now: wait
+	// for it, then read what it saved (tokenlock.go).
+	if l, ok := s.store.(tokenLocker); ok {
+		unlock, err := l.Lock(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("auth: %s: %w", op, err)
+		}
+		defer unlock()
+	}
 	if s.store != nil {
 		stored, err := s.store.Load()
 		switch {

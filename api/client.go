@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -28,6 +29,10 @@ type Client struct {
 	userAgent string
 	maxBody   int64
 	now       func() time.Time
+	// skew is the service's clock minus ours (now), from the last answer's
+	// Date header, in nanoseconds; serviceClock.go.
+	skew  atomic.Int64
+	heard atomic.Bool
 	// sleep waits between attempts; tests replace it to run without real time.
 	sleep func(ctx context.Context, d time.Duration) error
 	// jitter returns a number in [0, 1) spreading retries of many clients.
@@ -139,8 +144,9 @@ func WithUserAgent(ua string) Option {
 	return func(c *Client) error { c.userAgent = ua; return nil }
 }
 
-// WithClock sets the clock that decides what "today" (Eastern) is, for
-// historical pricing; tests and replays use it.
+// WithClock sets the client's own clock, which decides what "today"
+// (Eastern) is until the service's first answer tells its own (Now);
+// tests and replays use it.
 func WithClock(now func() time.Time) Option {
 	return func(c *Client) error { c.now = now; return nil }
 }
@@ -183,8 +189,9 @@ func (c *Client) Format() Format { return c.format }
 // BaseURL returns {base_url}.
 func (c *Client) BaseURL() string { return c.base.String() }
 
-// Today returns the date that separates live from historical: today, Eastern.
-func (c *Client) Today() Date { return Today(c.now()) }
+// Today returns the date that separates live from historical: today,
+// Eastern, by the service's clock (Now).
+func (c *Client) Today() Date { return Today(c.Now()) }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)

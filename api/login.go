@@ -30,6 +30,11 @@ type LoginOptions struct {
 	Paste io.Reader
 }
 
+// ErrPasteEnded is Login's answer when the pasted input ends (stdin at
+// EOF: `login --no-browser < /dev/null`) and no browser was opened, so
+// nothing can end the login but the timeout.
+var ErrPasteEnded = errors.New("the input ended before the address was pasted")
+
 // callbackPath is where the loopback listener expects the browser back.
 const callbackPath = "/callback"
 
@@ -78,7 +83,7 @@ func (c AuthConfig) Login(ctx context.Context, opts LoginOptions) (*oauth2.Token
 	}()
 	defer close(finished) // runs first: late browser requests get their page at once
 
-	c.printLoginHelp(opts, req.URL)
+	opened := c.printLoginHelp(opts, req.URL)
 	pasted := make(chan string)
 	if opts.Paste != nil {
 		go readPasted(ctx, opts.Paste, pasted)
@@ -93,6 +98,11 @@ func (c AuthConfig) Login(ctx context.Context, opts LoginOptions) (*oauth2.Token
 			return tok, err
 		case line, ok := <-pasted:
 			if !ok {
+				if !opened {
+					// No browser of ours to come back, and nothing more
+					// to read: waiting would only run out the clock.
+					return nil, fmt.Errorf("auth: login: %w; paste it into a terminal, or let chainwatch open a browser (without --no-browser)", ErrPasteEnded)
+				}
 				pasted = nil // input closed: keep waiting for the browser
 				continue
 			}
@@ -105,7 +115,9 @@ func (c AuthConfig) Login(ctx context.Context, opts LoginOptions) (*oauth2.Token
 	}
 }
 
-func (c AuthConfig) printLoginHelp(opts LoginOptions, authURL string) {
+// printLoginHelp prints the instructions and reports whether a browser
+// was opened.
+func (c AuthConfig) printLoginHelp(opts LoginOptions, authURL string) bool {
 	w := opts.Out
 	opened := false
 	if opts.OpenBrowser != nil {
@@ -122,6 +134,7 @@ func (c AuthConfig) printLoginHelp(opts LoginOptions, authURL string) {
 	} else {
 		fmt.Fprintln(w, "Waiting for the browser...")
 	}
+	return opened
 }
 
 // readPasted sends each non-empty line of r, and closes out at the end of

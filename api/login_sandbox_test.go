@@ -173,15 +173,27 @@ func TestLoginPasteQueryOnly(t *testing.T) {
 	}
 }
 
-// With the input closed (no terminal), Login keeps waiting for the
-// browser, and gives up when ctx ends.
+// With the input closed (no terminal) and a browser opened, Login keeps
+// waiting for the browser, and gives up when ctx ends.
 func TestLoginGivesUpWithContext(t *testing.T) {
 	s := startSandbox(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
-	_, err := nativeConfig(s).Login(ctx, api.LoginOptions{Out: io.Discard, Paste: strings.NewReader("")})
+	opened := func(string) error { return nil } // a browser that never comes back
+	_, err := nativeConfig(s).Login(ctx, api.LoginOptions{Out: io.Discard, OpenBrowser: opened, Paste: strings.NewReader("")})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Login after its deadline: %v", err)
+	}
+}
+
+// With the input closed and no browser opened (--no-browser < /dev/null),
+// nothing can end the login: Login says so at once instead of waiting
+// out its ten minutes.
+func TestLoginEndsWhenNothingCanBePasted(t *testing.T) {
+	s := startSandbox(t)
+	_, err := nativeConfig(s).Login(t.Context(), api.LoginOptions{Out: io.Discard, Paste: strings.NewReader("")})
+	if !errors.Is(err, api.ErrPasteEnded) {
+		t.Fatalf("Login with nothing to read: %v", err)
 	}
 }
 

@@ -86,6 +86,8 @@ var pointsNow = time.Date(2025, 3, 10, 15, 0, 0, 0, time.UTC)
 
 func TestResponseCostCharged(t *testing.T) {
 	srv := startCountingServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		// The service's clock is the test's: the client takes "today" from it.
+		w.Header().Set("Date", pointsNow.UTC().Format(http.TimeFormat))
 		w.Header().Set("X-Monthly-Points-Used", "1000")
 		w.Header().Set("X-Monthly-Points-Left", "1249000")
 		switch {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -89,20 +88,19 @@ func (s FileTokenStore) load() (*storedToken, error) {
 	if s.Path == "" {
 		return nil, errors.New("token file path is empty")
 	}
-	f, err := os.Open(s.Path)
-	if errors.Is(err, fs.ErrNotExist) {
+	// Regular and small, or refused before a byte is read: a FIFO would
+	// block forever, /dev/zero would be read until memory runs out.
+	data, fi, err := ReadRegularFile(s.Path, maxTokenFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
-	}
-	if err != nil {
+	case errors.Is(err, ErrNotRegular):
+		return nil, fmt.Errorf("token file %w", err)
+	case errors.Is(err, ErrTooLarge):
+		// The contents are secrets: the errors describe, never quote, them.
+		return nil, fmt.Errorf("token file %s is corrupt (too large); run `chainwatch login` again", s.Path)
+	case err != nil:
 		return nil, fmt.Errorf("cannot read token file: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("cannot read token file: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("token file %s is not a regular file", s.Path)
 	}
 	if perm := fi.Mode().Perm(); perm&0o077 != 0 && runtime.GOOS != "windows" {
 		how := "readable"
@@ -110,14 +108,6 @@ func (s FileTokenStore) load() (*storedToken, error) {
 			how = "writable"
 		}
 		return nil, fmt.Errorf("token file %s is %s by others (mode %04o); run: chmod 600 %s", s.Path, how, perm, s.Path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read token file: %w", err)
-	}
-	// The contents are secrets: the errors below describe, never quote, them.
-	if len(data) > maxTokenFile {
-		return nil, fmt.Errorf("token file %s is corrupt (too large); run `chainwatch login` again", s.Path)
 	}
 	var st storedToken
 	if err := json.Unmarshal(data, &st); err != nil {
@@ -219,6 +209,7 @@ func (s FileTokenStore) Delete() error {
 	if err := os.Remove(s.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("cannot delete token file: %w", err)
 	}
+	_ = os.Remove(s.LockPath()) // best effort: it holds nothing
 	return nil
 }
 

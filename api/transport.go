@@ -68,6 +68,7 @@ func (c *Client) try(ctx context.Context, x *exchange) (body []byte, again bool,
 	if err != nil {
 		return c.unsent(ctx, x, err)
 	}
+	c.heardDate(hr.Header.Get("Date"))
 	x.record(hr)
 	switch hr.StatusCode {
 	case http.StatusOK:

@@ -309,8 +309,8 @@ func TestWatchStaysWithinBudget(t *testing.T) {
 // TestWatchPausesWhileClosed: on a Saturday the first run shows the last
 // data at once, then the runs wait for the open.
 func TestWatchPausesWhileClosed(t *testing.T) {
-	env := scanEnv(t)
 	saturday := time.Date(2026, 11, 21, 10, 0, 0, 0, api.Eastern)
+	env := scanEnvAt(t, saturday)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	out, errOut := &syncBuffer{}, &syncBuffer{}

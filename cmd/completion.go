@@ -1,12 +1,14 @@
 package cmd
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"chainwatch/config"
+	"chainwatch/text"
 )
 
 // Shell completion is cobra's `chainwatch completion bash|zsh|fish|
@@ -54,4 +56,29 @@ func upper(list []string) []string {
 		out[i] = strings.ToUpper(strings.TrimSpace(s))
 	}
 	return out
+}
+
+// strictCompletion makes `chainwatch completion SHELL` refuse a shell it
+// has no script for (exit status 2): cobra's completion command is not
+// runnable, so `completion tcsh` printed its help and exited 0, as if a
+// script had been written.
+func strictCompletion(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		var shells []string
+		for _, sub := range c.Commands() {
+			shells = append(shells, sub.Name())
+		}
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			return badInput(fmt.Errorf("completion %s: no completion script for that shell; want one of %s",
+				text.Quote(args[0]), strings.Join(shells, ", ")))
+		}
+	}
 }

@@ -9,6 +9,9 @@ const (
 	ExitService = 1 // the service or the network failed (or anything unforeseen)
 	ExitInput   = 2 // a flag, an argument, a symbol or the config file is wrong
 	ExitNoData  = 3 // the question was fine and the answer is empty: an unknown symbol, nothing in the window
+	// ExitInterrupted is Ctrl-C while --jq or --template ran (128 + SIGINT,
+	// what a shell reports for a process Ctrl-C ended at any other moment).
+	ExitInterrupted = 130
 )
 
 // usageError is a mistake in how chainwatch was called (a flag, its
@@ -40,10 +43,18 @@ func noData(err error) error {
 	return noDataError{err}
 }
 
+// interruptedError is a run stopped by Ctrl-C: exit status 130.
+type interruptedError struct{ error }
+
+func (e interruptedError) Unwrap() error { return e.error }
+
+func interrupted(err error) error { return interruptedError{err} }
+
 // exitCode is the status of a command's error.
 func exitCode(err error) int {
 	var ue usageError
 	var nd noDataError
+	var ie interruptedError
 	switch {
 	case err == nil:
 		return ExitOK
@@ -51,6 +62,8 @@ func exitCode(err error) int {
 		return ExitInput
 	case errors.As(err, &nd):
 		return ExitNoData
+	case errors.As(err, &ie):
+		return ExitInterrupted
 	}
 	return ExitService
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -40,8 +41,10 @@ const (
 	kindCSV
 )
 
-// allFields is --json given without a list: every field.
-const allFields = "\x00all"
+// allFields is --json given without a list: every field. It is what
+// --help shows (--json string[="all"]), so it is a plain word: no field
+// of any command is called "all".
+const allFields = "all"
 
 // exportFlags are the output flags, the same on every headless command:
 // --json[=fields], --csv, --jq EXPR and --template TEXT (gh's set).
@@ -159,7 +162,27 @@ type Table struct {
 // built, so that an error (a jq expression that fails on this data) leaves
 // stdout empty.
 func (f Format) Write(w io.Writer, e Export) error {
-	b, err := f.bytes(e)
+	return f.WriteContext(context.Background(), w, e)
+}
+
+// WriteContext is Write for a command that can be interrupted: --jq and
+// --template stream (their first 64 KiB are held back, so a short output
+// is still all or nothing), stop on Ctrl-C and within their bounds.
+func (f Format) WriteContext(ctx context.Context, w io.Writer, e Export) error {
+	if f.jq != nil || f.tmpl != nil {
+		if err := f.Check(e.Keys); err != nil {
+			return err
+		}
+		doc, err := e.json(f.fields)
+		if err != nil {
+			return err
+		}
+		if f.jq != nil {
+			return runJQ(ctx, f.jq, doc, w, int64(scriptHold))
+		}
+		return runTemplate(ctx, f.tmpl, doc, w, int64(scriptHold))
+	}
+	b, err := f.bytes(ctx, e)
 	if err != nil || len(b) == 0 {
 		return err
 	}
@@ -167,8 +190,8 @@ func (f Format) Write(w io.Writer, e Export) error {
 	return err
 }
 
-// bytes is the output of e in format f.
-func (f Format) bytes(e Export) ([]byte, error) {
+// bytes is the output of e in format f, whole (--watch prints each run so).
+func (f Format) bytes(ctx context.Context, e Export) ([]byte, error) {
 	if err := f.Check(e.Keys); err != nil {
 		return nil, err
 	}
@@ -182,11 +205,14 @@ func (f Format) bytes(e Export) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	var out bytes.Buffer
 	switch {
 	case f.jq != nil:
-		return runJQ(f.jq, doc)
+		err := runJQ(ctx, f.jq, doc, &out, scriptOutput)
+		return out.Bytes(), err
 	case f.tmpl != nil:
-		return runTemplate(f.tmpl, doc)
+		err := runTemplate(ctx, f.tmpl, doc, &out, scriptOutput)
+		return out.Bytes(), err
 	case f.lines:
 		return append(doc, '\n'), nil
 	}

@@ -38,6 +38,7 @@ type headless struct {
 	Service      serviceFlags
 	Cost         bool
 	Watch        time.Duration
+	WatchSet     bool // --watch was given (--watch 0 is refused, not "no watch")
 	SandboxClock string
 	SandboxSpeed float64
 
@@ -71,7 +72,7 @@ func addHeadlessFlags(cmd *cobra.Command, h *headless) {
 func (h *headless) bind(cmd *cobra.Command) {
 	h.Out, h.ErrOut, h.Context = cmd.OutOrStdout(), cmd.ErrOrStderr(), cmd.Context()
 	changed := cmd.Flags().Changed
-	h.ModeSet, h.ConfigSet = changed("mode"), changed("config")
+	h.ModeSet, h.ConfigSet, h.WatchSet = changed("mode"), changed("config"), changed("watch")
 }
 
 // config loads the config file of --config, else the default one if it
@@ -182,7 +183,9 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 	clock := h.sandboxNow
 	svc := h.Service
 	svc.file = &fc.Service
-	svc.sandboxNow = clock
+	// The embedded sandbox runs on this command's clock (--sandbox-clock,
+	// else the process's), so its answers' Date agrees with it.
+	svc.sandboxNow = h.Now
 	sess, err := resolveSession(svc, h.Getenv)
 	if err != nil {
 		return err
@@ -199,6 +202,7 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 		// Rows from a simulated market must never pass for real ones.
 		fmt.Fprintln(h.ErrOut, "chainwatch: no credentials: answering from the embedded sandbox's simulated market")
 	}
+	h.Now = serviceClock(h.Context, client)
 	if h.Watch > 0 {
 		return h.watch(client, mode, format, fc, j)
 	}
@@ -206,11 +210,30 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 	if err != nil {
 		return err
 	}
-	if err := format.Write(h.Out, a.Export); err != nil {
+	if err := format.WriteContext(h.Context, h.Out, a.Export); err != nil {
 		return err
 	}
 	fmt.Fprintln(h.ErrOut, a.summary())
 	return nil
+}
+
+// syncTimeout bounds the wait for the service's clock; past it the
+// client's own clock is used and the data request reports the trouble.
+const syncTimeout = 10 * time.Second
+
+// serviceClock asks the service for its clock (a request that costs no
+// points) and returns the clock that follows it: "today", the session and
+// the pauses are the service's (the HTTP Date header of its answers), so a
+// standalone `chainwatch sandbox --clock` replaying a past day works as the
+// embedded one does. A failure leaves the client's own clock.
+func serviceClock(ctx context.Context, client *api.Client) func() time.Time {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(ctx, syncTimeout)
+	defer cancel()
+	_ = client.SyncClock(ctx)
+	return client.Now
 }
 
 // once is one run, bounded in time. A run that fails after the service

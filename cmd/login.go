@@ -77,7 +77,16 @@ func loginRun(o *LoginOptions) error {
 	f := o.Service
 	authURL := pick(f.authURL, o.Getenv, envAuthURL)
 	if authURL == "" {
-		return fmt.Errorf("login needs the token service's address: pass --auth-url or set %s (to try chainwatch locally, run `chainwatch sandbox` in another terminal and use the auth_url and base_url it prints)", envAuthURL)
+		return badInput(fmt.Errorf("login needs the token service's address: pass --auth-url or set %s (to try chainwatch locally, run `chainwatch sandbox` in another terminal and use the auth_url and base_url it prints)", envAuthURL))
+	}
+	baseURL := pick(f.baseURL, o.Getenv, envBaseURL)
+	for _, u := range []struct{ flag, val string }{{"--auth-url", authURL}, {"--base-url", baseURL}} {
+		if u.val == "" {
+			continue
+		}
+		if err := api.CheckServiceURL(u.val, u.flag); err != nil {
+			return badInput(err) // before a browser opens or a port is taken
+		}
 	}
 	clientID := pick(f.clientID, o.Getenv, envClientID)
 	if clientID == "" {
@@ -98,15 +107,21 @@ func loginRun(o *LoginOptions) error {
 	ctx, cancel := context.WithTimeout(o.Context, loginTimeout)
 	defer cancel()
 	tok, err := cfg.Login(ctx, lo)
+	if errors.Is(err, api.ErrPasteEnded) {
+		return badInput(err) // stdin at its end: nothing to paste from
+	}
 	if err != nil {
 		return err
 	}
-	svc := &api.LoginService{AuthURL: authURL, BaseURL: pick(f.baseURL, o.Getenv, envBaseURL), ClientID: clientID, Scopes: o.Scopes}
-	if err := (api.FileTokenStore{Path: path}).SaveLogin(tok, svc); err != nil {
+	svc := &api.LoginService{AuthURL: authURL, BaseURL: baseURL, ClientID: clientID, Scopes: o.Scopes}
+	store := api.FileTokenStore{Path: path}
+	if err := store.SaveLogin(tok, svc); err != nil {
 		return err
 	}
 	who := ""
-	if u, err := cfg.UserInfo(ctx, cfg.NewRefreshingSource(tok, nil)); err == nil {
+	// With the store: if this call refreshes (an access token that lives
+	// seconds), the rotated refresh token is the one kept, not the dead one.
+	if u, err := cfg.UserInfo(ctx, cfg.NewRefreshingSource(tok, store)); err == nil {
 		who = " as " + u.Display() // a courtesy: a service may not offer userinfo for these scopes
 	}
 	fmt.Fprintf(o.Out, "\nLogged in to %s%s. The login is kept in %s.\n", authURL, who, path)
@@ -159,7 +174,7 @@ func logoutRun(o *LogoutOptions) error {
 		// Not a token file chainwatch wrote (or no longer readable as one):
 		// --token-file may point anywhere, and logout must never delete a
 		// file it does not understand.
-		return fmt.Errorf("%w; %s is kept: logout deletes only a chainwatch token file (remove it yourself if it is one)", loadErr, path)
+		return badInput(fmt.Errorf("%w; %s is kept: logout deletes only a chainwatch token file (remove it yourself if it is one)", loadErr, path))
 	}
 	revokeErr := revokeLogin(o.Context, tok, svc, o.Getenv(envClientSecret))
 	if err := store.Delete(); err != nil {

@@ -27,6 +27,19 @@ func startSandbox(t *testing.T) *sandbox.Server {
 	return s
 }
 
+// startSandboxAt starts a sandbox whose clock starts at now: a client
+// takes "today" from the service's Date header, so a test with a fixed
+// day needs a service on that day.
+func startSandboxAt(t *testing.T, now time.Time) *sandbox.Server {
+	t.Helper()
+	s, err := sandbox.Start(sandbox.Config{Now: sandbox.Clock(now, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
 var authorizeURL = regexp.MustCompile(`http://127\.0\.0\.1:\d+/auth/connect/authorize\?\S+`)
 
 // runLogin runs `chainwatch login` in the background and returns its output

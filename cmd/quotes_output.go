@@ -52,7 +52,7 @@ func quotesExport(out quotesOutcome) Export {
 			r.Symbol, timeOrNil(q.Timestamp), nullable(q.LastTradePrice), num(round(r.Change, 6)), num(round(r.ChangePct, 4)),
 			nullable(q.Bid), nullable(q.BidSize), nullable(q.Ask), nullable(q.AskSize),
 			nullable(q.Open), nullable(q.High), nullable(q.Low), nullable(q.PrevDayClose), nullable(q.Volume),
-			nullable(q.IV30), nullable(q.IV30Change), nullable(q.IV30ChangePercent),
+			ivFraction(q.IV30), ivFraction(q.IV30Change), nullable(q.IV30ChangePercent),
 			nullable(q.ImpliedUnderlyingBid), nullable(q.ImpliedUnderlyingAsk), nullable(q.ImpliedUnderlyingMid),
 			indicatorOrNil(q.ImpliedUnderlyingIndicator),
 			dateOrNil(r.Next.Earnings), dateOrNil(r.Next.ExDividend),
@@ -146,4 +146,14 @@ func quotesRowsText(out quotesOutcome) string {
 		return fmt.Sprintf("%d symbols", n)
 	}
 	return "1 symbol"
+}
+
+// ivFraction is an IV the service sends in percentage points (iv30,
+// iv30_change: 22.08) as the fraction every --json and --csv output uses
+// for IV (0.2208), as the service sends an option's iv; null stays null.
+func ivFraction(v api.Float) any {
+	if !v.Valid {
+		return nil
+	}
+	return num(round(v.V/100, 8))
 }

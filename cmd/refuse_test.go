@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,5 +59,86 @@ func TestStatusOnTheEmbeddedSandbox(t *testing.T) {
 	}
 	if !strings.Contains(out, "the embedded sandbox, started for this check and stopped after it") || strings.Contains(out, "127.0.0.1") {
 		t.Errorf("status:\n%s", out)
+	}
+}
+
+// TestBadInputExitsTwoEverywhere: issue 30's bad inputs, each of which
+// exited 1 (or 0) before: every one is the caller's mistake, exit status 2
+// with one line saying what and why, and nothing is spent or started.
+func TestBadInputExitsTwoEverywhere(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tape-size", "0"}, "--tape-size 0: want 100 to"},
+		{[]string{"--budget-share", "2"}, "--budget-share 2: want a share"},
+		{[]string{"--theme", "neon"}, `--theme "neon": want auto, dark or light`},
+		{[]string{"--block-size", "0"}, "--block-size 0: want a trade size"},
+		{[]string{"--date", "2030-01-02"}, "2030-01-02 is in the future"},
+		{[]string{"frobnicate"}, `unknown command or symbol "frobnicate"`},
+		{[]string{"sandbox", "--plan", "free"}, `--plan "free": want one of`},
+		{[]string{"sandbox", "--rate", "-1"}, "--rate -1: want a number"},
+		{[]string{"sandbox", "--faults", "2"}, "--faults: rate must be a number in (0, 1]"},
+		{[]string{"sandbox", "--entitlements", "nasdaq"}, `unknown entitlement "nasdaq"`},
+		{[]string{"sandbox", "--listen", "nohost"}, `--listen "nohost": missing port in address`},
+		{[]string{"sandbox", "--listen", "127.0.0.1:99999"}, `--listen "127.0.0.1:99999": invalid port`},
+		{[]string{"login", "--auth-url", "http://evil.example/auth"}, "--auth-url http://evil.example/auth must use https"},
+		{[]string{"login", "--auth-url", "http://127.0.0.1:1/auth", "--base-url", "http://evil.example"}, "--base-url http://evil.example must use https"},
+		{[]string{"login"}, "login needs the token service's address"},
+		{[]string{"chain", "SPY", "--watch", "0"}, "--watch 0s: want a positive interval"},
+		{[]string{"trades", "SPY", "--block-size", "-1"}, "--block-size -1: want a trade size of at least 1"},
+		{[]string{"completion", "tcsh"}, `completion "tcsh": no completion script for that shell; want one of bash, fish, powershell, zsh`},
+		{[]string{"taq", "SPY", "--since", "10:00"}, "taq wants an OSI option symbol such as SPY261120C00600000"},
+		{[]string{"--date", "2003-01-01"}, "the first trading day is Thu 2003-01-02"},
+		{[]string{"chain", "SPY", "--date", "2003-01-01"}, "the first trading day is Thu 2003-01-02"},
+		{[]string{"chain", "\x1b[2J\x1b[H"}, `symbol "\x1b[2J\x1b[H": a control character`},
+	} {
+		var out, errOut syncBuffer
+		c := cli{env: homeEnv(t)}
+		code := Execute(c.deps(&out, &errOut), tc.args)
+		if code != ExitInput || !strings.Contains(errOut.String(), tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut.String(), tc.want)
+		}
+		if out.Len() != 0 {
+			t.Errorf("%q: stdout %q, want nothing", tc.args, out.String())
+		}
+		if strings.Contains(errOut.String(), "\x1b") {
+			t.Errorf("%q: stderr holds an escape character: %q", tc.args, errOut.String())
+		}
+	}
+}
+
+// TestHelpHoldsNoNUL: --json's "all fields" marker was "\x00all", and every
+// headless command's --help printed the NUL byte to the terminal.
+func TestHelpHoldsNoNUL(t *testing.T) {
+	root := NewCmdRoot(cli{}.deps(io.Discard, io.Discard), nil)
+	cmds := []string{""}
+	for _, c := range root.Commands() {
+		cmds = append(cmds, c.Name())
+	}
+	for _, name := range cmds {
+		args := []string{"--help"}
+		if name != "" {
+			args = []string{name, "--help"}
+		}
+		var out, errOut syncBuffer
+		if code := Execute(cli{env: homeEnv(t)}.deps(&out, &errOut), args); code != 0 {
+			t.Errorf("%q: exit %d: %s", args, code, errOut.String())
+		}
+		if strings.ContainsRune(out.String()+errOut.String(), 0) {
+			t.Errorf("%q prints a NUL byte", args)
+		}
+		if !strings.Contains(out.String(), "Usage:") {
+			t.Errorf("%q printed no usage:\n%s", args, out.String())
+		}
+	}
+}
+
+// TestJSONAloneStillMeansEveryField: with the marker now the word "all",
+// --json alone and --json=all both print every field.
+func TestJSONAloneStillMeansEveryField(t *testing.T) {
+	f := exportFlags{json: allFields}.format()
+	if f.err != nil || f.fields != nil || f.kind != kindJSON {
+		t.Errorf("--json alone: %+v", f)
 	}
 }

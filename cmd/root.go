@@ -124,6 +124,7 @@ needs no account.`,
 		NewCmdStatus(deps, nil), NewCmdScan(deps, nil), NewCmdChain(deps, nil), NewCmdCalendar(deps, nil), NewCmdVol(deps, nil),
 		NewCmdTrades(deps, nil), NewCmdTAQ(deps, nil), NewCmdQuotes(deps, nil))
 	root.ValidArgsFunction = completeSymbols(deps)
+	strictCompletion(root)
 	return root
 }
 

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -202,11 +203,11 @@ func watchRun(o *WatchOptions) error {
 	}
 	set, err := resolveSettings(o, o.Now())
 	if err != nil {
-		return err
+		return badInput(err) // a flag, the symbol or the config file
 	}
 	svc := o.Flags.svc
 	svc.file = &set.service
-	svc.sandboxNow = clock
+	svc.sandboxNow = o.Now // the embedded sandbox's clock is the screen's (--sandbox-clock, else the process's)
 	sess, err := resolveSession(svc, o.Getenv)
 	if err != nil {
 		return err
@@ -232,6 +233,9 @@ func watchRun(o *WatchOptions) error {
 	if err != nil {
 		return err
 	}
+	// The screen's "today", session and pauses follow the service's clock
+	// (its answers' Date header), from before the first chain is asked.
+	o.Now = serviceClock(context.Background(), client)
 
 	var warn warnings
 	var wlSave struct {
@@ -305,5 +309,5 @@ func checkSandboxSymbol(o *WatchOptions, arg, sym string) error {
 	if sugg := o.SuggestFor(arg); len(sugg) > 0 {
 		msg += "\n\nDid you mean this?\n\t" + strings.Join(sugg, "\n\t")
 	}
-	return errors.New(msg)
+	return badInput(errors.New(msg)) // a mistyped command, most likely: exit status 2
 }

@@ -245,7 +245,7 @@ func TestWatchNoColor(t *testing.T) {
 // TestWatchProduction: with credentials the screen is on that service,
 // which is "PRODUCTION" whatever it is; flags beat the environment.
 func TestWatchProduction(t *testing.T) {
-	s := startSandbox(t)
+	s := startSandboxAt(t, testNow)
 	env := homeEnv(t)
 	env[envAuthURL], env[envBaseURL], env[envClientID], env[envClientSecret] = s.AuthURL, "http://127.0.0.1:1", sandbox.DemoClientID, s.DemoSecret
 	var got int
@@ -272,7 +272,7 @@ func TestWatchProduction(t *testing.T) {
 // TestWatchConfigCredentials: the config file alone connects, and its
 // secret is refused from a file others can read, and never printed.
 func TestWatchConfigCredentials(t *testing.T) {
-	s := startSandbox(t)
+	s := startSandboxAt(t, testNow)
 	env := homeEnv(t)
 	dir := filepath.Join(env["XDG_CONFIG_HOME"], "chainwatch")
 	path := configtest.Write(t, dir, fmt.Sprintf("[service]\nbase_url = %q\nauth_url = %q\nclient_id = %q\nclient_secret = %q\n",

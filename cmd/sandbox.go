@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -133,7 +134,10 @@ func sandboxRun(o *SandboxOptions) error {
 	}
 	cfg, err := sandboxConfig(o.Plan, o.PerSecond, o.Faults, o.Entitlements)
 	if err != nil {
-		return err
+		return badInput(err)
+	}
+	if err := checkListen(o.Listen); err != nil {
+		return badInput(err)
 	}
 	log := slog.New(slog.NewTextHandler(o.ErrOut, nil))
 	if host, _, err := net.SplitHostPort(o.Listen); err == nil && !api.IsLoopbackHost(host) {
@@ -156,7 +160,11 @@ func sandboxRun(o *SandboxOptions) error {
 	}
 	s, err := sandbox.Start(cfg)
 	if err != nil {
-		return fmt.Errorf("%w (choose another address with --listen, e.g. --listen 127.0.0.1:0 for any free port)", err)
+		var oe *net.OpError
+		if errors.As(err, &oe) && oe.Op == "listen" {
+			return fmt.Errorf("%w (choose another address with --listen, e.g. --listen 127.0.0.1:0 for any free port)", err)
+		}
+		return err
 	}
 	fmt.Fprintf(o.Out, "base_url=%s\nauth_url=%s\nclient_id=%s\nclient_secret=%s\n",
 		s.BaseURL, s.AuthURL, sandbox.DemoClientID, s.DemoSecret)
@@ -170,6 +178,31 @@ func sandboxRun(o *SandboxOptions) error {
 	case <-s.Done():
 	}
 	return s.Close()
+}
+
+// checkListen refuses a --listen that no listener can take (no port, a
+// port out of range) before anything starts: the caller's mistake, exit
+// status 2, where an address in use is the machine's (exit status 1).
+func checkListen(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil && port == "" {
+		err = errors.New("no port")
+	}
+	if err == nil {
+		_, err = net.LookupPort("tcp", port) // a number in range, or a service name
+	}
+	if err != nil {
+		var ae *net.AddrError
+		var de *net.DNSError
+		switch {
+		case errors.As(err, &ae):
+			err = errors.New(ae.Err)
+		case errors.As(err, &de):
+			err = errors.New(de.Err)
+		}
+		return fmt.Errorf("--listen %s: %v; want HOST:PORT, e.g. 127.0.0.1:8080 or 127.0.0.1:0 for any free port", text.Quote(addr), err)
+	}
+	return nil
 }
 
 // sandboxConfig checks the data flags before anything starts, so a typo is

@@ -55,7 +55,15 @@ func regexpMatch(pattern, s string) bool { return regexp.MustCompile(pattern).Ma
 // credentials.
 func scanEnv(t *testing.T) map[string]string {
 	t.Helper()
-	sb, err := sandbox.Start(sandbox.Config{Now: func() time.Time { return testNow }, PerSecond: -1})
+	return scanEnvAt(t, testNow)
+}
+
+// scanEnvAt is scanEnv with the service's clock stopped at now: the
+// commands take "today" from the service (its Date header), so a test of
+// a day needs the service on that day.
+func scanEnvAt(t *testing.T, now time.Time) map[string]string {
+	t.Helper()
+	sb, err := sandbox.Start(sandbox.Config{Now: func() time.Time { return now }, PerSecond: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -172,7 +172,9 @@ func resolveSession(f serviceFlags, getenv func(string) string) (*session, error
 	)
 	if path != "" {
 		if tok, svc, err = store.LoadLogin(); err != nil {
-			return nil, err
+			// A token file that is not one (a FIFO, a device, too large,
+			// corrupt, readable by others) is the user's to fix: exit 2.
+			return nil, badInput(err)
 		}
 	}
 	if tok != nil {

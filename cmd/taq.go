@@ -35,8 +35,8 @@ func NewCmdTAQ(deps Deps, runF func(*TAQOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "taq OSI --since HH:MM [--until HH:MM]",
 		Short: "Print a contract's trades and NBBO changes (15 points a page live, 30 delayed)",
-		Long: `taq prints the trades and quotes of one option (an OSI symbol) or a stock in
-time order from --since (Eastern) to --until (default the end of the day): an
+		Long: `taq prints the trades and quotes of one option (an OSI symbol; an underlying
+is refused: its options' trades are chainwatch trades SYMBOL) in time order from --since (Eastern) to --until (default the end of the day): an
 aligned table, or --json or --csv. Each record is a trade (size, price) or a
 quote (bid and ask with sizes and exchange), with the NBBO of its moment.
 
@@ -45,8 +45,8 @@ every exchange's quote, on-nbbo those at the NBBO. Pages of up to 10,000 records
 cost 15 points each live, 30 delayed; --limit caps the records. Live and delayed
 data need the data-provider subscription (OPRA for options); a past day
 (--date) does not.`,
-		Example: `  chainwatch taq SPY261120C00600000 --since 10:00 --until 10:05
-  chainwatch taq SPY261120P00590000 --since 15:55 --quotes all --csv`,
+		Example: `  chainwatch taq SPY261120C00700000 --date 2026-11-20 --since 10:00 --until 10:05
+  chainwatch taq SPY261120P00695000 --date 2026-11-20 --since 15:55 --quotes all --csv`,
 		Args: exactlyOneSymbol,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.bind(cmd)
@@ -76,6 +76,10 @@ func taqRun(f *TAQOptions) error {
 	if err != nil {
 		return err
 	}
+	if !q.isOSI {
+		return badInput(fmt.Errorf("taq %s: taq wants an OSI option symbol such as %s261120C00600000; an underlying's option trades are chainwatch trades %s",
+			q.symbol, q.symbol, q.symbol))
+	}
 	until := api.TimeOfDay(api.DayMillis - 1)
 	if f.Until != "" {
 		if until, err = config.ParseClock(f.Until); err != nil {
@@ -93,8 +97,6 @@ func taqRun(f *TAQOptions) error {
 	case f.Limit <= 0:
 		return badInput(fmt.Errorf("--limit %d: ask for at least one record", f.Limit))
 	}
-	p := api.TradesAndQuotesParams{Symbol: q.symbol, Date: q.day.String(), MinTime: q.since.String(), MaxTime: until.String(),
-		TAQMode: mode, Mode: q.mode}
 	historical := api.IsHistorical(q.day, api.Today(f.Now()))
 	plan := planOf(api.EndpointTradesAndQuotes, q.mode, historical)
 	plan.parts[0].Count = pagesFor(f.Limit, config.TAQPageLimit)
@@ -103,6 +105,9 @@ func taqRun(f *TAQOptions) error {
 		var a answer
 		var res tradesResult
 		var recs []api.TAQRecord
+		q := q.onServiceDay(f.Now())
+		p := api.TradesAndQuotesParams{Symbol: q.symbol, Date: q.day.String(), MinTime: q.since.String(), MaxTime: until.String(),
+			TAQMode: mode, Mode: q.mode}
 		onPage := func(r *api.Response) { res.add(r); a.Resps = append(a.Resps, r) }
 		for r, err := range client.TradesAndQuotesAll(ctx, p, f.Limit, onPage) {
 			if err != nil {
@@ -120,7 +125,7 @@ func taqRun(f *TAQOptions) error {
 				trades++
 			}
 		}
-		a.Export = taqExport(recs)
+		a.Export = taqExport(recs, fetchExchanges(ctx, client, q.mode))
 		a.Rows = fmt.Sprintf("%s records of %s on %s (%s trades, %s quotes)",
 			scan.GroupDigits(int64(len(recs))), q.symbol, q.day, scan.GroupDigits(int64(trades)), scan.GroupDigits(int64(len(recs)-trades)))
 		if len(recs) >= f.Limit {
@@ -134,13 +139,13 @@ func taqRun(f *TAQOptions) error {
 // taqExport is a taq run as the exporter prints it: one record a row,
 // kind first; the fields of another kind are null. Keys are the
 // service's field names.
-func taqExport(recs []api.TAQRecord) Export {
+func taqExport(recs []api.TAQRecord, names exchangeNames) Export {
 	e := Export{
 		Keys: []string{"kind", "time", "sequence_number", "size", "price", "flag", "bid", "bid_size", "ask", "ask_size",
-			"exchange_id", "condition_id", "nbbo_bid", "nbbo_bid_size", "nbbo_ask", "nbbo_ask_size", "underlying_bid", "underlying_ask"},
+			"exchange_id", "exchange", "condition_id", "nbbo_bid", "nbbo_bid_size", "nbbo_ask", "nbbo_ask_size", "underlying_bid", "underlying_ask"},
 		Table: Table{
 			Head:    []string{"TIME", "KIND", "EXCH", "SIZE", "PRICE", "BID", "ASK", "NBBO"},
-			Numeric: []bool{false, false, true, true, true, false, false, false},
+			Numeric: []bool{false, false, false, true, true, false, false, false},
 		},
 	}
 	f := func(v api.Float) any { return nullable(v) }
@@ -149,9 +154,9 @@ func taqExport(recs []api.TAQRecord) Export {
 		if rec.Kind == api.KindTrade {
 			t := &rec.Trade
 			e.Records = append(e.Records, []any{rec.Kind.String(), t.Time.String(), t.SequenceNumber, t.Size, f(t.Price), int(t.Flag),
-				nil, nil, nil, nil, t.ExchangeID, t.ConditionID,
+				nil, nil, nil, nil, t.ExchangeID, names.value(t.ExchangeID), t.ConditionID,
 				f(t.NBBOBid), nullable(t.NBBOBidSize), f(t.NBBOAsk), nullable(t.NBBOAskSize), nil, nil})
-			e.Table.Rows = append(e.Table.Rows, []string{t.Time.String(), "trade", strconv.Itoa(int(t.ExchangeID)),
+			e.Table.Rows = append(e.Table.Rows, []string{t.Time.String(), "trade", names.text(t.ExchangeID),
 				strconv.FormatInt(t.Size, 10), priceText(api.OrNaN(t.Price)), "", "", nbboText(t.NBBOBid, t.NBBOAsk, t.NBBOBidSize, t.NBBOAskSize)})
 			continue
 		}
@@ -161,9 +166,9 @@ func taqExport(recs []api.TAQRecord) Export {
 			ub, ua = f(qt.UnderlyingBid), f(qt.UnderlyingAsk)
 		}
 		e.Records = append(e.Records, []any{rec.Kind.String(), qt.Time.String(), qt.SequenceNumber, nil, nil, int(qt.Flag),
-			f(qt.Bid), nullable(qt.BidSize), f(qt.Ask), nullable(qt.AskSize), qt.ExchangeID, qt.ConditionID,
+			f(qt.Bid), nullable(qt.BidSize), f(qt.Ask), nullable(qt.AskSize), qt.ExchangeID, names.value(qt.ExchangeID), qt.ConditionID,
 			f(qt.NBBOBid), nullable(qt.NBBOBidSize), f(qt.NBBOAsk), nullable(qt.NBBOAskSize), ub, ua})
-		e.Table.Rows = append(e.Table.Rows, []string{qt.Time.String(), "quote", strconv.Itoa(int(qt.ExchangeID)), "", "",
+		e.Table.Rows = append(e.Table.Rows, []string{qt.Time.String(), "quote", names.text(qt.ExchangeID), "", "",
 			sizedText(qt.Bid, qt.BidSize), sizedText(qt.Ask, qt.AskSize), nbboText(qt.NBBOBid, qt.NBBOAsk, qt.NBBOBidSize, qt.NBBOAskSize)})
 	}
 	return e

@@ -54,7 +54,7 @@ past day; --limit caps the trades (and so the pages) asked for. Live and
 delayed time and sales need the OPRA data-provider subscription; a past day
 (--date) does not.`,
 		Example: `  chainwatch trades SPY --csv
-  chainwatch trades SPY261120C00600000 --since 10:00 --json
+  chainwatch trades SPY261120C00700000 --date 2026-11-20 --since 10:00 --json
   chainwatch trades QQQ --min-size 100 --date 2026-11-18`,
 		Args:              exactlyOneSymbol,
 		ValidArgsFunction: completeSymbols(deps),
@@ -87,6 +87,17 @@ type tradesQuery struct {
 	day      api.Date
 	since    api.TimeOfDay
 	sinceSet bool
+	dated    bool // --date given: day is that day, not the session's
+}
+
+// onServiceDay is q with its day taken again when a run starts, by the
+// clock that follows the service (headless.execute): without --date it is
+// the service's session, which a replaying sandbox sets.
+func (q tradesQuery) onServiceDay(now time.Time) tradesQuery {
+	if !q.dated {
+		q.day = feed.ShownDay(feed.Query{Mode: q.mode}, now)
+	}
+	return q
 }
 
 // parseTradesQuery reads the symbol, --date and --since.
@@ -102,7 +113,7 @@ func parseTradesQuery(symbol string, mode api.Mode, date, since string, now time
 	if err != nil {
 		return q, badInput(fmt.Errorf("--date %w", err))
 	}
-	q.day = feed.ShownDay(feed.Query{Mode: q.mode, Date: d}, now)
+	q.day, q.dated = feed.ShownDay(feed.Query{Mode: q.mode, Date: d}, now), d != 0
 	if since != "" {
 		if q.since, err = config.ParseClock(since); err != nil {
 			return q, badInput(fmt.Errorf("--since %w", err))
@@ -133,6 +144,9 @@ func tradesRun(f *TradesOptions) error {
 	case f.Limit <= 0:
 		return badInput(fmt.Errorf("--limit %d: ask for at least one trade", f.Limit))
 	}
+	if err := config.CheckBlockSize(f.BlockMin); err != nil {
+		return badInput(fmt.Errorf("--block-size %w", err))
+	}
 	historical := api.IsHistorical(q.day, api.Today(f.Now()))
 	ep, pageSize := api.EndpointOptionTrades, config.TapePageLimit
 	if q.isOSI {
@@ -152,6 +166,7 @@ func runTrades(ctx context.Context, f *TradesOptions, client *api.Client, q trad
 	var a answer
 	var res tradesResult
 	onPage := func(r *api.Response) { res.add(r); a.Resps = append(a.Resps, r) }
+	q = q.onServiceDay(f.Now())
 	if q.isOSI {
 		p := feed.GreeksParams(q.osi, q.day, q.mode, 0, q.since, config.ContractPageLimit)
 		if f.MinSize > 0 {
@@ -186,7 +201,7 @@ func runTrades(ctx context.Context, f *TradesOptions, client *api.Client, q trad
 			clockText(q.since), minSizeText(f.MinSize), res.points))
 	}
 	sum := tas.Summarize(res.trades, f.BlockMin)
-	a.Export = tradesExport(q, &res)
+	a.Export = tradesExport(q, &res, fetchExchanges(ctx, client, q.mode))
 	a.Rows = tradesRowsText(q, &res, &sum, f.Limit)
 	return a, nil
 }

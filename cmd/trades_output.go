@@ -62,19 +62,19 @@ func cents(v float64) any {
 // service's field names of the endpoint read, plus premium (dollars:
 // price x size x 100) and, for option-trades-with-greeks, which does not
 // send it, option_trade_at classified from the price and the NBBO.
-func tradesExport(q tradesQuery, r *tradesResult) Export {
+func tradesExport(q tradesQuery, r *tradesResult, names exchangeNames) Export {
 	var e Export
 	if q.isOSI {
 		e.Keys = []string{"time", "sequence_number", "size", "price", "option_trade_at", "nbbo_bid", "nbbo_ask",
 			"iv", "delta", "gamma", "theta", "vega", "underlying_bid", "underlying_ask",
-			"exchange_id", "condition_id", "flag", "premium"}
+			"exchange_id", "exchange", "condition_id", "flag", "premium"}
 		e.Table.Head = []string{"TIME", "SIZE", "PRICE", "SIDE", "IV", "DELTA", "UNDERLYING", "PREMIUM", "EXCH", "CANCEL"}
-		e.Table.Numeric = []bool{false, true, true, false, true, true, true, true, true, false}
+		e.Table.Numeric = []bool{false, true, true, false, true, true, true, true, false, false}
 	} else {
 		e.Keys = []string{"timestamp", "seq_no", "security", "option_trade_size", "option_trade_price", "option_trade_at",
-			"option_bid", "option_ask", "underlying_bid", "underlying_ask", "exchange_id", "condition_id", "cancel_flag", "premium"}
+			"option_bid", "option_ask", "underlying_bid", "underlying_ask", "exchange_id", "exchange", "condition_id", "cancel_flag", "premium"}
 		e.Table.Head = []string{"TIME", "CONTRACT", "SIZE", "PRICE", "SIDE", "BID", "ASK", "PREMIUM", "EXCH", "CANCEL"}
-		e.Table.Numeric = []bool{false, false, true, true, false, true, true, true, true, false}
+		e.Table.Numeric = []bool{false, false, true, true, false, true, true, true, false, false}
 	}
 	// Newest last, as the service sends them: a script appends.
 	for i := range r.trades {
@@ -83,16 +83,16 @@ func tradesExport(q tradesQuery, r *tradesResult) Export {
 		if q.isOSI {
 			e.Records = append(e.Records, []any{t.Time.String(), t.Seq, t.Size, num(t.Price), side, num(t.Bid), num(t.Ask),
 				num(t.IV), num(t.Delta), num(t.Gamma), num(t.Theta), num(t.Vega), num(t.UndBid), num(t.UndAsk),
-				t.Exchange, t.Condition, int(t.Cancel), cents(t.Premium())})
+				t.Exchange, names.value(t.Exchange), t.Condition, int(t.Cancel), cents(t.Premium())})
 			e.Table.Rows = append(e.Table.Rows, []string{t.Time.String(), strconv.FormatInt(t.Size, 10), priceText(t.Price), side,
 				pctText(t.IV), greekText(t.Delta), priceText(t.Underlying()), moneyText(t.Premium()),
-				strconv.Itoa(int(t.Exchange)), cancelText(t.Cancel)})
+				names.text(t.Exchange), cancelText(t.Cancel)})
 			continue
 		}
 		e.Records = append(e.Records, []any{t.Time.String(), t.Seq, t.Key, t.Size, num(t.Price), side, num(t.Bid), num(t.Ask),
-			num(t.UndBid), num(t.UndAsk), t.Exchange, t.Condition, int(t.Cancel), cents(t.Premium())})
+			num(t.UndBid), num(t.UndAsk), t.Exchange, names.value(t.Exchange), t.Condition, int(t.Cancel), cents(t.Premium())})
 		e.Table.Rows = append(e.Table.Rows, []string{t.Time.String(), t.Key, strconv.FormatInt(t.Size, 10), priceText(t.Price), side,
-			priceText(t.Bid), priceText(t.Ask), moneyText(t.Premium()), strconv.Itoa(int(t.Exchange)), cancelText(t.Cancel)})
+			priceText(t.Bid), priceText(t.Ask), moneyText(t.Premium()), names.text(t.Exchange), cancelText(t.Cancel)})
 	}
 	return e
 }

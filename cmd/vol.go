@@ -42,8 +42,8 @@ no ATM IV, move or butterfly (a dash; null in JSON, empty in CSV).
 It fetches one whole chain: 4 points live, 8 delayed, 3 for a past --date.
 
 --json and --csv keep IVs, the risk reversal and the butterfly as fractions, as
-the service sends an option's iv (0.2208 is 22.08 %); expected_move_percent and
-the document's iv30 fields are in percent, as the service sends iv30.`,
+the service sends an option's iv (0.2208 is 22.08 %), the one unit of IV in
+every command's JSON; expected_move_percent is in percent.`,
 		Example: `  chainwatch vol SPY
   chainwatch vol SPY --csv
   chainwatch vol AAPL --date 2026-11-18 --json`,

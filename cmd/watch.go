@@ -21,9 +21,9 @@ const minWatch = time.Second
 // session is opened.
 func (h *headless) checkWatch(j job) error {
 	switch {
-	case h.Watch == 0:
+	case h.Watch == 0 && !h.WatchSet:
 		return nil
-	case h.Watch < 0:
+	case h.Watch <= 0:
 		return badInput(fmt.Errorf("--watch %s: want a positive interval, e.g. 30s or 5m", h.Watch))
 	case h.Watch < minWatch:
 		return badInput(fmt.Errorf("--watch %s: the shortest interval is %s", h.Watch, minWatch))
@@ -101,7 +101,7 @@ func (h *headless) printRun(r feed.JobMsg, format Format, tty bool, every time.D
 		return nil
 	}
 	a := r.Value.(answer)
-	b, err := format.bytes(a.Export)
+	b, err := format.bytes(h.Context, a.Export)
 	if err != nil {
 		return err
 	}

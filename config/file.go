@@ -3,10 +3,8 @@ package config
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -116,6 +114,10 @@ func DefaultPath(getenv func(string) string) (string, error) {
 	return filepath.Join(dir, "chainwatch", "config.toml"), nil
 }
 
+// MaxFileSize is the largest config file Load reads: a hand-written file
+// with a watchlist and saved scans is a few kilobytes.
+const MaxFileSize = 1 << 20
+
 // Load reads and checks the config file at path. A missing file is
 // no config (exists false) unless the user named it (explicit, --config):
 // a typo in a path they gave must not silently fall back to defaults.
@@ -123,26 +125,18 @@ func DefaultPath(getenv func(string) string) (string, error) {
 // client secret.
 func Load(path string, explicit bool, rule ScanRule) (fc File, exists bool, err error) {
 	fc.Service.Path = path
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) && !explicit {
+	// Regular and at most MaxFileSize, or refused before it is read:
+	// --config /dev/zero would be read until memory runs out, a FIFO would
+	// block forever.
+	data, fi, err := api.ReadRegularFile(path, MaxFileSize)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !explicit:
 		return fc, false, nil
-	}
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return fc, false, fmt.Errorf("--config %s: no such file", path)
-		}
-		return fc, false, fmt.Errorf("cannot read the config file: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return fc, true, fmt.Errorf("cannot read the config file: %w", err)
-	}
-	if fi.IsDir() {
-		return fc, true, fmt.Errorf("config file %s is a directory", path)
-	}
-	data, err := io.ReadAll(f)
-	if err != nil {
+	case errors.Is(err, fs.ErrNotExist):
+		return fc, false, fmt.Errorf("--config %s: no such file", path)
+	case errors.Is(err, api.ErrNotRegular), errors.Is(err, api.ErrTooLarge):
+		return fc, true, fmt.Errorf("config file %w", err)
+	case err != nil:
 		return fc, true, fmt.Errorf("cannot read the config file: %w", err)
 	}
 	md, err := toml.Decode(string(data), &fc)

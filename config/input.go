@@ -75,7 +75,8 @@ var EarliestDate = api.NewDate(2003, 1, 1)
 // before EarliestDate, or without a session is refused before anything is
 // asked of the service, which would charge for its 204; a day without a
 // session names the trading day before it, the one the user most likely
-// wants.
+// wants, or the one after it when the day before is itself refused
+// (before EarliestDate): a suggestion is always a day ParseDate takes.
 func ParseDate(s string, now time.Time) (api.Date, error) {
 	today := api.Today(now)
 	s = strings.TrimSpace(s)
@@ -91,9 +92,13 @@ func ParseDate(s string, now time.Time) (api.Date, error) {
 	case d < EarliestDate:
 		return 0, fmt.Errorf("%s is before the service's option data, which starts on %s", d, EarliestDate)
 	case !api.IsTradingDay(d):
-		prev := api.PrevTradingDay(d)
-		return 0, fmt.Errorf("%s is %s, not a trading day; the trading day before it is %s %s",
-			d, api.ClosedReason(d), prev.Weekday().String()[:3], prev)
+		if prev := api.PrevTradingDay(d); prev >= EarliestDate {
+			return 0, fmt.Errorf("%s is %s, not a trading day; the trading day before it is %s %s",
+				d, api.ClosedReason(d), prev.Weekday().String()[:3], prev)
+		}
+		next := api.NextTradingDay(d)
+		return 0, fmt.Errorf("%s is %s, not a trading day, and the service's data starts on %s; the first trading day is %s %s",
+			d, api.ClosedReason(d), EarliestDate, next.Weekday().String()[:3], next)
 	case d == today:
 		return 0, nil
 	}

@@ -28,7 +28,8 @@ func TestParseSymbol(t *testing.T) {
 		"BRK.":                   `ends in '.' or '-'`,
 		"^SPX":                   `"^" cannot be in a symbol`,
 		"/ES":                    `"/" cannot be in a symbol`,
-		"SPY\x1b[2J":             `symbol "SPY": a control character`,
+		"SPY\x1b[2J":             `symbol "SPY\x1b[2J": a control character`,
+		"\x1b[2J\x1b[H":          `symbol "\x1b[2J\x1b[H": a control character`, // escaped, not ""
 	}
 	for in, want := range bad {
 		_, err := ParseSymbol(in)
@@ -58,6 +59,8 @@ func TestParseDate(t *testing.T) {
 		{"2025-01-09", friday, 0, "2025-01-09 is a national day of mourning (Carter), not a trading day"},
 		{"2026-11-23", sunday, 0, "2026-11-23 is in the future (today is 2026-11-22, Eastern)"},
 		{"2002-12-31", friday, 0, "before the service's option data, which starts on 2003-01-01"},
+		// The day before is refused (before the data): the day after is named.
+		{"2003-01-01", friday, 0, "2003-01-01 is New Year's Day, not a trading day, and the service's data starts on 2003-01-01; the first trading day is Thu 2003-01-02"},
 		{"11/18/2026", friday, 0, `"11/18/2026" is not a date: use yyyy-mm-dd, e.g. 2026-11-20`},
 	}
 	for _, c := range cases {

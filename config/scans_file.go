@@ -1,7 +1,6 @@
 package config
 
 import (
-	"chainwatch/text"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,6 +9,9 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+
+	"chainwatch/api"
+	"chainwatch/text"
 )
 
 // The config file is the user's: hand-written, commented, perhaps holding
@@ -144,7 +146,7 @@ func editFile(path string, rule ScanRule, what, region string, edit fileEdit) er
 		path = real
 	}
 	perm := os.FileMode(0o600)
-	data, err := os.ReadFile(path)
+	data, _, err := api.ReadRegularFile(path, MaxFileSize)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		data = nil

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"chainwatch/api"
 )
 
 // The state directory holds what chainwatch remembers between runs that is
@@ -67,6 +69,10 @@ func (s State) path(name string) (string, error) {
 	return filepath.Join(s.dir, name), nil
 }
 
+// maxRecentFile bounds what Recent reads: 20 symbols of at most 10
+// characters a line.
+const maxRecentFile = 64 << 10
+
 // recent returns the remembered symbols, most recent first; none when the
 // file does not exist yet. Lines that are not symbols (a hand edit, a
 // torn file from elsewhere) are skipped rather than failing the load.
@@ -78,7 +84,7 @@ func (s State) Recent() ([]string, error) {
 		}
 		return nil, err
 	}
-	data, err := os.ReadFile(p)
+	data, _, err := api.ReadRegularFile(p, maxRecentFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -61,6 +61,10 @@ func Describe(err error, action string) string {
 			return fmt.Sprintf("%s answered %d: %s", ae.Endpoint, ae.StatusCode, msg)
 		}
 		return fmt.Sprintf("the service answered %d: %s", ae.StatusCode, msg)
+	case errors.As(err, &aue) && aue.Code == "invalid_grant":
+		// The refresh token was refused (expired, revoked, or rotated
+		// away): nothing but a new login helps, so say so.
+		return "the saved login has expired or was revoked (invalid_grant): run `chainwatch login`"
 	case errors.As(err, &aue):
 		return "cannot sign in to the service: " + causeFirst(aue.Error())
 	case errors.Is(err, context.DeadlineExceeded):

@@ -3,6 +3,7 @@ package feed
 import (
 	"chainwatch/api"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -44,5 +45,22 @@ func TestDescribeCutOff(t *testing.T) {
 	err := &api.CutOffError{Method: "GET", Endpoint: "x", Read: 3 << 20, Want: 11 << 20, Cost: 4}
 	if got, want := Describe(err, ""), "the service's answer was cut off (3.0 MB of 11.0 MB); it still cost 4 points; retrying"; got != want {
 		t.Errorf("Describe = %q, want %q", got, want)
+	}
+}
+
+// TestDescribeRefusedRefreshSaysLogin: a refused refresh token
+// (invalid_grant) was "cannot sign in to the service: invalid_grant (auth:
+// refresh)", on the screen and from every command; only a new login helps,
+// and the message says so.
+func TestDescribeRefusedRefreshSaysLogin(t *testing.T) {
+	err := fmt.Errorf("%w; the saved login has expired", &api.AuthError{Op: "refresh", Code: "invalid_grant", Status: 400})
+	for _, action := range []string{"", "the quotes"} {
+		if got := Describe(err, action); !strings.Contains(got, "run `chainwatch login`") {
+			t.Errorf("Describe(%q) = %q", action, got)
+		}
+	}
+	other := &api.AuthError{Op: "client credentials", Code: "invalid_client", Status: 401}
+	if got := Describe(other, ""); !strings.HasPrefix(got, "cannot sign in to the service: ") {
+		t.Errorf("invalid_client: %q", got)
 	}
 }

@@ -26,7 +26,18 @@ func (s *Server) routes() http.Handler {
 	mux.Handle(authPrefix+"/connect/userinfo", s.userinfoAuth(http.StripPrefix(authPrefix, s.tokens.router)))
 	mux.Handle("/v1/", s.RequireToken(s.dataRoutes()))
 	mux.HandleFunc("/", notFound)
-	return s.accessLog(withLogger(s.log, mux))
+	return s.accessLog(s.serviceDate(withLogger(s.log, mux)))
+}
+
+// serviceDate sets every answer's Date header from the sandbox's clock
+// (--clock, --speed), not the machine's: a client takes "today" from it
+// (service-conventions.md), so a sandbox replaying a past day is that day
+// for its clients too. net/http keeps a Date a handler set.
+func (s *Server) serviceDate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Date", s.store.now().UTC().Format(http.TimeFormat))
+		next.ServeHTTP(w, r)
+	})
 }
 
 // notFound answers an unknown path as the conventions say: 404, plain text.

@@ -62,9 +62,12 @@ func OneLine(s string, max int) string {
 const EchoMax = 60
 
 // Quote is how a message echoes what the user typed or wrote (a symbol, a
-// date, a formula, a config value): cleaned, cut at EchoMax runes and
-// quoted, so a refusal shows exactly what was refused, blanks included.
-func Quote(s string) string { return strconv.Quote(Clip(Clean(s), EchoMax)) }
+// date, a formula, a config value): cut at EchoMax runes and quoted in Go's
+// syntax, so a refusal shows exactly what was refused, blanks included,
+// and a control character or an escape sequence is shown escaped
+// ("\x1b[2J"), never sent to the terminal nor dropped: a value made only
+// of escape sequences is not echoed as "".
+func Quote(s string) string { return strconv.Quote(Clip(s, EchoMax)) }
 
 // Clip keeps the first max runes of s and marks a cut with "…" (max <= 0: no cut).
 func Clip(s string, max int) string {

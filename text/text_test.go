@@ -41,3 +41,25 @@ func BenchmarkCleanPlain(b *testing.B) {
 		_ = Clean("SPY 2026-11-20 C 590.00 1.23 x 4.56")
 	}
 }
+
+// TestQuote: an echoed value is quoted with its control characters
+// escaped, never sent to the terminal and never dropped (a value made only
+// of escape sequences was echoed as ""), and cut at EchoMax runes.
+func TestQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"SPY":                   `"SPY"`,
+		"SP X":                  `"SP X"`,
+		"\x1b[2J\x1b[H":         `"\x1b[2J\x1b[H"`,
+		"A\u009b31mB":           `"A\u009b31mB"`,
+		"A\x9b31mB":             `"A\x9b31mB"`,
+		"\u202eXPS":             `"\u202eXPS"`,
+		strings.Repeat("é", 70): `"` + strings.Repeat("é", 60) + `…"`,
+	} {
+		if got := Quote(in); got != want {
+			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
+		}
+		if strings.ContainsAny(Quote(in), "\x1b\u009b\u202e") {
+			t.Errorf("Quote(%q) holds a control character", in)
+		}
+	}
+}

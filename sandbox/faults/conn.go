@@ -54,7 +54,11 @@ func truncate(w http.ResponseWriter, r *http.Request, next http.Handler) {
 	}
 	if len(body) > 0 {
 		h.Set("Connection", "close")
-		h.Set("Date", time.Now().UTC().Format(http.TimeFormat))
+		if date := w.Header().Get("Date"); date != "" {
+			h.Set("Date", date) // the service's clock, set further out
+		} else {
+			h.Set("Date", time.Now().UTC().Format(http.TimeFormat))
+		}
 		writeResponse(rw.Writer, r.ProtoAtLeast(1, 1), status, h, half)
 	}
 	closeGracefully(conn)

@@ -99,16 +99,17 @@ type base struct {
 }
 
 // exchState is one exchange quoting the symbol: how many ticks it stands
-// off the consolidated quote on each side, and its sizes. Exchanges follow
-// the consolidated quote as the underlying moves (market makers requote
-// together) and publish a record when they change their stance; at least
-// one exchange is always at each side of the consolidated quote, so the
-// NBBO of the records is the chain's quote of that second and is never
-// crossed by stale quotes.
+// off the consolidated quote on each side, and its share of the quoted
+// depth on each. Exchanges follow the consolidated quote as the underlying
+// moves (market makers requote together), their sizes with its depth, and
+// publish a record when they change their stance; at least one exchange is
+// always at each side of the consolidated quote, so the NBBO of the
+// records, prices and sizes, is the chain's quote of that second (as the
+// trades' NBBO is) and is never crossed by stale quotes.
 type exchState struct {
-	id             uint8
-	offBid, offAsk int
-	bidSz, askSz   int64
+	id                 uint8
+	offBid, offAsk     int
+	bidShare, askShare float64
 }
 
 // panel is the exchanges quoting one symbol.
@@ -169,14 +170,14 @@ func (p *panel) stance(rng *rand.Rand, i int, q base) {
 	}
 	e := &p.ex[i]
 	e.offBid, e.offAsk = off(), off()
-	e.bidSz = max(1, int64(float64(q.bidSz)*(0.2+rng.Float64())))
-	e.askSz = max(1, int64(float64(q.askSz)*(0.2+rng.Float64())))
+	e.bidShare, e.askShare = 0.2+0.8*rng.Float64(), 0.2+0.8*rng.Float64()
 }
 
 // quoteOf is exchange e's quote when the consolidated quote is q. No bid
 // stays no bid.
 func (p *panel) quoteOf(e *exchState, q base) base {
-	b := base{bid: q.bid, ask: q.ask, bidSz: e.bidSz, askSz: e.askSz}
+	b := base{bid: q.bid, ask: q.ask,
+		bidSz: max(1, int64(float64(q.bidSz)*e.bidShare)), askSz: max(1, int64(float64(q.askSz)*e.askShare))}
 	for range e.offBid {
 		if b.bid > 0 {
 			b.bid = max(b.bid-p.tick(b.bid-1), 0)
@@ -192,18 +193,24 @@ func (p *panel) quoteOf(e *exchState, q base) base {
 }
 
 // record is the quote record of exchange i's update at t, with the NBBO
-// and the first exchanges at it.
+// and the first exchanges at it. The NBBO's sizes are the consolidated
+// quote's depth, so they move with its prices (they were the first
+// exchange's own size, which stood still while the prices moved).
 func (p *panel) record(i int, q base, t api.TimeOfDay, seq int64) api.Quote {
 	n := base{bid: -1, ask: math.MaxInt64}
 	var bidEx, askEx uint8
 	for j := range p.ex {
 		x := p.quoteOf(&p.ex[j], q)
 		if x.bid > n.bid {
-			n.bid, n.bidSz, bidEx = x.bid, x.bidSz, p.ex[j].id
+			n.bid, bidEx = x.bid, p.ex[j].id
 		}
 		if x.ask < n.ask {
-			n.ask, n.askSz, askEx = x.ask, x.askSz, p.ex[j].id
+			n.ask, askEx = x.ask, p.ex[j].id
 		}
+	}
+	n.bidSz, n.askSz = q.bidSz, q.askSz
+	if n.bid <= 0 {
+		n.bidSz = 0
 	}
 	e := p.quoteOf(&p.ex[i], q)
 	var flag api.QuoteFlag

@@ -53,6 +53,14 @@ func TestTAQ(t *testing.T) {
 					if cents(q.NBBOBid.V) != want.bid || cents(q.NBBOAsk.V) != want.ask {
 						t.Fatalf("record %d: NBBO %v/%v, the chain's quote %d/%d", i, q.NBBOBid.V, q.NBBOAsk.V, want.bid, want.ask)
 					}
+					// Its sizes are the chain's too, so they move with its
+					// prices (issue 30: they stood still while prices moved).
+					if q.NBBOBidSize.V != want.bidSz || q.NBBOAskSize.V != want.askSz {
+						t.Fatalf("record %d: NBBO sizes %d/%d, the chain's quote %d/%d", i, q.NBBOBidSize.V, q.NBBOAskSize.V, want.bidSz, want.askSz)
+					}
+					if q.BidSize.V > q.NBBOBidSize.V || q.AskSize.V > q.NBBOAskSize.V {
+						t.Fatalf("record %d: an exchange's sizes %d/%d above the NBBO's %d/%d", i, q.BidSize.V, q.AskSize.V, q.NBBOBidSize.V, q.NBBOAskSize.V)
+					}
 				}
 				if q.Bid.V > q.NBBOBid.V || q.Ask.V < q.NBBOAsk.V {
 					t.Fatalf("record %d: quote %v/%v outside the NBBO %v/%v", i, q.Bid.V, q.Ask.V, q.NBBOBid.V, q.NBBOAsk.V)
