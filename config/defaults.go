@@ -115,6 +115,11 @@ const (
 	// get their trades' greeks fetched, one request each: the rows a
 	// trader reads, not the whole ring.
 	TapeGreeksMaxContracts = 12
+	// SweepWindow is how close in time the prints of one sweep are: an
+	// intermarket sweep order's pieces are routed at once and print on
+	// their exchanges within a few milliseconds; prints further apart are
+	// separate orders however alike (tas.InSweep holds the whole rule).
+	SweepWindow = 5 * time.Millisecond
 )
 
 // StrikeWindows are the ladder's window sizes; see DefaultStrikeWindow.

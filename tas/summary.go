@@ -1,9 +1,13 @@
 package tas
 
 import (
+	"cmp"
 	"math"
+	"slices"
+	"time"
 
 	"chainwatch/api"
+	"chainwatch/config"
 )
 
 // Summary is what a contract's trades add up to: who was buying, how much
@@ -27,8 +31,9 @@ type Summary struct {
 	Blocks      int   // prints of at least the block size
 	BlockVolume int64 // contracts in them
 
-	// Sweeps are orders taken across exchanges at once: the prints of one
-	// contract within one second on two or more exchanges count as one.
+	// Sweeps are orders taken across exchanges at once: one side, one
+	// contract, prints adjacent in sequence within config.SweepWindow on
+	// two or more exchanges count as one (InSweepWithin).
 	Sweeps      int
 	SweepVolume int64
 
@@ -110,69 +115,103 @@ func larger(a, b *Trade) bool {
 	return !math.IsNaN(pa) && (math.IsNaN(pb) || pa > pb)
 }
 
-// InSweep marks the trades that are part of a multi-exchange sweep: the
-// counted prints of one contract (Key) within one second on two or more
-// exchanges. It also returns how many sweeps there are and their volume.
+// InSweep marks the trades that are part of a multi-exchange sweep, with
+// the window of config.SweepWindow. See InSweepWithin for the rule.
 func InSweep(trades []Trade) (in []bool, sweeps int, volume int64) {
-	type second struct {
-		key string
-		sec api.TimeOfDay
-	}
-	type group struct {
-		exch   [4]uint64 // a bit per exchange id
-		volume int64
-		first  int
-	}
-	groups := map[second]*group{}
-	var order []*group
-	for i := range trades {
-		t := &trades[i]
-		if !t.Counts() {
-			continue
-		}
-		k := second{t.Key, t.Time - t.Time%1000}
-		g := groups[k]
-		if g == nil {
-			g = &group{first: i}
-			groups[k] = g
-			order = append(order, g)
-		}
-		g.exch[t.Exchange>>6] |= 1 << (t.Exchange & 63)
-		g.volume += t.Size
-	}
+	return InSweepWithin(trades, config.SweepWindow)
+}
+
+// InSweepWithin marks the trades that are part of a multi-exchange sweep:
+// one order taking the NBBO on several exchanges at once. Its prints are
+//
+//   - of one contract (Key),
+//   - on one side: all at or above the ask (a buyer lifting offers) or all
+//     at or below the bid (a seller hitting bids); a print between, on a
+//     crossed market or without a price is never part of one,
+//   - adjacent in sequence: each print's sequence number is the one after
+//     the previous print's, so no other print came between (a canceled
+//     print of the same contract, itself left out, does not part them),
+//   - within window of the sweep's first print,
+//   - on two or more exchanges.
+//
+// Trades may come in any order; a sweep is found in sequence order. It
+// also returns how many sweeps there are and their volume.
+func InSweepWithin(trades []Trade, window time.Duration) (in []bool, sweeps int, volume int64) {
 	in = make([]bool, len(trades))
-	for _, g := range order {
-		n := 0
-		for _, w := range g.exch {
-			n += popcount(w)
-		}
-		if n < 2 {
-			continue
-		}
-		sweeps++
-		volume += g.volume
+	idx := make([]int, len(trades))
+	for i := range idx {
+		idx[i] = i
 	}
-	for i := range trades {
+	slices.SortStableFunc(idx, func(a, b int) int {
+		if c := cmp.Compare(trades[a].Key, trades[b].Key); c != 0 {
+			return c
+		}
+		return cmp.Compare(trades[a].Seq, trades[b].Seq)
+	})
+	win := api.TimeOfDay(window.Milliseconds())
+
+	// The run being built: counted prints of one contract and side, each
+	// adjacent in sequence to the record before it.
+	var (
+		run     []int
+		key     string
+		side    Side
+		first   api.TimeOfDay
+		prevSeq int64
+	)
+	closeRun := func() {
+		if len(run) >= 2 {
+			var exch [4]uint64 // a bit per exchange id
+			n := 0
+			var vol int64
+			for _, i := range run {
+				e := trades[i].Exchange
+				if exch[e>>6]&(1<<(e&63)) == 0 {
+					exch[e>>6] |= 1 << (e & 63)
+					n++
+				}
+				vol += trades[i].Size
+			}
+			if n >= 2 {
+				for _, i := range run {
+					in[i] = true
+				}
+				sweeps++
+				volume += vol
+			}
+		}
+		run = run[:0]
+	}
+	for _, i := range idx {
 		t := &trades[i]
+		adjacent := len(run) > 0 && t.Key == key && t.Seq == prevSeq+1
 		if !t.Counts() {
+			if adjacent {
+				prevSeq = t.Seq
+			}
 			continue
 		}
-		g := groups[second{t.Key, t.Time - t.Time%1000}]
-		n := 0
-		for _, w := range g.exch {
-			n += popcount(w)
+		sd := SideOf(t.At)
+		if adjacent && sd == side && absTime(t.Time-first) <= win {
+			run = append(run, i)
+			prevSeq = t.Seq
+			continue
 		}
-		in[i] = n >= 2
+		closeRun()
+		if sd == SideBid || sd == SideAsk {
+			run = append(run, i)
+			key, side, first, prevSeq = t.Key, sd, t.Time, t.Seq
+		}
 	}
+	closeRun()
 	return in, sweeps, volume
 }
 
-func popcount(w uint64) int {
-	n := 0
-	for ; w != 0; w &= w - 1 {
-		n++
+func absTime(d api.TimeOfDay) api.TimeOfDay {
+	if d < 0 {
+		return -d
 	}
-	return n
+	return d
 }
 
 // AskShare is the share of the sided volume (bid, mid, ask) that printed

@@ -2,7 +2,9 @@ package tas
 
 import (
 	"math"
+	"slices"
 	"testing"
+	"time"
 
 	"chainwatch/api"
 )
@@ -46,9 +48,9 @@ func TestClassify(t *testing.T) {
 // here by hand from the list.
 func TestSummarize(t *testing.T) {
 	list := []Trade{
-		trade(1, tm(9, 31, 0, 100), 10, 1.00, 1),     // on bid: 10 lots, $1,000
-		trade(2, tm(9, 31, 0, 400), 20, 1.10, 2),     // on ask, same second, another exchange: a sweep with #1
-		trade(3, tm(9, 31, 0, 900), 5, 1.10, 2),      // same second again: still one sweep
+		trade(1, tm(9, 31, 0, 398), 10, 1.00, 1),     // on bid: 10 lots, $1,000; the other side of #2, not its sweep
+		trade(2, tm(9, 31, 0, 400), 20, 1.10, 2),     // on ask, next in sequence: a sweep with #3
+		trade(3, tm(9, 31, 0, 402), 5, 1.10, 3),      // on ask, 2 ms later on another exchange: one sweep of 25 lots
 		trade(4, tm(9, 45, 10, 0), 150, 1.05, 3),     // mid, a block: $15,750
 		trade(5, tm(10, 2, 3, 0), 150, 1.20, 3),      // above ask, a block, same size as #4 but more premium: the largest
 		trade(6, tm(10, 2, 3, 500), 40, 1.10, 3),     // same second, same exchange: not a sweep
@@ -88,10 +90,10 @@ func TestSummarize(t *testing.T) {
 	check("Blocks", s.Blocks, 2)
 	check("BlockVolume", s.BlockVolume, int64(300))
 	check("Sweeps", s.Sweeps, 1)
-	check("SweepVolume", s.SweepVolume, int64(35))
+	check("SweepVolume", s.SweepVolume, int64(25))
 	check("Canceled", s.Canceled, 1)
 	in, _, _ := InSweep(list)
-	for i, want := range []bool{true, true, true, false, false, false, false, false, false, false} {
+	for i, want := range []bool{false, true, true, false, false, false, false, false, false, false} {
 		if in[i] != want {
 			t.Errorf("InSweep[%d] = %v, want %v", i, in[i], want)
 		}
@@ -107,11 +109,11 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
-// TestSummarizeSweepsPerContract: prints of two contracts in one second on
-// two exchanges are not a sweep of either.
+// TestSummarizeSweepsPerContract: prints of two contracts at the ask in
+// one millisecond on two exchanges are not a sweep of either.
 func TestSummarizeSweepsPerContract(t *testing.T) {
-	a := trade(1, tm(10, 0, 0, 0), 5, 1.05, 1)
-	b := trade(2, tm(10, 0, 0, 10), 5, 1.05, 2)
+	a := trade(1, tm(10, 0, 0, 0), 5, 1.10, 1)
+	b := trade(2, tm(10, 0, 0, 1), 5, 1.10, 2)
 	a.Key, b.Key = "SPY261120C00600000", "SPY261120P00600000"
 	if s := Summarize([]Trade{a, b}, 0); s.Sweeps != 0 || s.Blocks != 0 {
 		t.Errorf("sweeps %d blocks %d, want 0 and 0", s.Sweeps, s.Blocks)
@@ -119,6 +121,92 @@ func TestSummarizeSweepsPerContract(t *testing.T) {
 	b.Key = a.Key
 	if s := Summarize([]Trade{a, b}, 0); s.Sweeps != 1 {
 		t.Errorf("sweeps %d, want 1", s.Sweeps)
+	}
+}
+
+// TestInSweepRule holds each part of the sweep rule with prints that are
+// and are not sweeps. Prints are at the bid (1.00), the ask (1.10), above
+// the ask (1.15), below the bid (0.95) or between (1.05).
+func TestInSweepRule(t *testing.T) {
+	const phlx, emld, cboe, ise = 4, 16, 2, 1
+	at := func(ms int) api.TimeOfDay { return tm(10, 0, 0, ms) }
+	cases := []struct {
+		name   string
+		trades []Trade
+		in     []bool
+		sweeps int
+		volume int64
+	}{
+		{"one side on three exchanges in one millisecond", []Trade{
+			trade(10, at(0), 5, 1.10, phlx), trade(11, at(0), 7, 1.15, emld), trade(12, at(0), 3, 1.10, cboe),
+		}, []bool{true, true, true}, 1, 15},
+		{"sold at the bid and below it", []Trade{
+			trade(10, at(0), 5, 1.00, phlx), trade(11, at(1), 7, 0.95, emld),
+		}, []bool{true, true}, 1, 12},
+		// The pair: a 1-lot buy at the ask on PHLX and a 2-lot sale
+		// at the bid on EMLD are two orders, not one sweep.
+		{"mixed sides", []Trade{
+			trade(10, at(0), 1, 1.10, phlx), trade(11, at(0), 2, 1.00, emld),
+		}, []bool{false, false}, 0, 0},
+		{"a print between the quotes", []Trade{
+			trade(10, at(0), 5, 1.05, phlx), trade(11, at(0), 5, 1.05, emld),
+		}, []bool{false, false}, 0, 0},
+		{"one exchange", []Trade{
+			trade(10, at(0), 5, 1.10, phlx), trade(11, at(0), 5, 1.10, phlx), trade(12, at(1), 5, 1.10, phlx),
+		}, []bool{false, false, false}, 0, 0},
+		{"gap in sequence: another print came between", []Trade{
+			trade(10, at(0), 5, 1.10, phlx), trade(12, at(0), 5, 1.10, emld),
+		}, []bool{false, false}, 0, 0},
+		{"at the window's edge", []Trade{
+			trade(10, at(0), 5, 1.10, phlx), trade(11, at(5), 5, 1.10, emld),
+		}, []bool{true, true}, 1, 10},
+		{"beyond the window", []Trade{
+			trade(10, at(0), 5, 1.10, phlx), trade(11, at(6), 5, 1.10, emld),
+		}, []bool{false, false}, 0, 0},
+		// The window runs from the sweep's first print, not from print to
+		// print: a slow walk across exchanges is several orders.
+		{"the window is from the first print", []Trade{
+			trade(10, at(0), 5, 1.10, phlx), trade(11, at(4), 5, 1.10, emld), trade(12, at(8), 5, 1.10, cboe),
+		}, []bool{true, true, false}, 1, 10},
+		{"a buy sweep then a sell sweep, back to back", []Trade{
+			trade(10, at(0), 5, 1.10, phlx), trade(11, at(0), 5, 1.10, emld),
+			trade(12, at(1), 4, 1.00, cboe), trade(13, at(1), 4, 1.00, ise),
+		}, []bool{true, true, true, true}, 2, 18},
+		{"newest first, as a descending page comes", []Trade{
+			trade(12, at(0), 3, 1.10, cboe), trade(11, at(0), 7, 1.10, emld), trade(10, at(0), 5, 1.10, phlx),
+		}, []bool{true, true, true}, 1, 15},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in, n, vol := InSweepWithin(c.trades, 5*time.Millisecond)
+			if !slices.Equal(in, c.in) || n != c.sweeps || vol != c.volume {
+				t.Errorf("in %v, %d sweeps of %d lots; want %v, %d of %d", in, n, vol, c.in, c.sweeps, c.volume)
+			}
+		})
+	}
+}
+
+// TestInSweepAcrossContracts: in a list of an underlying's trades (each
+// with its Key), a contract's prints are adjacent only when no print of
+// any other contract came between, and a canceled print of the same
+// contract leaves its neighbours adjacent (it is not counted itself).
+func TestInSweepAcrossContracts(t *testing.T) {
+	const c, p = "SPY261124C00699000", "SPY261124P00699000"
+	keyed := func(k string, seq int64, ms int, price float64, exch uint8) Trade {
+		tr := trade(seq, tm(10, 0, 0, ms), 5, price, exch)
+		tr.Key = k
+		return tr
+	}
+	list := []Trade{
+		keyed(c, 1, 0, 1.10, 1), keyed(p, 2, 0, 1.10, 2), keyed(c, 3, 0, 1.10, 3), // the put came between
+		keyed(c, 4, 1, 1.10, 1), keyed(c, 5, 1, 1.10, 2), keyed(c, 6, 1, 1.10, 3), // #5 canceled
+		keyed(p, 7, 2, 1.00, 4), keyed(p, 8, 2, 1.00, 5),
+	}
+	list[4].Cancel = api.TradeCanceled
+	in, n, vol := InSweep(list)
+	want := []bool{false, false, true, true, false, true, true, true}
+	if !slices.Equal(in, want) || n != 2 || vol != 25 {
+		t.Errorf("in %v, %d sweeps of %d lots; want %v, 2 of 25", in, n, vol, want)
 	}
 }
 
