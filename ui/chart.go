@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"strconv"
 
 	"chainwatch/theme"
 )
@@ -45,15 +46,56 @@ type chart struct {
 	W, H                   int
 	MinX, MaxX, MinY, MaxY float64
 	XLabel, YLabel         func(v float64) string
-	XStep, YStep           int                  // cells between tick labels
-	Line                   [][2]float64         // a braille polyline through these points; a NaN point breaks it
-	LineTone               theme.Tone           // its tone
-	VLines                 []chartVLine         // drawn under the marks
-	Marks                  []chartMark          // drawn last, in order, on top
-	Column                 float64              // x whose column is shaded as the cursor; NaN none
-	Right                  *chartAxis           // a right-hand axis, Right.Width cells of W; nil none
-	Legend                 []paneSeg            // a line beneath the plot, the last of H; nil none
-	overlap                func(a, b rune) rune // the glyph of two marks on one cell; nil: the later wins
+	XStep, YStep           int          // cells between tick labels
+	Line                   [][2]float64 // a braille polyline through these points; a NaN point breaks it
+	LineTone               theme.Tone   // its tone
+	VLines                 []chartVLine // drawn under the marks
+	Marks                  []chartMark  // drawn last, in order, on top
+	Column                 float64      // x whose column is shaded as the cursor; NaN none
+	Right                  *chartAxis   // a right-hand axis, Right.Width cells of W; nil none
+	Legend                 []paneSeg    // a line beneath the plot, the last of H; nil none
+	// XTicks and YTicks, when set, choose the axis labels: the values
+	// (at most n) to label between lo and hi, each then drawn where a mark
+	// of that value is drawn; nil: a label every XStep / YStep cells.
+	XTicks, YTicks func(lo, hi float64, n int) []chartTick
+	overlap        func(a, b rune) rune // the glyph of two marks on one cell; nil: the later wins
+}
+
+// chartTick is an axis label and the value it stands at.
+type chartTick struct {
+	V     float64
+	Label string
+}
+
+// niceTicks are the round values between lo and hi, at most n of them
+// (at least one), labelled in the axis's units times scale: steps of 1, 2
+// or 5 times a power of ten, each label with the decimals its step needs,
+// so no two labels read the same and they rise with the values.
+func niceTicks(lo, hi, scale float64, n int) []chartTick {
+	lo, hi = lo*scale, hi*scale
+	if !(hi > lo) || math.IsInf(hi-lo, 0) {
+		return nil
+	}
+	n = max(n, 1)
+	raw := (hi - lo) / float64(n)
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := 10 * mag
+	for _, m := range [...]float64{1, 2, 5} {
+		if m*mag >= raw*(1-1e-9) {
+			step = m * mag
+			break
+		}
+	}
+	decimals := max(0, int(-math.Floor(math.Log10(step)+1e-9)))
+	var out []chartTick
+	for i := math.Ceil(lo/step - 1e-9); i*step <= hi+step*1e-9; i++ {
+		v := i * step
+		if v == 0 {
+			v = 0 // not -0
+		}
+		out = append(out, chartTick{V: v / scale, Label: strconv.FormatFloat(v, 'f', decimals, 64)})
+	}
+	return out
 }
 
 // The smallest chart drawn: the axis labels and a few cells of plot.

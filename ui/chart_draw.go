@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/NimbleMarkets/ntcharts/v2/canvas"
@@ -74,11 +75,40 @@ type chartPlot struct {
 // newPlot lays out the axes, their labels and the polyline on a canvas of
 // pw x ph cells, no cell toned yet.
 func (c *chart) newPlot(pw, ph int) chartPlot {
+	xfmt := func(_ int, v float64) string { return c.XLabel(v) }
+	yfmt := func(_ int, v float64) string { return c.YLabel(v) }
+	var yt []chartTick
+	if c.YTicks != nil {
+		// The labels are drawn below; ntcharts only keeps their width.
+		gh := ph
+		if c.XStep > 0 {
+			gh -= 2
+		}
+		yt = c.YTicks(c.MinY, c.MaxY, gh/max(c.YStep, 1)+1)
+		w := 0
+		for _, t := range yt {
+			w = max(w, len(t.Label))
+		}
+		if len(yt) == 0 {
+			w = len(c.YLabel(c.MinY))
+		}
+		blank := strings.Repeat(" ", w)
+		yfmt = func(int, float64) string { return blank }
+	}
+	if c.XTicks != nil {
+		xfmt = func(int, float64) string { return "" }
+	}
 	lc := linechart.New(pw, ph, c.MinX, c.MaxX, c.MinY, c.MaxY,
 		linechart.WithXYSteps(c.XStep, c.YStep),
-		linechart.WithXLabelFormatter(func(_ int, v float64) string { return c.XLabel(v) }),
-		linechart.WithYLabelFormatter(func(_ int, v float64) string { return c.YLabel(v) }))
+		linechart.WithXLabelFormatter(xfmt),
+		linechart.WithYLabelFormatter(yfmt))
 	lc.DrawXYAxisAndLabel()
+	if c.YTicks != nil {
+		c.drawYTicks(&lc, yt)
+	}
+	if c.XTicks != nil && c.XStep > 0 {
+		c.drawXTicks(&lc, c.XTicks(c.MinX, c.MaxX, lc.GraphWidth()/max(c.XStep, 1)+1))
+	}
 	c.drawLine(&lc)
 	p := chartPlot{lc: lc, tones: make([]theme.Tone, pw*ph), w: pw, h: ph}
 	for i := range p.tones {
@@ -86,6 +116,41 @@ func (c *chart) newPlot(pw, ph int) chartPlot {
 	}
 	p.top, p.bottom = c.plotRows(&p.lc)
 	return p
+}
+
+// drawYTicks writes each Y label right-aligned left of the axis on the
+// row a mark of its value takes; a label on a row already labelled, or
+// off the plot, is left out.
+func (c *chart) drawYTicks(lc *linechart.Model, ticks []chartTick) {
+	o := lc.Origin()
+	last := -1
+	for _, t := range ticks {
+		y := plotPoint(lc, c.MinX, t.V).Y
+		if y < 0 || y >= o.Y || y == last || t.V < c.MinY || t.V > c.MaxY {
+			continue
+		}
+		lc.Canvas.SetString(canvas.Point{X: o.X - len(t.Label), Y: y}, t.Label)
+		last = y
+	}
+}
+
+// drawXTicks writes each X label under the axis, centred on the column a
+// mark of its value takes; a label that would touch the one before it or
+// run off the canvas is left out.
+func (c *chart) drawXTicks(lc *linechart.Model, ticks []chartTick) {
+	o := lc.Origin()
+	end := -2 // the column after the last label written
+	for _, t := range ticks {
+		if t.V < c.MinX || t.V > c.MaxX {
+			continue
+		}
+		x := plotPoint(lc, t.V, c.MinY).X - (len(t.Label)-1)/2
+		if x < end+2 || x < 0 || x+len(t.Label) > lc.Canvas.Width() {
+			continue
+		}
+		lc.Canvas.SetString(canvas.Point{X: x, Y: o.Y + 1}, t.Label)
+		end = x + len(t.Label)
+	}
 }
 
 // set puts glyph r in tone t at pt; a point off the canvas (a mark beyond

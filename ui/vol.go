@@ -176,9 +176,11 @@ func volChartTitles(d *VolData, sel int) (smile, term []paneSeg) {
 	smile[0].prio = 90
 	smile[0].add(theme.ToneBold, what)
 	smile[1].prio = 80
-	smile[1].add(theme.ToneCall, "● call").add(theme.ToneMuted, " ").add(theme.TonePut, "○ put")
 	if d.Both {
-		smile[1].add(theme.ToneMuted, " ◐ both")
+		smile[1].add(theme.ToneCall, "● call").add(theme.ToneMuted, " ").add(theme.TonePut, "○ put").add(theme.ToneMuted, " ◐ both")
+	} else {
+		// In the order they sit: the OTM puts left of spot, the calls right.
+		smile[1].add(theme.TonePut, "○ put").add(theme.ToneMuted, " ").add(theme.ToneCall, "● call")
 	}
 	smile[2].prio = 70
 	smile[2].add(theme.ToneAccent, "┊ spot")

@@ -52,7 +52,14 @@ func smileChart(rows []vol.Row, spot, cursor float64, both bool, w, h int) chart
 			add(r.Strike, r.Put.IV, true)
 			continue
 		}
+		// The out-of-the-money side only: a put below spot, a call at or
+		// above it, as the legend reads left to right. A strike whose OTM
+		// side has no IV is left out rather than filled with the other
+		// side's (b shows both sides).
 		iv, put := vol.OTM(r, spot)
+		if put != (r.Strike < spot) {
+			continue
+		}
 		add(r.Strike, iv, put)
 		if iv > 0 {
 			c.Line = append(c.Line, [2]float64{r.Strike, iv})
@@ -70,7 +77,7 @@ func smileChart(rows []vol.Row, spot, cursor float64, both bool, w, h int) chart
 	if !math.IsNaN(spot) {
 		c.VLines = []chartVLine{{X: spot, Glyph: glyphSpot, Tone: theme.ToneAccent}}
 	}
-	c.MinY, c.MaxY = niceRange(c.MinY, c.MaxY)
+	c.MinY, c.MaxY = ivRange(c.MinY, c.MaxY)
 	if pad := (c.MaxX - c.MinX) / 50; pad > 0 {
 		// A strike on the edge is still a whole glyph; the rest is data.
 		c.MinX, c.MaxX = c.MinX-pad, c.MaxX+pad
@@ -83,7 +90,37 @@ func smileChart(rows []vol.Row, spot, cursor float64, both bool, w, h int) chart
 	}
 	c.XLabel = func(v float64) string { return strconv.FormatFloat(v, 'f', decimals, 64) }
 	c.YLabel = ivLabel
+	c.XTicks = func(lo, hi float64, n int) []chartTick { return niceTicks(lo, hi, 1, n) }
+	c.YTicks = ivTicks
 	return c
+}
+
+// ivRange is the IV axis's range for values lo..hi: a tenth of their
+// spread either side, at least half a vol point, never below zero (a
+// flat smile does not reach negative IVs).
+func ivRange(lo, hi float64) (float64, float64) {
+	e := chartExtent{lo, hi}
+	lo, hi, ok := e.padded(0.005)
+	if !ok {
+		return 0, 1
+	}
+	return lo, hi
+}
+
+// ivTicks are an IV axis's labels, in percent.
+func ivTicks(lo, hi float64, n int) []chartTick { return niceTicks(lo, hi, 100, n) }
+
+// termTicks are the term structure's labels on its square-root axis:
+// days a trader counts in (a week, a month, a quarter, a year), from the
+// first that fits.
+func termTicks(lo, hi float64, n int) []chartTick {
+	var out []chartTick
+	for _, d := range [...]int{0, 1, 2, 3, 5, 7, 10, 14, 21, 30, 45, 60, 90, 120, 180, 270, 365, 540, 730, 1095, 1460, 1825, 2555, 3650} {
+		if v := math.Sqrt(float64(d)); v >= lo && v <= hi {
+			out = append(out, chartTick{V: v, Label: strconv.Itoa(d) + "d"})
+		}
+	}
+	return out
 }
 
 // termChart is ATM IV by days to expiry, on a square-root time axis: the
@@ -116,9 +153,10 @@ func termChart(figs []vol.Figures, selected int, earnings int, w, h int) chart {
 	if len(figs) == 0 {
 		c.MinX, c.MaxX = 0, 1
 	}
-	c.MinY, c.MaxY = niceRange(c.MinY, c.MaxY)
+	c.MinY, c.MaxY = ivRange(c.MinY, c.MaxY)
 	c.MinX, c.MaxX = niceRange(c.MinX, c.MaxX)
 	c.MinX = max(c.MinX, 0)
+	c.XTicks, c.YTicks = termTicks, ivTicks
 	c.XLabel = func(v float64) string {
 		d := math.Round(max(v, 0) * max(v, 0))
 		return strconv.Itoa(int(d)) + "d"
