@@ -96,6 +96,9 @@ type ExpiryTab struct {
 	// Earnings marks an expiry after the next earnings report: its options
 	// carry the event's vol.
 	Earnings bool
+	// Root names the tab's option root when several roots list the expiry
+	// (SPX's AM monthly and SPXW's PM on one Friday); "" when one does.
+	Root string
 	// ATMIV (a fraction), Move (the ATM straddle's mid, in points) and
 	// MovePct (Move over spot, a fraction) for the expiry strip; zero or
 	// NaN is not known and shows a dash.

@@ -25,6 +25,9 @@ type LadderView struct {
 	Flash   int64 // flash duration in nanos (e.g. 700ms)
 	Focused bool
 	Message string // shown centred instead of rows when non-empty ("loading SPY…", "no options listed", an error)
+	// Root is the rows' option root when several roots list the expiry
+	// (SPX, SPXW): the header names it where it says "Strike".
+	Root string
 }
 
 // LadderRows is the number of strike rows a ladder of height lines shows:
@@ -240,9 +243,17 @@ func (r *ladderRenderer) header() {
 		w.buf = appendPadLeft(w.buf, cols[c].title, r.colW[c])
 	}
 	w.to(theme.ToneBold, theme.ShadeHeader)
-	if r.strikeW == strikeWidth {
+	switch root := r.v.Root; {
+	case root != "" && len(root)+4 <= r.strikeW:
+		// " C SPXW P ": the root of these rows, the sides still named.
+		w.buf = append(w.buf, " C"...)
+		w.buf = appendCenter(w.buf, root, r.strikeW-4)
+		w.buf = append(w.buf, "P "...)
+	case root != "":
+		w.buf = appendCenter(w.buf, root, r.strikeW)
+	case r.strikeW == strikeWidth:
 		w.buf = append(w.buf, " C Strike P "...)
-	} else {
+	default:
 		w.buf = appendCenter(w.buf, "Strike", r.strikeW)
 	}
 	w.to(theme.ToneMuted, theme.ShadeHeader)

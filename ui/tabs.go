@@ -11,7 +11,9 @@ import (
 // Expiry tabs: one line of "Nov21 0d W" tabs, the selected one bracketed
 // ("[Nov21 0d W]") on the cursor shade, so it shows without colour. The
 // marks are words, not colours: W weekly, M monthly, Q quarterly (dailies
-// have none), E an expiry after the next earnings report. When the tabs
+// have none), E an expiry after the next earnings report, and the root
+// where several roots list the expiry ("Dec18 24d M SPX", "Dec18 24d M
+// SPXW": the AM-settled monthly and the PM weekly). When the tabs
 // do not fit, the bar scrolls so the selected tab and the one after it
 // are in sight, with "‹" / "›" at the edges saying more are off screen.
 //
@@ -35,6 +37,10 @@ func appendTab(dst []byte, t *ExpiryTab) []byte {
 	}
 	if t.Earnings {
 		dst = append(dst, " E"...)
+	}
+	if t.Root != "" {
+		dst = append(dst, ' ')
+		dst = append(dst, t.Root...)
 	}
 	return dst
 }

@@ -27,6 +27,7 @@ type Model struct {
 	st chainStore
 
 	expiry api.Date
+	root   string // the selected expiry's root, when several list it (SPX, SPXW)
 	strike float64
 	side   api.OptionType
 	win    int // index into config.StrikeWindows
@@ -65,7 +66,7 @@ func New(sh *common.Common) *Model {
 func (c *Model) SetQuery(q feed.Query) {
 	c.q = q
 	c.st.clear()
-	c.expiry, c.strike, c.side, c.offset, c.center, c.winLo = 0, math.NaN(), api.Call, 0, true, math.NaN()
+	c.expiry, c.root, c.strike, c.side, c.offset, c.center, c.winLo = 0, "", math.NaN(), api.Call, 0, true, math.NaN()
 	c.fullAt, c.lastOK, c.errAt, c.err = time.Time{}, time.Time{}, time.Time{}, nil
 	c.noSuch = false
 	c.loading, c.earnings = true, 0
@@ -146,9 +147,31 @@ func (c *Model) nearestExpiry() api.Date {
 	return c.st.exps[min(i, len(c.st.exps)-1)].date
 }
 
-// selectExpiry goes to expiry d with the cursor at the money.
+// selectExpiry goes to expiry d (its first root) with the cursor at the
+// money.
 func (c *Model) selectExpiry(d api.Date) {
-	c.expiry, c.strike, c.side, c.offset, c.center, c.winLo = d, math.NaN(), api.Call, 0, true, math.NaN()
+	root := ""
+	if i, ok := c.st.find(d); ok {
+		root = c.st.exps[i].root
+	}
+	c.selectTab(d, root)
+}
+
+// selectTab goes to root's expiry d with the cursor at the money.
+func (c *Model) selectTab(d api.Date, root string) {
+	c.expiry, c.root, c.strike, c.side, c.offset, c.center, c.winLo = d, root, math.NaN(), api.Call, 0, true, math.NaN()
+}
+
+// Root is the selected expiry's root when several roots list that expiry
+// (SPX and SPXW on a monthly Friday), "" when one does.
+func (c *Model) Root() string {
+	if c.st.roots(c.expiry) < 2 {
+		return ""
+	}
+	if i, ok := c.st.findRoot(c.expiry, c.root); ok {
+		return c.st.exps[i].root
+	}
+	return ""
 }
 
 // Spot is the underlying's price (api.Underlying.Spot); NaN before a
@@ -237,6 +260,9 @@ func (c *Model) Selected() (ui.DetailsData, bool) {
 		return ui.DetailsData{}, false
 	}
 	d := ui.DetailsData{Strike: r.Strike, Type: c.side, Expiry: c.expiry, DTE: max(feed.ShownDay(c.q, c.sh.Now()).DaysUntil(c.expiry), 0), Root: c.q.Symbol}
+	if root := c.Root(); root != "" {
+		d.Root = root
+	}
 	if k.Listed() {
 		d.Contract = k
 		if o, err := api.ParseOSI(k.OSI); err == nil {
@@ -313,7 +339,7 @@ func (c *Model) ladder(width, height int) []string {
 		set = ui.ColumnSets[c.set%len(ui.ColumnSets)]
 	}
 	c.lv = ui.LadderView{
-		Rows: rows, Offset: c.offset, Cursor: cur, Side: c.side, Spot: c.Spot(), Set: set,
+		Rows: rows, Offset: c.offset, Cursor: cur, Side: c.side, Spot: c.Spot(), Set: set, Root: c.Root(),
 		Now: c.sh.Now().UnixNano(), Flash: c.sh.Flash.Nanoseconds(), Focused: c.Focused, Message: c.message(len(rows)),
 	}
 	return ui.Ladder(&c.lv, width, height, c.sh.Styles)

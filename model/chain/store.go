@@ -25,7 +25,7 @@ import (
 type chainStore struct {
 	und    api.Underlying
 	hasUnd bool
-	exps   []expiryRows // ascending by date
+	exps   []expiryRows // ascending by date, then root (the one named like the underlying first)
 
 	full    matcher  // the last whole-chain snapshot
 	one     matcher  // the last single-expiry snapshot
@@ -34,9 +34,13 @@ type chainStore struct {
 	order []int32 // scratch for the rebuild path
 }
 
-// expiryRows is one expiry of the ladder.
+// expiryRows is one expiry of one root of the ladder: an expiry that two
+// roots list (SPX's AM monthly and SPXW's PM on the same Friday) is two,
+// for they are different contracts, settled differently, and the ladder
+// has one cell per strike and side.
 type expiryRows struct {
 	date api.Date
+	root string
 	rows []ui.StrikeRow
 }
 
@@ -76,14 +80,44 @@ func (s *chainStore) clear() {
 	*s = chainStore{order: s.order[:0]}
 }
 
-// find returns the index of expiry d in s.exps.
+// find returns the index of the first root of expiry d in s.exps.
 func (s *chainStore) find(d api.Date) (int, bool) {
-	return slices.BinarySearchFunc(s.exps, d, func(e expiryRows, d api.Date) int { return cmp.Compare(e.date, d) })
+	return findDate(s.exps, d)
 }
 
-// rowsOf returns the strikes of expiry d (nil when it is not listed).
-func (s *chainStore) rowsOf(d api.Date) []ui.StrikeRow {
-	if i, ok := s.find(d); ok {
+func findDate(exps []expiryRows, d api.Date) (int, bool) {
+	return slices.BinarySearchFunc(exps, d, func(e expiryRows, d api.Date) int { return cmp.Compare(e.date, d) })
+}
+
+// findRoot returns the index of root's expiry d in s.exps, else of the
+// first root of d (the root went away, or none was chosen).
+func (s *chainStore) findRoot(d api.Date, root string) (int, bool) {
+	i, ok := s.find(d)
+	if !ok {
+		return i, false
+	}
+	for j := i; j < len(s.exps) && s.exps[j].date == d; j++ {
+		if s.exps[j].root == root {
+			return j, true
+		}
+	}
+	return i, true
+}
+
+// roots is how many roots list expiry d.
+func (s *chainStore) roots(d api.Date) int {
+	i, ok := s.find(d)
+	n := 0
+	for ; ok && i < len(s.exps) && s.exps[i].date == d; i++ {
+		n++
+	}
+	return n
+}
+
+// rowsOf returns the strikes of root's expiry d, or of its first root when
+// root does not list it (nil when it is not listed).
+func (s *chainStore) rowsOf(d api.Date, root string) []ui.StrikeRow {
+	if i, ok := s.findRoot(d, root); ok {
 		return s.exps[i].rows
 	}
 	return nil
@@ -114,19 +148,19 @@ func (s *chainStore) applyExpiry(d api.Date, snap *api.SymbolWithOptions, at int
 		return
 	}
 	i, found := s.find(d)
-	var old []expiryRows
-	if found {
-		old = s.exps[i : i+1]
+	j := i
+	for j < len(s.exps) && s.exps[j].date == d {
+		j++
 	}
+	old := s.exps[i:j]
 	s.oneDate = d
 	built := s.build(opts, snap.Symbol, d, old, &s.one, at)
 	switch {
-	case len(built) == 1 && found:
-		s.exps[i] = built[0]
-	case len(built) == 1:
-		s.exps = slices.Insert(s.exps, i, built[0])
+	case len(built) > 0:
+		s.exps = slices.Replace(s.exps, i, j, built...)
 	case found:
-		s.exps[i].rows = nil // the expiry is listed but has no contracts now
+		// The expiry is listed but has no contracts now: one empty tab.
+		s.exps = slices.Replace(s.exps, i, j, expiryRows{date: d, root: s.exps[i].root})
 	}
 	// The expiry's rows were reallocated, so the whole-chain matcher no
 	// longer points at them; the next whole chain takes the rebuild path.
@@ -141,7 +175,7 @@ func (s *chainStore) build(opts []api.OptionData, symbol string, only api.Date, 
 	s.order = ord
 	nExp, nRows := 0, 0
 	for k, j := range ord {
-		if k == 0 || opts[j].Expiry != opts[ord[k-1]].Expiry {
+		if k == 0 || !sameExpiry(&opts[j], &opts[ord[k-1]]) {
 			nExp++
 			nRows++
 		} else if opts[j].Strike != opts[ord[k-1]].Strike {
@@ -164,15 +198,20 @@ func (s *chainStore) build(opts []api.OptionData, symbol string, only api.Date, 
 	p := 0                  // merge position in prev (both are ascending)
 	for k, j := range ord {
 		o := &opts[j]
-		newExp := k == 0 || o.Expiry != opts[ord[k-1]].Expiry
+		newExp := k == 0 || !sameExpiry(o, &opts[ord[k-1]])
 		if newExp {
 			if k > 0 {
 				exps[len(exps)-1].rows = rows[start : r+1 : r+1]
 			}
-			exps = append(exps, expiryRows{date: o.Expiry})
+			exps = append(exps, expiryRows{date: o.Expiry, root: o.Root})
 			start, prev, p = r+1, nil, 0
-			if i, ok := slices.BinarySearchFunc(old, o.Expiry, func(e expiryRows, d api.Date) int { return cmp.Compare(e.date, d) }); ok {
-				prev = old[i].rows
+			if i, ok := findDate(old, o.Expiry); ok {
+				for ; i < len(old) && old[i].date == o.Expiry; i++ {
+					if old[i].root == o.Root {
+						prev = old[i].rows
+						break
+					}
+				}
 			}
 		}
 		if newExp || o.Strike != rows[r].Strike {
@@ -222,12 +261,11 @@ var unlisted = ui.Contract{
 }
 
 // sorted returns the indices of the usable contracts of opts (a call or a
-// put, of expiry only when it is not 0) ordered by expiry, strike and type,
-// one per contract. The service sends them sorted by root, expiry, strike
-// and type, so a single-root chain is usually in order already and costs one
-// pass; otherwise the indices are sorted. Where two roots list the same
-// contract (SPX and SPXW on a monthly), the root named like the underlying
-// wins, for the ladder has one cell per strike and side.
+// put, of expiry only when it is not 0) ordered by expiry, root (the one
+// named like the underlying first: SPX's AM monthly before SPXW's PM),
+// strike and type, one per contract. The service sends them sorted by
+// root, expiry, strike and type, so a single-root chain is usually in
+// order already and costs one pass; otherwise the indices are sorted.
 func (s *chainStore) sorted(opts []api.OptionData, symbol string, only api.Date) []int32 {
 	ord := s.order[:0]
 	inOrder := true
@@ -236,7 +274,7 @@ func (s *chainStore) sorted(opts []api.OptionData, symbol string, only api.Date)
 		if !o.OptionType.Valid() || (only != 0 && o.Expiry != only) {
 			continue // leaving one out keeps the rest in order
 		}
-		if n := len(ord); n > 0 && compareContract(&opts[ord[n-1]], o) >= 0 {
+		if n := len(ord); n > 0 && compareContract(&opts[ord[n-1]], o, symbol) >= 0 {
 			inOrder = false
 		}
 		ord = append(ord, int32(i))
@@ -245,25 +283,24 @@ func (s *chainStore) sorted(opts []api.OptionData, symbol string, only api.Date)
 		return ord
 	}
 	slices.SortFunc(ord, func(a, b int32) int {
-		x, y := &opts[a], &opts[b]
-		if c := compareContract(x, y); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(rootRank(x.Root, symbol), rootRank(y.Root, symbol)); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(x.Root, y.Root); c != 0 {
+		if c := compareContract(&opts[a], &opts[b], symbol); c != 0 {
 			return c
 		}
 		return cmp.Compare(a, b)
 	})
 	// Keep the first of each contract.
-	return slices.CompactFunc(ord, func(a, b int32) bool { return compareContract(&opts[a], &opts[b]) == 0 })
+	return slices.CompactFunc(ord, func(a, b int32) bool { return compareContract(&opts[a], &opts[b], symbol) == 0 })
 }
 
-func compareContract(a, b *api.OptionData) int {
+func compareContract(a, b *api.OptionData, symbol string) int {
 	if c := cmp.Compare(a.Expiry, b.Expiry); c != 0 {
 		return c
+	}
+	if a.Root != b.Root {
+		if c := cmp.Compare(rootRank(a.Root, symbol), rootRank(b.Root, symbol)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Root, b.Root)
 	}
 	if c := cmp.Compare(a.Strike, b.Strike); c != 0 {
 		return c
@@ -271,125 +308,12 @@ func compareContract(a, b *api.OptionData) int {
 	return cmp.Compare(a.OptionType, b.OptionType) // "C" < "P"
 }
 
+// sameExpiry reports whether a and b are of one expiry of one root.
+func sameExpiry(a, b *api.OptionData) bool { return a.Expiry == b.Expiry && a.Root == b.Root }
+
 func rootRank(root, symbol string) int {
 	if root == symbol {
 		return 0
 	}
 	return 1
-}
-
-// setContract writes o into c. When c already holds the same contract, the
-// columns whose value changed are marked (Rose: went up, or appeared) with
-// the time at; a cell that did not change keeps its last flash, which has
-// long faded by the next snapshot. A new contract does not flash.
-func setContract(c *ui.Contract, o *api.OptionData, at int64) {
-	bid, ask := api.OrNaN(o.Bid), api.OrNaN(o.Ask)
-	mid := api.OrNaN(o.Mid)
-	if !o.Mid.Valid && o.Bid.Valid && o.Ask.Valid {
-		mid = (bid + ask) / 2
-	}
-	last, volume, oi := api.OrNaN(o.LastTradePrice), intv(o.Volume), intv(o.OpenInterest)
-	iv, delta, gamma, theta, vega := api.OrNaN(o.IV), api.OrNaN(o.Delta), api.OrNaN(o.Gamma), api.OrNaN(o.Theta), api.OrNaN(o.Vega)
-	bidSize, askSize := intv(o.BidSize), intv(o.AskSize)
-
-	if c.OSI == "" || c.OSI != o.Option {
-		*c = ui.Contract{OSI: o.Option}
-		if c.OSI == "" {
-			c.OSI, _ = api.FormatOSI(o.Root, o.Expiry, o.OptionType, o.Strike)
-		}
-	} else {
-		var ch, rose ui.ColMask
-		diffF(&ch, &rose, ui.ColBid, c.Bid, bid)
-		diffF(&ch, &rose, ui.ColAsk, c.Ask, ask)
-		diffF(&ch, &rose, ui.ColMid, c.Mid, mid)
-		diffF(&ch, &rose, ui.ColLast, c.Last, last)
-		diffI(&ch, &rose, ui.ColVolume, c.Volume, volume)
-		diffI(&ch, &rose, ui.ColOI, c.OI, oi)
-		diffF(&ch, &rose, ui.ColIV, c.IV, iv)
-		diffF(&ch, &rose, ui.ColDelta, c.Delta, delta)
-		diffF(&ch, &rose, ui.ColGamma, c.Gamma, gamma)
-		diffF(&ch, &rose, ui.ColTheta, c.Theta, theta)
-		diffF(&ch, &rose, ui.ColVega, c.Vega, vega)
-		diffI(&ch, &rose, ui.ColBidSize, c.BidSize, bidSize)
-		diffI(&ch, &rose, ui.ColAskSize, c.AskSize, askSize)
-		if ch != 0 {
-			c.Changed, c.Rose, c.ChangedAt = ch, rose, at
-		}
-	}
-	c.Bid, c.Ask, c.Mid, c.Last = bid, ask, mid, last
-	c.Open, c.High, c.Low, c.PrevClose = api.OrNaN(o.Open), api.OrNaN(o.High), api.OrNaN(o.Low), api.OrNaN(o.PrevDayClose)
-	c.IV, c.Delta, c.Gamma, c.Theta, c.Vega, c.Rho = iv, delta, gamma, theta, vega, api.OrNaN(o.Rho)
-	c.BidSize, c.AskSize, c.Volume, c.OI, c.Trades = bidSize, askSize, volume, oi, intv(o.TradeCount)
-}
-
-func intv(n api.Int) int64 {
-	if n.Valid && n.V >= 0 {
-		return n.V
-	}
-	return -1
-}
-
-// diffF marks col when the value changed; null to null is no change.
-func diffF(ch, rose *ui.ColMask, col ui.Col, old, new float64) {
-	if old == new || (old != old && new != new) {
-		return
-	}
-	*ch |= 1 << col
-	if new > old || (old != old && new == new) {
-		*rose |= 1 << col
-	}
-}
-
-func diffI(ch, rose *ui.ColMask, col ui.Col, old, new int64) {
-	if old == new {
-		return
-	}
-	*ch |= 1 << col
-	if new > old {
-		*rose |= 1 << col
-	}
-}
-
-// header returns the underlying's quote of the last snapshot for the
-// header; the zero store gives nulls throughout.
-func (s *chainStore) header() ui.HeaderData {
-	u := &s.und
-	h := ui.HeaderData{
-		Symbol: u.Symbol,
-		Last:   api.OrNaN(u.LastTradePrice), PrevClose: api.OrNaN(u.PrevDayClose),
-		Bid: api.OrNaN(u.Bid), Ask: api.OrNaN(u.Ask), BidSize: intv(u.BidSize), AskSize: intv(u.AskSize),
-		Open: api.OrNaN(u.Open), High: api.OrNaN(u.High), Low: api.OrNaN(u.Low), Volume: intv(u.Volume),
-		IV30: api.OrNaN(u.IV30), IV30Change: api.OrNaN(u.IV30Change),
-		ImpliedBid: api.OrNaN(u.ImpliedUnderlyingBid), ImpliedAsk: api.OrNaN(u.ImpliedUnderlyingAsk), ImpliedMid: api.OrNaN(u.ImpliedUnderlyingMid),
-		AsOf: -1,
-	}
-	if s.hasUnd {
-		h.AsOf = u.Timestamp
-		h.Indicator = indicator(u.ImpliedUnderlyingBid, u.ImpliedUnderlyingAsk, u.ImpliedUnderlyingMid)
-	}
-	return h
-}
-
-// indicator grades the implied underlying's spread as the service's
-// underlying-quotes does (the chain endpoint does not send the grade):
-// spread over price below 0.01 is green, up to 0.02 yellow, above red.
-// Without both sides (historical dates) it is unknown.
-func indicator(bid, ask, mid api.Float) api.Indicator {
-	if !bid.Valid || !ask.Valid {
-		return ""
-	}
-	m := (bid.V + ask.V) / 2
-	if mid.Valid {
-		m = mid.V
-	}
-	if !(m > 0) {
-		return ""
-	}
-	switch r := (ask.V - bid.V) / m; {
-	case r < 0.01:
-		return api.Green
-	case r <= 0.02:
-		return api.Yellow
-	}
-	return api.Red
 }

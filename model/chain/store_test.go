@@ -204,8 +204,9 @@ func TestChainStoreExpiry(t *testing.T) {
 	}
 }
 
-// Two roots listing one contract (SPX and SPXW): the root named like the
-// underlying keeps the cell.
+// Two roots listing one expiry (SPX and SPXW): each keeps its own rows,
+// the root named like the underlying first, and neither overwrites the
+// other, whole chain or one expiry, rebuilt or on the fast path.
 func TestChainStoreTwoRoots(t *testing.T) {
 	s := &api.SymbolWithOptions{}
 	s.Symbol = "SPX"
@@ -215,16 +216,34 @@ func TestChainStoreTwoRoots(t *testing.T) {
 			s.Options = append(s.Options, api.OptionData{Root: root, Expiry: modeltest.SynthDay, Strike: k, OptionType: api.Call, Option: osi, Bid: api.Some(1.0)})
 		}
 	}
+	// SPXW alone lists 7100.
+	osi, _ := api.FormatOSI("SPXW", modeltest.SynthDay, api.Call, 7100)
+	s.Options = append(s.Options, api.OptionData{Root: "SPXW", Expiry: modeltest.SynthDay, Strike: 7100, OptionType: api.Call, Option: osi, Bid: api.Some(1.0)})
 	var st chainStore
+	held := func(what string) {
+		t.Helper()
+		if len(st.exps) != 2 || st.exps[0].root != "SPX" || st.exps[1].root != "SPXW" || st.roots(modeltest.SynthDay) != 2 {
+			t.Fatalf("%s: %d expiries", what, len(st.exps))
+		}
+		am, pm := st.rowsOf(modeltest.SynthDay, "SPX"), st.rowsOf(modeltest.SynthDay, "SPXW")
+		if len(am) != 2 || am[0].Call.OSI != "SPX261120C07000000" || am[1].Call.OSI != "SPX261120C07050000" {
+			t.Fatalf("%s: SPX rows %+v", what, am)
+		}
+		if len(pm) != 3 || pm[0].Call.OSI != "SPXW261120C07000000" || pm[2].Call.OSI != "SPXW261120C07100000" {
+			t.Fatalf("%s: SPXW rows %+v", what, pm)
+		}
+		if rows := st.rowsOf(modeltest.SynthDay, "NOPE"); len(rows) != 2 {
+			t.Fatalf("%s: an unknown root should read the first root's rows", what)
+		}
+	}
 	st.applyFull(s, 1)
-	rows := st.rowsOf(modeltest.SynthDay)
-	if len(rows) != 2 || rows[0].Call.OSI != "SPX261120C07000000" {
-		t.Fatalf("rows %+v", rows)
-	}
+	held("rebuilt")
 	st.applyFull(s, 2) // fast path on the same order
-	if rows := st.rowsOf(modeltest.SynthDay); rows[1].Call.OSI != "SPX261120C07050000" {
-		t.Fatalf("fast path wrote the other root: %s", rows[1].Call.OSI)
-	}
+	held("fast path")
+	st.applyExpiry(modeltest.SynthDay, s, 3)
+	held("one expiry")
+	st.applyExpiry(modeltest.SynthDay, s, 4)
+	held("one expiry, fast path")
 }
 
 // The usual apply (same contracts, new prices) allocates nothing.

@@ -11,8 +11,10 @@ import (
 // The expiry tabs: which expiries a trader can pick, how they are marked,
 // and moving between them.
 
+// stepExpiry moves d tabs along: an expiry of several roots is a tab per
+// root. It reports whether the tab changed (the expiry, or its root).
 func (c *Model) stepExpiry(d int) bool {
-	i, ok := c.st.find(c.expiry)
+	i, ok := c.st.findRoot(c.expiry, c.root)
 	if !ok {
 		return false
 	}
@@ -20,22 +22,37 @@ func (c *Model) stepExpiry(d int) bool {
 	if j == i {
 		return false
 	}
-	c.selectExpiry(c.st.exps[j].date)
+	c.selectTab(c.st.exps[j].date, c.st.exps[j].root)
 	return true
 }
 
-// ClickTab selects the expiry tab under column x of the tab bar.
+// ClickTab selects the expiry tab under column x of the tab bar; it
+// reports whether the tab changed (the expiry, or its root).
 func (c *Model) ClickTab(x, width int) (expiryChanged bool) {
 	tabs, sel := c.Tabs()
 	i, ok := ui.ExpiryHit(tabs, sel, width, x)
-	if !ok || i < 0 || i >= len(tabs) || tabs[i].Date == c.expiry {
+	if !ok || i < 0 || i >= len(tabs) || (i == sel && tabs[i].Date == c.expiry) {
 		return false
 	}
-	c.selectExpiry(tabs[i].Date)
+	root := tabs[i].Root
+	if root == "" {
+		root = c.rootOfTab(tabs[i].Date)
+	}
+	c.selectTab(tabs[i].Date, root)
 	return true
 }
 
-// Tabs returns the expiry tabs and the selected one. The slice is reused
+// rootOfTab is the root of the single-root expiry d.
+func (c *Model) rootOfTab(d api.Date) string {
+	if i, ok := c.st.find(d); ok {
+		return c.st.exps[i].root
+	}
+	return ""
+}
+
+// Tabs returns the expiry tabs and the selected one: a tab per expiry,
+// and per root where several roots list one (SPX's Dec 18 is "SPX", the
+// AM-settled monthly, and "SPXW", the PM-settled weekly). The slice is reused
 // between calls: forty dates are cheap to classify on every frame, and the
 // DTE then never goes stale across midnight.
 //
@@ -47,11 +64,14 @@ func (c *Model) Tabs() ([]ui.ExpiryTab, int) {
 	figs, spot := c.stripFigs(day), c.Spot()
 	c.tabs = c.tabs[:0]
 	sel := 0
-	for _, e := range c.st.exps[c.firstListed():] {
+	selected, _ := c.st.findRoot(c.expiry, c.root)
+	exps := c.st.exps
+	for i := c.firstListed(); i < len(exps); i++ {
+		e := &exps[i]
 		if e.date < day {
 			continue
 		}
-		if e.date == c.expiry {
+		if i == selected && e.date == c.expiry {
 			sel = len(c.tabs)
 		}
 		t := ui.ExpiryTab{
@@ -60,10 +80,13 @@ func (c *Model) Tabs() ([]ui.ExpiryTab, int) {
 			Kind:     expiryKind(e.date),
 			Earnings: c.earnings != 0 && e.date >= c.earnings,
 		}
-		for len(figs) > 0 && figs[0].date < e.date {
+		if (i > 0 && exps[i-1].date == e.date) || (i+1 < len(exps) && exps[i+1].date == e.date) {
+			t.Root = e.root
+		}
+		for len(figs) > 0 && (figs[0].date < e.date || figs[0].date == e.date && figs[0].root != e.root) {
 			figs = figs[1:]
 		}
-		if len(figs) > 0 && figs[0].date == e.date {
+		if len(figs) > 0 && figs[0].date == e.date && figs[0].root == e.root {
 			t.ATMIV, t.Move, t.MovePct = figs[0].iv, figs[0].move, figs[0].move/spot
 		}
 		c.tabs = append(c.tabs, t)

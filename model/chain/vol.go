@@ -24,6 +24,7 @@ import (
 type volCache struct {
 	ver, surfVer uint64   // Model.ver each was built for; 0: never
 	day, surfDay api.Date // the day the data showed when each was built
+	surfRoot     string   // the selected root the surface was built with
 	atm          []atmFigs
 	scratch      []vol.Row // one expiry's rows, while its figures are computed
 	surf         vol.Surface
@@ -33,6 +34,7 @@ type volCache struct {
 // atmFigs are one expiry's ATM IV and straddle for the strip.
 type atmFigs struct {
 	date     api.Date
+	root     string
 	iv, move float64
 }
 
@@ -53,7 +55,7 @@ func (c *Model) stripFigs(day api.Date) []atmFigs {
 		}
 		vc.scratch = volRows(vc.scratch[:0], e.rows)
 		_, iv, move := vol.ATM(vc.scratch, spot)
-		vc.atm = append(vc.atm, atmFigs{e.date, iv, move})
+		vc.atm = append(vc.atm, atmFigs{e.date, e.root, iv, move})
 	}
 	return vc.atm
 }
@@ -62,10 +64,10 @@ func (c *Model) stripFigs(day api.Date) []atmFigs {
 // again only when it changed since the last call.
 func (c *Model) surface(day api.Date) *vol.Surface {
 	vc := &c.vc
-	if vc.surfVer == c.ver && vc.surfDay == day && c.ver != 0 {
+	if vc.surfVer == c.ver && vc.surfDay == day && vc.surfRoot == c.Root() && c.ver != 0 {
 		return &vc.surf
 	}
-	vc.surfVer, vc.surfDay = c.ver, day
+	vc.surfVer, vc.surfDay, vc.surfRoot = c.ver, day, c.Root()
 	s := &vc.surf
 	*s = vol.Surface{Symbol: c.q.Symbol, Day: day, Spot: c.Spot(), Exps: s.Exps[:0]}
 	if c.st.hasUnd {
@@ -73,9 +75,22 @@ func (c *Model) surface(day api.Date) *vol.Surface {
 	} else {
 		s.IV30 = vol.IV30{Now: math.NaN(), Change: math.NaN(), ChangePct: math.NaN()}
 	}
+	// One expiry per date: of a date several roots list, the root the
+	// ladder shows when it is the selected one, else the first.
+	pick := func(i int) bool {
+		e := &c.st.exps[i]
+		if e.date < day {
+			return false // settled: not on the page
+		}
+		j, _ := c.st.findRoot(e.date, c.root)
+		if e.date != c.expiry {
+			j, _ = c.st.find(e.date)
+		}
+		return i == j
+	}
 	n := 0
-	for _, e := range c.st.exps {
-		if e.date >= day {
+	for i, e := range c.st.exps {
+		if pick(i) {
 			n += len(e.rows)
 		}
 	}
@@ -83,9 +98,9 @@ func (c *Model) surface(day api.Date) *vol.Surface {
 		vc.rows = make([]vol.Row, 0, n+n/8)
 	}
 	vc.rows = vc.rows[:0]
-	for _, e := range c.st.exps {
-		if e.date < day {
-			continue // settled: not on the page
+	for i, e := range c.st.exps {
+		if !pick(i) {
+			continue
 		}
 		start := len(vc.rows)
 		vc.rows = volRows(vc.rows, e.rows)

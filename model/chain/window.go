@@ -15,7 +15,7 @@ import (
 // window returns the strikes around the money that the ladder shows and
 // the row the cursor is on among them.
 func (c *Model) window() (rows []ui.StrikeRow, cursor int) {
-	all := c.st.rowsOf(c.expiry)
+	all := c.st.rowsOf(c.expiry, c.root)
 	if len(all) == 0 {
 		return nil, 0
 	}
