@@ -11,13 +11,10 @@ import (
 	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/keymap"
-	"chainwatch/model/calendar"
-	"chainwatch/model/chain"
 	"chainwatch/model/common"
 	"chainwatch/model/contract"
 	"chainwatch/model/scanner"
-	"chainwatch/model/tape"
-	"chainwatch/model/vol"
+	"chainwatch/model/watch"
 	"chainwatch/model/watchlist"
 	"chainwatch/scan"
 	"chainwatch/theme"
@@ -66,19 +63,11 @@ type Config struct {
 	Monitor *feed.Monitor
 }
 
-// pane is where movement keys go.
-type pane int
-
-const (
-	paneLadder pane = iota
-	paneTape
-	paneCalendar
-	numPanes
-)
-
-// App is the root model. It routes: keys to the focused pane or the
-// prompt, replies to the pane they belong to, timers to the poller. The
-// panes hold the state; App holds only what is between them.
+// App is the root model. It routes: keys to the overlay or the top page,
+// the monitor's replies and the pages' own messages to every page, and
+// carries out the Actions the pages and overlays return. The pages hold
+// the state; App holds the stack, the overlay, the query, the monitor
+// link, the status bar and the frame.
 type App struct {
 	cfg    Config
 	sh     *common.Common
@@ -86,24 +75,13 @@ type App struct {
 	cancel context.CancelFunc
 
 	q       feed.Query
-	link    feedLink       // the data monitor (feeds.go)
-	w       watchState     // the watch screen's panes and what it shows
-	scr     screen         // the terminal: size, focus, theme, frame, notice
-	pages   []page         // the stack; the watch screen at the bottom
-	overlay common.Overlay // help, a prompt or the scanner; nil: none
-	parts   pageParts      // the pages' parts and the scanner, built once
-	syms    symbols        // the symbols the session knows and does not
-}
-
-// watchState is the watch screen's: its panes, which of them has the
-// focus and shows, and the first-run banner over the ladder.
-type watchState struct {
-	chain             *chain.Model
-	tape              *tape.Model
-	cal               *calendar.Model
-	focus             pane
-	showTape, showCal bool
-	banner            bool
+	link    feedLink                     // the data monitor (feeds.go)
+	scr     screen                       // the terminal: size, focus, theme, frame, notice
+	built   [common.NumPages]common.Page // every page, built once, by its PageID
+	stack   []common.PageID              // the pages shown; the watch screen at the bottom
+	overlay common.Overlay               // help, a prompt or the scanner; nil: none
+	scan    *scanner.Model               // built once: its runs outlive the modal
+	syms    symbols                      // the symbols the session knows and does not
 }
 
 // screen is the terminal's: its size and focus, the last input (for
@@ -118,24 +96,14 @@ type screen struct {
 	notice        string // a note for the status bar that is not a fetch error
 }
 
-// pageParts are the parts built once and kept while their page is not
-// on the stack: the scanner's runs outlive the modal, the watchlist its
-// page, the vol page's smile mode and the contract page's generation.
-type pageParts struct {
-	scan     *scanner.Model
-	vol      *vol.Model
-	wl       watchPage
-	contract contractRoute // the contract page (app_contract.go)
-}
-
 // symbols are the recent symbols, most recent first, and those the
 // service answered 204 for this session.
 type symbols struct {
 	recent, unknown []string
 }
 
-// New builds the watch screen. It does no I/O: the first fetches start
-// from Init.
+// New builds the screen and its pages. It does no I/O: the first fetches
+// start from Init.
 func New(cfg Config) *App {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -174,26 +142,26 @@ func New(cfg Config) *App {
 	a := &App{
 		cfg: cfg, sh: sh, ctx: ctx, cancel: cancel,
 		link: newFeedLink(cfg),
-		w: watchState{
-			chain: chain.New(sh), tape: tape.New(sh, cfg.TapeCapacity, cfg.BlockSize), cal: calendar.New(sh),
-			showTape: true, showCal: true, banner: cfg.FirstRun,
-		},
 		scr: screen{
 			focused: true, lastInput: cfg.Now(),
 			darkSet: cfg.Theme == "dark" || cfg.Theme == "light", dark: dark,
 		},
-		pages: []page{watchScreen{}},
-		parts: pageParts{vol: vol.New(sh), wl: newWatchPage(sh, cfg)},
+		stack: []common.PageID{common.PageWatch},
 		syms:  symbols{recent: append([]string(nil), cfg.Recent...)},
 	}
-	a.pages[0] = watchScreen{a}
-	if cfg.StartOnWatchlist {
-		a.push(watchlistPage{a})
+	scr, vol := watch.New(sh, watch.Options{Source: cfg.Source, BaseURL: cfg.BaseURL,
+		TapeCapacity: cfg.TapeCapacity, BlockSize: cfg.BlockSize, FirstRun: cfg.FirstRun})
+	a.built = [common.NumPages]common.Page{
+		common.PageWatch: scr, common.PageVol: vol,
+		common.PageContract: contract.NewPage(ctx, sh, cfg.BlockSize),
+		common.PageWatchlist: watchlist.NewPage(sh, watchlist.Options{Symbols: cfg.Watchlist,
+			Skipped: cfg.WatchlistSkipped, Save: cfg.SaveWatchlist}, cfg.Source),
 	}
-	a.parts.contract.page = contract.New(ctx, sh, cfg.BlockSize)
-	a.q = feed.Query{Symbol: strings.ToUpper(cfg.Symbol), Mode: cfg.Mode, Date: cfg.Date, Gen: 1}
-	a.setQuery(a.q)
-	a.parts.scan = scanner.New(ctx, sh, scanner.Options{
+	if cfg.StartOnWatchlist {
+		a.stack = append(a.stack, common.PageWatchlist)
+	}
+	a.setQuery(feed.Query{Symbol: strings.ToUpper(cfg.Symbol), Mode: cfg.Mode, Date: cfg.Date, Gen: 1})
+	a.scan = scanner.New(ctx, sh, scanner.Options{
 		Saved: cfg.Scans, Save: cfg.SaveScan, Delete: cfg.DeleteScan,
 		Mode: func() api.Mode { return a.q.Mode }, PointsLeft: a.pointsLeft,
 	})
@@ -213,16 +181,18 @@ func (a *App) Init() tea.Cmd {
 }
 
 // Update routes a message. It never blocks: every fetch is a tea.Cmd.
-// After it, the frame clock is armed for the next change the screen can
-// show by itself.
+// After it, the monitor is told what the pages want, the frame is drawn,
+// and the frame clock is armed for the next change the screen can show
+// by itself.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m, ok := msg.(frameMsg); ok && m.gen != a.scr.frame.gen {
 		return a, nil // outdated by a sooner tick: nothing to draw
 	}
 	cmd := a.update(msg)
 	a.syncFeeds()
+	a.prepare()
 	cmd = tea.Batch(cmd, a.armFrame())
-	a.draw()
+	a.render()
 	return a, cmd
 }
 
@@ -236,43 +206,43 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		if !a.scr.darkSet && msg.IsDark() != a.scr.dark {
 			a.scr.dark = msg.IsDark()
 			a.sh.Styles = theme.New(theme.ByName(a.scr.dark, a.cfg.ColorBlind), a.cfg.NoColor)
-			a.parts.scan.Restyle()
+			a.scan.Restyle()
 		}
 		return nil
-	case tea.FocusMsg:
-		a.scr.focused = true
-		return nil
-	case tea.BlurMsg:
-		a.scr.focused = false
+	case tea.FocusMsg, tea.BlurMsg:
+		_, a.scr.focused = msg.(tea.FocusMsg)
 		return nil
 	case tea.KeyPressMsg:
 		return a.onKey(msg)
-	case tea.MouseClickMsg:
-		return a.onMouse(msg.Mouse(), false)
-	case tea.MouseWheelMsg:
-		return a.onMouse(msg.Mouse(), true)
+	case tea.MouseClickMsg, tea.MouseWheelMsg:
+		return a.onMouse(msg)
 	case frameMsg:
-		return a.onFrame()
-	case flashDoneMsg:
+		a.scr.frame.due = time.Time{} // the tick: drawn again, the next armed
 		return nil
+	case common.FlashDoneMsg, feed.FetchingMsg:
+		return nil // drawn again: a flash faded, a countdown ended
 	case saveErrMsg:
 		a.scr.notice = "recent symbols not saved: " + msg.err.Error()
 		return nil
-	case feed.QuotesMsg, feed.EventsMsg, watchlist.Msg:
-		return a.onWatchlistMsg(msg)
+	case monitorMsg:
+		return tea.Batch(a.toPages(msg.msg), listenCmd(a.ctx, a.link.sub))
+	case feed.ExchangesMsg:
+		return a.toPages(msg)
+	case scanner.DoneMsg:
+		// The service charged the scan whatever the modal does now.
+		a.link.mon.Outside(msg.Out.Resp)
+		return a.onScanner(msg)
 	}
-	if cmd, ok := a.onFeed(msg); ok {
-		return cmd
-	}
-	// The rest is the scanner's: its field list, and huh's own messages
-	// (moving between fields, suggestions, the cursor's blink).
-	return a.onScanner(msg)
+	// The rest is the pages' own (timers, saves) or the scanner's: its
+	// field list, and huh's own messages (moving between fields,
+	// suggestions, the cursor's blink).
+	return tea.Batch(a.toPages(msg), a.onScanner(msg))
 }
 
 // Recent is the recent-symbols list, most recent first.
 func (a *App) Recent() []string { return append([]string(nil), a.syms.recent...) }
 
-// feed.Query is what the screen is looking at.
+// Query is what the screen is looking at.
 func (a *App) Query() feed.Query { return a.q }
 
 // quit cancels every request in flight and ends the program; bubbletea
@@ -280,7 +250,11 @@ func (a *App) Query() feed.Query { return a.q }
 func (a *App) quit() tea.Cmd {
 	// The last edit of the watchlist, if its save had no time to run; a
 	// failure is the save function's to report (after the screen).
-	_ = a.parts.wl.m.Flush()
+	for _, p := range a.built {
+		if f, ok := p.(interface{ Flush() error }); ok {
+			_ = f.Flush()
+		}
+	}
 	a.cancel()
 	a.closeFeeds()
 	return tea.Quit

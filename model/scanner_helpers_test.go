@@ -290,11 +290,11 @@ func startMarketSandbox(t *testing.T) *common.Common {
 func (d *scanDriver) openScanner() {
 	d.t.Helper()
 	d.keys("S")
-	if !d.a.parts.scan.IsOpen() {
+	if !d.a.scan.IsOpen() {
 		d.t.Fatal("S did not open the scanner")
 	}
-	if !d.a.parts.scan.State().Checked {
-		d.t.Fatalf("no field list after opening: %v", d.a.parts.scan.State().MetaErr)
+	if !d.a.scan.State().Checked {
+		d.t.Fatalf("no field list after opening: %v", d.a.scan.State().MetaErr)
 	}
 }
 

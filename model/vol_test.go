@@ -35,7 +35,7 @@ func volApp(t *testing.T, now *time.Time) *rig {
 	if q := r.answer(feed.FeedChain, m); q.Expiry != 0 {
 		t.Fatalf("the screen's first chain asked for the expiry %v, not the whole chain", q.Expiry)
 	}
-	if a.w.chain.FullAt().IsZero() {
+	if a.ws().Chain().FullAt().IsZero() {
 		t.Fatal("the whole chain was not applied")
 	}
 	return r
@@ -91,23 +91,23 @@ func TestVolPageMatchesTheLadder(t *testing.T) {
 	a := volApp(t, &now).a
 	a.update(keyDown) // a step off the money and back: the cursor is the ladder's
 	a.update(keyUp)
-	call, ok := a.w.chain.Selected()
+	call, ok := a.ws().Chain().Selected()
 	if !ok {
 		t.Fatal("nothing selected")
 	}
 	a.update(keyRight())
-	put, _ := a.w.chain.Selected()
+	put, _ := a.ws().Chain().Selected()
 	a.update(runeKey('v'))
 	a.drawAt(now)
-	figs := a.parts.vol.Figures()
+	figs := a.vp().Charts().Figures()
 	sel := -1
 	for i, f := range figs {
-		if f.Date == a.w.chain.Expiry() {
+		if f.Date == a.ws().Chain().Expiry() {
 			sel = i
 		}
 	}
 	if sel < 0 {
-		t.Fatalf("the selected expiry %v is not on the page", a.w.chain.Expiry())
+		t.Fatalf("the selected expiry %v is not on the page", a.ws().Chain().Expiry())
 	}
 	f := figs[sel]
 	if f.ATMStrike != call.Strike {
@@ -122,7 +122,7 @@ func TestVolPageMatchesTheLadder(t *testing.T) {
 	if f.RR25 >= 0 || math.IsNaN(f.BF25) || !(f.PCVolume > 0) {
 		t.Errorf("SPY's skew and volumes: %+v", f)
 	}
-	tabs, _ := a.w.chain.Tabs()
+	tabs, _ := a.ws().Chain().Tabs()
 	if len(tabs) != len(figs) {
 		t.Fatalf("%d tabs, %d expiries on the page", len(tabs), len(figs))
 	}
@@ -157,7 +157,7 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 		t.Fatalf("open: %v, conditions %+v", volShown(a), c)
 	}
 	armed := r.due(feed.FeedTerm) // the timer armed at opening
-	if !armed.Equal(a.w.chain.FullAt().Add(5 * time.Minute)) {
+	if !armed.Equal(a.ws().Chain().FullAt().Add(5 * time.Minute)) {
 		t.Fatalf("a fresh whole chain: next term fetch %v, want its time + 5m", armed)
 	}
 	a.Update(runeKey('v')) // v closes it too
@@ -206,8 +206,8 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 	if got := a.feeds().Stats(now).SessionSpent - spent; got != 4 {
 		t.Errorf("the term fetch cost %d points, want 4", got)
 	}
-	if !a.w.chain.FullAt().Equal(reply.At) || a.feeds().InFlight(feed.FeedTerm) {
-		t.Errorf("the whole chain was not taken: %v", a.w.chain.FullAt())
+	if !a.ws().Chain().FullAt().Equal(reply.At) || a.feeds().InFlight(feed.FeedTerm) {
+		t.Errorf("the whole chain was not taken: %v", a.ws().Chain().FullAt())
 	}
 	if due := r.due(feed.FeedTerm); !due.Equal(reply.At.Add(5 * time.Minute)) {
 		t.Errorf("next term fetch %v, want 5m after the reply", due)
@@ -245,22 +245,22 @@ func TestVolKeys(t *testing.T) {
 	now := testNow
 	a := volApp(t, &now).a
 	a.update(runeKey('v'))
-	first := a.w.chain.Expiry()
+	first := a.ws().Chain().Expiry()
 	a.update(keyDown)
-	if a.w.chain.Expiry() <= first {
-		t.Fatalf("down: expiry %v", a.w.chain.Expiry())
+	if a.ws().Chain().Expiry() <= first {
+		t.Fatalf("down: expiry %v", a.ws().Chain().Expiry())
 	}
 	a.update(runeKey('['))
-	if a.w.chain.Expiry() != first {
-		t.Fatalf("[: expiry %v, want %v", a.w.chain.Expiry(), first)
+	if a.ws().Chain().Expiry() != first {
+		t.Fatalf("[: expiry %v, want %v", a.ws().Chain().Expiry(), first)
 	}
-	k := a.w.chain.CursorStrike()
+	k := a.ws().Chain().CursorStrike()
 	a.update(keyRight())
-	if a.w.chain.CursorStrike() <= k {
-		t.Fatalf("right: strike %v after %v", a.w.chain.CursorStrike(), k)
+	if a.ws().Chain().CursorStrike() <= k {
+		t.Fatalf("right: strike %v after %v", a.ws().Chain().CursorStrike(), k)
 	}
 	a.update(runeKey('o'))
-	if !a.parts.vol.Both() || !strings.Contains(ansi.Strip(a.drawAt(now)), "◐ both") {
+	if !a.vp().Charts().Both() || !strings.Contains(ansi.Strip(a.drawAt(now)), "◐ both") {
 		t.Error("o does not show calls and puts apart")
 	}
 	a.update(runeKey('?'))

@@ -16,7 +16,7 @@ import (
 	"chainwatch/ui"
 )
 
-var _ common.Page[*Model] = (*Model)(nil)
+var _ common.Pane[*Model] = (*Model)(nil)
 
 // Update takes the page's keys (scrolling the prints) and its replies.
 func (m *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {

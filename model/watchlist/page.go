@@ -14,7 +14,7 @@ import (
 	"chainwatch/ui"
 )
 
-var _ common.Page[*Model] = (*Model)(nil)
+var _ common.Pane[*Model] = (*Model)(nil)
 
 // Msg is what the page asks of the root.
 type Msg interface{ watchlistMsg() }

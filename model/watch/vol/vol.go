@@ -18,7 +18,7 @@ import (
 	volfig "chainwatch/vol"
 )
 
-var _ common.Page[*Model] = (*Model)(nil)
+var _ common.Pane[*Model] = (*Model)(nil)
 
 // Model is the vol page. It holds no chain of its own: the root sets the
 // surface (the chain the ladder holds) before each View, and reads back
