@@ -13,7 +13,10 @@ import (
 	"chainwatch/keymap"
 	"chainwatch/model/common"
 	"chainwatch/model/contract"
+	"chainwatch/model/frameclock"
+	"chainwatch/model/link"
 	"chainwatch/model/scanner"
+	"chainwatch/model/symbols"
 	"chainwatch/model/watch"
 	"chainwatch/model/watchlist"
 	"chainwatch/scan"
@@ -75,13 +78,13 @@ type App struct {
 	cancel context.CancelFunc
 
 	q       feed.Query
-	link    feedLink                     // the data monitor (feeds.go)
+	link    link.Link                    // the data monitor (feeds.go)
 	scr     screen                       // the terminal: size, focus, theme, frame, notice
 	built   [common.NumPages]common.Page // every page, built once, by its PageID
 	stack   []common.PageID              // the pages shown; the watch screen at the bottom
 	overlay common.Overlay               // help, a prompt or the scanner; nil: none
 	scan    *scanner.Model               // built once: its runs outlive the modal
-	syms    symbols                      // the symbols the session knows and does not
+	syms    symbols.Session              // the symbols the session knows and does not
 }
 
 // screen is the terminal's: its size and focus, the last input (for
@@ -92,14 +95,8 @@ type screen struct {
 	lastInput     time.Time
 	darkSet       bool // the theme was chosen by config, not the terminal
 	dark          bool
-	frame         frameClock
+	frame         frameclock.Clock
 	notice        string // a note for the status bar that is not a fetch error
-}
-
-// symbols are the recent symbols, most recent first, and those the
-// service answered 204 for this session.
-type symbols struct {
-	recent, unknown []string
 }
 
 // New builds the screen and its pages. It does no I/O: the first fetches
@@ -141,13 +138,14 @@ func New(cfg Config) *App {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{
 		cfg: cfg, sh: sh, ctx: ctx, cancel: cancel,
-		link: newFeedLink(cfg),
+		link: link.New(cfg.Monitor, feed.MonitorOptions{Fetcher: feed.Source{Client: cfg.Client, Now: cfg.Now},
+			Clock: feed.RealClock{NowFunc: cfg.Now}, Budget: cfg.Budget}, cfg.Now()),
 		scr: screen{
 			focused: true, lastInput: cfg.Now(),
 			darkSet: cfg.Theme == "dark" || cfg.Theme == "light", dark: dark,
 		},
 		stack: []common.PageID{common.PageWatch},
-		syms:  symbols{recent: append([]string(nil), cfg.Recent...)},
+		syms:  symbols.New(cfg.Recent, cfg.SaveRecent),
 	}
 	scr, vol := watch.New(sh, watch.Options{Source: cfg.Source, BaseURL: cfg.BaseURL,
 		TapeCapacity: cfg.TapeCapacity, BlockSize: cfg.BlockSize, FirstRun: cfg.FirstRun})
@@ -172,7 +170,7 @@ func New(cfg Config) *App {
 // its background so the theme can follow it.
 func (a *App) Init() tea.Cmd {
 	a.syncFeeds()
-	cmds := []tea.Cmd{listenCmd(a.ctx, a.link.sub), a.armFrame(), fetchExchangesCmd(a.ctx, a.sh, a.q.Mode)}
+	cmds := []tea.Cmd{a.link.Listen(a.ctx), a.armFrame(), fetchExchangesCmd(a.ctx, a.sh, a.q.Mode)}
 	if !a.scr.darkSet {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -185,7 +183,7 @@ func (a *App) Init() tea.Cmd {
 // and the frame clock is armed for the next change the screen can show
 // by itself.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if m, ok := msg.(frameMsg); ok && m.gen != a.scr.frame.gen {
+	if m, ok := msg.(frameclock.TickMsg); ok && a.scr.frame.Outdated(m) {
 		return a, nil // outdated by a sooner tick: nothing to draw
 	}
 	cmd := a.update(msg)
@@ -216,21 +214,21 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		return a.onKey(msg)
 	case tea.MouseClickMsg, tea.MouseWheelMsg:
 		return a.onMouse(msg)
-	case frameMsg:
-		a.scr.frame.due = time.Time{} // the tick: drawn again, the next armed
+	case frameclock.TickMsg:
+		a.scr.frame.Ticked() // drawn again, the next tick armed
 		return nil
 	case common.FlashDoneMsg, feed.FetchingMsg:
 		return nil // drawn again: a flash faded, a countdown ended
-	case saveErrMsg:
-		a.scr.notice = "recent symbols not saved: " + msg.err.Error()
+	case symbols.SaveErrMsg:
+		a.scr.notice = "recent symbols not saved: " + msg.Err.Error()
 		return nil
-	case monitorMsg:
-		return tea.Batch(a.toPages(msg.msg), listenCmd(a.ctx, a.link.sub))
+	case link.Msg:
+		return tea.Batch(a.toPages(msg.Msg), a.link.Listen(a.ctx))
 	case feed.ExchangesMsg:
 		return a.toPages(msg)
 	case scanner.DoneMsg:
 		// The service charged the scan whatever the modal does now.
-		a.link.mon.Outside(msg.Out.Resp)
+		a.link.Mon.Outside(msg.Out.Resp)
 		return a.onScanner(msg)
 	}
 	// The rest is the pages' own (timers, saves) or the scanner's: its
@@ -240,7 +238,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 }
 
 // Recent is the recent-symbols list, most recent first.
-func (a *App) Recent() []string { return append([]string(nil), a.syms.recent...) }
+func (a *App) Recent() []string { return append([]string(nil), a.syms.Recent...) }
 
 // Query is what the screen is looking at.
 func (a *App) Query() feed.Query { return a.q }
@@ -256,6 +254,6 @@ func (a *App) quit() tea.Cmd {
 		}
 	}
 	a.cancel()
-	a.closeFeeds()
+	a.link.Close()
 	return tea.Quit
 }

@@ -44,6 +44,6 @@ func (a *App) onScanner(msg tea.Msg) tea.Cmd {
 // pointsLeft is the month's balance as last reported, for the scanner's
 // cost line.
 func (a *App) pointsLeft() (int64, bool) {
-	v, ok := a.link.snap.Stats.PointsLeft.Get()
+	v, ok := a.link.Snap.Stats.PointsLeft.Get()
 	return int64(v), ok
 }

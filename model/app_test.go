@@ -12,6 +12,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
+	"chainwatch/model/frameclock"
 	"chainwatch/model/modeltest"
 )
 
@@ -88,12 +89,12 @@ func TestAppDropsRepliesForASymbolLeftButCountsTheirPoints(t *testing.T) {
 		t.Fatalf("query after the prompt: %+v", a.q)
 	}
 	spy.Answer(feed.ChainMsg{Chain: modeltest.SynthChain(1, 10, 0), Resp: okResp(4)})
-	settled(t, "the dropped reply booked", func() bool { return a.link.mon.Stats(c.t).SessionSpent == 4 })
+	settled(t, "the dropped reply booked", func() bool { return a.link.Mon.Stats(c.t).SessionSpent == 4 })
 	r.pump()
 	if !a.ws().Chain().LastOK().IsZero() {
 		t.Fatal("a chain for SPY, which the user left, was applied to QQQ")
 	}
-	if got := a.link.mon.Stats(c.t).SessionSpent; got != 4 {
+	if got := a.link.Mon.Stats(c.t).SessionSpent; got != 4 {
 		t.Fatalf("the dropped reply was charged: spent %d, want 4", got)
 	}
 }
@@ -123,7 +124,7 @@ func TestAppPollingFollowsFocusAndIdleness(t *testing.T) {
 	c.t = c.t.Add(config.IdleAfter + time.Second)
 	r.fire()
 	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(3, 60, 1), Resp: okResp(4)})
-	a.Update(frameMsg{gen: a.scr.frame.gen})
+	a.Update(frameclock.TickMsg{Gen: a.scr.frame.Gen})
 	if idle := due(); idle < 3*active {
 		t.Fatalf("idle: next chain in %v, active %v", idle, active)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"chainwatch/feed"
+	"chainwatch/model/link"
 	"chainwatch/model/modeltest"
 	"chainwatch/sandbox"
 )
@@ -43,8 +44,8 @@ func (w wlApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			replies:   *w.replies,
 		}
 		return w, nil
-	case monitorMsg:
-		if _, ok := m.msg.(feed.QuotesMsg); ok {
+	case link.Msg:
+		if _, ok := m.Msg.(feed.QuotesMsg); ok {
 			*w.replies++
 		}
 	}

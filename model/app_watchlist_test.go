@@ -199,7 +199,7 @@ func TestWatchlistModeWaitsForTheChain(t *testing.T) {
 		t.Fatal("the title does not say delayed and its cost")
 	}
 	// The live reply that was in flight is dropped (its points counted).
-	spent := a.link.mon.Stats(c.t).SessionSpent
+	spent := a.link.Mon.Stats(c.t).SessionSpent
 	live.Answer(quotesReply(a, c.t, 0))
 	waitSpent(t, a, spent+4)
 	r.pump()
@@ -229,7 +229,7 @@ func waitSpent(t *testing.T, a *App, want int) {
 	t.Helper()
 	var got int
 	for range 5000 {
-		if got = a.link.mon.Stats(a.sh.Now()).SessionSpent; got >= want {
+		if got = a.link.Mon.Stats(a.sh.Now()).SessionSpent; got >= want {
 			break
 		}
 		time.Sleep(time.Millisecond)

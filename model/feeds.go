@@ -1,9 +1,5 @@
-// The root's side of the data monitor (feed.Monitor): the screen
-// subscribes once, says after every message what its pages want
-// (wants), takes what the monitor posts through one command that
-// re-arms itself (listenCmd), and keeps a snapshot of the monitor for
-// drawing, so that View reads and changes nothing. The monitor books and
-// paces every fetch; the replies reach the parts here, already booked.
+// The root's side of the data monitor: after every message it tells the
+// monitor, through its link, what the pages want.
 
 package model
 
@@ -19,53 +15,6 @@ import (
 	"chainwatch/model/common"
 	"chainwatch/model/prompt"
 )
-
-// feedLink is the screen's subscription to the monitor.
-type feedLink struct {
-	mon  *feed.Monitor
-	own  bool // the screen made the monitor, and closes it when it quits
-	sub  *feed.Subscription
-	snap feed.Snapshot // taken after every message, for drawing
-}
-
-// monitorMsg is something the monitor posted to the screen.
-type monitorMsg struct{ msg any }
-
-// newFeedLink subscribes to cfg's monitor, or to one of its own on cfg's
-// client, clock and budget.
-func newFeedLink(cfg Config) feedLink {
-	l := feedLink{mon: cfg.Monitor}
-	if l.mon == nil {
-		l.own = true
-		l.mon = feed.NewMonitor(feed.MonitorOptions{
-			Fetcher: feed.Source{Client: cfg.Client, Now: cfg.Now},
-			Clock:   feed.RealClock{NowFunc: cfg.Now},
-			Budget:  cfg.Budget,
-		})
-	}
-	l.sub = l.mon.Subscribe()
-	l.snap = l.sub.Snapshot(cfg.Now()) // the budget is known before any message
-	return l
-}
-
-// listenCmd waits for the monitor's next message to the screen.
-func listenCmd(ctx context.Context, sub *feed.Subscription) tea.Cmd {
-	return func() tea.Msg {
-		msg, ok := sub.Next(ctx)
-		if !ok {
-			return nil
-		}
-		return monitorMsg{msg}
-	}
-}
-
-// closeFeeds leaves the monitor (and closes it if it is the screen's).
-func (a *App) closeFeeds() {
-	a.link.sub.Close()
-	if a.link.own {
-		a.link.mon.Close()
-	}
-}
 
 // conditions is what the pages show, each of the stack marking its own,
 // the ones above over the ones below (the vol page covers the tape).
@@ -101,8 +50,7 @@ func (a *App) wants() (feed.Attention, []feed.Want) {
 // snapshot for drawing; after every message.
 func (a *App) syncFeeds() {
 	att, ws := a.wants()
-	a.link.sub.Set(att, ws...)
-	a.link.snap = a.link.sub.Snapshot(a.sh.Now())
+	a.link.Set(a.sh.Now(), att, ws...)
 }
 
 // changeQuery moves to a new symbol, mode or date: every page forgets the

@@ -10,53 +10,11 @@ import (
 	"chainwatch/ui"
 )
 
-// frameClock keeps the screen still while nothing on it changes.
-// bubbletea draws after every message, so the cost of a quiet screen is
-// the messages it gets: instead of a tick every second, the screen arms
-// one tick for the next moment its text can change. That is the next
-// second while a count in seconds is on screen (a quote's age, the next
-// refresh, an error's age), else the next minute (the pause's "in
-// 13h20m"). Each tick carries a generation, so a sooner tick armed later
-// (an error appeared) simply outdates the slower one.
-//
-// The drawn frame is kept too: a message that changed nothing (an
-// outdated tick) redraws nothing, and the renderer, which compares frames
-// sixty times a second, finds the same string.
-type frameClock struct {
-	gen uint64
-	due time.Time // screen time the armed tick is for; zero: none armed
-	// content is the last frame drawn; renders counts the frames drawn,
-	// for the tests.
-	content, title string
-	renders        int
-}
-
-// frameMsg is the frame clock's tick.
-type frameMsg struct{ gen uint64 }
-
-// tickMargin puts a tick just past the boundary it waits for, so that the
-// text it draws is the new one.
-const tickMargin = 5 * time.Millisecond
-
 // armFrame arms the frame clock's tick for the next moment the screen's
-// text can change, unless a tick at least as soon is armed already.
+// text can change.
 func (a *App) armFrame() tea.Cmd {
 	now := a.sh.Now()
-	step := time.Minute
-	if a.countsSeconds(now) {
-		step = time.Second
-	}
-	next := now.Truncate(step).Add(step + tickMargin)
-	if f := &a.scr.frame; !f.due.IsZero() && !next.Before(f.due) && f.due.After(now) {
-		return nil
-	}
-	a.scr.frame.gen++
-	a.scr.frame.due = next
-	msg := frameMsg{gen: a.scr.frame.gen}
-	// The screen's clock may run faster than real time (--sandbox-speed);
-	// tea.Tick waits in real time.
-	wait := time.Duration(float64(next.Sub(now)) / a.cfg.ClockSpeed)
-	return tea.Tick(wait, func(time.Time) tea.Msg { return msg })
+	return a.scr.frame.Arm(now, a.countsSeconds(now), a.cfg.ClockSpeed)
 }
 
 // countsSeconds says whether the screen shows a count that moves every
@@ -86,9 +44,9 @@ func (a *App) draw() {
 // render draws the frame for View to return, and its window title.
 func (a *App) render() {
 	now := a.sh.Now()
-	a.scr.frame.content = a.frame(now)
-	a.scr.frame.title = a.top().Status(now).Title
-	a.scr.frame.renders++
+	a.scr.frame.Content = a.frame(now)
+	a.scr.frame.Title = a.top().Status(now).Title
+	a.scr.frame.Renders++
 }
 
 // prepare gives every page its size and focus, every overlay its size,
@@ -108,18 +66,18 @@ func (a *App) prepare() {
 		p.SetSize(a.scr.width, max(a.scr.height-1, 0))
 		p.SetFocused(common.PageID(id) == top && a.promptOpen() == nil)
 	}
-	a.top().Update(common.DrawMsg{Feeds: a.link.snap})
+	a.top().Update(common.DrawMsg{Feeds: a.link.Snap})
 }
 
 // View is the frame drawn after the last message. The alternate screen,
 // mouse and focus reporting are fields of the view in bubbletea v2;
 // bubbletea restores the terminal on quit and on a panic.
 func (a *App) View() tea.View {
-	v := tea.NewView(a.scr.frame.content)
+	v := tea.NewView(a.scr.frame.Content)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = true
-	v.WindowTitle = a.scr.frame.title
+	v.WindowTitle = a.scr.frame.Title
 	return v
 }
 

@@ -12,6 +12,7 @@ import (
 	"chainwatch/model/common"
 	"chainwatch/model/contract"
 	"chainwatch/model/help"
+	"chainwatch/model/link"
 	"chainwatch/model/modeltest"
 	"chainwatch/model/watch"
 	"chainwatch/model/watch/chain"
@@ -108,8 +109,8 @@ func newRig(tb testing.TB, cfg Config) *rig {
 
 // pump hands the App everything the monitor has posted to it.
 func (r *rig) pump() {
-	for _, m := range r.a.link.sub.Pending() {
-		r.a.Update(monitorMsg{m})
+	for _, m := range r.a.link.Sub.Pending() {
+		r.a.Update(link.Msg{Msg: m})
 	}
 }
 
@@ -164,11 +165,11 @@ func (r *rig) answer(f feed.Feed, msg any) *feedtest.Request {
 	q.Answer(msg)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	m, ok := r.a.link.sub.Next(ctx)
+	m, ok := r.a.link.Sub.Next(ctx)
 	if !ok {
 		r.tb.Fatalf("the %s reply was not posted in 5 s", f)
 	}
-	r.a.Update(monitorMsg{m})
+	r.a.Update(link.Msg{Msg: m})
 	r.pump()
 	return q
 }
@@ -189,7 +190,7 @@ func (a *App) openContractPage(osi string) tea.Cmd {
 }
 
 // fetchNow fetches each of fs at once, as the refresh key does.
-func (a *App) fetchNow(fs ...feed.Feed) { a.link.sub.Refresh(fs...) }
+func (a *App) fetchNow(fs ...feed.Feed) { a.link.Sub.Refresh(fs...) }
 
 // layout is the watch screen's layout with the tape and calendar shown.
 func (a *App) layout() ui.Layout { return ui.NewLayout(a.scr.width, a.scr.height, true, true) }
@@ -199,7 +200,7 @@ func (a *App) layout() ui.Layout { return ui.NewLayout(a.scr.width, a.scr.height
 // snapshot taken after the last message.
 type feedView struct{ snap *feed.Snapshot }
 
-func (a *App) feeds() feedView { return feedView{&a.link.snap} }
+func (a *App) feeds() feedView { return feedView{&a.link.Snap} }
 
 func (v feedView) Due(f feed.Feed) time.Time { return v.snap.Feeds[f].Due }
 

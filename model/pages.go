@@ -1,13 +1,11 @@
 package model
 
 import (
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"chainwatch/config"
 	"chainwatch/model/common"
 	"chainwatch/model/help"
 	"chainwatch/model/prompt"
@@ -87,15 +85,13 @@ func (a *App) do(act common.Action) tea.Cmd {
 	case common.ChangeQuery:
 		a.changeQuery(act.Query)
 	case common.Refresh:
-		a.link.sub.Refresh(act.Feeds...)
+		a.link.Sub.Refresh(act.Feeds...)
 	case common.Refetch:
-		a.link.sub.Refetch(act.Feed)
+		a.link.Sub.Refetch(act.Feed)
 	case common.Remember:
-		if len(a.syms.recent) == 0 || a.syms.recent[0] != act.Symbol {
-			return a.remember(act.Symbol)
-		}
+		return a.syms.Remember(act.Symbol)
 	case common.NoSuchSymbol:
-		a.noSuchSymbol(act.Symbol)
+		a.scr.notice = a.syms.NoSuch(act.Symbol, prompt.Known(a.known()), a.sh.Keys.Symbol.Help().Key)
 	case common.AskSymbol, common.AskDate, common.OpenScanner, common.OpenHelp:
 		return a.open(act)
 	}
@@ -110,9 +106,9 @@ func (a *App) open(act common.Action) tea.Cmd {
 	switch act := act.(type) {
 	case common.AskSymbol:
 		if act.Add {
-			a.overlay = prompt.NewWatchSymbol(a.sh, act.Have, a.syms.recent, a.syms.unknown)
+			a.overlay = prompt.NewWatchSymbol(a.sh, act.Have, a.syms.Recent, a.syms.Unknown)
 		} else {
-			a.overlay = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.syms.unknown)
+			a.overlay = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.syms.Unknown)
 		}
 	case common.AskDate:
 		a.overlay = prompt.NewDate(a.sh, a.q.Date)
@@ -174,58 +170,11 @@ func (a *App) close(o common.Overlay) {
 // known are the symbols the prompt completes from and trusts: the recent
 // ones, then the pages' (the watchlist's).
 func (a *App) known() []string {
-	out := slices.Clone(a.syms.recent)
+	var more [][]string
 	for _, p := range a.built {
 		if k, ok := p.(common.Known); ok {
-			for _, s := range k.Known() {
-				if !slices.Contains(out, s) {
-					out = append(out, s)
-				}
-			}
+			more = append(more, k.Known())
 		}
 	}
-	return out
+	return a.syms.Known(more...)
 }
-
-// noSuchSymbol says once that the service does not know sym (the
-// monitor has stopped its feeds), with the nearest symbol the user may
-// have meant; the symbol prompt refuses it from now on without asking
-// the service again.
-func (a *App) noSuchSymbol(sym string) {
-	if !slices.Contains(a.syms.unknown, sym) {
-		a.syms.unknown = append(a.syms.unknown, sym)
-	}
-	a.scr.notice = "no such symbol: " + sym
-	if near := config.NearestSymbol(sym, prompt.Known(a.known())); near != "" {
-		a.scr.notice += "; did you mean " + near + "?"
-	}
-	a.scr.notice += " (" + a.sh.Keys.Symbol.Help().Key + " picks another)"
-}
-
-// remember puts sym first in the recent list and saves the list off the
-// Update path. It is called when a symbol's chain arrives with options,
-// so a typo never becomes a completion.
-func (a *App) remember(sym string) tea.Cmd {
-	list := []string{sym}
-	for _, s := range a.syms.recent {
-		if s != sym && len(list) < config.MaxRecent {
-			list = append(list, s)
-		}
-	}
-	a.syms.recent = list
-	save := a.cfg.SaveRecent
-	if save == nil {
-		return nil
-	}
-	saved := append([]string(nil), list...)
-	return func() tea.Msg {
-		if err := save(saved); err != nil {
-			return saveErrMsg{err}
-		}
-		return nil
-	}
-}
-
-// saveErrMsg reports that the recent list could not be saved; the screen
-// says so in the status bar and carries on.
-type saveErrMsg struct{ err error }

@@ -16,6 +16,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/model/common"
+	"chainwatch/model/link"
 	"chainwatch/sandbox"
 	"chainwatch/sandbox/sim"
 )
@@ -42,7 +43,7 @@ var waiting = []string{
 	"charm.land/bubbletea/v2.Tick.",
 	"charm.land/bubbletea/v2.Every.",
 	"charm.land/bubbles/v2/cursor.(*Model).Blink.",
-	"chainwatch/model.listenCmd.", // the monitor's mailbox: a test answers and pumps it (rig)
+	"chainwatch/model/link.(*Link).Listen.", // the monitor's mailbox: a test answers and pumps it (rig)
 }
 
 func onlyWaits(cmd tea.Cmd) bool {
@@ -225,7 +226,7 @@ func namedKey(t *testing.T, name string) tea.KeyPressMsg {
 // shows nothing unless a test answers it (d.rig): the sandbox's points
 // are then the scanner's.
 func dropPolls(m tea.Msg) bool {
-	_, ok := m.(monitorMsg)
+	_, ok := m.(link.Msg)
 	return ok
 }
 

@@ -20,7 +20,7 @@ func (a *App) statusLine(width int, now time.Time) string {
 // statusData is what the status bar shows at now; the frame clock reads
 // it too, to know whether a countdown is on screen.
 func (a *App) statusData(now time.Time) ui.StatusData {
-	snap := &a.link.snap
+	snap := &a.link.Snap
 	s := snap.Stats
 	page := a.top().Status(now)
 	d := ui.StatusData{
