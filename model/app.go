@@ -8,9 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
-	"chainwatch/config"
 	"chainwatch/feed"
-	"chainwatch/keymap"
 	"chainwatch/model/common"
 	"chainwatch/model/contract"
 	"chainwatch/model/frameclock"
@@ -19,52 +17,11 @@ import (
 	"chainwatch/model/symbols"
 	"chainwatch/model/watch"
 	"chainwatch/model/watchlist"
-	"chainwatch/scan"
 	"chainwatch/theme"
 )
 
-// Config is what the watch screen needs from the command line.
-type Config struct {
-	Client       *api.Client
-	Source       string // "SANDBOX" (the embedded sandbox), "LOCAL" (a service on loopback) or "PRODUCTION"
-	BaseURL      string
-	Symbol       string   // default SPY
-	Mode         api.Mode // default live
-	Date         api.Date // 0: today; a past day is historical
-	Budget       feed.Budget
-	BlockSize    int64 // tape prints of at least this size are blocks; default 100
-	TapeCapacity int   // trades the tape holds; default 5000
-	Theme        string
-	ColorBlind   bool
-	NoColor      bool
-	// NoFlash draws changed cells without their highlight (--no-flash): no
-	// flash to draw and none to fade, for a slow link or a trader who
-	// finds it distracting.
-	NoFlash  bool
-	FirstRun bool
-	Recent   []string
-	Now      func() time.Time
-	// ClockSpeed is how many times as fast as real time Now runs
-	// (--sandbox-speed); default 1.
-	ClockSpeed float64
-	SaveRecent func([]string) error
-	// Scans are the saved scans of the config file; SaveScan and
-	// DeleteScan write it (nil: saving is not available).
-	Scans      []scan.Scan
-	SaveScan   func(scan.Scan) error
-	DeleteScan func(name string) error
-	// Watchlist is the watchlist page's symbols; WatchlistSkipped the
-	// config file's entries not used, worded with their lines;
-	// SaveWatchlist writes the list (nil: it lasts for the session).
-	// StartOnWatchlist opens the page first (--watchlist).
-	Watchlist        []string
-	WatchlistSkipped []string
-	SaveWatchlist    func([]string) error
-	StartOnWatchlist bool
-	// Monitor is the data monitor the screen subscribes to; nil: one of
-	// its own on Client, Now and Budget.
-	Monitor *feed.Monitor
-}
+// Config is what the TUI needs from the command line (common.Config).
+type Config = common.Config
 
 // App is the root model. It routes: keys to the overlay or the top page,
 // the monitor's replies and the pages' own messages to every page, and
@@ -102,39 +59,9 @@ type screen struct {
 // New builds the screen and its pages. It does no I/O: the first fetches
 // start from Init.
 func New(cfg Config) *App {
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.Symbol == "" {
-		cfg.Symbol = config.DefaultSymbol
-	}
-	if cfg.Mode == "" {
-		cfg.Mode = api.Live
-	}
-	if cfg.BlockSize <= 0 {
-		cfg.BlockSize = config.DefaultBlockSize
-	}
-	if cfg.TapeCapacity <= 0 {
-		cfg.TapeCapacity = config.DefaultTapeSize
-	}
-	if !(cfg.ClockSpeed > 0) {
-		cfg.ClockSpeed = 1
-	}
-	if cfg.Budget == (feed.Budget{}) {
-		cfg.Budget = feed.DefaultBudget()
-	}
+	cfg = cfg.WithDefaults()
 	dark := cfg.Theme != "light"
-	sh := &common.Common{
-		Styles: theme.New(theme.ByName(dark, cfg.ColorBlind), cfg.NoColor),
-		Keys:   keymap.Default(),
-		Prompt: keymap.Prompt(),
-		Client: cfg.Client,
-		Now:    cfg.Now,
-		Flash:  config.FlashFor,
-	}
-	if cfg.NoFlash {
-		sh.Flash = 0
-	}
+	sh := common.New(cfg, dark)
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{
 		cfg: cfg, sh: sh, ctx: ctx, cancel: cancel,
@@ -147,13 +74,11 @@ func New(cfg Config) *App {
 		stack: []common.PageID{common.PageWatch},
 		syms:  symbols.New(cfg.Recent, cfg.SaveRecent),
 	}
-	scr, vol := watch.New(sh, watch.Options{Source: cfg.Source, BaseURL: cfg.BaseURL,
-		TapeCapacity: cfg.TapeCapacity, BlockSize: cfg.BlockSize, FirstRun: cfg.FirstRun})
+	scr, vol := watch.New(sh, cfg)
 	a.built = [common.NumPages]common.Page{
 		common.PageWatch: scr, common.PageVol: vol,
-		common.PageContract: contract.NewPage(ctx, sh, cfg.BlockSize),
-		common.PageWatchlist: watchlist.NewPage(sh, watchlist.Options{Symbols: cfg.Watchlist,
-			Skipped: cfg.WatchlistSkipped, Save: cfg.SaveWatchlist}, cfg.Source),
+		common.PageContract:  contract.NewPage(ctx, sh, cfg.BlockSize),
+		common.PageWatchlist: watchlist.NewPage(sh, cfg),
 	}
 	if cfg.StartOnWatchlist {
 		a.stack = append(a.stack, common.PageWatchlist)

@@ -15,18 +15,10 @@ func (a *App) openScanner() tea.Cmd {
 	return a.scan.Open()
 }
 
-// scannerRect is where the modal goes: everything between the header and
-// the status bar, which stay live so the trader sees the quote and the
-// points while building a scan.
-func (a *App) scannerRect() ui.Rect {
-	lay := ui.NewLayout(a.scr.width, a.scr.height, true, true)
-	top := lay.Header.H
-	bottom := a.scr.height
-	if !lay.Status.Empty() {
-		bottom = lay.Status.Y
-	}
-	return ui.Rect{X: 0, Y: top, W: a.scr.width, H: max(bottom-top, 0)}
-}
+// scannerRect is where the modal goes: between the header and the status
+// bar, which stay live so the trader sees the quote and the points while
+// building a scan.
+func (a *App) scannerRect() ui.Rect { return ui.BodyRect(a.scr.width, a.scr.height) }
 
 // onScanner routes a message for the scanner and carries out its
 // Action: a picked symbol closes the modal and switches the screen to it;

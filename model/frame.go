@@ -27,7 +27,7 @@ func (a *App) countsSeconds(now time.Time) bool {
 	if page.Ticks {
 		return true
 	}
-	if err := lastErr(page.Errs); err != nil && now.Sub(err.At) < time.Hour {
+	if err := common.LastErr(page.Errs); err != nil && now.Sub(err.At) < time.Hour {
 		return true // "3s ago"; from an hour on, "1h02m ago"
 	}
 	d := a.statusData(now)

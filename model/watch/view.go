@@ -110,7 +110,7 @@ func (s *state) bannerLines(r ui.Rect) []string {
 	}
 	now := s.sh.Now()
 	b := ui.FirstRunBanner(&ui.FirstRun{
-		Source: s.opt.Source, BaseURL: s.opt.BaseURL, Mode: s.q.Mode,
+		Source: s.cfg.Source, BaseURL: s.cfg.BaseURL, Mode: s.q.Mode,
 		Historical: s.q.Historical(now), Date: s.q.Day(now),
 	}, r.W, s.sh.Styles)
 	if len(b) > r.H/2 {
@@ -123,7 +123,7 @@ func (s *state) bannerLines(r ui.Rect) []string {
 // mode, and how old it is.
 func (s *state) Header(now time.Time) ui.HeaderData {
 	h := s.chain.Header()
-	h.Source = s.opt.Source
+	h.Source = s.cfg.Source
 	h.Mode = s.q.Mode
 	h.Date = feed.ShownDay(s.q, now)
 	h.Historical = s.q.Historical(now)

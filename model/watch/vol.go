@@ -28,14 +28,7 @@ func (v *Vol) SetSize(w, h int) {
 func (v *Vol) SetFocused(bool) {}
 
 // rect is where the charts go.
-func (v *Vol) rect() ui.Rect {
-	lay := ui.NewLayout(v.vw, v.vh+1, true, true)
-	top, bottom := lay.Header.H, v.vh+1
-	if !lay.Status.Empty() {
-		bottom = lay.Status.Y
-	}
-	return ui.Rect{Y: top, W: v.vw, H: max(bottom-top, 0)}
-}
+func (v *Vol) rect() ui.Rect { return ui.BodyRect(v.vw, v.vh+1) }
 
 // Update takes the page's keys, what a prompt picked, and the snapshot
 // before a frame; the chain's replies are the screen's.

@@ -20,15 +20,6 @@ import (
 	"chainwatch/model/watch/vol"
 )
 
-// Options is what the watch screen needs from the command line.
-type Options struct {
-	Source       string // "SANDBOX", "LOCAL" or "PRODUCTION", for the header
-	BaseURL      string // for the first-run banner
-	TapeCapacity int    // trades the tape holds
-	BlockSize    int64  // prints of at least this size are blocks
-	FirstRun     bool   // the first-run banner shows over the ladder
-}
-
 // pane is where movement keys go.
 type pane int
 
@@ -44,7 +35,7 @@ const (
 // page's size and the monitor's last snapshot (for drawing).
 type state struct {
 	sh    *common.Common
-	opt   Options
+	cfg   common.Config // the source, the tape's size, the first run
 	q     feed.Query
 	chain *chain.Model
 	tape  *tape.Model
@@ -76,11 +67,11 @@ var (
 )
 
 // New builds the watch screen and the vol page on the same state.
-func New(sh *common.Common, opt Options) (*Screen, *Vol) {
+func New(sh *common.Common, cfg common.Config) (*Screen, *Vol) {
 	s := &state{
-		sh: sh, opt: opt,
-		chain: chain.New(sh), tape: tape.New(sh, opt.TapeCapacity, opt.BlockSize), cal: calendar.New(sh),
-		showTape: true, showCal: true, banner: opt.FirstRun,
+		sh: sh, cfg: cfg,
+		chain: chain.New(sh), tape: tape.New(sh, cfg.TapeCapacity, cfg.BlockSize), cal: calendar.New(sh),
+		showTape: true, showCal: true, banner: cfg.FirstRun,
 	}
 	return &Screen{s}, &Vol{state: s, vol: vol.New(sh)}
 }
@@ -223,7 +214,7 @@ func (s *Screen) Wants(c feed.Conditions) []feed.Want {
 	osi, from, minT, ok := s.tape.NextGreeks()
 	return []feed.Want{
 		{Feed: feed.FeedChain, Query: q, Expiry: s.chain.Expiry(), Hidden: hide(feed.FeedChain)},
-		{Feed: feed.FeedTape, Query: q, Capacity: s.opt.TapeCapacity, Hidden: hide(feed.FeedTape)},
+		{Feed: feed.FeedTape, Query: q, Capacity: s.cfg.TapeCapacity, Hidden: hide(feed.FeedTape)},
 		{Feed: feed.FeedCalendar, Query: q, Hidden: hide(feed.FeedCalendar)},
 		{Feed: feed.FeedTerm, Query: q, Hidden: hide(feed.FeedTerm)},
 		{Feed: feed.FeedTapeGreeks, Query: q, Hidden: hide(feed.FeedTapeGreeks),

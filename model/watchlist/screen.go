@@ -27,13 +27,13 @@ type Page struct {
 
 var _ common.Page = (*Page)(nil)
 
-// NewPage builds the page on o's list; source names where the data comes
-// from.
-func NewPage(sh *common.Common, o Options, source string) *Page {
+// NewPage builds the page on cfg's list.
+func NewPage(sh *common.Common, cfg common.Config) *Page {
+	o := Options{Symbols: cfg.Watchlist, Skipped: cfg.WatchlistSkipped, Save: cfg.SaveWatchlist}
 	w, k := keymap.Watchlist(), sh.Keys
 	hint := strings.Join([]string{w.Add.Help().Key + " add", w.Remove.Help().Key + " remove", w.Open.Help().Key + " chain",
 		w.SortNext.Help().Key + " sort", w.Back.Help().Key + " back", k.Help.Help().Key + " help", k.Quit.Help().Key + " quit"}, "  ")
-	return &Page{Model: New(sh, o), source: source, hint: hint}
+	return &Page{Model: New(sh, o), source: cfg.Source, hint: hint}
 }
 
 // Update takes the page's keys and mouse while it is on top, and the
