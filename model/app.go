@@ -83,7 +83,7 @@ func New(cfg Config) *App {
 	if cfg.StartOnWatchlist {
 		a.stack = append(a.stack, common.PageWatchlist)
 	}
-	a.setQuery(feed.Query{Symbol: strings.ToUpper(cfg.Symbol), Mode: cfg.Mode, Date: cfg.Date, Gen: 1})
+	a.changeQuery(feed.Query{Symbol: strings.ToUpper(cfg.Symbol), Mode: cfg.Mode, Date: cfg.Date})
 	a.scan = scanner.New(ctx, sh, scanner.Options{
 		Saved: cfg.Scans, Save: cfg.SaveScan, Delete: cfg.DeleteScan,
 		Mode: func() api.Mode { return a.q.Mode }, PointsLeft: a.pointsLeft,
@@ -95,11 +95,14 @@ func New(cfg Config) *App {
 // its background so the theme can follow it.
 func (a *App) Init() tea.Cmd {
 	a.syncFeeds()
-	cmds := []tea.Cmd{a.link.Listen(a.ctx), a.armFrame(), fetchExchangesCmd(a.ctx, a.sh, a.q.Mode)}
+	ctx, src, mode := a.ctx, a.sh.Source(), a.q.Mode
+	exchanges := func() tea.Msg { return src.Exchanges(ctx, mode) }
+	cmds := []tea.Cmd{a.link.Listen(a.ctx), a.armFrame(), exchanges}
 	if !a.scr.darkSet {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
-	a.draw()
+	a.prepare()
+	a.render()
 	return tea.Batch(cmds...)
 }
 

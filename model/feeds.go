@@ -1,15 +1,8 @@
-// The root's side of the data monitor: after every message it tells the
-// monitor, through its link, what the pages want.
-
 package model
 
 import (
-	"context"
 	"slices"
 
-	tea "charm.land/bubbletea/v2"
-
-	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/model/common"
@@ -46,30 +39,22 @@ func (a *App) wants() (feed.Attention, []feed.Want) {
 	return feed.Attention{Focused: c.Focused, Idle: c.Idle}, ws
 }
 
-// syncFeeds tells the monitor what the screen wants now and takes its
-// snapshot for drawing; after every message.
+// syncFeeds tells the monitor, after every message, what the pages want
+// now, and takes its snapshot for drawing.
 func (a *App) syncFeeds() {
 	att, ws := a.wants()
 	a.link.Set(a.sh.Now(), att, ws...)
 }
 
-// changeQuery moves to a new symbol, mode or date: every page forgets the
-// old one, and the monitor the old query's feeds (syncFeeds).
+// changeQuery moves to a new symbol, mode or date, with a new generation:
+// every page is told and forgets the old one, and the monitor the old
+// query's feeds (syncFeeds); replies still in flight for it are booked by
+// the monitor and never delivered.
 func (a *App) changeQuery(q feed.Query) {
 	q.Gen = a.q.Gen + 1
-	a.setQuery(q)
-	a.scr.notice = "" // about the screen being left
-}
-
-// setQuery tells every page the query; replies still in flight for the
-// old one are booked by the monitor and never delivered.
-func (a *App) setQuery(q feed.Query) {
 	a.q = q
 	for _, p := range a.built {
 		p.Update(common.QueryMsg{Query: q})
 	}
-}
-
-func fetchExchangesCmd(ctx context.Context, c *common.Common, mode api.Mode) tea.Cmd {
-	return func() tea.Msg { return c.Source().Exchanges(ctx, mode) }
+	a.scr.notice = "" // about the screen being left
 }

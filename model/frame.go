@@ -34,13 +34,6 @@ func (a *App) countsSeconds(now time.Time) bool {
 	return d.NextFeed != ""
 }
 
-// draw readies the pages and draws the frame after a message, for View
-// to return.
-func (a *App) draw() {
-	a.prepare()
-	a.render()
-}
-
 // render draws the frame for View to return, and its window title.
 func (a *App) render() {
 	now := a.sh.Now()

@@ -149,9 +149,8 @@ func (a *App) fromOverlay(from common.Overlay, act common.Action) tea.Cmd {
 		a.scr.notice = act.Text
 		return nil
 	case common.PickSymbol:
-		act.Symbol = strings.ToUpper(act.Symbol)
 		a.close(from)
-		return a.send(a.topID(), act)
+		return a.send(a.topID(), common.PickSymbol{Symbol: strings.ToUpper(act.Symbol)})
 	}
 	a.close(from)
 	return a.send(a.topID(), act)
