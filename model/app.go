@@ -174,12 +174,8 @@ func (a *App) Query() feed.Query { return a.q }
 // quit cancels every request in flight and ends the program; bubbletea
 // restores the terminal.
 func (a *App) quit() tea.Cmd {
-	// The last edit of the watchlist, if its save had no time to run; a
-	// failure is the save function's to report (after the screen).
 	for _, p := range a.built {
-		if f, ok := p.(interface{ Flush() error }); ok {
-			_ = f.Flush()
-		}
+		p.Update(common.QuitMsg{}) // the watchlist's last edit, if not saved yet
 	}
 	a.cancel()
 	a.link.Close()

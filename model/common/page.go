@@ -79,6 +79,10 @@ type QueryMsg struct{ Query feed.Query }
 // ready there what its View draws, so that View writes nothing.
 type DrawMsg struct{ Feeds feed.Snapshot }
 
+// QuitMsg is sent to every page as the program ends: the last chance to
+// write what waits to be saved.
+type QuitMsg struct{}
+
 // FlashDoneMsg redraws the screen once the flashes have faded.
 type FlashDoneMsg struct{}
 

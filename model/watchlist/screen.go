@@ -43,6 +43,10 @@ func (p *Page) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 	switch msg := msg.(type) {
 	case common.QueryMsg:
 		p.follow(msg.Query)
+	case common.QuitMsg:
+		// The last edit, if its save had no time to run; a failure is the
+		// save function's to report (after the screen).
+		_ = p.Flush()
 	case common.DrawMsg:
 		now := p.sh.Now()
 		q := p.Query()
