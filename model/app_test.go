@@ -297,28 +297,6 @@ func TestAppModeKeyTogglesDelayed(t *testing.T) {
 	}
 }
 
-func TestAppMouseSelectsAndScrolls(t *testing.T) {
-	a, c := offlineApp(t)
-	loadChain(t, a, c.t)
-	a.Update(runeKey('x')) // dismiss nothing; the banner is off without FirstRun
-	_ = a.drawAt(c.t)
-	before := selStrike(t, a.ws().Chain())
-	lay := a.layout()
-	a.Update(tea.MouseClickMsg{X: lay.Ladder.X + 2, Y: lay.Ladder.Y + 3, Button: tea.MouseLeft})
-	if after := selStrike(t, a.ws().Chain()); after == before {
-		t.Fatalf("a click on another row kept the selection at %v", before)
-	}
-	clicked := selStrike(t, a.ws().Chain())
-	a.Update(tea.MouseWheelMsg{X: lay.Ladder.X + 2, Y: lay.Ladder.Y + 5, Button: tea.MouseWheelDown})
-	if got := selStrike(t, a.ws().Chain()); got <= clicked {
-		t.Fatalf("the wheel moved the selection from %v to %v", clicked, got)
-	}
-	a.Update(tea.MouseClickMsg{X: lay.Tape.X + 2, Y: lay.Tape.Y + 2, Button: tea.MouseLeft})
-	if !a.ws().TapeFocused() {
-		t.Fatal("a click on the tape focuses it")
-	}
-}
-
 func TestAppBelowMinimumSizeSaysSo(t *testing.T) {
 	a, _ := offlineApp(t)
 	a.Update(tea.WindowSizeMsg{Width: 70, Height: 20})

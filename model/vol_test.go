@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 	"time"
@@ -82,58 +81,6 @@ func TestGoldenVolScreen(t *testing.T) {
 		})
 	}
 }
-
-// TestVolPageMatchesTheLadder: the selected expiry's ATM IV and expected
-// move are the ladder's own numbers (its ATM call and put: IVs averaged,
-// mids added), and every tab's strip shows the page's figures.
-func TestVolPageMatchesTheLadder(t *testing.T) {
-	now := testNow
-	a := volApp(t, &now).a
-	a.update(keyDown) // a step off the money and back: the cursor is the ladder's
-	a.update(keyUp)
-	call, ok := a.ws().Chain().Selected()
-	if !ok {
-		t.Fatal("nothing selected")
-	}
-	a.update(keyRight())
-	put, _ := a.ws().Chain().Selected()
-	a.update(runeKey('v'))
-	a.drawAt(now)
-	figs := a.vp().Charts().Figures()
-	sel := -1
-	for i, f := range figs {
-		if f.Date == a.ws().Chain().Expiry() {
-			sel = i
-		}
-	}
-	if sel < 0 {
-		t.Fatalf("the selected expiry %v is not on the page", a.ws().Chain().Expiry())
-	}
-	f := figs[sel]
-	if f.ATMStrike != call.Strike {
-		t.Fatalf("ATM %v, the ladder's money %v", f.ATMStrike, call.Strike)
-	}
-	if want := (call.Contract.IV + put.Contract.IV) / 2; math.Abs(f.ATMIV-want) > 1e-12 {
-		t.Errorf("ATM IV %v, the ladder's %v and %v", f.ATMIV, call.Contract.IV, put.Contract.IV)
-	}
-	if want := call.Contract.Mid + put.Contract.Mid; math.Abs(f.Move-want) > 1e-9 {
-		t.Errorf("move %v, the ladder's mids %v + %v", f.Move, call.Contract.Mid, put.Contract.Mid)
-	}
-	if f.RR25 >= 0 || math.IsNaN(f.BF25) || !(f.PCVolume > 0) {
-		t.Errorf("SPY's skew and volumes: %+v", f)
-	}
-	tabs, _ := a.ws().Chain().Tabs()
-	if len(tabs) != len(figs) {
-		t.Fatalf("%d tabs, %d expiries on the page", len(tabs), len(figs))
-	}
-	for i, tab := range tabs {
-		if tab.Date != figs[i].Date || !same(tab.ATMIV, figs[i].ATMIV) || !same(tab.Move, figs[i].Move) {
-			t.Errorf("tab %v: strip %v ±%v, page %v ±%v", tab.Date, tab.ATMIV, tab.Move, figs[i].ATMIV, figs[i].Move)
-		}
-	}
-}
-
-func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
 
 // TestVolTermFetchOnlyWhileShown: the term structure (a whole chain, 4
 // points) is planned only while the page shows: from the whole chain
@@ -238,31 +185,12 @@ func TestVolPastDayIsNotRefreshed(t *testing.T) {
 	}
 }
 
-// TestVolKeys: up and down (and the expiry keys) pick the expiry, left
-// and right the strike, o the smile's mode; the ladder follows, since it
-// is the ladder's selection.
-func TestVolKeys(t *testing.T) {
+// TestVolHelpListsThePageKeys: the help over the vol page lists the
+// page's keys (its keys themselves are model/watch's TestVolKeys).
+func TestVolHelpListsThePageKeys(t *testing.T) {
 	now := testNow
 	a := volApp(t, &now).a
 	a.update(runeKey('v'))
-	first := a.ws().Chain().Expiry()
-	a.update(keyDown)
-	if a.ws().Chain().Expiry() <= first {
-		t.Fatalf("down: expiry %v", a.ws().Chain().Expiry())
-	}
-	a.update(runeKey('['))
-	if a.ws().Chain().Expiry() != first {
-		t.Fatalf("[: expiry %v, want %v", a.ws().Chain().Expiry(), first)
-	}
-	k := a.ws().Chain().CursorStrike()
-	a.update(keyRight())
-	if a.ws().Chain().CursorStrike() <= k {
-		t.Fatalf("right: strike %v after %v", a.ws().Chain().CursorStrike(), k)
-	}
-	a.update(runeKey('o'))
-	if !a.vp().Charts().Both() || !strings.Contains(ansi.Strip(a.drawAt(now)), "◐ both") {
-		t.Error("o does not show calls and puts apart")
-	}
 	a.update(runeKey('?'))
 	if p := ansi.Strip(a.drawAt(now)); !helpOpen(a) || !strings.Contains(p, "strike (the ladder's cursor)") {
 		t.Errorf("help over the page shows the page's keys:\n%s", p)
@@ -271,24 +199,3 @@ func TestVolKeys(t *testing.T) {
 
 func keyRight() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyRight} }
 func keyEsc() tea.KeyPressMsg   { return tea.KeyPressMsg{Code: tea.KeyEscape} }
-
-// TestVolPageBeforeTheChain: v before the first chain arrives says it is
-// loading, at its exact size, and the page fills in when the chain comes.
-func TestVolPageBeforeTheChain(t *testing.T) {
-	now := testNow
-	sh := startTestSandbox(t)
-	a := New(offline(t, Config{Client: sh.Client, Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return now }, Theme: "dark"}))
-	a.resize(80, 24)
-	a.update(runeKey('v'))
-	out := a.drawAt(now)
-	if lines := strings.Split(out, "\n"); len(lines) != 24 || ansi.StringWidth(lines[10]) != 80 {
-		t.Fatalf("%d lines", len(lines))
-	}
-	if !strings.Contains(ansi.Strip(out), "loading SPY…") {
-		t.Fatalf("no loading message:\n%s", ansi.Strip(out))
-	}
-	a.update(a.sh.Source().Chain(t.Context(), a.q, 0))
-	if p := ansi.Strip(a.drawAt(now)); !strings.Contains(p, "Term structure") || strings.Contains(p, "loading") {
-		t.Fatalf("the chain did not fill the page:\n%s", p)
-	}
-}
