@@ -35,7 +35,7 @@ type App struct {
 	cancel context.CancelFunc
 
 	q       feed.Query
-	link    link.Link                    // the data monitor (feeds.go)
+	link    link.Link                    // the data monitor; what to want: feeds.go
 	scr     screen                       // the terminal: size, focus, theme, frame, notice
 	built   [common.NumPages]common.Page // every page, built once, by its PageID
 	stack   []common.PageID              // the pages shown; the watch screen at the bottom

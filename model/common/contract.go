@@ -34,7 +34,7 @@ type Overlay interface {
 	View() []string
 }
 
-// Action is what an overlay asks of the root. nil is nothing.
+// Action is what a page or an overlay asks of the root. nil is nothing.
 type Action interface{ action() }
 
 // Close asks the root to close the overlay.
@@ -47,7 +47,8 @@ type PickSymbol struct{ Symbol string }
 // (zero: today, live).
 type PickDate struct{ Date api.Date }
 
-// OpenContract asks the root to open the contract page of OSI.
+// OpenContract shows OSI on the contract page: the message an Open of
+// the page carries to it.
 type OpenContract struct{ OSI string }
 
 // Notice asks the root to show Text in the status bar.
