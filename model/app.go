@@ -86,7 +86,8 @@ func New(cfg Config) *App {
 	a.changeQuery(feed.Query{Symbol: strings.ToUpper(cfg.Symbol), Mode: cfg.Mode, Date: cfg.Date})
 	a.scan = scanner.New(ctx, sh, scanner.Options{
 		Saved: cfg.Scans, Save: cfg.SaveScan, Delete: cfg.DeleteScan,
-		Mode: func() api.Mode { return a.q.Mode }, PointsLeft: a.pointsLeft,
+		Mode:       func() api.Mode { return a.q.Mode },
+		PointsLeft: func() (int64, bool) { v, ok := a.link.Snap.Stats.PointsLeft.Get(); return int64(v), ok },
 	})
 	return a
 }
@@ -141,7 +142,11 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		return a.onKey(msg)
 	case tea.MouseClickMsg, tea.MouseWheelMsg:
-		return a.onMouse(msg)
+		a.scr.lastInput = a.sh.Now()
+		if a.overlay != nil || a.scr.width == 0 {
+			return nil // the mouse is the top page's while no overlay is open
+		}
+		return a.send(a.topID(), msg)
 	case frameclock.TickMsg:
 		a.scr.frame.Ticked() // drawn again, the next tick armed
 		return nil

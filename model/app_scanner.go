@@ -32,10 +32,3 @@ func (a *App) onScanner(msg tea.Msg) tea.Cmd {
 	}
 	return cmd
 }
-
-// pointsLeft is the month's balance as last reported, for the scanner's
-// cost line.
-func (a *App) pointsLeft() (int64, bool) {
-	v, ok := a.link.Snap.Stats.PointsLeft.Get()
-	return int64(v), ok
-}

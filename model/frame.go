@@ -23,7 +23,7 @@ func (a *App) countsSeconds(now time.Time) bool {
 	if a.overlay == a.scan {
 		return true // its results say how long ago they ran
 	}
-	page := a.top().Status(now)
+	page := a.status(now)
 	if page.Ticks {
 		return true
 	}
@@ -43,7 +43,7 @@ func (a *App) render() {
 }
 
 // prepare gives every page its size and focus, every overlay its size,
-// and the top page the monitor's snapshot, as the contract asks before
+// and the pages on the stack the monitor's snapshot, as the contract asks before
 // View: it runs after every message, so drawing writes nothing.
 func (a *App) prepare() {
 	if p := a.promptOpen(); p != nil {
@@ -59,7 +59,20 @@ func (a *App) prepare() {
 		p.SetSize(a.scr.width, max(a.scr.height-1, 0))
 		p.SetFocused(common.PageID(id) == top && a.promptOpen() == nil)
 	}
-	a.top().Update(common.DrawMsg{Feeds: a.link.Snap})
+	for _, id := range a.stack {
+		a.built[id].Update(common.DrawMsg{Feeds: a.link.Snap})
+	}
+}
+
+// status is the top page's Status, with the failures and the ticking of
+// the page beneath when it asks for them (Below).
+func (a *App) status(now time.Time) common.Status {
+	st := a.top().Status(now)
+	if n := len(a.stack); st.Below && n > 1 {
+		b := a.built[a.stack[n-2]].Status(now)
+		st.Errs, st.Ticks = append(b.Errs, st.Errs...), st.Ticks || b.Ticks
+	}
+	return st
 }
 
 // View is the frame drawn after the last message. The alternate screen,

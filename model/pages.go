@@ -50,16 +50,6 @@ func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 	return a.send(a.topID(), k)
 }
 
-// onMouse hands a click or a wheel turn to the top page, unless an
-// overlay is open.
-func (a *App) onMouse(msg tea.Msg) tea.Cmd {
-	a.scr.lastInput = a.sh.Now()
-	if a.overlay != nil || a.scr.width == 0 {
-		return nil
-	}
-	return a.send(a.topID(), msg)
-}
-
 // do carries out a page's Action.
 func (a *App) do(act common.Action) tea.Cmd {
 	switch act := act.(type) {

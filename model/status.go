@@ -19,7 +19,7 @@ func (a *App) statusLine(width int, now time.Time) string {
 // the notice while no failure outranks it); the frame clock reads it
 // too, to know whether a countdown is on screen.
 func (a *App) statusData(now time.Time) ui.StatusData {
-	d := a.top().Status(now).Bar(&a.link.Snap, a.q, now)
+	d := a.status(now).Bar(&a.link.Snap, a.q, now)
 	if k := a.sh.Keys; a.overlay == a.scan {
 		// Letters are typed into the scanner's form: how to leave it.
 		d.Hint = k.Close.Help().Key + " close scanner  " + k.Interrupt.Help().Key + " quit"

@@ -52,6 +52,9 @@ type Status struct {
 	Title    string  // the window's title
 	// Ticks says the page shows a count in seconds (an age) at now.
 	Ticks bool
+	// Below asks for the failures and the ticking of the page beneath too:
+	// the contract page, over the watch screen, reports both.
+	Below bool
 }
 
 // Known is a page that knows symbols the symbol prompt completes from
@@ -74,8 +77,8 @@ const (
 // changes (a symbol, a mode or a day picked).
 type QueryMsg struct{ Query feed.Query }
 
-// DrawMsg is sent to the top page before each frame is drawn, with the
-// monitor's snapshot (due times, intervals, the points): the page makes
+// DrawMsg is sent to the pages on the stack before each frame is drawn,
+// with the monitor's snapshot (due times, intervals, the points): the page makes
 // ready there what its View draws, so that View writes nothing.
 type DrawMsg struct{ Feeds feed.Snapshot }
 

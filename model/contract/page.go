@@ -111,14 +111,15 @@ func (p *Page) Wants(c feed.Conditions) []feed.Want {
 	return ws
 }
 
-// Status counts the trades down (what moves there).
+// Status counts the trades down (what moves there); the failures of the
+// screen beneath are reported too.
 func (p *Page) Status(now time.Time) common.Status {
 	k := p.sh.Keys
 	s, _ := p.status(now)
 	return common.Status{
 		Shown: feed.FeedContractTrades, Errs: []error{p.Err()}, Title: "chainwatch · " + p.OSI(),
-		Ticks: strings.HasSuffix(s, " ago"),
-		Hint:  k.Close.Help().Key + " back  " + k.Refresh.Help().Key + " refresh  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit",
+		Ticks: strings.HasSuffix(s, " ago"), Below: true,
+		Hint: k.Close.Help().Key + " back  " + k.Refresh.Help().Key + " refresh  " + k.Help.Help().Key + " help  " + k.Quit.Help().Key + " quit",
 	}
 }
 
