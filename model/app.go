@@ -8,77 +8,26 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
-	"chainwatch/config"
 	"chainwatch/feed"
-	"chainwatch/keymap"
-	"chainwatch/model/calendar"
-	"chainwatch/model/chain"
 	"chainwatch/model/common"
 	"chainwatch/model/contract"
+	"chainwatch/model/frameclock"
+	"chainwatch/model/link"
 	"chainwatch/model/scanner"
-	"chainwatch/model/tape"
-	"chainwatch/model/vol"
+	"chainwatch/model/symbols"
+	"chainwatch/model/watch"
 	"chainwatch/model/watchlist"
-	"chainwatch/scan"
 	"chainwatch/theme"
 )
 
-// Config is what the watch screen needs from the command line.
-type Config struct {
-	Client       *api.Client
-	Source       string // "SANDBOX" (the embedded sandbox), "LOCAL" (a service on loopback) or "PRODUCTION"
-	BaseURL      string
-	Symbol       string   // default SPY
-	Mode         api.Mode // default live
-	Date         api.Date // 0: today; a past day is historical
-	Budget       feed.Budget
-	BlockSize    int64 // tape prints of at least this size are blocks; default 100
-	TapeCapacity int   // trades the tape holds; default 5000
-	Theme        string
-	ColorBlind   bool
-	NoColor      bool
-	// NoFlash draws changed cells without their highlight (--no-flash): no
-	// flash to draw and none to fade, for a slow link or a trader who
-	// finds it distracting.
-	NoFlash  bool
-	FirstRun bool
-	Recent   []string
-	Now      func() time.Time
-	// ClockSpeed is how many times as fast as real time Now runs
-	// (--sandbox-speed); default 1.
-	ClockSpeed float64
-	SaveRecent func([]string) error
-	// Scans are the saved scans of the config file; SaveScan and
-	// DeleteScan write it (nil: saving is not available).
-	Scans      []scan.Scan
-	SaveScan   func(scan.Scan) error
-	DeleteScan func(name string) error
-	// Watchlist is the watchlist page's symbols; WatchlistSkipped the
-	// config file's entries not used, worded with their lines;
-	// SaveWatchlist writes the list (nil: it lasts for the session).
-	// StartOnWatchlist opens the page first (--watchlist).
-	Watchlist        []string
-	WatchlistSkipped []string
-	SaveWatchlist    func([]string) error
-	StartOnWatchlist bool
-	// Monitor is the data monitor the screen subscribes to; nil: one of
-	// its own on Client, Now and Budget.
-	Monitor *feed.Monitor
-}
+// Config is what the TUI needs from the command line (common.Config).
+type Config = common.Config
 
-// pane is where movement keys go.
-type pane int
-
-const (
-	paneLadder pane = iota
-	paneTape
-	paneCalendar
-	numPanes
-)
-
-// App is the root model. It routes: keys to the focused pane or the
-// prompt, replies to the pane they belong to, timers to the poller. The
-// panes hold the state; App holds only what is between them.
+// App is the root model. It routes: keys to the overlay or the top page,
+// the monitor's replies and the pages' own messages to every page, and
+// carries out the Actions the pages and overlays return. The pages hold
+// the state; App holds the stack, the overlay, the query, the monitor
+// link, the status bar and the frame.
 type App struct {
 	cfg    Config
 	sh     *common.Common
@@ -86,24 +35,13 @@ type App struct {
 	cancel context.CancelFunc
 
 	q       feed.Query
-	link    feedLink       // the data monitor (feeds.go)
-	w       watchState     // the watch screen's panes and what it shows
-	scr     screen         // the terminal: size, focus, theme, frame, notice
-	pages   []page         // the stack; the watch screen at the bottom
-	overlay common.Overlay // help, a prompt or the scanner; nil: none
-	parts   pageParts      // the pages' parts and the scanner, built once
-	syms    symbols        // the symbols the session knows and does not
-}
-
-// watchState is the watch screen's: its panes, which of them has the
-// focus and shows, and the first-run banner over the ladder.
-type watchState struct {
-	chain             *chain.Model
-	tape              *tape.Model
-	cal               *calendar.Model
-	focus             pane
-	showTape, showCal bool
-	banner            bool
+	link    link.Link                    // the data monitor; what to want: feeds.go
+	scr     screen                       // the terminal: size, focus, theme, frame, notice
+	built   [common.NumPages]common.Page // every page, built once, by its PageID
+	stack   []common.PageID              // the pages shown; the watch screen at the bottom
+	overlay common.Overlay               // help, a prompt or the scanner; nil: none
+	scan    *scanner.Model               // built once: its runs outlive the modal
+	syms    symbols.Session              // the symbols the session knows and does not
 }
 
 // screen is the terminal's: its size and focus, the last input (for
@@ -114,88 +52,42 @@ type screen struct {
 	lastInput     time.Time
 	darkSet       bool // the theme was chosen by config, not the terminal
 	dark          bool
-	frame         frameClock
+	frame         frameclock.Clock
 	notice        string // a note for the status bar that is not a fetch error
 }
 
-// pageParts are the parts built once and kept while their page is not
-// on the stack: the scanner's runs outlive the modal, the watchlist its
-// page, the vol page's smile mode and the contract page's generation.
-type pageParts struct {
-	scan     *scanner.Model
-	vol      *vol.Model
-	wl       watchPage
-	contract contractRoute // the contract page (app_contract.go)
-}
-
-// symbols are the recent symbols, most recent first, and those the
-// service answered 204 for this session.
-type symbols struct {
-	recent, unknown []string
-}
-
-// New builds the watch screen. It does no I/O: the first fetches start
-// from Init.
+// New builds the screen and its pages. It does no I/O: the first fetches
+// start from Init.
 func New(cfg Config) *App {
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.Symbol == "" {
-		cfg.Symbol = config.DefaultSymbol
-	}
-	if cfg.Mode == "" {
-		cfg.Mode = api.Live
-	}
-	if cfg.BlockSize <= 0 {
-		cfg.BlockSize = config.DefaultBlockSize
-	}
-	if cfg.TapeCapacity <= 0 {
-		cfg.TapeCapacity = config.DefaultTapeSize
-	}
-	if !(cfg.ClockSpeed > 0) {
-		cfg.ClockSpeed = 1
-	}
-	if cfg.Budget == (feed.Budget{}) {
-		cfg.Budget = feed.DefaultBudget()
-	}
+	cfg = cfg.WithDefaults()
 	dark := cfg.Theme != "light"
-	sh := &common.Common{
-		Styles: theme.New(theme.ByName(dark, cfg.ColorBlind), cfg.NoColor),
-		Keys:   keymap.Default(),
-		Prompt: keymap.Prompt(),
-		Client: cfg.Client,
-		Now:    cfg.Now,
-		Flash:  config.FlashFor,
-	}
-	if cfg.NoFlash {
-		sh.Flash = 0
-	}
+	sh := common.New(cfg, dark)
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{
 		cfg: cfg, sh: sh, ctx: ctx, cancel: cancel,
-		link: newFeedLink(cfg),
-		w: watchState{
-			chain: chain.New(sh), tape: tape.New(sh, cfg.TapeCapacity, cfg.BlockSize), cal: calendar.New(sh),
-			showTape: true, showCal: true, banner: cfg.FirstRun,
-		},
+		link: link.New(cfg.Monitor, feed.MonitorOptions{Fetcher: feed.Source{Client: cfg.Client, Now: cfg.Now},
+			Clock: feed.RealClock{NowFunc: cfg.Now}, Budget: cfg.Budget}, cfg.Now()),
 		scr: screen{
 			focused: true, lastInput: cfg.Now(),
 			darkSet: cfg.Theme == "dark" || cfg.Theme == "light", dark: dark,
 		},
-		pages: []page{watchScreen{}},
-		parts: pageParts{vol: vol.New(sh), wl: newWatchPage(sh, cfg)},
-		syms:  symbols{recent: append([]string(nil), cfg.Recent...)},
+		stack: []common.PageID{common.PageWatch},
+		syms:  symbols.New(cfg.Recent, cfg.SaveRecent),
 	}
-	a.pages[0] = watchScreen{a}
+	scr, vol := watch.New(sh, cfg)
+	a.built = [common.NumPages]common.Page{
+		common.PageWatch: scr, common.PageVol: vol,
+		common.PageContract:  contract.NewPage(ctx, sh, cfg.BlockSize),
+		common.PageWatchlist: watchlist.NewPage(sh, cfg),
+	}
 	if cfg.StartOnWatchlist {
-		a.push(watchlistPage{a})
+		a.stack = append(a.stack, common.PageWatchlist)
 	}
-	a.parts.contract.page = contract.New(ctx, sh, cfg.BlockSize)
-	a.q = feed.Query{Symbol: strings.ToUpper(cfg.Symbol), Mode: cfg.Mode, Date: cfg.Date, Gen: 1}
-	a.setQuery(a.q)
-	a.parts.scan = scanner.New(ctx, sh, scanner.Options{
+	a.changeQuery(feed.Query{Symbol: strings.ToUpper(cfg.Symbol), Mode: cfg.Mode, Date: cfg.Date})
+	a.scan = scanner.New(ctx, sh, scanner.Options{
 		Saved: cfg.Scans, Save: cfg.SaveScan, Delete: cfg.DeleteScan,
-		Mode: func() api.Mode { return a.q.Mode }, PointsLeft: a.pointsLeft,
+		Mode:       func() api.Mode { return a.q.Mode },
+		PointsLeft: func() (int64, bool) { v, ok := a.link.Snap.Stats.PointsLeft.Get(); return int64(v), ok },
 	})
 	return a
 }
@@ -204,25 +96,30 @@ func New(cfg Config) *App {
 // its background so the theme can follow it.
 func (a *App) Init() tea.Cmd {
 	a.syncFeeds()
-	cmds := []tea.Cmd{listenCmd(a.ctx, a.link.sub), a.armFrame(), fetchExchangesCmd(a.ctx, a.sh, a.q.Mode)}
+	ctx, src, mode := a.ctx, a.sh.Source(), a.q.Mode
+	exchanges := func() tea.Msg { return src.Exchanges(ctx, mode) }
+	cmds := []tea.Cmd{a.link.Listen(a.ctx), a.armFrame(), exchanges}
 	if !a.scr.darkSet {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
-	a.draw()
+	a.prepare()
+	a.render()
 	return tea.Batch(cmds...)
 }
 
 // Update routes a message. It never blocks: every fetch is a tea.Cmd.
-// After it, the frame clock is armed for the next change the screen can
-// show by itself.
+// After it, the monitor is told what the pages want, the frame is drawn,
+// and the frame clock is armed for the next change the screen can show
+// by itself.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if m, ok := msg.(frameMsg); ok && m.gen != a.scr.frame.gen {
+	if m, ok := msg.(frameclock.TickMsg); ok && a.scr.frame.Outdated(m) {
 		return a, nil // outdated by a sooner tick: nothing to draw
 	}
 	cmd := a.update(msg)
 	a.syncFeeds()
+	a.prepare()
 	cmd = tea.Batch(cmd, a.armFrame())
-	a.draw()
+	a.render()
 	return a, cmd
 }
 
@@ -236,52 +133,56 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		if !a.scr.darkSet && msg.IsDark() != a.scr.dark {
 			a.scr.dark = msg.IsDark()
 			a.sh.Styles = theme.New(theme.ByName(a.scr.dark, a.cfg.ColorBlind), a.cfg.NoColor)
-			a.parts.scan.Restyle()
+			a.scan.Restyle()
 		}
 		return nil
-	case tea.FocusMsg:
-		a.scr.focused = true
-		return nil
-	case tea.BlurMsg:
-		a.scr.focused = false
+	case tea.FocusMsg, tea.BlurMsg:
+		_, a.scr.focused = msg.(tea.FocusMsg)
 		return nil
 	case tea.KeyPressMsg:
 		return a.onKey(msg)
-	case tea.MouseClickMsg:
-		return a.onMouse(msg.Mouse(), false)
-	case tea.MouseWheelMsg:
-		return a.onMouse(msg.Mouse(), true)
-	case frameMsg:
-		return a.onFrame()
-	case flashDoneMsg:
+	case tea.MouseClickMsg, tea.MouseWheelMsg:
+		a.scr.lastInput = a.sh.Now()
+		if a.overlay != nil || a.scr.width == 0 {
+			return nil // the mouse is the top page's while no overlay is open
+		}
+		return a.send(a.topID(), msg)
+	case frameclock.TickMsg:
+		a.scr.frame.Ticked() // drawn again, the next tick armed
 		return nil
-	case saveErrMsg:
-		a.scr.notice = "recent symbols not saved: " + msg.err.Error()
+	case common.FlashDoneMsg, feed.FetchingMsg:
+		return nil // drawn again: a flash faded, a countdown ended
+	case symbols.SaveErrMsg:
+		a.scr.notice = "recent symbols not saved: " + msg.Err.Error()
 		return nil
-	case feed.QuotesMsg, feed.EventsMsg, watchlist.Msg:
-		return a.onWatchlistMsg(msg)
+	case link.Msg:
+		return tea.Batch(a.toPages(msg.Msg), a.link.Listen(a.ctx))
+	case feed.ExchangesMsg:
+		return a.toPages(msg)
+	case scanner.DoneMsg:
+		// The service charged the scan whatever the modal does now.
+		a.link.Mon.Outside(msg.Out.Resp)
+		return a.onScanner(msg)
 	}
-	if cmd, ok := a.onFeed(msg); ok {
-		return cmd
-	}
-	// The rest is the scanner's: its field list, and huh's own messages
-	// (moving between fields, suggestions, the cursor's blink).
-	return a.onScanner(msg)
+	// The rest is the pages' own (timers, saves) or the scanner's: its
+	// field list, and huh's own messages (moving between fields,
+	// suggestions, the cursor's blink).
+	return tea.Batch(a.toPages(msg), a.onScanner(msg))
 }
 
 // Recent is the recent-symbols list, most recent first.
-func (a *App) Recent() []string { return append([]string(nil), a.syms.recent...) }
+func (a *App) Recent() []string { return append([]string(nil), a.syms.Recent...) }
 
-// feed.Query is what the screen is looking at.
+// Query is what the screen is looking at.
 func (a *App) Query() feed.Query { return a.q }
 
 // quit cancels every request in flight and ends the program; bubbletea
 // restores the terminal.
 func (a *App) quit() tea.Cmd {
-	// The last edit of the watchlist, if its save had no time to run; a
-	// failure is the save function's to report (after the screen).
-	_ = a.parts.wl.m.Flush()
+	for _, p := range a.built {
+		p.Update(common.QuitMsg{}) // the watchlist's last edit, if not saved yet
+	}
 	a.cancel()
-	a.closeFeeds()
+	a.link.Close()
 	return tea.Quit
 }

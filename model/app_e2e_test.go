@@ -50,8 +50,8 @@ func (p probed[S]) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // watchSnap is the snapshot of the watch flow.
 func watchSnap(a *App) snapshot {
 	return snapshot{
-		symbol: a.q.Symbol, expiry: a.w.chain.Expiry(), loaded: !a.w.chain.LastOK().IsZero(),
-		rows: a.w.chain.Strikes(), help: helpOpen(a), tapeHeld: a.w.tape.Held(),
+		symbol: a.q.Symbol, expiry: a.ws().Chain().Expiry(), loaded: !a.ws().Chain().LastOK().IsZero(),
+		rows: a.ws().Chain().Strikes(), help: helpOpen(a), tapeHeld: a.ws().Tape().Held(),
 		spent: a.feeds().Stats(a.sh.Now()).SessionSpent,
 	}
 }

@@ -10,40 +10,25 @@ import (
 // polling underneath.
 func (a *App) openScanner() tea.Cmd {
 	r := a.scannerRect()
-	a.parts.scan.SetSize(r.W, r.H)
-	a.overlay = a.parts.scan
-	return a.parts.scan.Open()
+	a.scan.SetSize(r.W, r.H)
+	a.overlay = a.scan
+	return a.scan.Open()
 }
 
-// scannerRect is where the modal goes: everything between the header and
-// the status bar, which stay live so the trader sees the quote and the
-// points while building a scan.
-func (a *App) scannerRect() ui.Rect {
-	lay := a.layout()
-	top := lay.Header.H
-	bottom := a.scr.height
-	if !lay.Status.Empty() {
-		bottom = lay.Status.Y
-	}
-	return ui.Rect{X: 0, Y: top, W: a.scr.width, H: max(bottom-top, 0)}
-}
+// scannerRect is where the modal goes: between the header and the status
+// bar, which stay live so the trader sees the quote and the points while
+// building a scan.
+func (a *App) scannerRect() ui.Rect { return ui.BodyRect(a.scr.width, a.scr.height) }
 
 // onScanner routes a message for the scanner and carries out its
 // Action: a picked symbol closes the modal and switches the screen to it;
 // a notice (a run that ended while the modal was closed) goes to the
 // status bar.
 func (a *App) onScanner(msg tea.Msg) tea.Cmd {
-	cmd, act := a.parts.scan.Update(msg)
-	cmd = tea.Batch(cmd, a.do(a.parts.scan, act))
-	if a.overlay == a.parts.scan && !a.parts.scan.IsOpen() {
+	cmd, act := a.scan.Update(msg)
+	cmd = tea.Batch(cmd, a.fromOverlay(a.scan, act))
+	if a.overlay == a.scan && !a.scan.IsOpen() {
 		a.overlay = nil // the modal closed itself (esc)
 	}
 	return cmd
-}
-
-// pointsLeft is the month's balance as last reported, for the scanner's
-// cost line.
-func (a *App) pointsLeft() (int64, bool) {
-	v, ok := a.feeds().Stats(a.sh.Now()).PointsLeft.Get()
-	return int64(v), ok
 }

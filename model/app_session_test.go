@@ -99,7 +99,7 @@ func TestAppClosedMarketShowsTheLastSession(t *testing.T) {
 	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(3)})
 	// The tape's first page: the monitor says which session it is of.
 	r.answer(feed.FeedTape, feed.TapeMsg{Resp: okResp(1)})
-	h := a.headerData(now)
+	h := a.ws().Header(now)
 	if !h.Closed || h.Date != api.NewDate(2026, 11, 20) {
 		t.Fatalf("header %+v: want the closed Friday session", h)
 	}
@@ -119,13 +119,13 @@ func TestAppHelpDrawsOverTheScreen(t *testing.T) {
 	r := sessionRig(t, &now)
 	a := r.a
 	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4)})
-	if a.w.chain.LastOK().IsZero() {
+	if a.ws().Chain().LastOK().IsZero() {
 		t.Fatal("the first chain was not applied")
 	}
-	a.w.banner = true
+	a.ws().ShowBanner()
 	a.Update(runeKey('/'))
-	if a.w.banner || a.promptOpen() != nil {
-		t.Fatalf("the key that dismissed the banner also acted: banner %v, prompt %v", a.w.banner, a.promptOpen() != nil)
+	if a.ws().Banner() || a.promptOpen() != nil {
+		t.Fatalf("the key that dismissed the banner also acted: banner %v, prompt %v", a.ws().Banner(), a.promptOpen() != nil)
 	}
 	a.Update(runeKey('?'))
 	lines := strings.Split(ansi.Strip(a.drawAt(now)), "\n")

@@ -12,6 +12,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
+	"chainwatch/model/frameclock"
 	"chainwatch/model/modeltest"
 )
 
@@ -47,7 +48,7 @@ func okResp(cost int) *api.Response {
 func loadChain(t *testing.T, a *App, at time.Time) {
 	t.Helper()
 	a.Update(feed.ChainMsg{Query: a.q, Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4), At: at})
-	if a.w.chain.LastOK().IsZero() {
+	if a.ws().Chain().LastOK().IsZero() {
 		t.Fatal("the first chain was not applied")
 	}
 }
@@ -56,7 +57,7 @@ func loadChain(t *testing.T, a *App, at time.Time) {
 func loadRig(t *testing.T, r *rig, at time.Time) {
 	t.Helper()
 	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4), At: at})
-	if r.a.w.chain.LastOK().IsZero() {
+	if r.a.ws().Chain().LastOK().IsZero() {
 		t.Fatal("the first chain was not applied")
 	}
 }
@@ -88,12 +89,12 @@ func TestAppDropsRepliesForASymbolLeftButCountsTheirPoints(t *testing.T) {
 		t.Fatalf("query after the prompt: %+v", a.q)
 	}
 	spy.Answer(feed.ChainMsg{Chain: modeltest.SynthChain(1, 10, 0), Resp: okResp(4)})
-	settled(t, "the dropped reply booked", func() bool { return a.link.mon.Stats(c.t).SessionSpent == 4 })
+	settled(t, "the dropped reply booked", func() bool { return a.link.Mon.Stats(c.t).SessionSpent == 4 })
 	r.pump()
-	if !a.w.chain.LastOK().IsZero() {
+	if !a.ws().Chain().LastOK().IsZero() {
 		t.Fatal("a chain for SPY, which the user left, was applied to QQQ")
 	}
-	if got := a.link.mon.Stats(c.t).SessionSpent; got != 4 {
+	if got := a.link.Mon.Stats(c.t).SessionSpent; got != 4 {
 		t.Fatalf("the dropped reply was charged: spent %d, want 4", got)
 	}
 }
@@ -123,7 +124,7 @@ func TestAppPollingFollowsFocusAndIdleness(t *testing.T) {
 	c.t = c.t.Add(config.IdleAfter + time.Second)
 	r.fire()
 	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(3, 60, 1), Resp: okResp(4)})
-	a.Update(frameMsg{gen: a.scr.frame.gen})
+	a.Update(frameclock.TickMsg{Gen: a.scr.frame.Gen})
 	if idle := due(); idle < 3*active {
 		t.Fatalf("idle: next chain in %v, active %v", idle, active)
 	}
@@ -137,17 +138,17 @@ func TestAppKeepsDataAndMarksItStaleWhenTheServiceFails(t *testing.T) {
 	r, c := offlineRig(t)
 	a := r.a
 	loadRig(t, r, c.t)
-	rows := a.w.chain.Strikes()
+	rows := a.ws().Chain().Strikes()
 	c.t = c.t.Add(5 * time.Second)
 	fail := func() {
 		a.Update(runeKey('r')) // refresh now: the failure comes at once
 		r.answer(feed.FeedChain, feed.ChainMsg{Err: &api.APIError{StatusCode: 503, Endpoint: "allaccess/market/option-and-underlying-quotes", Message: "upstream down"}})
 	}
 	fail()
-	if a.w.chain.Strikes() != rows {
+	if a.ws().Chain().Strikes() != rows {
 		t.Fatal("a failure dropped the data on screen")
 	}
-	h := a.headerData(c.t)
+	h := a.ws().Header(c.t)
 	if !h.Stale || h.Age != 5*time.Second {
 		t.Fatalf("header after a failure: stale %v age %v", h.Stale, h.Age)
 	}
@@ -170,7 +171,7 @@ func TestAppKeepsDataAndMarksItStaleWhenTheServiceFails(t *testing.T) {
 	c.t = c.t.Add(16 * time.Second)
 	r.fire()
 	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(1, 60, 1), Resp: okResp(4)})
-	if h := a.headerData(c.t); h.Stale {
+	if h := a.ws().Header(c.t); h.Stale {
 		t.Fatal("still stale after a good reply")
 	}
 	if strings.Contains(ansi.Strip(a.drawAt(c.t)), "upstream down") {
@@ -192,7 +193,7 @@ func TestAppRecoversFromAFailureAfterTheClose(t *testing.T) {
 	if d := r.due(feed.FeedChain).Sub(c.t); d <= 0 || d > 2*time.Second {
 		t.Fatalf("after a failed first fetch in the evening the next is in %v, want the 2 s backoff", d)
 	}
-	if h := a.headerData(c.t); h.Loading || !h.NoData {
+	if h := a.ws().Header(c.t); h.Loading || !h.NoData {
 		t.Fatalf("the header must say nothing loaded yet (not STALE 0s, not loading): %+v", h)
 	}
 	c.t = c.t.Add(2 * time.Second)
@@ -210,13 +211,13 @@ func TestAppTapeCatchUp(t *testing.T) {
 	r, c := offlineRig(t)
 	a := r.a
 	r.answer(feed.FeedTape, feed.TapeMsg{Trades: modeltest.SynthTrades(1, config.TapePageLimit), Resp: okResp(15)})
-	if d := r.due(feed.FeedTape).Sub(c.t); d != 0 || !a.w.tape.More() {
-		t.Fatalf("a full first page: next tape in %v, more %v; want at once", d, a.w.tape.More())
+	if d := r.due(feed.FeedTape).Sub(c.t); d != 0 || !a.ws().Tape().More() {
+		t.Fatalf("a full first page: next tape in %v, more %v; want at once", d, a.ws().Tape().More())
 	}
 	r.fire() // that fetch
 	rl := &api.RateLimitError{APIError: api.APIError{StatusCode: 429, Message: "per-second limit"}, RetryAfter: 30 * time.Second}
 	r.answer(feed.FeedCalendar, feed.CalendarMsg{Err: rl})
-	from := a.w.tape.NextFrom()
+	from := a.ws().Tape().NextFrom()
 	if q := r.answer(feed.FeedTape, feed.TapeMsg{Trades: modeltest.SynthTrades(from, config.TapePageLimit), Resp: okResp(15)}); q.From != from {
 		t.Fatalf("the catch-up asked from %d, want %d", q.From, from)
 	}
@@ -226,9 +227,9 @@ func TestAppTapeCatchUp(t *testing.T) {
 	c.t = c.t.Add(30 * time.Second)
 	r.fire()
 	q := r.answer(feed.FeedTape, feed.TapeMsg{Trades: modeltest.SynthTrades(3*config.TapePageLimit, 10), Resp: okResp(15)})
-	if q.From != 0 || a.w.tape.Held() != 10 {
+	if q.From != 0 || a.ws().Tape().Held() != 10 {
 		t.Fatalf("a second full page outgrows the %d-trade ring: the tape should start over from the latest window; asked from %d, holds %d",
-			a.cfg.TapeCapacity, q.From, a.w.tape.Held())
+			a.cfg.TapeCapacity, q.From, a.ws().Tape().Held())
 	}
 }
 
@@ -245,15 +246,15 @@ func TestAppTapeKeepsItsFiltersAtTheOpen(t *testing.T) {
 		t.Fatalf("before the open the tape shows %s, want the 19th", q.Day)
 	}
 	a.Update(runeKey('x'))
-	osi := a.w.chain.SelectedOSI()
+	osi := a.ws().Chain().SelectedOSI()
 	if osi == "" || !strings.Contains(ansi.Strip(strings.Join(tapeView(a, 70, 10), "\n")), osi) {
 		t.Fatalf("the contract filter is not on for %q", osi)
 	}
 	c.t = c.t.Add(2 * time.Minute)
 	r.fire()
 	q := r.answer(feed.FeedTape, feed.TapeMsg{Resp: okResp(15)})
-	if q.Day != api.NewDate(2026, 11, 20) || q.From != 0 || a.w.tape.Held() != 0 {
-		t.Fatalf("at the open the tape starts over on the 20th: day %s from %d, held %d", q.Day, q.From, a.w.tape.Held())
+	if q.Day != api.NewDate(2026, 11, 20) || q.From != 0 || a.ws().Tape().Held() != 0 {
+		t.Fatalf("at the open the tape starts over on the 20th: day %s from %d, held %d", q.Day, q.From, a.ws().Tape().Held())
 	}
 	if !strings.Contains(ansi.Strip(strings.Join(tapeView(a, 70, 10), "\n")), osi) {
 		t.Fatal("the contract filter was lost at the open")
@@ -293,28 +294,6 @@ func TestAppModeKeyTogglesDelayed(t *testing.T) {
 	a.Update(runeKey('m'))
 	if a.q.Mode != api.Live {
 		t.Fatalf("mode %s", a.q.Mode)
-	}
-}
-
-func TestAppMouseSelectsAndScrolls(t *testing.T) {
-	a, c := offlineApp(t)
-	loadChain(t, a, c.t)
-	a.Update(runeKey('x')) // dismiss nothing; the banner is off without FirstRun
-	_ = a.drawAt(c.t)
-	before := selStrike(t, a.w.chain)
-	lay := a.layout()
-	a.Update(tea.MouseClickMsg{X: lay.Ladder.X + 2, Y: lay.Ladder.Y + 3, Button: tea.MouseLeft})
-	if after := selStrike(t, a.w.chain); after == before {
-		t.Fatalf("a click on another row kept the selection at %v", before)
-	}
-	clicked := selStrike(t, a.w.chain)
-	a.Update(tea.MouseWheelMsg{X: lay.Ladder.X + 2, Y: lay.Ladder.Y + 5, Button: tea.MouseWheelDown})
-	if got := selStrike(t, a.w.chain); got <= clicked {
-		t.Fatalf("the wheel moved the selection from %v to %v", clicked, got)
-	}
-	a.Update(tea.MouseClickMsg{X: lay.Tape.X + 2, Y: lay.Tape.Y + 2, Button: tea.MouseLeft})
-	if a.w.focus != paneTape {
-		t.Fatal("a click on the tape focuses it")
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"chainwatch/feed"
+	"chainwatch/model/link"
 	"chainwatch/model/modeltest"
 	"chainwatch/sandbox"
 )
@@ -36,15 +37,15 @@ func (w wlApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case probe[wlSnapshot]:
 		a := w.App
 		m <- wlSnapshot{
-			on: wlShown(a), symbol: a.q.Symbol, chainLoaded: !a.w.chain.LastOK().IsZero(),
-			quotesOK: a.parts.wl.m.LastOK(), missing: a.parts.wl.m.Missing(),
+			on: wlShown(a), symbol: a.q.Symbol, chainLoaded: !a.ws().Chain().LastOK().IsZero(),
+			quotesOK: a.wl().LastOK(), missing: a.wl().Missing(),
 			quotesDue: !a.feeds().Due(feed.FeedQuotes).IsZero(), inflight: inflight(a, feed.FeedQuotes),
 			chainBusy: a.feeds().InFlight(feed.FeedChain) || !a.feeds().Due(feed.FeedChain).IsZero(),
 			replies:   *w.replies,
 		}
 		return w, nil
-	case monitorMsg:
-		if _, ok := m.msg.(feed.QuotesMsg); ok {
+	case link.Msg:
+		if _, ok := m.Msg.(feed.QuotesMsg); ok {
 			*w.replies++
 		}
 	}

@@ -75,7 +75,7 @@ func synthQuote(sym string, base float64, tick int) api.Symbol {
 
 func quotesReply(a *App, at time.Time, tick int) feed.QuotesMsg {
 	bases := map[string]float64{"SPY": 704.5, "QQQ": 644, "IWM": 253.5, "AAPL": 285}
-	m := feed.QuotesMsg{Query: a.parts.wl.q, Symbols: a.parts.wl.m.Fetchable(), Resp: okResp(4), At: at}
+	m := feed.QuotesMsg{Query: a.wl().Query(), Symbols: a.wl().Fetchable(), Resp: okResp(4), At: at}
 	for _, s := range m.Symbols {
 		if b, ok := bases[s]; ok {
 			m.Quotes = append(m.Quotes, synthQuote(s, b, tick))
@@ -90,7 +90,7 @@ func TestWatchlistTakesThePollingAndGivesItBack(t *testing.T) {
 	r, c, _ := watchApp(t, false)
 	a := r.a
 	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4)})
-	if a.w.chain.LastOK().IsZero() {
+	if a.ws().Chain().LastOK().IsZero() {
 		t.Fatal("the first chain was not applied")
 	}
 	if r.due(feed.FeedChain).IsZero() {
@@ -144,7 +144,7 @@ func TestWatchlistAddsThroughThePrompt(t *testing.T) {
 	r.fire()
 	r.answer(feed.FeedQuotes, quotesReply(a, c.t, 0))
 	typeKeys(a, "a")
-	if a.promptOpen() == nil || !a.parts.wl.adding {
+	if a.promptOpen() == nil || !a.wl().Adding() {
 		t.Fatal("a did not open the prompt")
 	}
 	typeKeys(a, "spy")
@@ -155,8 +155,8 @@ func TestWatchlistAddsThroughThePrompt(t *testing.T) {
 	press(a, tea.KeyPressMsg{Code: tea.KeyEscape})
 	typeKeys(a, "atsla")
 	cmd := press(a, tea.KeyPressMsg{Code: tea.KeyEnter})
-	if a.promptOpen() != nil || !slices.Contains(a.parts.wl.m.Symbols(), "TSLA") || a.parts.wl.m.Selected() != "TSLA" {
-		t.Fatalf("TSLA not added: %v", a.parts.wl.m.Symbols())
+	if a.promptOpen() != nil || !slices.Contains(a.wl().Symbols(), "TSLA") || a.wl().Selected() != "TSLA" {
+		t.Fatalf("TSLA not added: %v", a.wl().Symbols())
 	}
 	runCmd(a, cmd)
 	if got := sv.last(); !slices.Equal(got, append(slices.Clone(fourSymbols), "TSLA")) {
@@ -187,10 +187,10 @@ func TestWatchlistModeWaitsForTheChain(t *testing.T) {
 	c.t = r.due(feed.FeedQuotes)
 	r.fire()
 	live := r.take(feed.FeedQuotes)
-	gen := a.parts.wl.q.Gen
+	gen := a.wl().Query().Gen
 	a.Update(runeKey('m'))
-	if a.q.Mode != api.Delayed || a.parts.wl.q.Mode != api.Delayed || a.parts.wl.q.Gen == gen {
-		t.Fatalf("mode: chain %s, watchlist %+v", a.q.Mode, a.parts.wl.q)
+	if a.q.Mode != api.Delayed || a.wl().Query().Mode != api.Delayed || a.wl().Query().Gen == gen {
+		t.Fatalf("mode: chain %s, watchlist %+v", a.q.Mode, a.wl().Query())
 	}
 	if a.feeds().InFlight(feed.FeedChain) || !r.due(feed.FeedChain).IsZero() || r.due(feed.FeedQuotes).IsZero() {
 		t.Fatal("m fetched the hidden chain, or not the watchlist")
@@ -199,11 +199,11 @@ func TestWatchlistModeWaitsForTheChain(t *testing.T) {
 		t.Fatal("the title does not say delayed and its cost")
 	}
 	// The live reply that was in flight is dropped (its points counted).
-	spent := a.link.mon.Stats(c.t).SessionSpent
+	spent := a.link.Mon.Stats(c.t).SessionSpent
 	live.Answer(quotesReply(a, c.t, 0))
 	waitSpent(t, a, spent+4)
 	r.pump()
-	if a.parts.wl.m.LastOK().IsZero() == false {
+	if a.wl().LastOK().IsZero() == false {
 		t.Fatal("a reply for the old mode was applied")
 	}
 	// The watchlist is fetched again, delayed; then enter on QQQ: its
@@ -229,7 +229,7 @@ func waitSpent(t *testing.T, a *App, want int) {
 	t.Helper()
 	var got int
 	for range 5000 {
-		if got = a.link.mon.Stats(a.sh.Now()).SessionSpent; got >= want {
+		if got = a.link.Mon.Stats(a.sh.Now()).SessionSpent; got >= want {
 			break
 		}
 		time.Sleep(time.Millisecond)
@@ -266,8 +266,8 @@ func TestGoldenWatchlist(t *testing.T) {
 				a.fetchNow(feed.FeedQuotes)
 				r.answer(feed.FeedQuotes, quotesReply(a, c.t, tick))
 			}
-			day := a.parts.wl.q.Day(c.t)
-			r.answer(feed.FeedEvents, feed.EventsMsg{Query: a.parts.wl.q, Symbols: fourSymbols, Resp: okResp(15), At: c.t, Events: []api.CalendarEvent{
+			day := a.wl().Query().Day(c.t)
+			r.answer(feed.FeedEvents, feed.EventsMsg{Query: a.wl().Query(), Symbols: fourSymbols, Resp: okResp(15), At: c.t, Events: []api.CalendarEvent{
 				{Kind: api.KindEarnings, Earnings: api.EarningsEvent{UnderlyingSymbol: "AAPL", ReportDate: day.AddDays(69), TimeOfDay: api.AfterClose}},
 				{Kind: api.KindDividend, Dividend: api.DividendsEvent{UnderlyingSymbol: "AAPL", ExDividendDate: day.AddDays(80)}},
 				{Kind: api.KindDividend, Dividend: api.DividendsEvent{UnderlyingSymbol: "SPY", ExDividendDate: day.AddDays(28)}},
@@ -347,7 +347,7 @@ func TestScannerOverTheWatchlist(t *testing.T) {
 	r.fire()
 	r.answer(feed.FeedQuotes, quotesReply(a, c.t, 0))
 	press(a, runeKey('S'))
-	if !a.parts.scan.IsOpen() {
+	if !a.scan.IsOpen() {
 		t.Fatal("S did not open the scanner")
 	}
 	lines := splitLines(a.drawAt(c.t))
@@ -356,7 +356,7 @@ func TestScannerOverTheWatchlist(t *testing.T) {
 	}
 	// esc closes it over the page, which kept polling under it.
 	press(a, tea.KeyPressMsg{Code: tea.KeyEscape})
-	if a.parts.scan.IsOpen() || !wlShown(a) || r.due(feed.FeedQuotes).IsZero() {
-		t.Fatalf("esc: scanner open %v, page %v, quotes due %v", a.parts.scan.IsOpen(), wlShown(a), r.due(feed.FeedQuotes))
+	if a.scan.IsOpen() || !wlShown(a) || r.due(feed.FeedQuotes).IsZero() {
+		t.Fatalf("esc: scanner open %v, page %v, quotes due %v", a.scan.IsOpen(), wlShown(a), r.due(feed.FeedQuotes))
 	}
 }

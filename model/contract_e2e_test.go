@@ -26,16 +26,16 @@ type contractSnap struct {
 }
 
 func contractSnapOf(a *App) contractSnap {
-	p := a.parts.contract.page
+	p := a.cp()
 	fv := a.feeds()
 	return contractSnap{
-		loaded: !a.w.chain.LastOK().IsZero() && a.w.tape.Held() > 0, open: contractShown(a),
+		loaded: !a.ws().Chain().LastOK().IsZero() && a.ws().Tape().Held() > 0, open: contractShown(a),
 		osi: p.OSI(), held: p.Held(), quotes: p.Quotes(),
-		ladder: a.w.chain.SelectedOSI(), tape: a.w.tape.SelectedOSI(), focusTape: a.w.focus == paneTape,
+		ladder: a.ws().Chain().SelectedOSI(), tape: a.ws().Tape().SelectedOSI(), focusTape: a.ws().TapeFocused(),
 		chainPolled:   !fv.Due(feed.FeedChain).IsZero() || fv.InFlight(feed.FeedChain),
 		contractTimed: !fv.Due(feed.FeedContractTrades).IsZero() || fv.InFlight(feed.FeedContractTrades),
 		frame:         ansi.Strip(a.drawAt(a.sh.Now())),
-		greeks:        a.w.tape.GreeksFilled(),
+		greeks:        a.ws().Tape().GreeksFilled(),
 	}
 }
 

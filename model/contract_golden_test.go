@@ -23,8 +23,8 @@ import (
 func contractApp(t testing.TB) (*App, time.Time) {
 	t.Helper()
 	a, now := loadedApp(t, 3, 80)
-	a.openContract(a.w.chain.SelectedOSI())
-	p := a.parts.contract.page
+	a.openContractPage(a.ws().Chain().SelectedOSI())
+	p := a.cp()
 	q := p.Query()
 	snap := modeltest.SynthChain(1, 80, 1)
 	for _, o := range snap.Options {
@@ -123,7 +123,7 @@ func TestGoldenContractPage(t *testing.T) {
 				}
 			}
 			plain := ansi.Strip(out)
-			for _, want := range []string{a.parts.contract.page.OSI(), "CALL", "Theo", "Time & Sales", "▲", "▼", fmt.Sprintf("Vol %d ", vol),
+			for _, want := range []string{a.cp().OSI(), "CALL", "Theo", "Time & Sales", "▲", "▼", fmt.Sprintf("Vol %d ", vol),
 				"Blocks 1 (250)", "Sweeps 1", "◆", "pts a refresh", "esc back"} {
 				if !strings.Contains(plain, want) {
 					t.Errorf("the page lacks %q:\n%s", want, plain)
@@ -159,7 +159,7 @@ func BenchmarkContractChart(b *testing.B) {
 	a.resize(120, 40)
 	b.ReportAllocs()
 	for b.Loop() {
-		a.parts.contract.page.Invalidate()
+		a.cp().Invalidate()
 		a.drawAt(now)
 	}
 }

@@ -20,18 +20,18 @@ func loadedApp(tb testing.TB, nExp, nStrikes int) (*App, time.Time) {
 	a := New(offline(tb, Config{Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return now }, Theme: "dark"}))
 	a.resize(160, 48)
 	for tick := range 2 {
-		if !a.w.chain.Apply(feed.ChainMsg{Query: a.q, Chain: modeltest.SynthChain(nExp, nStrikes, tick), At: now}) {
+		if !a.ws().Chain().Apply(feed.ChainMsg{Query: a.q, Chain: modeltest.SynthChain(nExp, nStrikes, tick), At: now}) {
 			tb.Fatal("snapshot dropped")
 		}
 	}
-	if !a.w.tape.Apply(feed.TapeMsg{Query: a.q, Trades: modeltest.SynthTrades(1, 2000), At: now}) {
+	if !a.ws().Tape().Apply(feed.TapeMsg{Query: a.q, Trades: modeltest.SynthTrades(1, 2000), At: now}) {
 		tb.Fatal("trades dropped")
 	}
 	ev := []api.CalendarEvent{
 		{Kind: api.KindDividend, Dividend: api.DividendsEvent{ExDividendDate: modeltest.SynthDay.AddDays(20), PaymentDate: modeltest.SynthDay.AddDays(50), Dividend: api.Some(1.98), UnderlyingSymbol: "SPY"}},
 		{Kind: api.KindDividend, Dividend: api.DividendsEvent{ExDividendDate: modeltest.SynthDay.AddDays(-70), PaymentDate: modeltest.SynthDay.AddDays(-30), Dividend: api.Some(2.01), UnderlyingSymbol: "SPY"}},
 	}
-	a.w.cal.Apply(feed.CalendarMsg{Query: a.q, Events: ev, At: now})
+	a.ws().Calendar().Apply(feed.CalendarMsg{Query: a.q, Events: ev, At: now})
 	return a, now
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/feed"
+	"chainwatch/model/frameclock"
 )
 
 // appAt is offlineApp on a clock that starts at now.
@@ -29,26 +30,26 @@ func appAt(t *testing.T, now time.Time) (*App, *clock) {
 // outdated tick included.
 func TestFrameClockClosedMarketDrawsOnceAMinute(t *testing.T) {
 	a, c := appAt(t, closedEvening.Add(17*time.Second))
-	if want := closedEvening.Add(time.Minute + tickMargin); !a.scr.frame.due.Equal(want) {
-		t.Fatalf("next frame at %v, want the next minute %v", a.scr.frame.due, want)
+	if want := closedEvening.Add(time.Minute + frameclock.Margin); !a.scr.frame.Due.Equal(want) {
+		t.Fatalf("next frame at %v, want the next minute %v", a.scr.frame.Due, want)
 	}
 	first := a.View().Content
-	renders := a.scr.frame.renders
+	renders := a.scr.frame.Renders
 	if !strings.Contains(ansi.Strip(first), "(in 13h30m)") {
 		t.Fatalf("the status bar does not show the pause:\n%s", ansi.Strip(first))
 	}
-	a.Update(frameMsg{gen: a.scr.frame.gen - 1}) // a tick an earlier plan armed
-	if a.View().Content != first || a.scr.frame.renders != renders {
-		t.Fatalf("an outdated tick drew a frame: %d renders, was %d", a.scr.frame.renders, renders)
+	a.Update(frameclock.TickMsg{Gen: a.scr.frame.Gen - 1}) // a tick an earlier plan armed
+	if a.View().Content != first || a.scr.frame.Renders != renders {
+		t.Fatalf("an outdated tick drew a frame: %d renders, was %d", a.scr.frame.Renders, renders)
 	}
-	c.t = a.scr.frame.due
-	a.Update(frameMsg{gen: a.scr.frame.gen})
+	c.t = a.scr.frame.Due
+	a.Update(frameclock.TickMsg{Gen: a.scr.frame.Gen})
 	next := ansi.Strip(a.View().Content)
-	if a.scr.frame.renders != renders+1 || !strings.Contains(next, "(in 13h29m)") {
-		t.Fatalf("the minute's tick: %d renders (was %d), status %q", a.scr.frame.renders, renders, lastLine(next))
+	if a.scr.frame.Renders != renders+1 || !strings.Contains(next, "(in 13h29m)") {
+		t.Fatalf("the minute's tick: %d renders (was %d), status %q", a.scr.frame.Renders, renders, lastLine(next))
 	}
-	if want := closedEvening.Add(2*time.Minute + tickMargin); !a.scr.frame.due.Equal(want) {
-		t.Fatalf("after the tick the next frame is at %v, want %v", a.scr.frame.due, want)
+	if want := closedEvening.Add(2*time.Minute + frameclock.Margin); !a.scr.frame.Due.Equal(want) {
+		t.Fatalf("after the tick the next frame is at %v, want %v", a.scr.frame.Due, want)
 	}
 }
 
@@ -57,16 +58,16 @@ func TestFrameClockClosedMarketDrawsOnceAMinute(t *testing.T) {
 // an error's age appearing on a quiet screen outdates the minute's tick.
 func TestFrameClockSecondsWhileCounting(t *testing.T) {
 	a, c := appAt(t, testNow.Add(300*time.Millisecond))
-	if d := a.scr.frame.due.Sub(c.t); d <= 0 || d > time.Second+tickMargin {
+	if d := a.scr.frame.Due.Sub(c.t); d <= 0 || d > time.Second+frameclock.Margin {
 		t.Fatalf("live session: next frame in %v, want within the second", d)
 	}
 
 	a, c = appAt(t, closedEvening.Add(17*time.Second))
-	minute := a.scr.frame.gen
+	minute := a.scr.frame.Gen
 	a.Update(feed.CalendarMsg{Query: a.q, Err: errors.New("connection refused"), At: c.t})
-	if a.scr.frame.gen == minute || a.scr.frame.due.Sub(c.t) > time.Second+tickMargin {
+	if a.scr.frame.Gen == minute || a.scr.frame.Due.Sub(c.t) > time.Second+frameclock.Margin {
 		t.Fatalf("an error's age on screen: next frame in %v (gen %d, was %d), want within the second",
-			a.scr.frame.due.Sub(c.t), a.scr.frame.gen, minute)
+			a.scr.frame.Due.Sub(c.t), a.scr.frame.Gen, minute)
 	}
 }
 

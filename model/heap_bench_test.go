@@ -33,7 +33,7 @@ func BenchmarkClientHeapSPX(b *testing.B) {
 			snap := modeltest.SynthChain(40, 250, i)
 			a.Update(feed.ChainMsg{Query: a.q, Chain: snap, Resp: okResp(4), At: now})
 			_ = a.View()
-			if tabs, _ := a.w.chain.Tabs(); !a.w.chain.LastOK().Equal(now) || len(tabs) < 30 {
+			if tabs, _ := a.ws().Chain().Tabs(); !a.ws().Chain().LastOK().Equal(now) || len(tabs) < 30 {
 				b.Fatalf("snapshot %d not applied: %d expiries", i, len(tabs))
 			}
 			switch i {

@@ -9,8 +9,15 @@ import (
 
 	"chainwatch/feed"
 	"chainwatch/feed/feedtest"
-	"chainwatch/model/chain"
+	"chainwatch/model/common"
+	"chainwatch/model/contract"
+	"chainwatch/model/help"
+	"chainwatch/model/link"
 	"chainwatch/model/modeltest"
+	"chainwatch/model/watch"
+	"chainwatch/model/watch/chain"
+	"chainwatch/model/watchlist"
+	"chainwatch/ui"
 )
 
 // testNow is the sandbox tests' clock: Friday 2026-11-20, 11:30 Eastern.
@@ -26,9 +33,9 @@ func runeKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Text: str
 
 // tapeView draws a's tape at w x h, unfocused, through the pane contract.
 func tapeView(a *App, w, h int) []string {
-	a.w.tape.SetSize(w, h)
-	a.w.tape.SetFocused(false)
-	return a.w.tape.View()
+	a.ws().Tape().SetSize(w, h)
+	a.ws().Tape().SetFocused(false)
+	return a.ws().Tape().View()
 }
 
 // selStrike is the strike of the ladder's selected contract.
@@ -45,22 +52,22 @@ func selStrike(t *testing.T, c *chain.Model) float64 {
 // a WindowSizeMsg brings: every part is sized for the next render.
 func (a *App) resize(w, h int) {
 	a.scr.width, a.scr.height = w, h
-	a.sync()
+	a.prepare()
 }
 
 // drawAt is the frame at now, the parts synced first as Update does after
 // a message (tests that call update, not Update, draw through it).
 func (a *App) drawAt(now time.Time) string {
-	a.sync()
-	return a.render(now)
+	a.prepare()
+	return a.frame(now)
 }
 
 // What the stack and the overlay slot show, for the tests' assertions.
-func volShown(a *App) bool      { return onTop[volPage](a) }
-func wlShown(a *App) bool       { return onTop[watchlistPage](a) }
-func contractShown(a *App) bool { return onTop[contractPage](a) }
+func volShown(a *App) bool      { return a.topID() == common.PageVol }
+func wlShown(a *App) bool       { return a.topID() == common.PageWatchlist }
+func contractShown(a *App) bool { return a.topID() == common.PageContract }
 func helpOpen(a *App) bool {
-	_, ok := a.overlay.(helpOverlay)
+	_, ok := a.overlay.(*help.Model)
 	return ok
 }
 
@@ -102,8 +109,8 @@ func newRig(tb testing.TB, cfg Config) *rig {
 
 // pump hands the App everything the monitor has posted to it.
 func (r *rig) pump() {
-	for _, m := range r.a.link.sub.Pending() {
-		r.a.Update(monitorMsg{m})
+	for _, m := range r.a.link.Sub.Pending() {
+		r.a.Update(link.Msg{Msg: m})
 	}
 }
 
@@ -158,14 +165,47 @@ func (r *rig) answer(f feed.Feed, msg any) *feedtest.Request {
 	q.Answer(msg)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	m, ok := r.a.link.sub.Next(ctx)
+	m, ok := r.a.link.Sub.Next(ctx)
 	if !ok {
 		r.tb.Fatalf("the %s reply was not posted in 5 s", f)
 	}
-	r.a.Update(monitorMsg{m})
+	r.a.Update(link.Msg{Msg: m})
 	r.pump()
 	return q
 }
 
 // due is when the monitor plans f's next fetch, from the App's snapshot.
 func (r *rig) due(f feed.Feed) time.Time { return r.a.feeds().Due(f) }
+
+// The pages, for their exported state.
+func (a *App) ws() *watch.Screen   { return a.built[common.PageWatch].(*watch.Screen) }
+func (a *App) vp() *watch.Vol      { return a.built[common.PageVol].(*watch.Vol) }
+func (a *App) cp() *contract.Page  { return a.built[common.PageContract].(*contract.Page) }
+func (a *App) wl() *watchlist.Page { return a.built[common.PageWatchlist].(*watchlist.Page) }
+
+// openContractPage opens the contract page of osi as enter on the watch
+// screen does.
+func (a *App) openContractPage(osi string) tea.Cmd {
+	return a.do(common.Open{Page: common.PageContract, Msg: common.OpenContract{OSI: osi}})
+}
+
+// fetchNow fetches each of fs at once, as the refresh key does.
+func (a *App) fetchNow(fs ...feed.Feed) { a.link.Sub.Refresh(fs...) }
+
+// layout is the watch screen's layout with the tape and calendar shown.
+func (a *App) layout() ui.Layout { return ui.NewLayout(a.scr.width, a.scr.height, true, true) }
+
+// feedView is what the tests read of the feeds: when each is due, what
+// is in flight, how often the budget lets it run, the points; from the
+// snapshot taken after the last message.
+type feedView struct{ snap *feed.Snapshot }
+
+func (a *App) feeds() feedView { return feedView{&a.link.Snap} }
+
+func (v feedView) Due(f feed.Feed) time.Time { return v.snap.Feeds[f].Due }
+
+func (v feedView) InFlight(f feed.Feed) bool { return v.snap.Feeds[f].InFlight }
+
+func (v feedView) Interval(f feed.Feed, _ time.Time) time.Duration { return v.snap.Feeds[f].Interval }
+
+func (v feedView) Stats(time.Time) feed.Stats { return v.snap.Stats }

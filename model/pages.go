@@ -2,85 +2,113 @@ package model
 
 import (
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"chainwatch/feed"
 	"chainwatch/model/common"
+	"chainwatch/model/help"
 	"chainwatch/model/prompt"
-	"chainwatch/ui"
 )
 
-// page is a screen of the stack: the watch screen at the bottom, the vol,
-// contract and watchlist pages pushed over it. Keys go to the overlay if
-// one is open, else to the top page; the frame is the top page's with the
-// overlay drawn over it. What a page wants polled while it shows it marks
-// in the scheduler's Conditions (feeds), the one seam to the poller.
-type page interface {
-	// key is a key no overlay took, after the keys every page shares.
-	key(k tea.KeyPressMsg) tea.Cmd
-	// modal says whether the page takes k before the shared keys (the
-	// first-run banner: any key only dismisses it).
-	modal(k tea.KeyPressMsg) bool
-	// mouse is a click (wheel false) or a turn of the wheel.
-	mouse(m tea.Mouse, wheel bool) tea.Cmd
-	// act carries out what the overlay over the page asked for.
-	act(act common.Action) tea.Cmd
-	// feeds marks what the page wants polled while it shows.
-	feeds(c *feed.Conditions)
-	// draw is the frame, under any overlay; it writes nothing.
-	draw(now time.Time) string
-	// shown is the feed whose refresh the status bar counts down; errs
-	// the parts whose failures it reports.
-	shown() feed.Feed
-	errs() []error
-	// status adds the page's own to the status bar's data.
-	status(d *ui.StatusData, now time.Time)
-	hint() string
-	help() [][]key.Binding
-	title() string
+// The page stack and the overlay slot. Keys go to the overlay if one is
+// open, else to the top page; the frame is the top page's with the
+// overlay drawn over it. What a page or an overlay asks for comes back as
+// an Action, which do carries out.
+
+// topID is the page that shows, top the page itself.
+func (a *App) topID() common.PageID { return a.stack[len(a.stack)-1] }
+func (a *App) top() common.Page     { return a.built[a.topID()] }
+
+// send hands msg to page id and carries out what it asks.
+func (a *App) send(id common.PageID, msg tea.Msg) tea.Cmd {
+	cmd, act := a.built[id].Update(msg)
+	return tea.Batch(cmd, a.do(act))
 }
 
-// top is the page that shows.
-func (a *App) top() page { return a.pages[len(a.pages)-1] }
-
-// push shows p over the page that shows.
-func (a *App) push(p page) { a.pages = append(a.pages, p) }
-
-// pop goes back to the page under the top one; the watch screen stays.
-func (a *App) pop() {
-	if len(a.pages) > 1 {
-		a.pages = a.pages[:len(a.pages)-1]
+// toPages hands msg to every page, on the stack or not: the monitor's
+// replies, the query, the pages' own timers and saves.
+func (a *App) toPages(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	for id := range a.built {
+		cmds = append(cmds, a.send(common.PageID(id), msg))
 	}
+	return tea.Batch(cmds...)
 }
 
-// onTop reports whether the top page is of p's kind.
-func onTop[P page](a *App) bool {
-	_, ok := a.top().(P)
-	return ok
-}
-
-// helpOverlay is the help screen over the top page: its keys and the
-// ones every page shares.
-type helpOverlay struct{ keys *common.Common }
-
-func (h helpOverlay) SetSize(int, int)          {}
-func (h helpOverlay) View() []string            { return nil }
-func (h helpOverlay) ShortHelp() []key.Binding  { return nil }
-func (h helpOverlay) FullHelp() [][]key.Binding { return nil }
-func (h helpOverlay) Update(msg tea.Msg) (tea.Cmd, common.Action) {
-	k, ok := msg.(tea.KeyPressMsg)
-	keys := h.keys.Keys
-	switch {
-	case !ok:
-	case key.Matches(k, keys.Quit):
-		return nil, common.Quit{}
-	case key.Matches(k, keys.Help), key.Matches(k, keys.Close):
-		return nil, common.Close{}
+// onKey routes a key: the overlay takes everything while one is open,
+// else the top page (which returns Quit or OpenHelp for the keys every
+// page shares).
+func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
+	a.scr.lastInput = a.sh.Now() // no longer idle: the feeds speed up (syncFeeds)
+	if key.Matches(k, a.sh.Keys.Interrupt) {
+		return a.quit()
 	}
-	return nil, nil
+	if a.overlay != nil {
+		return a.onOverlay(k)
+	}
+	return a.send(a.topID(), k)
+}
+
+// do carries out a page's Action.
+func (a *App) do(act common.Action) tea.Cmd {
+	switch act := act.(type) {
+	case common.Quit:
+		return a.quit()
+	case common.Notice:
+		a.scr.notice = act.Text
+	case common.Open:
+		a.scr.notice = ""
+		a.stack = append(a.stack, act.Page)
+		if act.Msg != nil {
+			return a.send(act.Page, act.Msg)
+		}
+	case common.Back:
+		if len(a.stack) > 1 {
+			a.stack = a.stack[:len(a.stack)-1]
+		}
+		if act.Symbol != "" && act.Symbol != a.q.Symbol {
+			q := a.q
+			q.Symbol = act.Symbol
+			a.changeQuery(q)
+		}
+	case common.ChangeQuery:
+		a.changeQuery(act.Query)
+	case common.Refresh:
+		a.link.Sub.Refresh(act.Feeds...)
+	case common.Refetch:
+		a.link.Sub.Refetch(act.Feed)
+	case common.Remember:
+		return a.syms.Remember(act.Symbol)
+	case common.NoSuchSymbol:
+		a.scr.notice = a.syms.NoSuch(act.Symbol, prompt.Known(a.known()), a.sh.Keys.Symbol.Help().Key)
+	case common.AskSymbol, common.AskDate, common.OpenScanner, common.OpenHelp:
+		return a.open(act)
+	}
+	return nil
+}
+
+// open opens the overlay act asks for, unless one is open.
+func (a *App) open(act common.Action) tea.Cmd {
+	if a.overlay != nil {
+		return nil
+	}
+	switch act := act.(type) {
+	case common.AskSymbol:
+		if act.Add {
+			a.overlay = prompt.NewWatchSymbol(a.sh, act.Have, a.syms.Recent, a.syms.Unknown)
+		} else {
+			a.overlay = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.syms.Unknown)
+		}
+	case common.AskDate:
+		a.overlay = prompt.NewDate(a.sh, a.q.Date)
+	case common.OpenScanner:
+		a.scr.notice = ""
+		return a.openScanner()
+	case common.OpenHelp:
+		a.overlay = help.New(a.sh, a.top().FullHelp())
+	}
+	return nil
 }
 
 // promptOpen is the symbol or date prompt, if it is the overlay.
@@ -91,17 +119,17 @@ func (a *App) promptOpen() *prompt.Model {
 
 // onOverlay hands msg to the overlay and carries out its Action.
 func (a *App) onOverlay(msg tea.Msg) tea.Cmd {
-	if a.overlay == a.parts.scan {
+	if a.overlay == a.scan {
 		return a.onScanner(msg)
 	}
 	cmd, act := a.overlay.Update(msg)
-	return tea.Batch(cmd, a.do(a.overlay, act))
+	return tea.Batch(cmd, a.fromOverlay(a.overlay, act))
 }
 
-// do carries out an overlay's Action: Close closes it, Quit quits, a
-// Notice goes to the status bar, and what the page under it must do (a
-// symbol or a day picked) goes to the top page once the overlay is shut.
-func (a *App) do(from common.Overlay, act common.Action) tea.Cmd {
+// fromOverlay carries out an overlay's Action: Quit quits, a Notice goes
+// to the status bar, and the rest (a symbol or a day picked, Close) goes
+// to the top page once the overlay is shut.
+func (a *App) fromOverlay(from common.Overlay, act common.Action) tea.Cmd {
 	switch act := act.(type) {
 	case nil:
 		return nil
@@ -111,12 +139,11 @@ func (a *App) do(from common.Overlay, act common.Action) tea.Cmd {
 		a.scr.notice = act.Text
 		return nil
 	case common.PickSymbol:
-		act.Symbol = strings.ToUpper(act.Symbol)
 		a.close(from)
-		return a.top().act(act)
+		return a.send(a.topID(), common.PickSymbol{Symbol: strings.ToUpper(act.Symbol)})
 	}
 	a.close(from)
-	return a.top().act(act)
+	return a.send(a.topID(), act)
 }
 
 // close shuts overlay o (one that stays built, the scanner, is hidden).
@@ -127,4 +154,16 @@ func (a *App) close(o common.Overlay) {
 	if a.overlay == o {
 		a.overlay = nil
 	}
+}
+
+// known are the symbols the prompt completes from and trusts: the recent
+// ones, then the pages' (the watchlist's).
+func (a *App) known() []string {
+	var more [][]string
+	for _, p := range a.built {
+		if k, ok := p.(common.Known); ok {
+			more = append(more, k.Known())
+		}
+	}
+	return a.syms.Known(more...)
 }

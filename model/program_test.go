@@ -12,6 +12,9 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/model/common"
+	"chainwatch/model/frameclock"
+	"chainwatch/model/link"
 	"chainwatch/model/modeltest"
 	"chainwatch/sandbox"
 )
@@ -89,16 +92,16 @@ type countedApp struct {
 func (c countedApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch m := msg.(type) {
 	case probe[programProbe]:
-		m <- programProbe{loaded: !c.w.chain.LastOK().IsZero() && c.w.tape.Held() > 0, renders: c.scr.frame.renders, frame: c.scr.frame.content}
+		m <- programProbe{loaded: !c.ws().Chain().LastOK().IsZero() && c.ws().Tape().Held() > 0, renders: c.scr.frame.Renders, frame: c.scr.frame.Content}
 		return c, nil
 	case redrawAllMsg:
 		c.lp.out.cause.Store(int32(causeOther))
 		return c, tea.ClearScreen
-	case monitorMsg:
-		c.cause(m.msg)
-	case flashDoneMsg:
+	case link.Msg:
+		c.cause(m.Msg)
+	case common.FlashDoneMsg:
 		c.lp.out.cause.Store(int32(causeFade))
-	case frameMsg:
+	case frameclock.TickMsg:
 		c.lp.out.cause.Store(int32(causeOther))
 	}
 	_, cmd := c.App.Update(msg)

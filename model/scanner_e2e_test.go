@@ -30,10 +30,10 @@ type scanSnap struct {
 
 // scanSnapOf is the snapshot of the scanner flow.
 func scanSnapOf(a *App) scanSnap {
-	s := a.parts.scan.State()
+	s := a.scan.State()
 	snap := scanSnap{
 		open: s.Open, state: s.Screen, checked: s.Checked, sel: s.Sel, rows: s.Rows, focused: s.Focused,
-		symbol: a.q.Symbol, loaded: !a.w.chain.LastOK().IsZero(),
+		symbol: a.q.Symbol, loaded: !a.ws().Chain().LastOK().IsZero(),
 	}
 	if s.Last != nil && s.Last.Result != nil {
 		for _, r := range s.Last.Result.Output {

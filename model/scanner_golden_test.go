@@ -62,7 +62,7 @@ func goldenRows(t *testing.T, d *scanDriver) {
 	d.keys("ctrl+o")
 	d.typeText("iv30")
 	d.keys("tab", "tab", "tab", "right", "pgup", "pgdown")
-	if s := d.a.parts.scan; len(s.State().Rows) != 2 || s.State().Rows[1].Sort != "desc" || (s.State().Focused != "formula") {
+	if s := d.a.scan; len(s.State().Rows) != 2 || s.State().Rows[1].Sort != "desc" || (s.State().Focused != "formula") {
 		t.Fatalf("rows %+v", s.State().Rows)
 	}
 }
@@ -71,8 +71,8 @@ func goldenConfirm(t *testing.T, d *scanDriver) {
 	t.Helper()
 	goldenRows(t, d)
 	d.keys("ctrl+t", "ctrl+r")
-	if d.a.parts.scan.State().Screen != scanner.Confirm {
-		t.Fatalf("state %d", d.a.parts.scan.State().Screen)
+	if d.a.scan.State().Screen != scanner.Confirm {
+		t.Fatalf("state %d", d.a.scan.State().Screen)
 	}
 }
 
@@ -80,7 +80,7 @@ func goldenResults(t *testing.T, d *scanDriver) {
 	t.Helper()
 	goldenRows(t, d)
 	d.keys("ctrl+r")
-	if s := d.a.parts.scan; s.State().Screen != scanner.Results || s.State().Last == nil || s.State().Last.Rows() != 20 {
+	if s := d.a.scan; s.State().Screen != scanner.Results || s.State().Last == nil || s.State().Last.Rows() != 20 {
 		t.Fatalf("state %d, %q", s.State().Screen, s.State().Msg)
 	}
 }

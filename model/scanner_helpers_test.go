@@ -16,6 +16,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/model/common"
+	"chainwatch/model/link"
 	"chainwatch/sandbox"
 	"chainwatch/sandbox/sim"
 )
@@ -42,7 +43,7 @@ var waiting = []string{
 	"charm.land/bubbletea/v2.Tick.",
 	"charm.land/bubbletea/v2.Every.",
 	"charm.land/bubbles/v2/cursor.(*Model).Blink.",
-	"chainwatch/model.listenCmd.", // the monitor's mailbox: a test answers and pumps it (rig)
+	"chainwatch/model/link.(*Link).Listen.", // the monitor's mailbox: a test answers and pumps it (rig)
 }
 
 func onlyWaits(cmd tea.Cmd) bool {
@@ -225,7 +226,7 @@ func namedKey(t *testing.T, name string) tea.KeyPressMsg {
 // shows nothing unless a test answers it (d.rig): the sandbox's points
 // are then the scanner's.
 func dropPolls(m tea.Msg) bool {
-	_, ok := m.(monitorMsg)
+	_, ok := m.(link.Msg)
 	return ok
 }
 
@@ -290,11 +291,11 @@ func startMarketSandbox(t *testing.T) *common.Common {
 func (d *scanDriver) openScanner() {
 	d.t.Helper()
 	d.keys("S")
-	if !d.a.parts.scan.IsOpen() {
+	if !d.a.scan.IsOpen() {
 		d.t.Fatal("S did not open the scanner")
 	}
-	if !d.a.parts.scan.State().Checked {
-		d.t.Fatalf("no field list after opening: %v", d.a.parts.scan.State().MetaErr)
+	if !d.a.scan.State().Checked {
+		d.t.Fatalf("no field list after opening: %v", d.a.scan.State().MetaErr)
 	}
 }
 

@@ -31,7 +31,7 @@ import (
 func TestScannerRowsAddRemoveMove(t *testing.T) {
 	a, d := scannerApp(t, Config{}, 120, 40)
 	d.openScanner()
-	s := a.parts.scan
+	s := a.scan
 	d.typeText("iv30 > 40")
 	d.keys("ctrl+o")
 	d.typeText("iv30")
@@ -121,7 +121,7 @@ func formulas(s *scanner.Model) []string {
 func TestScannerBlankRowsLeftOut(t *testing.T) {
 	a, d := scannerApp(t, Config{}, 120, 40)
 	d.openScanner()
-	s := a.parts.scan
+	s := a.scan
 	d.typeText("iv30 > 40")
 	d.keys("ctrl+o", "ctrl+o")
 	d.typeText("  ") // blanks are blank
@@ -148,7 +148,7 @@ func TestScannerBlankRowsLeftOut(t *testing.T) {
 func TestScannerVerdicts(t *testing.T) {
 	a, d := scannerApp(t, Config{NoColor: true}, 120, 40)
 	d.openScanner()
-	s := a.parts.scan
+	s := a.scan
 	d.typeText("iv30 > 40")
 	if sc := d.screen(); !strings.Contains(sc, "✓ filter") || !strings.Contains(sc, "✓ a filter: only symbols where it holds are listed") {
 		t.Fatalf("a filter:\n%s", sc)
@@ -225,11 +225,11 @@ func TestScannerCost(t *testing.T) {
 			d.keys("ctrl+t")
 			all := strings.Join([]string{m, "all results", strconv.Itoa(tc.all) + " points"}, " · ")
 			on := "All results: on · " + strconv.Itoa(tc.all) + " points " + m + ", asked before it runs (top 20: " + strconv.Itoa(tc.top) + ")"
-			if sc := d.screen(); !a.parts.scan.State().All || !strings.Contains(sc, all) || !strings.Contains(sc, on) {
+			if sc := d.screen(); !a.scan.State().All || !strings.Contains(sc, all) || !strings.Contains(sc, on) {
 				t.Fatalf("ctrl+t: want %q and %q in\n%s", all, on, sc)
 			}
 			d.keys("ctrl+t")
-			if sc := d.screen(); a.parts.scan.State().All || !strings.Contains(sc, top) {
+			if sc := d.screen(); a.scan.State().All || !strings.Contains(sc, top) {
 				t.Fatalf("ctrl+t again:\n%s", sc)
 			}
 		})
@@ -241,7 +241,7 @@ func TestScannerCost(t *testing.T) {
 func TestScannerAllResultsAsksFirst(t *testing.T) {
 	a, d := scannerApp(t, Config{NoColor: true}, 120, 40)
 	d.openScanner()
-	s := a.parts.scan
+	s := a.scan
 	before := pointsUsed(t, a.sh.Client)
 	d.typeText("iv30 > 40")
 	d.keys("ctrl+t", "ctrl+r")
@@ -305,7 +305,7 @@ func TestScannerErrors(t *testing.T) {
 		before := pointsUsed(t, a.sh.Client)
 		typed(d)
 		d.keys("pgup", "pgup", "ctrl+r")
-		s := a.parts.scan
+		s := a.scan
 		if countMsgs[scanner.DoneMsg](d) != 0 || s.State().Running || !s.State().MsgBad || s.State().Sel != 2 {
 			t.Fatalf("sent anyway: %d runs, sel %d, message %q", countMsgs[scanner.DoneMsg](d), s.State().Sel, s.State().Msg)
 		}
@@ -329,7 +329,7 @@ func TestScannerErrors(t *testing.T) {
 		d.keys("S")
 		d.send(scanner.MetaMsg{Err: errors.New("api: GET scanner: 503 unavailable")})
 		typed(d)
-		s := a.parts.scan
+		s := a.scan
 		if sc := d.screen(); s.State().Checked || !strings.Contains(sc, "not checked: the field list is unavailable") {
 			t.Fatalf("the field list is there:\n%s", sc)
 		}
@@ -361,8 +361,8 @@ func TestScannerErrors(t *testing.T) {
 		if countMsgs[scanner.DoneMsg](d) != 0 || !strings.Contains(d.screen(), "nothing to run: type a formula") {
 			t.Fatalf("an empty scan:\n%s", d.screen())
 		}
-		if len(a.parts.scan.State().Rows) != 2 || a.parts.scan.State().Rows[1].Formula != "   " {
-			t.Fatalf("rows %+v", a.parts.scan.State().Rows)
+		if len(a.scan.State().Rows) != 2 || a.scan.State().Rows[1].Formula != "   " {
+			t.Fatalf("rows %+v", a.scan.State().Rows)
 		}
 	})
 
@@ -371,7 +371,7 @@ func TestScannerErrors(t *testing.T) {
 		d.openScanner()
 		d.typeText("iv30 > 100000")
 		d.keys("ctrl+r")
-		s := a.parts.scan
+		s := a.scan
 		if countMsgs[scanner.DoneMsg](d) != 1 || s.State().Screen != scanner.Edit || s.State().MsgBad || !strings.Contains(d.screen(), "no symbol matches") {
 			t.Fatalf("state %d, %q", s.State().Screen, s.State().Msg)
 		}
@@ -385,7 +385,7 @@ func TestScannerErrors(t *testing.T) {
 		a, d := scannerOn(t, srv.URL)
 		typed(d)
 		d.keys("ctrl+r")
-		s := a.parts.scan
+		s := a.scan
 		if countMsgs[scanner.DoneMsg](d) != 1 || !s.State().MsgBad || s.State().Msg != "too many requests: try again in 3s" {
 			t.Fatalf("429: %q", s.State().Msg)
 		}
@@ -402,7 +402,7 @@ func TestScannerErrors(t *testing.T) {
 		a, d := scannerOn(t, url)
 		typed(d)
 		d.keys("ctrl+r")
-		s := a.parts.scan
+		s := a.scan
 		if countMsgs[scanner.DoneMsg](d) != 1 || !s.State().MsgBad || !strings.HasPrefix(s.State().Msg, "cannot reach the service: ") {
 			t.Fatalf("network: %q", s.State().Msg)
 		}
@@ -427,8 +427,8 @@ func scannerOn(t *testing.T, base string) (*App, *scanDriver) {
 	d.drop = dropPolls
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	d.keys("S")
-	if a.parts.scan.State().Checked || a.parts.scan.State().MetaErr == nil {
-		t.Fatalf("the field list came from a failing service: %v", a.parts.scan.State().MetaErr)
+	if a.scan.State().Checked || a.scan.State().MetaErr == nil {
+		t.Fatalf("the field list came from a failing service: %v", a.scan.State().MetaErr)
 	}
 	return a, d
 }
@@ -450,7 +450,7 @@ func TestScannerSavedScans(t *testing.T) {
 		DeleteScan: func(name string) error { deletes = append(deletes, name); return nil },
 	}, 120, 40)
 	d.openScanner()
-	s := a.parts.scan
+	s := a.scan
 
 	d.keys("ctrl+l")
 	sc := d.screen()
@@ -536,7 +536,7 @@ func TestScannerSavedScans(t *testing.T) {
 func TestScannerResults(t *testing.T) {
 	a, d := scannerApp(t, Config{NoColor: true}, 120, 40)
 	d.openScanner()
-	s := a.parts.scan
+	s := a.scan
 	d.typeText("iv30 > 40")
 	d.keys("ctrl+o")
 	d.typeText("iv30")
@@ -609,8 +609,8 @@ func TestScannerWatchScreenKeepsPolling(t *testing.T) {
 	d.typeText("iv30 > 40")
 	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4)})
 	r.answer(feed.FeedTape, feed.TapeMsg{Trades: modeltest.SynthTrades(0, 40), Resp: okResp(4)})
-	if a.w.chain.LastOK().IsZero() || a.w.tape.Held() == 0 {
-		t.Fatalf("under the modal: chain at %v, %d trades", a.w.chain.LastOK(), a.w.tape.Held())
+	if a.ws().Chain().LastOK().IsZero() || a.ws().Tape().Held() == 0 {
+		t.Fatalf("under the modal: chain at %v, %d trades", a.ws().Chain().LastOK(), a.ws().Tape().Held())
 	}
 	// The chain's and the tape's timers fire under the modal.
 	due, tapeDue := r.due(feed.FeedChain), r.due(feed.FeedTape)
@@ -626,17 +626,17 @@ func TestScannerWatchScreenKeepsPolling(t *testing.T) {
 	if q := r.answer(feed.FeedTape, feed.TapeMsg{Trades: modeltest.SynthTrades(40, 5), Resp: okResp(4)}); q.From != 40 {
 		t.Fatalf("the timed tape fetch asked from %d, want 40", q.From)
 	}
-	if !a.w.chain.LastOK().Equal(c.t) || a.w.tape.Held() != 45 {
-		t.Fatalf("the timed fetches under the modal: chain at %v, want %v; %d trades, want 45", a.w.chain.LastOK(), c.t, a.w.tape.Held())
+	if !a.ws().Chain().LastOK().Equal(c.t) || a.ws().Tape().Held() != 45 {
+		t.Fatalf("the timed fetches under the modal: chain at %v, want %v; %d trades, want 45", a.ws().Chain().LastOK(), c.t, a.ws().Tape().Held())
 	}
-	if !a.parts.scan.IsOpen() || a.parts.scan.State().Screen != scanner.Edit || a.parts.scan.State().Rows[0].Formula != "iv30 > 40" || (a.parts.scan.State().Focused != "formula") {
-		t.Fatalf("the modal changed: open %v, rows %+v", a.parts.scan.IsOpen(), a.parts.scan.State().Rows)
+	if !a.scan.IsOpen() || a.scan.State().Screen != scanner.Edit || a.scan.State().Rows[0].Formula != "iv30 > 40" || (a.scan.State().Focused != "formula") {
+		t.Fatalf("the modal changed: open %v, rows %+v", a.scan.IsOpen(), a.scan.State().Rows)
 	}
 	if head := strings.SplitN(d.screen(), "\n", 2)[0]; !strings.Contains(head, "SPY") || strings.Contains(head, "loading") {
 		t.Fatalf("the header under the modal: %q", head)
 	}
 	d.typeText(" and hv30 > 10")
-	if a.parts.scan.State().Rows[0].Formula != "iv30 > 40 and hv30 > 10" {
-		t.Fatalf("typing after the replies: %q", a.parts.scan.State().Rows[0].Formula)
+	if a.scan.State().Rows[0].Formula != "iv30 > 40 and hv30 > 10" {
+		t.Fatalf("typing after the replies: %q", a.scan.State().Rows[0].Formula)
 	}
 }

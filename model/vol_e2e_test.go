@@ -27,7 +27,7 @@ type volSnap struct {
 
 func volSnapOf(a *App) volSnap {
 	s := volSnap{
-		loaded: !a.w.chain.LastOK().IsZero() && a.w.chain.Strikes() > 0, open: volShown(a), expiry: a.w.chain.Expiry(),
+		loaded: !a.ws().Chain().LastOK().IsZero() && a.ws().Chain().Strikes() > 0, open: volShown(a), expiry: a.ws().Chain().Expiry(),
 		tapeSeen: a.conditions().TapeVisible, termDue: !a.feeds().Due(feed.FeedTerm).IsZero(),
 	}
 	s.frame = ansi.Strip(a.drawAt(a.sh.Now()))

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 	"time"
@@ -35,7 +34,7 @@ func volApp(t *testing.T, now *time.Time) *rig {
 	if q := r.answer(feed.FeedChain, m); q.Expiry != 0 {
 		t.Fatalf("the screen's first chain asked for the expiry %v, not the whole chain", q.Expiry)
 	}
-	if a.w.chain.FullAt().IsZero() {
+	if a.ws().Chain().FullAt().IsZero() {
 		t.Fatal("the whole chain was not applied")
 	}
 	return r
@@ -83,58 +82,6 @@ func TestGoldenVolScreen(t *testing.T) {
 	}
 }
 
-// TestVolPageMatchesTheLadder: the selected expiry's ATM IV and expected
-// move are the ladder's own numbers (its ATM call and put: IVs averaged,
-// mids added), and every tab's strip shows the page's figures.
-func TestVolPageMatchesTheLadder(t *testing.T) {
-	now := testNow
-	a := volApp(t, &now).a
-	a.update(keyDown) // a step off the money and back: the cursor is the ladder's
-	a.update(keyUp)
-	call, ok := a.w.chain.Selected()
-	if !ok {
-		t.Fatal("nothing selected")
-	}
-	a.update(keyRight())
-	put, _ := a.w.chain.Selected()
-	a.update(runeKey('v'))
-	a.drawAt(now)
-	figs := a.parts.vol.Figures()
-	sel := -1
-	for i, f := range figs {
-		if f.Date == a.w.chain.Expiry() {
-			sel = i
-		}
-	}
-	if sel < 0 {
-		t.Fatalf("the selected expiry %v is not on the page", a.w.chain.Expiry())
-	}
-	f := figs[sel]
-	if f.ATMStrike != call.Strike {
-		t.Fatalf("ATM %v, the ladder's money %v", f.ATMStrike, call.Strike)
-	}
-	if want := (call.Contract.IV + put.Contract.IV) / 2; math.Abs(f.ATMIV-want) > 1e-12 {
-		t.Errorf("ATM IV %v, the ladder's %v and %v", f.ATMIV, call.Contract.IV, put.Contract.IV)
-	}
-	if want := call.Contract.Mid + put.Contract.Mid; math.Abs(f.Move-want) > 1e-9 {
-		t.Errorf("move %v, the ladder's mids %v + %v", f.Move, call.Contract.Mid, put.Contract.Mid)
-	}
-	if f.RR25 >= 0 || math.IsNaN(f.BF25) || !(f.PCVolume > 0) {
-		t.Errorf("SPY's skew and volumes: %+v", f)
-	}
-	tabs, _ := a.w.chain.Tabs()
-	if len(tabs) != len(figs) {
-		t.Fatalf("%d tabs, %d expiries on the page", len(tabs), len(figs))
-	}
-	for i, tab := range tabs {
-		if tab.Date != figs[i].Date || !same(tab.ATMIV, figs[i].ATMIV) || !same(tab.Move, figs[i].Move) {
-			t.Errorf("tab %v: strip %v ±%v, page %v ±%v", tab.Date, tab.ATMIV, tab.Move, figs[i].ATMIV, figs[i].Move)
-		}
-	}
-}
-
-func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
-
 // TestVolTermFetchOnlyWhileShown: the term structure (a whole chain, 4
 // points) is planned only while the page shows: from the whole chain
 // held (no fetch while it is fresh), at least TermFirstDelay after
@@ -157,7 +104,7 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 		t.Fatalf("open: %v, conditions %+v", volShown(a), c)
 	}
 	armed := r.due(feed.FeedTerm) // the timer armed at opening
-	if !armed.Equal(a.w.chain.FullAt().Add(5 * time.Minute)) {
+	if !armed.Equal(a.ws().Chain().FullAt().Add(5 * time.Minute)) {
 		t.Fatalf("a fresh whole chain: next term fetch %v, want its time + 5m", armed)
 	}
 	a.Update(runeKey('v')) // v closes it too
@@ -202,8 +149,8 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 	if got := a.feeds().Stats(now).SessionSpent - spent; got != 4 {
 		t.Errorf("the term fetch cost %d points, want 4", got)
 	}
-	if !a.w.chain.FullAt().Equal(reply.At) || a.feeds().InFlight(feed.FeedTerm) {
-		t.Errorf("the whole chain was not taken: %v", a.w.chain.FullAt())
+	if !a.ws().Chain().FullAt().Equal(reply.At) || a.feeds().InFlight(feed.FeedTerm) {
+		t.Errorf("the whole chain was not taken: %v", a.ws().Chain().FullAt())
 	}
 	if due := r.due(feed.FeedTerm); !due.Equal(reply.At.Add(5 * time.Minute)) {
 		t.Errorf("next term fetch %v, want 5m after the reply", due)
@@ -234,31 +181,12 @@ func TestVolPastDayIsNotRefreshed(t *testing.T) {
 	}
 }
 
-// TestVolKeys: up and down (and the expiry keys) pick the expiry, left
-// and right the strike, o the smile's mode; the ladder follows, since it
-// is the ladder's selection.
-func TestVolKeys(t *testing.T) {
+// TestVolHelpListsThePageKeys: the help over the vol page lists the
+// page's keys (its keys themselves are model/watch's TestVolKeys).
+func TestVolHelpListsThePageKeys(t *testing.T) {
 	now := testNow
 	a := volApp(t, &now).a
 	a.update(runeKey('v'))
-	first := a.w.chain.Expiry()
-	a.update(keyDown)
-	if a.w.chain.Expiry() <= first {
-		t.Fatalf("down: expiry %v", a.w.chain.Expiry())
-	}
-	a.update(runeKey('['))
-	if a.w.chain.Expiry() != first {
-		t.Fatalf("[: expiry %v, want %v", a.w.chain.Expiry(), first)
-	}
-	k := a.w.chain.CursorStrike()
-	a.update(keyRight())
-	if a.w.chain.CursorStrike() <= k {
-		t.Fatalf("right: strike %v after %v", a.w.chain.CursorStrike(), k)
-	}
-	a.update(runeKey('o'))
-	if !a.parts.vol.Both() || !strings.Contains(ansi.Strip(a.drawAt(now)), "◐ both") {
-		t.Error("o does not show calls and puts apart")
-	}
 	a.update(runeKey('?'))
 	if p := ansi.Strip(a.drawAt(now)); !helpOpen(a) || !strings.Contains(p, "strike (the ladder's cursor)") {
 		t.Errorf("help over the page shows the page's keys:\n%s", p)
@@ -267,24 +195,3 @@ func TestVolKeys(t *testing.T) {
 
 func keyRight() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyRight} }
 func keyEsc() tea.KeyPressMsg   { return tea.KeyPressMsg{Code: tea.KeyEscape} }
-
-// TestVolPageBeforeTheChain: v before the first chain arrives says it is
-// loading, at its exact size, and the page fills in when the chain comes.
-func TestVolPageBeforeTheChain(t *testing.T) {
-	now := testNow
-	sh := startTestSandbox(t)
-	a := New(offline(t, Config{Client: sh.Client, Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return now }, Theme: "dark"}))
-	a.resize(80, 24)
-	a.update(runeKey('v'))
-	out := a.drawAt(now)
-	if lines := strings.Split(out, "\n"); len(lines) != 24 || ansi.StringWidth(lines[10]) != 80 {
-		t.Fatalf("%d lines", len(lines))
-	}
-	if !strings.Contains(ansi.Strip(out), "loading SPY…") {
-		t.Fatalf("no loading message:\n%s", ansi.Strip(out))
-	}
-	a.update(a.sh.Source().Chain(t.Context(), a.q, 0))
-	if p := ansi.Strip(a.drawAt(now)); !strings.Contains(p, "Term structure") || strings.Contains(p, "loading") {
-		t.Fatalf("the chain did not fill the page:\n%s", p)
-	}
-}

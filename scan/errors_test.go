@@ -1,6 +1,7 @@
-package scan
+package scan_test
 
 import (
+	"chainwatch/scan"
 	"context"
 	"errors"
 	"fmt"
@@ -19,8 +20,8 @@ import (
 )
 
 // fields is a scan of the given formulas.
-func fields(formulas ...string) Scan {
-	s := Scan{Name: "test"}
+func fields(formulas ...string) scan.Scan {
+	s := scan.Scan{Name: "test"}
 	for _, f := range formulas {
 		s.Fields = append(s.Fields, api.ScanFieldParam{Formula: f})
 	}
@@ -35,7 +36,7 @@ func TestDescribeScanError(t *testing.T) {
 	dupName.Fields = []api.ScanFieldParam{{Formula: "iv30", DisplayName: "IV"}, {Formula: "hv30", DisplayName: "IV"}}
 	badSort := fields("iv30", "hv30")
 	badSort.Fields[1].Sort = "up"
-	var many Scan
+	var many scan.Scan
 	for range 51 {
 		many.Fields = append(many.Fields, api.ScanFieldParam{Formula: "iv30"})
 	}
@@ -45,17 +46,17 @@ func TestDescribeScanError(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		err   error
-		scan  Scan
+		scan  scan.Scan
 		want  string // the whole message, or a part of it when part is set
 		part  bool
 		field int
 	}{
 		{"nil", nil, two, "", false, -1},
-		{"formula", &FormulaError{Index: 1, Formula: "iv31 > 4", Err: errors.New("unknown field iv31")}, two,
+		{"formula", &scan.FormulaError{Index: 1, Formula: "iv31 > 4", Err: errors.New("unknown field iv31")}, two,
 			`formula 2 "iv31 > 4": unknown field iv31`, false, 1},
-		{"wrapped formula", fmt.Errorf("run: %w", &FormulaError{Index: 0, Formula: "x", Err: errors.New("bad")}), two, `formula 1 "x": bad`, false, 0},
+		{"wrapped formula", fmt.Errorf("run: %w", &scan.FormulaError{Index: 0, Formula: "x", Err: errors.New("bad")}), two, `formula 1 "x": bad`, false, 0},
 		{"no data", api.ErrNoData, two, "no symbol matched the scan", false, -1},
-		{"empty scan", Scan{}.Params(api.Live).Validate(), Scan{}, "the scan has no formula: add at least one", false, -1},
+		{"empty scan", scan.Scan{}.Params(api.Live).Validate(), scan.Scan{}, "the scan has no formula: add at least one", false, -1},
 		{"too many", many.Params(api.Live).Validate(), many, "the scan must have at most 50 formulas, not 51", true, -1},
 		{"empty formula", fields("iv30", " ").Params(api.Live).Validate(), fields("iv30", " "), "formula 2 is required", false, 1},
 		{"joined", fields("", "").Params(api.Live).Validate(), fields("", ""), "formula 1 is required (and 1 more problems)", false, 0},
@@ -89,7 +90,7 @@ func TestDescribeScanError(t *testing.T) {
 		{"other", errors.New("something odd\nsecond line"), two, "something odd", false, -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			msg, field := DescribeError(tc.err, tc.scan)
+			msg, field := scan.DescribeError(tc.err, tc.scan)
 			if tc.part && !strings.Contains(msg, tc.want) || !tc.part && msg != tc.want || field != tc.field {
 				t.Fatalf("(%q, %d), want (%q, %d)", msg, field, tc.want, tc.field)
 			}
@@ -108,13 +109,13 @@ func TestDescribeScanErrorFromSandbox(t *testing.T) {
 	// 20 points a month: the 400 is free, and a scan (30) is more than is left.
 	c := startScanSandbox(t, sandbox.Config{Plan: quota.Plan{Name: "tiny", Points: 20}})
 	_, _, err := c.CustomScan(t.Context(), s.Params(api.Live))
-	msg, field := DescribeError(err, s)
+	msg, field := scan.DescribeError(err, s)
 	if field != 1 || msg != `the service refused formula 2 "iv31 * 2": unknown field iv31` {
 		t.Fatalf("400: %v -> (%q, %d)", err, msg, field)
 	}
 	ok := fields("iv30 > 40")
 	_, _, err = c.CustomScan(t.Context(), ok.Params(api.Live))
-	if msg, field := DescribeError(err, ok); field != -1 || !strings.HasPrefix(msg, "the month's points are used up, so the scan was not run: monthly points allowance used up") {
+	if msg, field := scan.DescribeError(err, ok); field != -1 || !strings.HasPrefix(msg, "the month's points are used up, so the scan was not run: monthly points allowance used up") {
 		t.Fatalf("monthly: %v -> (%q, %d)", err, msg, field)
 	}
 
@@ -126,7 +127,7 @@ func TestDescribeScanErrorFromSandbox(t *testing.T) {
 	}
 	_, _, err = c.CustomScan(t.Context(), ok.Params(api.Live))
 	var rl *api.RateLimitError
-	if msg, _ := DescribeError(err, ok); !errors.As(err, &rl) || rl.MonthlyAllowance() || !strings.HasPrefix(msg, "too many requests: try again in ") {
+	if msg, _ := scan.DescribeError(err, ok); !errors.As(err, &rl) || rl.MonthlyAllowance() || !strings.HasPrefix(msg, "too many requests: try again in ") {
 		t.Fatalf("per second: %v -> %q", err, msg)
 	}
 }
@@ -154,8 +155,8 @@ func TestDescribeScanErrorNetwork(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := fields("iv30 > 40")
-	_, err = Run(t.Context(), c, nil, s, api.Live, modeltest.Now)
-	msg, field := DescribeError(err, s)
+	_, err = scan.Run(t.Context(), c, nil, s, api.Live, modeltest.Now)
+	msg, field := scan.DescribeError(err, s)
 	if field != -1 || !strings.HasPrefix(msg, "cannot reach the service: ") || !strings.Contains(msg, "refused") || strings.Contains(msg, token) {
 		t.Fatalf("%v -> (%q, %d)", err, msg, field)
 	}

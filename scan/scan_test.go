@@ -1,6 +1,7 @@
-package scan
+package scan_test
 
 import (
+	"chainwatch/scan"
 	"errors"
 	"slices"
 	"strings"
@@ -25,7 +26,7 @@ func startScanSandbox(t *testing.T, cfg sandbox.Config) *api.Client {
 func TestPresets(t *testing.T) {
 	g := api.NewGrammar(sbscan.Metadata().Fields)
 	c := modeltest.StartSandbox(t, sandbox.Config{})
-	presets := Presets()
+	presets := scan.Presets()
 	if len(presets) < 4 || len(presets) > 6 {
 		t.Fatalf("%d presets, want 4 to 6", len(presets))
 	}
@@ -58,7 +59,7 @@ func TestPresets(t *testing.T) {
 			if err := p.Params(api.Live).Validate(); err != nil {
 				t.Fatal(err)
 			}
-			out, err := Run(t.Context(), c, g, p, api.Live, modeltest.Now)
+			out, err := scan.Run(t.Context(), c, g, p, api.Live, modeltest.Now)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,12 +102,12 @@ func less(a, b any) bool {
 }
 
 func TestScanCostParamsColumns(t *testing.T) {
-	s := Scan{Fields: []api.ScanFieldParam{
+	s := scan.Scan{Fields: []api.ScanFieldParam{
 		{Formula: "iv30 > 40", IncludeInResultset: api.Ptr(false)},
 		{Formula: "iv30", DisplayName: "IV30", Sort: api.SortDesc},
 		{Formula: "price"},
 	}}
-	if got := [4]int{s.Cost(api.Live), s.Cost(api.Delayed), Scan{AllResults: true}.Cost(api.Live), Scan{AllResults: true}.Cost(api.Delayed)}; got != [4]int{30, 50, 150, 250} {
+	if got := [4]int{s.Cost(api.Live), s.Cost(api.Delayed), scan.Scan{AllResults: true}.Cost(api.Live), scan.Scan{AllResults: true}.Cost(api.Delayed)}; got != [4]int{30, 50, 150, 250} {
 		t.Fatalf("costs %v", got)
 	}
 	if cols := s.Columns(); !slices.Equal(cols, []string{"IV30", "price"}) {
@@ -125,24 +126,24 @@ func TestScanCostParamsColumns(t *testing.T) {
 }
 
 func TestFindScan(t *testing.T) {
-	saved := []Scan{{Name: "Mine", Fields: []api.ScanFieldParam{{Formula: "iv30"}}}, {Name: "high iv", Fields: []api.ScanFieldParam{{Formula: "hv30"}}}}
-	if s, ok := Find(saved, "  MINE "); !ok || s.Name != "Mine" || s.Preset {
+	saved := []scan.Scan{{Name: "Mine", Fields: []api.ScanFieldParam{{Formula: "iv30"}}}, {Name: "high iv", Fields: []api.ScanFieldParam{{Formula: "hv30"}}}}
+	if s, ok := scan.Find(saved, "  MINE "); !ok || s.Name != "Mine" || s.Preset {
 		t.Fatalf("saved: %+v %v", s, ok)
 	}
 	// A saved scan of a preset's name is the one the user means.
-	if s, ok := Find(saved, "High IV"); !ok || s.Preset || s.Fields[0].Formula != "hv30" {
+	if s, ok := scan.Find(saved, "High IV"); !ok || s.Preset || s.Fields[0].Formula != "hv30" {
 		t.Fatalf("shadowed preset: %+v %v", s, ok)
 	}
-	if s, ok := Find(nil, "high iv"); !ok || !s.Preset || s.Name != "High IV" {
+	if s, ok := scan.Find(nil, "high iv"); !ok || !s.Preset || s.Name != "High IV" {
 		t.Fatalf("preset: %+v %v", s, ok)
 	}
-	if _, ok := Find(saved, "nope"); ok {
+	if _, ok := scan.Find(saved, "nope"); ok {
 		t.Fatal("found a scan that does not exist")
 	}
-	if _, ok := Find(saved, " "); ok {
+	if _, ok := scan.Find(saved, " "); ok {
 		t.Fatal("found a scan without a name")
 	}
-	s, _ := Find(saved, "mine")
+	s, _ := scan.Find(saved, "mine")
 	s.Fields[0].Formula = "x"
 	if saved[0].Fields[0].Formula != "iv30" {
 		t.Fatal("Find returned the saved scan's own fields")
@@ -155,28 +156,28 @@ func TestFindScan(t *testing.T) {
 func TestRunScanChecksFirst(t *testing.T) {
 	c := modeltest.StartSandbox(t, sandbox.Config{})
 	g := api.NewGrammar(sbscan.Metadata().Fields)
-	s := Scan{Fields: []api.ScanFieldParam{{Formula: "iv30 > 40"}, {Formula: "iv31 > 4"}}}
-	out, err := Run(t.Context(), c, g, s, api.Live, modeltest.Now)
-	var fe *FormulaError
+	s := scan.Scan{Fields: []api.ScanFieldParam{{Formula: "iv30 > 40"}, {Formula: "iv31 > 4"}}}
+	out, err := scan.Run(t.Context(), c, g, s, api.Live, modeltest.Now)
+	var fe *scan.FormulaError
 	if !errors.As(err, &fe) || fe.Index != 1 || out.Resp != nil || out.Result != nil {
 		t.Fatalf("err %v, outcome %+v", err, out)
 	}
 	if want := `formula 2 "iv31 > 4": unknown field iv31`; err.Error() != want {
 		t.Fatalf("%q, want %q", err, want)
 	}
-	_, err = Run(t.Context(), c, nil, s, api.Live, modeltest.Now)
+	_, err = scan.Run(t.Context(), c, nil, s, api.Live, modeltest.Now)
 	var ae *api.APIError
 	if !errors.As(err, &ae) || ae.StatusCode != 400 {
 		t.Fatalf("without a grammar: %v", err)
 	}
-	if msg, field := DescribeError(err, s); field != 1 || !strings.Contains(msg, "unknown field iv31") {
+	if msg, field := scan.DescribeError(err, s); field != 1 || !strings.Contains(msg, "unknown field iv31") {
 		t.Fatalf("%q %d", msg, field)
 	}
 
 	// A scan that matches nothing is a success without rows, and was
 	// charged; an empty mode is the client's.
-	none := Scan{Fields: []api.ScanFieldParam{{Formula: "iv30 > 1000"}, {Formula: "iv30"}}}
-	out, err = Run(t.Context(), c, g, none, "", modeltest.Now)
+	none := scan.Scan{Fields: []api.ScanFieldParam{{Formula: "iv30 > 1000"}, {Formula: "iv30"}}}
+	out, err = scan.Run(t.Context(), c, g, none, "", modeltest.Now)
 	if err != nil || out.Result == nil || out.Result.Output != nil || out.Rows() != 0 || out.Mode != api.Live || out.Resp.Cost != 30 {
 		t.Fatalf("no rows: err %v, outcome %+v", err, out)
 	}

@@ -137,6 +137,18 @@ func NewLayout(width, height int, tapeVisible, calendarVisible bool) Layout {
 	return l
 }
 
+// BodyRect is everything between the header and the status bar of a
+// width x height frame, which stay live around it: the scanner's modal,
+// the vol page's charts.
+func BodyRect(width, height int) Rect {
+	lay := NewLayout(width, height, true, true)
+	top, bottom := lay.Header.H, max(height, 0)
+	if !lay.Status.Empty() {
+		bottom = lay.Status.Y
+	}
+	return Rect{Y: top, W: max(width, 0), H: max(bottom-top, 0)}
+}
+
 // TooSmall reports whether the terminal is below the 80x24 the watch
 // screen needs.
 func TooSmall(width, height int) bool { return width < minFrameW || height < minFrameH }

@@ -7,16 +7,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Pane is a part of the watch screen (ladder, tape, calendar) and Page a
-// part that fills the screen (watchlist, contract, vol, as they come). The
-// root sizes and focuses a part, hands it its messages, and draws what
-// View returns: exactly the set height in lines, each exactly the set
-// width in cells. Self is the part's own type, so Update returns it as
-// bubbles' components do, without a type assertion at the root.
+// Pane is a part of a page (ladder, tape, calendar; the watchlist's, the
+// contract's and the vol page's models). Its page sizes and focuses it,
+// hands it its messages, and draws what View returns: exactly the set
+// height in lines, each exactly the set width in cells. Self is the
+// part's own type, so Update returns it as bubbles' components do.
 //
-// A part never reaches into the root or into another part: what the root
+// A pane never reaches into the root or into another part: what its page
 // needs from it (the selected contract, the expiry) it reads from the
-// part's exported state after Update.
+// pane's exported state after Update.
 type Pane[Self any] interface {
 	help.KeyMap
 	SetSize(width, height int)
@@ -24,9 +23,6 @@ type Pane[Self any] interface {
 	Update(msg tea.Msg) (Self, tea.Cmd)
 	View() []string
 }
-
-// Page is a part that fills the screen; its contract is a Pane's.
-type Page[Self any] interface{ Pane[Self] }
 
 // Overlay floats above the screen (help, symbol and date prompts, the
 // scanner, confirmations). Its Update returns an Action for the root to
@@ -38,7 +34,7 @@ type Overlay interface {
 	View() []string
 }
 
-// Action is what an overlay asks of the root. nil is nothing.
+// Action is what a page or an overlay asks of the root. nil is nothing.
 type Action interface{ action() }
 
 // Close asks the root to close the overlay.
@@ -51,7 +47,8 @@ type PickSymbol struct{ Symbol string }
 // (zero: today, live).
 type PickDate struct{ Date api.Date }
 
-// OpenContract asks the root to open the contract page of OSI.
+// OpenContract shows OSI on the contract page: the message an Open of
+// the page carries to it.
 type OpenContract struct{ OSI string }
 
 // Notice asks the root to show Text in the status bar.

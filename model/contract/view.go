@@ -16,7 +16,7 @@ import (
 	"chainwatch/ui"
 )
 
-var _ common.Page[*Model] = (*Model)(nil)
+var _ common.Pane[*Model] = (*Model)(nil)
 
 // Update takes the page's keys (scrolling the prints) and its replies.
 func (m *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
@@ -34,7 +34,14 @@ func (m *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 			m.SetExchanges(msg.List)
 		}
 	}
+	m.fillChart()
 	return m, nil
+}
+
+// SetSize sets the page's size and draws its chart for it.
+func (m *Model) SetSize(width, height int) {
+	m.Frame.SetSize(width, height)
+	m.fillChart()
 }
 
 func (m *Model) handleKey(k tea.KeyPressMsg) {
@@ -156,18 +163,49 @@ func (m *Model) status(now time.Time) (string, bool) {
 	return string(m.q.Mode) + " · " + age.String() + " ago", stale
 }
 
-// Invalidate drops the drawn chart, so the next View draws it again
-// (the benchmarks; a theme change is noticed by itself).
+// Invalidate drops the kept chart, so View draws it again until the next
+// Update or SetSize keeps one (the benchmarks; a theme change is noticed
+// by itself).
 func (m *Model) Invalidate() { m.chart = nil }
 
-// chartLines is the chart, drawn again only when its data, the size or
-// the minute (the time axis grows with the clock) changed.
+// chartLines is the chart at the size w x h: the one drawn by fillChart
+// while its data, the size and the minute (the time axis grows with the
+// clock) are the same, else drawn now and not kept (View writes nothing).
 func (m *Model) chartLines(w, h int, now time.Time) []string {
-	from, to := m.timeAxis(now)
-	key := [3]int{m.version, w<<16 | h, int(to / 60_000)}
+	key := m.chartKeyAt(w, h, now)
 	if m.chart != nil && key == m.chartKey && m.chartStyles == m.sh.Styles {
 		return m.chart
 	}
+	return m.drawChart(w, h, now)
+}
+
+// fillChart draws the chart again, for View to return, when its data,
+// the size, the minute or the theme changed; Update and SetSize call it.
+func (m *Model) fillChart() {
+	if m.W <= 0 || m.H <= 0 {
+		return
+	}
+	now := m.sh.Now()
+	r := ui.NewContractLayout(m.W, m.H).Chart
+	if r.Empty() {
+		return
+	}
+	key := m.chartKeyAt(r.W, r.H, now)
+	if m.chart != nil && key == m.chartKey && m.chartStyles == m.sh.Styles {
+		return
+	}
+	m.chart, m.chartKey, m.chartStyles = m.drawChart(r.W, r.H, now), key, m.sh.Styles
+}
+
+// chartKeyAt is what the chart drawn at w x h at now depends on.
+func (m *Model) chartKeyAt(w, h int, now time.Time) [3]int {
+	_, to := m.timeAxis(now)
+	return [3]int{m.version, w<<16 | h, int(to / 60_000)}
+}
+
+// drawChart draws the chart at w x h at now.
+func (m *Model) drawChart(w, h int, now time.Time) []string {
+	from, to := m.timeAxis(now)
 	d := ui.ChartData{From: from, To: to}
 	for _, q := range m.quotes.All() {
 		d.Mid = append(d.Mid, ui.ChartPoint{T: q.Time, V: q.Mid()})
@@ -185,8 +223,7 @@ func (m *Model) chartLines(w, h int, now time.Time) []string {
 	case len(d.Mid) == 0 && len(d.Trades) == 0 && m.lastOK[fTAQ].IsZero() && m.err[fTAQ] != nil:
 		d.Message = "quotes: " + feed.Describe(m.err[fTAQ], "")
 	}
-	m.chart, m.chartKey, m.chartStyles = ui.Chart(&d, w, h, m.sh.Styles), key, m.sh.Styles
-	return m.chart
+	return ui.Chart(&d, w, h, m.sh.Styles)
 }
 
 // timeAxis is the chart's time axis: the open to the data's clock, or to

@@ -21,6 +21,7 @@ import (
 // selects it. added is false when sym is on the list already (it is
 // selected instead) or the list is full; cmd saves the list.
 func (m *Model) Add(sym string) (added bool, cmd tea.Cmd) {
+	defer m.keepCursor()
 	switch {
 	case slices.Contains(m.symbols, sym):
 		m.note = ui.Note{Text: sym + " is already on the watchlist", Tone: ui.ToneValue}

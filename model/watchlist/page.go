@@ -14,7 +14,7 @@ import (
 	"chainwatch/ui"
 )
 
-var _ common.Page[*Model] = (*Model)(nil)
+var _ common.Pane[*Model] = (*Model)(nil)
 
 // Msg is what the page asks of the root.
 type Msg interface{ watchlistMsg() }
@@ -32,6 +32,7 @@ func (SavedMsg) watchlistMsg()     {}
 
 // Update takes a key (when focused), a save's outcome, or a reply.
 func (m *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
+	defer m.keepCursor()
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		if m.Focused {
@@ -118,13 +119,20 @@ func (m *Model) page() int {
 }
 
 // Scroll moves the cursor by delta rows (the mouse wheel).
-func (m *Model) Scroll(delta int) { m.step(delta) }
+func (m *Model) Scroll(delta int) {
+	m.step(delta)
+	m.keepCursor()
+}
 
 // Click selects the row under (x, y), relative to the page's top left, as
 // the last View drew it; a click on a heading sorts by that column, and a
 // second one flips the order.
 func (m *Model) Click(x, y int) {
-	row, col, head := ui.WatchlistHit(&m.view, x, y)
+	defer m.keepCursor()
+	// The page as drawn now: where its columns and rows are.
+	v := m.viewData(m.sh.Now())
+	ui.Watchlist(&v, m.W, m.H, m.sh.Styles)
+	row, col, head := ui.WatchlistHit(&v, x, y)
 	switch {
 	case head:
 		m.sortBy(col)
@@ -148,10 +156,14 @@ func (m *Model) notes() []ui.Note {
 
 // View is the page at its size.
 func (m *Model) View() []string {
-	now := m.sh.Now()
-	v := &m.view
-	v.Rows = v.Rows[:0]
-	v.Cursor = 0
+	v := m.viewData(m.sh.Now())
+	return ui.Watchlist(&v, m.W, m.H, m.sh.Styles)
+}
+
+// viewData is what View draws at now, the cursor's row in sight from the
+// kept offset (keepCursor); it writes nothing.
+func (m *Model) viewData(now time.Time) ui.WatchlistView {
+	v := ui.WatchlistView{Rows: make([]ui.WatchRow, 0, len(m.order))}
 	var asOf api.TimeOfDay = -1
 	for i, sym := range m.order {
 		e := m.rows[sym]
@@ -164,13 +176,7 @@ func (m *Model) View() []string {
 		}
 	}
 	notes := m.notes()
-	// Keep the cursor's row in sight.
-	body := max(ui.WatchlistBody(m.H, len(notes)), 1)
-	m.offset = min(m.offset, v.Cursor)
-	if v.Cursor >= m.offset+body {
-		m.offset = v.Cursor - body + 1
-	}
-	v.Offset = m.offset
+	v.Offset = m.shownOffset(v.Cursor, len(notes))
 	v.Manual, v.Sort, v.Desc = m.manual, m.sortCol, m.desc
 	v.Source, v.Mode, v.Cost = m.source, m.q.Mode, m.cost
 	v.Date, v.Today = feed.ShownDay(m.q, now), m.q.Day(now)
@@ -203,7 +209,31 @@ func (m *Model) View() []string {
 	v.Notes = notes
 	v.Now, v.Flash = now.UnixNano(), m.sh.Flash.Nanoseconds()
 	v.Focused = m.Focused
-	return ui.Watchlist(v, m.W, m.H, m.sh.Styles)
+	return v
+}
+
+// shownOffset is the first row shown with the cursor on row cursor and
+// notes notes under the table: the kept offset, moved only as far as
+// keeps the cursor's row in sight.
+func (m *Model) shownOffset(cursor, notes int) int {
+	body := max(ui.WatchlistBody(m.H, notes), 1)
+	offset := min(m.offset, cursor)
+	if cursor >= offset+body {
+		offset = cursor - body + 1
+	}
+	return offset
+}
+
+// keepCursor keeps the offset that shows the cursor's row, after every
+// change of the rows, the cursor or the size, so that View reads it.
+func (m *Model) keepCursor() {
+	m.offset = m.shownOffset(max(slices.Index(m.order, m.cursor), 0), len(m.notes()))
+}
+
+// SetSize sets the page's size; the cursor's row stays in sight.
+func (m *Model) SetSize(width, height int) {
+	m.Frame.SetSize(width, height)
+	m.keepCursor()
 }
 
 // watchRow is e as the page draws it.

@@ -68,7 +68,6 @@ type Model struct {
 	cost     int
 	interval time.Duration
 
-	view  ui.WatchlistView
 	order []string // symbols in the order shown, rebuilt by arrange
 }
 
@@ -154,6 +153,7 @@ func (m *Model) Query() feed.Query { return m.q }
 // SetQuery moves the page to another mode or day: the quotes, the
 // sparklines and the events of the old one mean nothing for the new one.
 func (m *Model) SetQuery(q feed.Query) {
+	defer m.keepCursor()
 	m.q = q
 	for _, e := range m.rows {
 		*e = entry{}
@@ -183,6 +183,7 @@ func (m *Model) Err() error {
 // rows on screen; a 204 means the service knows none of the symbols asked
 // for. It reports whether the reply was the page's.
 func (m *Model) Apply(msg feed.QuotesMsg) bool {
+	defer m.keepCursor()
 	if msg.Query.Gen != m.q.Gen {
 		return false
 	}
@@ -242,6 +243,7 @@ func (m *Model) Apply(msg feed.QuotesMsg) bool {
 // failure is kept for the status bar and asked again on the feed's
 // schedule; the column shows a dash meanwhile.
 func (m *Model) ApplyEvents(msg feed.EventsMsg) bool {
+	defer m.keepCursor()
 	if msg.Query.Gen != m.q.Gen {
 		return false
 	}

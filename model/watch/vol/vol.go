@@ -14,11 +14,12 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/model/common"
+	"chainwatch/theme"
 	"chainwatch/ui"
 	volfig "chainwatch/vol"
 )
 
-var _ common.Page[*Model] = (*Model)(nil)
+var _ common.Pane[*Model] = (*Model)(nil)
 
 // Model is the vol page. It holds no chain of its own: the root sets the
 // surface (the chain the ladder holds) before each View, and reads back
@@ -29,7 +30,14 @@ type Model struct {
 
 	data   ui.VolData
 	charts ui.VolCharts // drawn again only when what they show changes
-	both   bool         // the smile shows calls and puts, not the OTM side merged
+	// lines are the page drawn at the size and in the styles of drawn by
+	// Set, SetSize and Update, for View to return: drawing keeps charts.
+	lines []string
+	drawn struct {
+		w, h int
+		st   *theme.Styles
+	}
+	both bool // the smile shows calls and puts, not the OTM side merged
 }
 
 // New is an empty page; Set fills it.
@@ -50,10 +58,14 @@ type Input struct {
 	Message  string
 }
 
-// Set computes the figures of in. The surface is read here and not kept
-// beyond the smile's rows, which View draws before the root applies the
-// next chain reply.
+// Set computes the figures of in and draws the page. The surface is read
+// here and not kept beyond the smile's rows, drawn here too.
 func (m *Model) Set(in Input) {
+	m.set(in)
+	m.draw()
+}
+
+func (m *Model) set(in Input) {
 	d := &m.data
 	*d = ui.VolData{Selected: -1, Earnings: -1, Cursor: in.Cursor, Both: m.both, Term: in.Term, Message: in.Message,
 		Figures: d.Figures[:0], Spot: math.NaN(), Charts: &m.charts}
@@ -81,17 +93,40 @@ func (m *Model) Figures() []volfig.Figures { return m.data.Figures }
 func (m *Model) Both() bool { return m.both }
 
 // Update takes the page's own key: the smile's mode. Everything else
-// (expiry, strike, closing) is the root's, which owns the ladder.
+// (expiry, strike, closing) is the watch package's, which owns the ladder.
 func (m *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.sh.Keys.Smile) {
 		m.both = !m.both
 		m.data.Both = m.both
+		m.draw()
 	}
 	return m, nil
 }
 
 // View is the page at the set size.
-func (m *Model) View() []string { return ui.VolPage(&m.data, m.W, m.H, m.sh.Styles) }
+func (m *Model) View() []string {
+	if d := m.drawn; m.lines != nil && d.w == m.W && d.h == m.H && d.st == m.sh.Styles {
+		return m.lines
+	}
+	data := m.data
+	data.Charts = nil // drawn now, not kept
+	return ui.VolPage(&data, m.W, m.H, m.sh.Styles)
+}
+
+// SetSize sets the page's size and draws it at that size.
+func (m *Model) SetSize(width, height int) {
+	m.Frame.SetSize(width, height)
+	if m.W != m.drawn.w || m.H != m.drawn.h {
+		m.draw()
+	}
+}
+
+// draw draws the page for View, keeping its charts until what they show
+// changes.
+func (m *Model) draw() {
+	m.lines = ui.VolPage(&m.data, m.W, m.H, m.sh.Styles)
+	m.drawn.w, m.drawn.h, m.drawn.st = m.W, m.H, m.sh.Styles
+}
 
 // ShortHelp is the page's keys for the status bar.
 func (m *Model) ShortHelp() []key.Binding {

@@ -14,7 +14,7 @@ import (
 // (ring-MB, B/trade: the decoded pages are let go first). Each iteration
 // then pushes one more trade onto the full ring, which must not allocate.
 //
-//	go test -run '^$' -bench Ring10000 -benchmem ./model/tape
+//	go test -run '^$' -bench Ring10000 -benchmem ./model/watch/tape
 func BenchmarkRing10000(b *testing.B) {
 	const n = 10_000
 	heap := func() uint64 {

@@ -38,10 +38,16 @@ func (c *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 
 // View is the events, upcoming first, then the recent ones.
 func (c *Model) View() []string {
+	cv := c.shown()
+	return ui.Calendar(&cv, c.W, c.H, c.sh.Styles)
+}
+
+// shown is what View draws: the events in the screen's order, less those
+// scrolled past.
+func (c *Model) shown() ui.CalendarView {
 	today := c.q.Day(c.sh.Now())
-	c.ve = upcomingFirst(c.ve[:0], c.earnings, today, func(e ui.Earning) api.Date { return e.Date })
-	c.vd = upcomingFirst(c.vd[:0], c.dividends, today, func(d ui.Dividend) api.Date { return d.ExDate })
-	ve, vd := c.ve, c.vd
+	ve := upcomingFirst(make([]ui.Earning, 0, len(c.earnings)), c.earnings, today, func(e ui.Earning) api.Date { return e.Date })
+	vd := upcomingFirst(make([]ui.Dividend, 0, len(c.dividends)), c.dividends, today, func(d ui.Dividend) api.Date { return d.ExDate })
 	for range min(c.scroll, len(ve)+len(vd)) {
 		// Drop whichever comes first in the screen's order.
 		if len(vd) == 0 || (len(ve) > 0 && !shownAfter(ve[0].Date, vd[0].ExDate, today)) {
@@ -50,8 +56,7 @@ func (c *Model) View() []string {
 			vd = vd[1:]
 		}
 	}
-	c.cv = ui.CalendarView{Earnings: ve, Dividends: vd, Today: today, Focused: c.Focused, Message: c.message()}
-	return ui.Calendar(&c.cv, c.W, c.H, c.sh.Styles)
+	return ui.CalendarView{Earnings: ve, Dividends: vd, Today: today, Focused: c.Focused, Message: c.message()}
 }
 
 // ShortHelp is the calendar's keys.

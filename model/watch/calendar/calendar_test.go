@@ -57,8 +57,8 @@ func TestCalendar(t *testing.T) {
 		t.Fatalf("%d lines", len(lines))
 	}
 	// Upcoming first, soonest first; then recent, latest first.
-	if c.cv.Earnings[0].Date != today.AddDays(70) || c.cv.Earnings[1].Date != today.AddDays(-20) || c.cv.Dividends[0].ExDate != today.AddDays(10) {
-		t.Errorf("order %+v %+v", c.cv.Earnings, c.cv.Dividends)
+	if c.shown().Earnings[0].Date != today.AddDays(70) || c.shown().Earnings[1].Date != today.AddDays(-20) || c.shown().Dividends[0].ExDate != today.AddDays(10) {
+		t.Errorf("order %+v %+v", c.shown().Earnings, c.shown().Dividends)
 	}
 	text := ansi.Strip(strings.Join(lines, "\n"))
 	if !strings.Contains(text, "0.42") || !strings.Contains(text, "1.23") {
@@ -67,8 +67,8 @@ func TestCalendar(t *testing.T) {
 	// Scrolling hides the first line of that order: the dividend in 10 days.
 	c.Scroll(1)
 	view(c, 60, 9, false)
-	if len(c.cv.Dividends) != 1 || len(c.cv.Earnings) != 3 {
-		t.Errorf("scrolled: %d dividends, %d earnings", len(c.cv.Dividends), len(c.cv.Earnings))
+	if len(c.shown().Dividends) != 1 || len(c.shown().Earnings) != 3 {
+		t.Errorf("scrolled: %d dividends, %d earnings", len(c.shown().Dividends), len(c.shown().Earnings))
 	}
 	c.Scroll(100)
 	if c.scroll != 4 {

@@ -30,9 +30,6 @@ type Model struct {
 	loading       bool
 	stopped       string // why nothing will be fetched (Stop)
 
-	ve []ui.Earning // the order on screen, reused per frame
-	vd []ui.Dividend
-	cv ui.CalendarView
 }
 
 // New returns an empty calendar; SetQuery starts it.

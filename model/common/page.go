@@ -1,0 +1,167 @@
+package common
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"chainwatch/feed"
+)
+
+// Page fills the screen above the status bar (the watch screen, the vol,
+// contract and watchlist pages). The root builds each page once, keeps a
+// stack of them (the watch screen at the bottom), and uses only this
+// contract: it sizes and focuses every page, hands the top one its keys
+// and mouse, hands every one the monitor's replies, the query
+// (QueryMsg), what the overlays picked and every message it does not
+// know, and draws the top one's View over its status bar. What a page
+// wants of the root or of another page travels as an Action.
+type Page interface {
+	help.KeyMap
+	// SetSize is the page's size: the frame less the status bar.
+	SetSize(width, height int)
+	// SetFocused is true for the top page while no prompt takes the keys.
+	SetFocused(focused bool)
+	Update(msg tea.Msg) (tea.Cmd, Action)
+	// View is exactly the set size; it writes nothing.
+	View() []string
+	// Feeds marks in c what the page shows while it is on the stack, the
+	// pages above over the ones below (the vol page covers the tape).
+	Feeds(c *feed.Conditions)
+	// Wants are the page's feeds for the monitor, each Hidden where
+	// !f.Shown(c): a page keeps wanting its feeds while it is off the
+	// stack, so the monitor keeps what it learnt of them.
+	Wants(c feed.Conditions) []feed.Want
+	// Status is what the status bar and the window title need of the page
+	// while it is on top.
+	Status(now time.Time) Status
+}
+
+// Status is what the root's status bar needs of the top page.
+type Status struct {
+	Shown feed.Feed // the feed whose refresh the bar counts down
+	// Next, when NextCost > 0, is counted down instead of Shown while it
+	// is planned and the session is not paused, with its cost (the vol
+	// page's term structure: what the page adds to the bill).
+	Next     feed.Feed
+	NextCost int
+	Errs     []error // the page's parts' failures
+	Hint     string  // the keys a newcomer needs first
+	Title    string  // the window's title
+	// Ticks says the page shows a count in seconds (an age) at now.
+	Ticks bool
+	// Below asks for the failures and the ticking of the page beneath too:
+	// the contract page, over the watch screen, reports both.
+	Below bool
+}
+
+// Known is a page that knows symbols the symbol prompt completes from
+// and trusts (the watchlist's).
+type Known interface{ Known() []string }
+
+// PageID names a page the root builds.
+type PageID int
+
+// The pages.
+const (
+	PageWatch PageID = iota
+	PageVol
+	PageContract
+	PageWatchlist
+	NumPages
+)
+
+// QueryMsg is the watch screen's query, sent to every page when it
+// changes (a symbol, a mode or a day picked).
+type QueryMsg struct{ Query feed.Query }
+
+// DrawMsg is sent to the pages on the stack before each frame is drawn,
+// with the monitor's snapshot (due times, intervals, the points): the page makes
+// ready there what its View draws, so that View writes nothing.
+type DrawMsg struct{ Feeds feed.Snapshot }
+
+// QuitMsg is sent to every page as the program ends: the last chance to
+// write what waits to be saved.
+type QuitMsg struct{}
+
+// FlashDoneMsg redraws the screen once the flashes have faded.
+type FlashDoneMsg struct{}
+
+// FlashDone redraws once the flashes of new data have faded; with no
+// flashes (--no-flash) there is nothing to wait for.
+func FlashDone(c *Common) tea.Cmd {
+	if c.Flash <= 0 {
+		return nil
+	}
+	return tea.Tick(c.Flash+50*time.Millisecond, func(time.Time) tea.Msg { return FlashDoneMsg{} })
+}
+
+// SharedKey is the Action of a key every page means the same by: quit
+// and help; nil for any other key.
+func SharedKey(c *Common, k tea.KeyPressMsg) Action {
+	switch {
+	case key.Matches(k, c.Keys.Quit):
+		return Quit{}
+	case key.Matches(k, c.Keys.Help):
+		return OpenHelp{}
+	}
+	return nil
+}
+
+// Open asks the root to push Page, then hand it Msg (nil: nothing).
+type Open struct {
+	Page PageID
+	Msg  tea.Msg
+}
+
+// Back asks the root to pop the top page; a Symbol other than the one
+// shown then changes the watch screen's query to it (the watchlist's
+// "open the chain").
+type Back struct{ Symbol string }
+
+// ChangeQuery asks the root to show Query (a new generation is given).
+type ChangeQuery struct{ Query feed.Query }
+
+// Refresh asks the monitor to fetch Feeds now, whatever the timers say.
+type Refresh struct{ Feeds []feed.Feed }
+
+// Refetch asks the monitor to fetch Feed again with what it now wants
+// (the ladder's expiry after the debounce).
+type Refetch struct{ Feed feed.Feed }
+
+// AskSymbol asks for the symbol prompt; Add: to add to the watchlist,
+// whose Have are refused as already there.
+type AskSymbol struct {
+	Add  bool
+	Have []string
+}
+
+// AskDate asks for the date prompt.
+type AskDate struct{}
+
+// OpenScanner asks for the scanner modal.
+type OpenScanner struct{}
+
+// OpenHelp asks for the help over the top page.
+type OpenHelp struct{}
+
+// Remember asks the root to put Symbol first among the recent symbols
+// (its chain arrived with options).
+type Remember struct{ Symbol string }
+
+// NoSuchSymbol tells the root the service does not know Symbol.
+type NoSuchSymbol struct{ Symbol string }
+
+func (Open) action()         {}
+func (Back) action()         {}
+func (ChangeQuery) action()  {}
+func (Refresh) action()      {}
+func (Refetch) action()      {}
+func (AskSymbol) action()    {}
+func (AskDate) action()      {}
+func (OpenScanner) action()  {}
+func (OpenHelp) action()     {}
+func (Remember) action()     {}
+func (NoSuchSymbol) action() {}

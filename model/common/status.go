@@ -1,0 +1,59 @@
+package common
+
+import (
+	"time"
+
+	"chainwatch/api"
+	"chainwatch/feed"
+	"chainwatch/ui"
+)
+
+// Bar is what the status bar shows of a page whose Status is s, from the
+// monitor's snapshot, for the watch screen's query q at now: the points,
+// the refresh it counts down or the pause, the newest failure of its
+// parts. The root adds its notice and the overlay's hint.
+func (s Status) Bar(snap *feed.Snapshot, q feed.Query, now time.Time) ui.StatusData {
+	st := snap.Stats
+	d := ui.StatusData{
+		Spent: st.SessionSpent, HourlyRate: st.HourlyRate, BudgetPerHour: st.BudgetPerHour, RateKnown: st.RateKnown, Daily: st.Daily,
+		PointsLeft: -1,
+		Hint:       s.Hint,
+	}
+	if v, ok := st.PointsLeft.Get(); ok {
+		d.PointsLeft = v
+	}
+	f := snap.Feeds[s.Shown]
+	switch {
+	case snap.Feeds[feed.FeedChain].NoSuch && s.Shown != feed.FeedQuotes && s.Shown != feed.FeedEvents || q.Historical(now):
+		// Nothing will be polled: no pause to wait out, no next refresh.
+	case !feed.SessionLive(now, q.Mode) && !f.InFlight && (f.Due.IsZero() || !f.Due.Before(feed.NextOpen(now, q.Mode))):
+		d.Paused = feed.PauseText(now, q.Mode)
+	case !f.Due.IsZero():
+		// "next" is the chain's refresh (the watchlist's quotes on its
+		// page): the prices a trader watches.
+		d.NextFeed, d.Next = s.Shown.String(), max(f.Due.Sub(now), 0)
+	}
+	if due := snap.Feeds[s.Next].Due; s.NextCost > 0 && !due.IsZero() && d.Paused == "" {
+		d.NextFeed, d.Next, d.NextCost = s.Next.String(), max(due.Sub(now), 0), s.NextCost
+	}
+	if err := LastErr(s.Errs); err != nil {
+		d.Err, d.ErrAge = feed.Describe(err, ""), now.Sub(err.At)
+	}
+	return d
+}
+
+// LastErr is the newest of errs that has not been followed by a success
+// of the same part: an error the screen has recovered from is no longer
+// news.
+func LastErr(errs []error) *feed.FetchError {
+	var last *feed.FetchError
+	// A type assertion, not errors.As: this runs every frame, and a part's
+	// Err is a *feed.FetchError or nil by its contract.
+	for _, err := range errs {
+		fe, _ := err.(*feed.FetchError)
+		if fe != nil && !api.IsNoData(fe) && (last == nil || fe.At.After(last.At)) {
+			last = fe
+		}
+	}
+	return last
+}

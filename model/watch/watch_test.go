@@ -1,0 +1,214 @@
+package watch
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"chainwatch/api"
+	"chainwatch/feed"
+	"chainwatch/model/common"
+	"chainwatch/model/modeltest"
+	"chainwatch/ui"
+)
+
+// Key presses as the terminal sends them.
+var (
+	keyUp    = tea.KeyPressMsg{Code: tea.KeyUp}
+	keyDown  = tea.KeyPressMsg{Code: tea.KeyDown}
+	keyRight = tea.KeyPressMsg{Code: tea.KeyRight}
+)
+
+func runeKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Text: string(r)} }
+
+// pages is the watch screen and the vol page on the sandbox's SPY, at
+// the size a 120x40 terminal gives them (the status bar's row is the
+// root's), on top and focused, before any chain.
+func pages(t *testing.T, now *time.Time) (*Screen, *Vol, *common.Common) {
+	t.Helper()
+	sh := modeltest.SandboxCommon(t)
+	sh.Now = func() time.Time { return *now }
+	s, v := New(sh, common.Config{Source: "SANDBOX", Now: sh.Now}.WithDefaults())
+	s.Update(common.QueryMsg{Query: feed.Query{Symbol: "SPY", Mode: api.Live, Gen: 1}})
+	s.SetSize(120, 39)
+	v.SetSize(120, 39)
+	s.SetFocused(true)
+	return s, v, sh
+}
+
+// loaded is pages with SPY's whole chain applied.
+func loaded(t *testing.T, now *time.Time) (*Screen, *Vol, *common.Common) {
+	t.Helper()
+	s, v, sh := pages(t, now)
+	m := sh.Source().Chain(t.Context(), s.Query(), 0)
+	if m.Err != nil {
+		t.Fatal(m.Err)
+	}
+	s.Update(m)
+	if s.Chain().FullAt().IsZero() {
+		t.Fatal("the whole chain was not applied")
+	}
+	s.SetSize(120, 39) // as the root does before each frame
+	return s, v, sh
+}
+
+// TestVolPageMatchesTheLadder: the selected expiry's ATM IV and expected
+// move are the ladder's own numbers (its ATM call and put: IVs averaged,
+// mids added), and every tab's strip shows the page's figures.
+func TestVolPageMatchesTheLadder(t *testing.T) {
+	now := modeltest.Now
+	s, v, _ := loaded(t, &now)
+	s.Update(keyDown) // a step off the money and back: the cursor is the ladder's
+	s.Update(keyUp)
+	call, ok := s.Chain().Selected()
+	if !ok {
+		t.Fatal("nothing selected")
+	}
+	s.Update(keyRight)
+	put, _ := s.Chain().Selected()
+	if _, act := s.Update(runeKey('v')); act != (common.Open{Page: common.PageVol}) {
+		t.Fatalf("v asks for %#v, not the vol page", act)
+	}
+	v.Update(common.DrawMsg{})
+	figs := v.Charts().Figures()
+	sel := -1
+	for i, f := range figs {
+		if f.Date == s.Chain().Expiry() {
+			sel = i
+		}
+	}
+	if sel < 0 {
+		t.Fatalf("the selected expiry %v is not on the page", s.Chain().Expiry())
+	}
+	f := figs[sel]
+	if f.ATMStrike != call.Strike {
+		t.Fatalf("ATM %v, the ladder's money %v", f.ATMStrike, call.Strike)
+	}
+	if want := (call.Contract.IV + put.Contract.IV) / 2; math.Abs(f.ATMIV-want) > 1e-12 {
+		t.Errorf("ATM IV %v, the ladder's %v and %v", f.ATMIV, call.Contract.IV, put.Contract.IV)
+	}
+	if want := call.Contract.Mid + put.Contract.Mid; math.Abs(f.Move-want) > 1e-9 {
+		t.Errorf("move %v, the ladder's mids %v + %v", f.Move, call.Contract.Mid, put.Contract.Mid)
+	}
+	if f.RR25 >= 0 || math.IsNaN(f.BF25) || !(f.PCVolume > 0) {
+		t.Errorf("SPY's skew and volumes: %+v", f)
+	}
+	tabs, _ := s.Chain().Tabs()
+	if len(tabs) != len(figs) {
+		t.Fatalf("%d tabs, %d expiries on the page", len(tabs), len(figs))
+	}
+	for i, tab := range tabs {
+		if tab.Date != figs[i].Date || !same(tab.ATMIV, figs[i].ATMIV) || !same(tab.Move, figs[i].Move) {
+			t.Errorf("tab %v: strip %v ±%v, page %v ±%v", tab.Date, tab.ATMIV, tab.Move, figs[i].ATMIV, figs[i].Move)
+		}
+	}
+}
+
+func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+
+// TestVolKeys: up and down (and the expiry keys) pick the expiry, left
+// and right the strike, o the smile's mode; the ladder follows, since it
+// is the ladder's selection. ? asks for the help, which lists the page's
+// keys.
+func TestVolKeys(t *testing.T) {
+	now := modeltest.Now
+	s, v, _ := loaded(t, &now)
+	first := s.Chain().Expiry()
+	v.Update(keyDown)
+	if s.Chain().Expiry() <= first {
+		t.Fatalf("down: expiry %v", s.Chain().Expiry())
+	}
+	v.Update(runeKey('['))
+	if s.Chain().Expiry() != first {
+		t.Fatalf("[: expiry %v, want %v", s.Chain().Expiry(), first)
+	}
+	k := s.Chain().CursorStrike()
+	v.Update(keyRight)
+	if s.Chain().CursorStrike() <= k {
+		t.Fatalf("right: strike %v after %v", s.Chain().CursorStrike(), k)
+	}
+	v.Update(runeKey('o'))
+	v.Update(common.DrawMsg{})
+	if !v.Charts().Both() || !strings.Contains(ansi.Strip(strings.Join(v.View(), "\n")), "◐ both") {
+		t.Error("o does not show calls and puts apart")
+	}
+	if _, act := v.Update(runeKey('?')); act != (common.OpenHelp{}) {
+		t.Fatalf("? asks for %#v, not the help", act)
+	}
+	var keys []string
+	for _, group := range v.FullHelp() {
+		for _, b := range group {
+			keys = append(keys, b.Help().Desc)
+		}
+	}
+	if !strings.Contains(strings.Join(keys, ","), "strike (the ladder's cursor)") {
+		t.Errorf("the page's help lacks the strike keys: %v", keys)
+	}
+}
+
+// TestVolPageBeforeTheChain: the vol page before the first chain arrives
+// says it is loading, at its exact size, and the page fills in when the
+// chain comes.
+func TestVolPageBeforeTheChain(t *testing.T) {
+	now := modeltest.Now
+	s, v, sh := pages(t, &now)
+	s.SetSize(80, 23)
+	v.SetSize(80, 23)
+	v.Update(common.DrawMsg{})
+	lines := v.View()
+	if len(lines) != 23 || ansi.StringWidth(lines[10]) != 80 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	if !strings.Contains(ansi.Strip(strings.Join(lines, "\n")), "loading SPY…") {
+		t.Fatalf("no loading message:\n%s", ansi.Strip(strings.Join(lines, "\n")))
+	}
+	s.Update(sh.Source().Chain(t.Context(), s.Query(), 0))
+	v.Update(common.DrawMsg{})
+	if p := ansi.Strip(strings.Join(v.View(), "\n")); !strings.Contains(p, "Term structure") || strings.Contains(p, "loading") {
+		t.Fatalf("the chain did not fill the page:\n%s", p)
+	}
+}
+
+// TestScreenMouseSelectsAndScrolls: a click on a ladder row selects it,
+// the wheel moves the selection, a click on the tape focuses it.
+func TestScreenMouseSelectsAndScrolls(t *testing.T) {
+	now := modeltest.Now
+	s, _, _ := pages(t, &now)
+	s.SetSize(160, 47) // a 160x48 terminal
+	s.Update(feed.ChainMsg{Query: s.Query(), Chain: modeltest.SynthChain(3, 60, 0), At: now})
+	if s.Chain().LastOK().IsZero() {
+		t.Fatal("the first chain was not applied")
+	}
+	s.Update(runeKey('x')) // dismiss nothing; the banner is off without FirstRun
+	s.SetSize(160, 47)
+	_ = s.View()
+	before := selStrike(t, s)
+	lay := ui.NewLayout(160, 48, true, true)
+	s.Update(tea.MouseClickMsg{X: lay.Ladder.X + 2, Y: lay.Ladder.Y + 3, Button: tea.MouseLeft})
+	if after := selStrike(t, s); after == before {
+		t.Fatalf("a click on another row kept the selection at %v", before)
+	}
+	clicked := selStrike(t, s)
+	s.Update(tea.MouseWheelMsg{X: lay.Ladder.X + 2, Y: lay.Ladder.Y + 5, Button: tea.MouseWheelDown})
+	if got := selStrike(t, s); got <= clicked {
+		t.Fatalf("the wheel moved the selection from %v to %v", clicked, got)
+	}
+	s.Update(tea.MouseClickMsg{X: lay.Tape.X + 2, Y: lay.Tape.Y + 2, Button: tea.MouseLeft})
+	if !s.TapeFocused() {
+		t.Fatal("a click on the tape focuses it")
+	}
+}
+
+// selStrike is the strike of the ladder's selected contract.
+func selStrike(t *testing.T, s *Screen) float64 {
+	t.Helper()
+	d, ok := s.Chain().Selected()
+	if !ok {
+		t.Fatal("nothing selected")
+	}
+	return d.Strike
+}
