@@ -212,3 +212,28 @@ func selStrike(t *testing.T, s *Screen) float64 {
 	}
 	return d.Strike
 }
+
+// TestExpiryKeysKeepTheContract: on the sandbox's SPY, a put a few
+// strikes off the money stays that put across `]` and `[`.
+func TestExpiryKeysKeepTheContract(t *testing.T) {
+	now := modeltest.Now
+	s, _, _ := loaded(t, &now)
+	for range 3 {
+		s.Update(keyDown)
+	}
+	s.Update(keyRight)
+	d, _ := s.Chain().Selected()
+	if d.Type != api.Put {
+		t.Fatalf("selected %v %v", d.Strike, d.Type)
+	}
+	first := s.Chain().Expiry()
+	s.Update(runeKey(']'))
+	got, _ := s.Chain().Selected()
+	if s.Chain().Expiry() == first || got.Type != api.Put || math.Abs(got.Strike-d.Strike) > 2.5 {
+		t.Fatalf("] from %s %v put: %s %v %v", first, d.Strike, s.Chain().Expiry(), got.Strike, got.Type)
+	}
+	s.Update(runeKey('['))
+	if got, _ := s.Chain().Selected(); s.Chain().Expiry() != first || got.Strike != d.Strike || got.Type != api.Put {
+		t.Fatalf("[ back: %s %v %v, want %s %v put", s.Chain().Expiry(), got.Strike, got.Type, first, d.Strike)
+	}
+}

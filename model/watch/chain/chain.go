@@ -162,6 +162,16 @@ func (c *Model) selectTab(d api.Date, root string) {
 	c.expiry, c.root, c.strike, c.side, c.offset, c.center, c.winLo = d, root, math.NaN(), api.Call, 0, true, math.NaN()
 }
 
+// keepTab goes to root's expiry d keeping the strike and side: the
+// cursor is on the nearest strike to the one selected (window keeps the
+// strike asked for, not the nearest, so going back finds it again); a
+// cursor that followed the money follows it on the new expiry too.
+func (c *Model) keepTab(d api.Date, root string) {
+	strike, side := c.strike, c.side
+	c.selectTab(d, root)
+	c.strike, c.side = strike, side
+}
+
 // Root is the selected expiry's root when several roots list that expiry
 // (SPX and SPXW on a monthly Friday), "" when one does.
 func (c *Model) Root() string {

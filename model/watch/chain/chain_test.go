@@ -163,7 +163,7 @@ func TestChainATMWindow(t *testing.T) {
 	}
 
 	// The side keys pick call or put; the expiry keys go along the tabs
-	// and put the cursor back at the money on the call side.
+	// keeping the strike and side.
 	pressKey(t, c, keyRight, 1)
 	if d, _ := c.Selected(); d.Type != api.Put {
 		t.Error("right did not pick the put")
@@ -173,7 +173,7 @@ func TestChainATMWindow(t *testing.T) {
 	if changed := pressKey(t, c, runeKey(']'), 1); !changed || c.Expiry() != modeltest.SynthDay.AddDays(1) {
 		t.Fatalf("next expiry: changed %v, %s", changed, c.Expiry())
 	}
-	if d, _ := c.Selected(); d.Strike != 600 || d.Type != api.Call {
+	if d, _ := c.Selected(); d.Strike != 606 || d.Type != api.Put {
 		t.Errorf("after an expiry change: %v %s", d.Strike, d.Type)
 	}
 	pressKey(t, c, runeKey('['), 1)
@@ -410,5 +410,49 @@ func TestChainTabsOnAWeekend(t *testing.T) {
 	}
 	if want := "2026-11-22 2d,2026-11-23 3d,2026-11-24 4d"; strings.Join(got, ",") != want {
 		t.Errorf("tabs %v, want %s", got, want)
+	}
+}
+
+// TestExpiryKeysKeepStrikeAndSide: `[` and `]` keep the contract the
+// trader is on, strike and side, moving to the nearest strike where the
+// new expiry does not list it; a cursor that follows the money goes on
+// following it. (It was reset to the money's call: 697 PUT became 699
+// CALL.)
+func TestExpiryKeysKeepStrikeAndSide(t *testing.T) {
+	c := New(modeltest.Common(testNow))
+	q := feed.Query{Symbol: "SPY", Mode: api.Live, Gen: 1}
+	c.SetQuery(q)
+	ch := modeltest.SynthChain(3, 200, 1)
+	// The second expiry lists only even strikes.
+	opts := ch.Options[:0]
+	for _, o := range ch.Options {
+		if o.Expiry != modeltest.SynthDay.AddDays(1) || int(o.Strike)%2 == 0 {
+			opts = append(opts, o)
+		}
+	}
+	ch.Options = opts
+	if !c.Apply(feed.ChainMsg{Query: q, Chain: ch, At: testNow}) {
+		t.Fatal("full chain dropped")
+	}
+	if !pressKey(t, c, runeKey(']'), 1) || selStrike(t, c) != 600 {
+		t.Fatalf("following the money: ] went to %v", selStrike(t, c))
+	}
+	pressKey(t, c, runeKey('['), 1)
+	pressKey(t, c, keyUp, 3)
+	pressKey(t, c, keyRight, 1) // 597 put
+	if d, _ := c.Selected(); d.Strike != 597 || d.Type != api.Put {
+		t.Fatalf("selected %v %v", d.Strike, d.Type)
+	}
+	for i, want := range []struct {
+		k      rune
+		strike float64
+	}{{']', 596}, {']', 597}, {'[', 596}, {'[', 597}} {
+		if !pressKey(t, c, runeKey(want.k), 1) {
+			t.Fatalf("step %d: %c did not change the expiry", i, want.k)
+		}
+		d, _ := c.Selected()
+		if d.Strike != want.strike || d.Type != api.Put {
+			t.Errorf("step %d: %c on %s selects %v %v, want %v put", i, want.k, c.Expiry(), d.Strike, d.Type, want.strike)
+		}
 	}
 }

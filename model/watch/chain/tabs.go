@@ -12,7 +12,9 @@ import (
 // and moving between them.
 
 // stepExpiry moves d tabs along: an expiry of several roots is a tab per
-// root. It reports whether the tab changed (the expiry, or its root).
+// root. It reports whether the tab changed (the expiry, or its root). The
+// strike and side stay: a trader comparing 697 puts across expiries keeps
+// looking at 697 puts (the nearest strike where 697 is not listed).
 func (c *Model) stepExpiry(d int) bool {
 	i, ok := c.st.findRoot(c.expiry, c.root)
 	if !ok {
@@ -22,7 +24,7 @@ func (c *Model) stepExpiry(d int) bool {
 	if j == i {
 		return false
 	}
-	c.selectTab(c.st.exps[j].date, c.st.exps[j].root)
+	c.keepTab(c.st.exps[j].date, c.st.exps[j].root)
 	return true
 }
 
@@ -38,7 +40,7 @@ func (c *Model) ClickTab(x, width int) (expiryChanged bool) {
 	if root == "" {
 		root = c.rootOfTab(tabs[i].Date)
 	}
-	c.selectTab(tabs[i].Date, root)
+	c.keepTab(tabs[i].Date, root)
 	return true
 }
 
