@@ -46,6 +46,13 @@ type TapeView struct {
 	// they cannot be had ("IV needs OPRA"), in the title.
 	Greeks     bool
 	GreeksNote string
+	// Paused says the tape is held where the user moved to (it does not
+	// move down as prints arrive): the title says so first, with Newer,
+	// the prints above the top row, and ResumeKey, the key that goes back
+	// to the newest ("g").
+	Paused    bool
+	Newer     int
+	ResumeKey string
 }
 
 // TradeAtCode is the short code of where a trade printed against the NBBO
@@ -356,6 +363,23 @@ func tapeTitle(v *TapeView, width int, st *theme.Styles) string {
 	}
 	l := newPaneLine(width, st.Span(theme.ToneText, shade))
 	l.put(st.Span(tone, shade), mark+"Time & Sales")
+	if v.Paused {
+		// First, so that a narrow pane cuts the filters, not this: a
+		// tape that stands still must never look like a quiet market.
+		l.put(st.Span(theme.ToneMuted, shade), " · ")
+		l.put(st.Span(theme.ToneWarn, shade), "PAUSED")
+		if v.Newer > 0 {
+			var tmp [20]byte
+			l.put(st.Span(theme.ToneMuted, shade), " ")
+			l.putASCII(st.Span(theme.ToneWarn, shade), strconv.AppendInt(tmp[:0], int64(v.Newer), 10))
+			l.put(st.Span(theme.ToneMuted, shade), " newer")
+		}
+		if v.ResumeKey != "" {
+			l.put(st.Span(theme.ToneMuted, shade), ", ")
+			l.put(st.Span(theme.ToneAccent, shade), text.Clean(v.ResumeKey))
+			l.put(st.Span(theme.ToneMuted, shade), " resumes")
+		}
+	}
 	if v.Session != "" {
 		l.put(st.Span(theme.ToneMuted, shade), " · ")
 		l.put(st.Span(theme.ToneAccent, shade), v.Session)

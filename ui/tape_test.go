@@ -135,3 +135,18 @@ func TestTapeAllocations(t *testing.T) {
 		t.Errorf("Tape allocates %v times a frame", n)
 	}
 }
+
+// TestTapePausedTitle: a paused tape says so first in its title, with the
+// prints above its top row and the key that resumes it, so that the
+// narrowest tape keeps it.
+func TestTapePausedTitle(t *testing.T) {
+	v := pxTrades()
+	v.Paused, v.Newer, v.ResumeKey, v.Filter, v.Held = true, 27, "g", "calls ≥10", 3867
+	if l := ansi.Strip(Tape(v, 45, 5, pxNoColor)[0]); !strings.HasPrefix(l, "  Time & Sales · PAUSED 27 newer, g resumes") {
+		t.Errorf("paused title: %q", l)
+	}
+	v.Paused = false
+	if l := ansi.Strip(Tape(v, 80, 5, pxNoColor)[0]); strings.Contains(l, "PAUSED") || !strings.Contains(l, "3867 held") {
+		t.Errorf("live title: %q", l)
+	}
+}

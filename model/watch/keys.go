@@ -120,6 +120,7 @@ func (s *state) cycleFocus(step int) {
 		p = (p + pane(step) + numPanes) % numPanes
 		if s.visible(p) {
 			s.focus = p
+			s.focusParts() // leaving the tape resumes it now, not at the next frame
 			return
 		}
 	}
@@ -130,10 +131,12 @@ func (s *state) fixFocus() {
 	if !s.visible(s.focus) {
 		s.focus = paneLadder
 	}
+	s.focusParts()
 }
 
 // onClick focuses the pane under the mouse and selects what was clicked.
 func (s *state) onClick(m tea.Mouse) tea.Cmd {
+	defer s.focusParts()
 	lay := s.layout()
 	switch r := lay.Tabs; {
 	case inside(r, m.X, m.Y), inside(lay.Strip, m.X, m.Y):
@@ -179,6 +182,10 @@ func (s *state) onWheel(m tea.Mouse) {
 		s.chain.Scroll(step)
 		s.tape.SetContract(s.chain.SelectedOSI())
 	case inside(lay.Tape, m.X, m.Y):
+		// The wheel holds the tape where it goes: the tape takes the
+		// focus, so its resume key works and leaving it resumes it.
+		s.focus = paneTape
+		s.focusParts()
 		s.tape.Scroll(step)
 	case inside(lay.Calendar, m.X, m.Y):
 		s.cal.Scroll(step)

@@ -237,3 +237,70 @@ func TestExpiryKeysKeepTheContract(t *testing.T) {
 		t.Fatalf("[ back: %s %v %v, want %s %v put", s.Chain().Expiry(), got.Strike, got.Type, first, d.Strike)
 	}
 }
+
+// TestHeldTapeSaysSoAndResumes: tab to the tape and Down holds it where
+// it is; prints that arrive then are counted in its title with the key
+// that resumes it, and leaving the pane resumes it: its top row is the
+// newest print again. (It stood still at 10:00:00 with no sign while
+// the header moved on.)
+func TestHeldTapeSaysSoAndResumes(t *testing.T) {
+	now := modeltest.Now
+	s, _, sh := loaded(t, &now)
+	q := s.Query()
+	m := sh.Source().Tape(t.Context(), q, q.Day(now), 0)
+	if m.Err != nil || len(m.Trades) < 20 {
+		t.Fatalf("the sandbox's tape: %d trades, %v", len(m.Trades), m.Err)
+	}
+	s.Update(m)
+	newest := func() int64 {
+		s.SetSize(120, 39)
+		_ = s.View()
+		return s.Tape().TopSeq()
+	}
+	title := func() string {
+		s.SetSize(120, 39)
+		return ansi.Strip(s.Tape().View()[0])
+	}
+	// A page of prints newer than any held, as the next poll brings.
+	more := func(n int) {
+		trades := modeltest.SynthTrades(s.Tape().NextFrom(), n)
+		s.Update(feed.TapeMsg{Query: q, From: s.Tape().NextFrom(), Trades: trades, At: now})
+	}
+	top := newest()
+	if strings.Contains(title(), "PAUSED") {
+		t.Fatalf("a live tape reads paused: %q", title())
+	}
+	s.Update(tea.KeyPressMsg{Code: tea.KeyTab})
+	if !s.TapeFocused() {
+		t.Fatal("tab did not focus the tape")
+	}
+	s.Update(keyDown)
+	more(27)
+	if got := newest(); got != top {
+		t.Fatalf("a held tape moved: top row %d, was %d", got, top)
+	}
+	if got := title(); !strings.Contains(got, "PAUSED 27 newer, g resumes") {
+		t.Fatalf("held tape's title %q", got)
+	}
+	s.Update(tea.KeyPressMsg{Code: tea.KeyTab}) // to the events pane
+	if s.TapeFocused() || s.Tape().Paused() {
+		t.Fatalf("leaving the tape: focused %v, paused %v", s.TapeFocused(), s.Tape().Paused())
+	}
+	if got, want := newest(), s.Tape().NextFrom()-1; got != want || strings.Contains(title(), "PAUSED") {
+		t.Fatalf("resumed tape: top row %d, want the newest %d; title %q", got, want, title())
+	}
+
+	// g resumes it in place; the wheel over it holds it and focuses it,
+	// so that the key works.
+	s.Update(tea.KeyPressMsg{Code: tea.KeyTab}) // to the ladder
+	lay := ui.NewLayout(120, 40, true, true)
+	s.Update(tea.MouseWheelMsg{X: lay.Tape.X + 2, Y: lay.Tape.Y + 4, Button: tea.MouseWheelDown})
+	more(3)
+	if !s.TapeFocused() || !strings.Contains(title(), "PAUSED 4 newer") {
+		t.Fatalf("the wheel over the tape: focused %v, title %q", s.TapeFocused(), title())
+	}
+	s.Update(runeKey('g'))
+	if got, want := newest(), s.Tape().NextFrom()-1; got != want || s.Tape().Paused() {
+		t.Fatalf("g: top row %d, want %d, paused %v", got, want, s.Tape().Paused())
+	}
+}

@@ -42,9 +42,40 @@ func (t *Model) View() []string {
 		Trades: t.vis, Held: t.r.len(), BlockSize: t.blockSize, Filter: t.filter,
 		Focused: t.Focused, Message: t.message(), Session: t.session,
 		Cursor: t.cur, Greeks: t.greeks.on, GreeksNote: t.greeks.note,
+		Paused: t.Paused(), Newer: t.scroll, ResumeKey: t.resumeKey(),
 	}
 	return ui.Tape(&t.tv, t.W, t.H, t.sh.Styles)
 }
+
+// SetFocused gives or takes the movement keys. Leaving the tape resumes
+// it: a tape held where the user moved to would otherwise stand still,
+// its top row hours old, while the pane that could resume it has no keys.
+func (t *Model) SetFocused(f bool) {
+	if t.Focused && !f {
+		t.scroll, t.cur = 0, 0
+	}
+	t.Focused = f
+}
+
+// Paused reports whether the tape is held where the user moved to: a
+// row other than the newest is selected or the view is scrolled, so new
+// prints arrive above it (the title counts them) instead of moving it.
+func (t *Model) Paused() bool { return t.scroll > 0 || t.cur > 0 }
+
+// resumeKey is the shortest key that goes back to the newest print, for
+// the title of a paused tape (which has little room).
+func (t *Model) resumeKey() string {
+	k := ""
+	for _, s := range t.sh.Keys.Top.Keys() {
+		if k == "" || len(s) < len(k) {
+			k = s
+		}
+	}
+	return k
+}
+
+// Newer is how many matching prints are newer than the top row shown.
+func (t *Model) Newer() int { return t.scroll }
 
 // ShortHelp is the tape's filters.
 func (t *Model) ShortHelp() []key.Binding {
@@ -56,4 +87,13 @@ func (t *Model) ShortHelp() []key.Binding {
 func (t *Model) FullHelp() [][]key.Binding {
 	k := &t.sh.Keys
 	return [][]key.Binding{t.ShortHelp(), {k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
+}
+
+// TopSeq is the sequence number of the top row the last View drew, -1
+// when it drew none.
+func (t *Model) TopSeq() int64 {
+	if len(t.vis) == 0 {
+		return -1
+	}
+	return t.vis[0].SeqNo
 }
