@@ -28,9 +28,12 @@ type Dividend struct {
 type CalendarView struct {
 	Earnings  []Earning
 	Dividends []Dividend
-	Today     api.Date // the data's day: splits upcoming from recent
-	Message   string   // instead of events when non-empty
-	Focused   bool
+	Today     api.Date // the data's day: splits upcoming from recent, and days count from it
+	// AsOf says Today is not the calendar's day (a weekend or holiday
+	// shows the last session): the title says "as of", not "today".
+	AsOf    bool
+	Message string // instead of events when non-empty
+	Focused bool
 }
 
 // calEvent is an earning or a dividend on the calendar's one list.
@@ -73,7 +76,7 @@ func Calendar(v *CalendarView, width, height int, st *theme.Styles) []string {
 	nUp, nPast, rule := calShare(len(up), len(past), rows)
 	row := 1
 	for i := 0; i < nUp && row < height; i++ {
-		out[row] = calLine(&up[i], v.Today, false, width, st)
+		out[row] = calLine(&up[i], v, false, width, st)
 		row++
 	}
 	if rule && row < height {
@@ -81,7 +84,7 @@ func Calendar(v *CalendarView, width, height int, st *theme.Styles) []string {
 		row++
 	}
 	for i := 0; i < nPast && row < height; i++ {
-		out[row] = calLine(&past[i], v.Today, true, width, st)
+		out[row] = calLine(&past[i], v, true, width, st)
 		row++
 	}
 	return out
@@ -96,7 +99,10 @@ func calTitle(v *CalendarView, width int, st *theme.Styles) string {
 	}
 	t := newPaneLine(width, st.Span(theme.ToneText, shade))
 	t.put(st.Span(tone, shade), mark+"Events")
-	if v.Today.Valid() {
+	switch {
+	case v.Today.Valid() && v.AsOf:
+		t.put(st.Span(theme.ToneMuted, shade), " · as of "+fmtDate(v.Today))
+	case v.Today.Valid():
 		t.put(st.Span(theme.ToneMuted, shade), " · today "+fmtDate(v.Today))
 	}
 	return t.line()
@@ -176,8 +182,11 @@ func calSort(evs []calEvent, asc bool) {
 func calRule(n int) string { return strings.Repeat("─", max(n, 0)) }
 
 // calLine is one event: the longest spelling that fits the width.
-func calLine(ev *calEvent, today api.Date, past bool, width int, st *theme.Styles) string {
-	rel := calRelative(today, ev.date)
+func calLine(ev *calEvent, v *CalendarView, past bool, width int, st *theme.Styles) string {
+	rel := calRelative(v.Today, ev.date)
+	if rel == "today" && v.AsOf {
+		rel = "0d" // the data's day, which is not today
+	}
 	var forms [3]calForm
 	if ev.e != nil {
 		earningForms(ev.e, &forms)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -97,5 +98,17 @@ func TestCalendarMessage(t *testing.T) {
 	v.Focused = true
 	if l := pxPlain(Calendar(v, 52, 9, pxNoColor)[:1]); !strings.HasPrefix(l, "▸ Events") {
 		t.Errorf("focus is not marked: %q", l)
+	}
+}
+
+// TestCalendarAsOf: a calendar counting from the last session (a weekend
+// or holiday) says "as of" that day, and an event on it is 0d, not
+// "today".
+func TestCalendarAsOf(t *testing.T) {
+	wed := api.NewDate(2026, 11, 25)
+	v := &CalendarView{Today: wed, AsOf: true, Earnings: []Earning{{Date: wed, Time: "AMC", Year: 2027, Quarter: 1, Estimate: 1, Actual: math.NaN()}}}
+	p := pxPlain(Calendar(v, 60, 4, pxColor))
+	if !strings.Contains(p, "as of Nov25") || !strings.Contains(p, " 0d") || strings.Contains(p, "today") {
+		t.Errorf("as of Wednesday:\n%s", p)
 	}
 }

@@ -128,7 +128,7 @@ func (s *Screen) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 		s.tape.Apply(msg)
 	case feed.CalendarMsg:
 		if s.cal.Apply(msg) {
-			s.chain.SetEarnings(s.cal.NextEarnings(s.q.Day(s.sh.Now())))
+			s.chain.SetEarnings(s.cal.NextEarnings(feed.ShownDay(s.q, s.sh.Now())))
 		}
 	case feed.ExchangesMsg:
 		s.tape.Update(msg)

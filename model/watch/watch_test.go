@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"chainwatch/feed"
 	"chainwatch/model/common"
 	"chainwatch/model/modeltest"
+	"chainwatch/sandbox"
 	"chainwatch/ui"
 )
 
@@ -302,5 +304,65 @@ func TestHeldTapeSaysSoAndResumes(t *testing.T) {
 	s.Update(runeKey('g'))
 	if got, want := newest(), s.Tape().NextFrom()-1; got != want || s.Tape().Paused() {
 		t.Fatalf("g: top row %d, want %d, paused %v", got, want, s.Tape().Paused())
+	}
+}
+
+// TestNonTradingDayCountsFromOneDay: on Thanksgiving the screen shows
+// Wednesday's close; the expiry tabs' DTE and the events pane's days
+// count from that same day, and the events title says which it is. (The
+// events counted from Thursday, the tabs from Wednesday: an event and an
+// expiry on one date were a day apart.)
+func TestNonTradingDayCountsFromOneDay(t *testing.T) {
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, api.Eastern)
+	sh := modeltest.Common(now)
+	sh.Client = modeltest.StartSandbox(t, sandbox.Config{Now: func() time.Time { return now }})
+	s, _ := New(sh, common.Config{Source: "SANDBOX", Now: sh.Now}.WithDefaults())
+	q := feed.Query{Symbol: "AAPL", Mode: api.Live, Gen: 1}
+	s.Update(common.QueryMsg{Query: q})
+	s.SetSize(160, 47)
+	s.SetFocused(true)
+	if m := sh.Source().Chain(t.Context(), q, 0); m.Err != nil {
+		t.Fatal(m.Err)
+	} else {
+		s.Update(m)
+	}
+	if m := sh.Source().Calendar(t.Context(), q); m.Err != nil {
+		t.Fatal(m.Err)
+	} else {
+		s.Update(m)
+	}
+	tabs, _ := s.Chain().Tabs()
+	if len(tabs) == 0 {
+		t.Fatal("no expiry tabs")
+	}
+	wed := api.Date(0)
+	for _, tab := range tabs {
+		from := tab.Date.AddDays(-tab.DTE)
+		if wed != 0 && from != wed {
+			t.Fatalf("tabs count from %s and %s", wed, from)
+		}
+		wed = from
+	}
+	if wed.String() != "2026-11-25" {
+		t.Fatalf("DTE counts from %s, want the shown day 2026-11-25", wed)
+	}
+	s.SetSize(160, 47)
+	lines := s.Calendar().View()
+	if title := ansi.Strip(lines[0]); !strings.Contains(title, "as of Nov25") {
+		t.Errorf("events title %q, want it to say it counts from Nov 25", title)
+	}
+	next := s.Calendar().NextEarnings(wed)
+	if next == 0 {
+		t.Fatal("no upcoming earnings in the sandbox's AAPL")
+	}
+	want := fmt.Sprintf("in %dd", wed.DaysUntil(next))
+	found := false
+	for _, l := range lines[1:] {
+		if l := ansi.Strip(l); strings.Contains(l, "EPS") && strings.HasSuffix(strings.TrimSpace(l), want) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no earnings line ends %q (DTE's count to %s):\n%s", want, next, ansi.Strip(strings.Join(lines, "\n")))
 	}
 }

@@ -45,7 +45,12 @@ func (c *Model) View() []string {
 // shown is what View draws: the events in the screen's order, less those
 // scrolled past.
 func (c *Model) shown() ui.CalendarView {
-	today := c.q.Day(c.sh.Now())
+	// The day the data shows (Wednesday's close on Thanksgiving), as the
+	// expiry tabs count their DTE from: an event and an expiry on the
+	// same date are the same number of days away.
+	now := c.sh.Now()
+	today := feed.ShownDay(c.q, now)
+	asOf := today != c.q.Day(now)
 	ve := upcomingFirst(make([]ui.Earning, 0, len(c.earnings)), c.earnings, today, func(e ui.Earning) api.Date { return e.Date })
 	vd := upcomingFirst(make([]ui.Dividend, 0, len(c.dividends)), c.dividends, today, func(d ui.Dividend) api.Date { return d.ExDate })
 	for range min(c.scroll, len(ve)+len(vd)) {
@@ -56,7 +61,7 @@ func (c *Model) shown() ui.CalendarView {
 			vd = vd[1:]
 		}
 	}
-	return ui.CalendarView{Earnings: ve, Dividends: vd, Today: today, Focused: c.Focused, Message: c.message()}
+	return ui.CalendarView{Earnings: ve, Dividends: vd, Today: today, AsOf: asOf, Focused: c.Focused, Message: c.message()}
 }
 
 // ShortHelp is the calendar's keys.
