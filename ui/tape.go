@@ -31,7 +31,7 @@ type TapeTrade struct {
 
 // TapeView is what the tape pane shows this frame.
 type TapeView struct {
-	Trades    []TapeTrade // visible trades, newest first, already filtered; at most height-2
+	Trades    []TapeTrade // visible trades, newest first, already filtered; at most TapeRows
 	Held      int         // trades held in the ring
 	BlockSize int64       // size >= BlockSize is a block: ToneBlock and a mark; <= 0 none
 	Filter    string      // e.g. "all", "calls ≥10", "SPY 251121C450": shown in the title
@@ -110,16 +110,27 @@ const (
 	tapeBaseW = 1 + 1 + tapeTimeW + 1 + 1 + 1 + tapeStrikeW + 1 + tapePriceW + 1 + tapeSizeW + 1 + tapeCodeW
 )
 
-func tapeLayout(width int, greeks bool) tapeCols {
+// tapeLayout picks the optional columns that fit width. With the greeks
+// columns the contract is named first (its expiry, and its root when the
+// prints shown have several: SPX and SPXW), then IV, delta and premium:
+// a figure is worth nothing against a contract half named.
+func tapeLayout(width int, greeks bool, trades []TapeTrade) tapeCols {
 	var c tapeCols
 	w := tapeBaseW
 	add := func(on *bool, n int) {
-		if w+1+n <= width {
+		if !*on && w+1+n <= width {
 			*on = true
 			w += 1 + n
 		}
 	}
 	if greeks {
+		add(&c.expiry, tapeExpW)
+		for i := range trades {
+			if trades[i].Root != trades[0].Root {
+				add(&c.root, tapeRootW)
+				break
+			}
+		}
 		add(&c.iv, tapeIVW)
 		add(&c.delta, tapeDeltaW)
 		add(&c.prem, tapePremW)
@@ -129,6 +140,56 @@ func tapeLayout(width int, greeks bool) tapeCols {
 	add(&c.nbbo, tapeNBBOW)
 	add(&c.root, tapeRootW)
 	return c
+}
+
+// TapeRows is how many prints a tape of height lines shows: the title,
+// the legend and, with the greeks columns, a line of headings come first.
+func TapeRows(height int, greeks bool) int {
+	if greeks {
+		return max(height-3, 0)
+	}
+	return max(height-2, 0)
+}
+
+// tapeHeadings is the line naming the columns cols shows, each over its
+// column: with the greeks columns the figures are bare numbers (IV 22.1,
+// delta 0.512, premium 12.3K) that read as nothing without them.
+func tapeHeadings(cols tapeCols, width int, st *theme.Styles) string {
+	sp := &st.Cell[theme.ToneMuted][theme.ShadeNone]
+	dst := make([]byte, 0, width+64)
+	dst = append(dst, ' ')
+	used := 1
+	cell := func(label string, cw int, right bool) {
+		dst = tapeCell(dst, &used, width, true, sp, []byte(label), cw, right)
+	}
+	cell("time", tapeTimeW, false)
+	cell("", 1, false)
+	cell("strike", tapeStrikeW, true)
+	if cols.expiry {
+		cell("exp", tapeExpW, false)
+	}
+	cell("price", tapePriceW, true)
+	cell("size", tapeSizeW, true)
+	cell("at", tapeCodeW, false)
+	if cols.iv {
+		cell("IV", tapeIVW, true)
+	}
+	if cols.delta {
+		cell("delta", tapeDeltaW, true)
+	}
+	if cols.prem {
+		cell("prem$", tapePremW, true)
+	}
+	if cols.exch {
+		cell("exch", tapeExchW, false)
+	}
+	if cols.nbbo {
+		cell("bid/ask", tapeNBBOW, true)
+	}
+	if cols.root {
+		cell("root", tapeRootW, false)
+	}
+	return string(appendSpaces(dst, width-used))
 }
 
 // Tape draws the time and sales pane in width x height: a title line
@@ -152,12 +213,21 @@ func Tape(v *TapeView, width, height int, st *theme.Styles) []string {
 	if width <= 0 {
 		return out
 	}
-	out[0] = tapeTitle(v, width, st)
+	cols := tapeLayout(width, v.Greeks, v.Trades)
+	note := v.GreeksNote
+	if v.Greeks && !cols.iv && note == "" {
+		note = "IV needs a wider tape" // rather than a key that seems to do nothing
+	}
+	out[0] = tapeTitle(v, note, width, st)
 	if height > 1 {
 		out[1] = tapeLegend(v.BlockSize, width, st)
 	}
-	rows := height - 2
+	rows := TapeRows(height, v.Greeks)
+	top := height - rows // the first print's line
 	if rows <= 0 {
+		if v.Greeks && height > 2 {
+			out[2] = paneBlank(width)
+		}
 		return out
 	}
 	blank := paneBlank(width)
@@ -169,11 +239,13 @@ func Tape(v *TapeView, width, height int, st *theme.Styles) []string {
 		for i := 2; i < height; i++ {
 			out[i] = blank
 		}
-		out[2+(rows-1)/2] = centeredMessage(msg, width, st)
+		out[top+(rows-1)/2] = centeredMessage(msg, width, st)
 		return out
 	}
 
-	cols := tapeLayout(width, v.Greeks)
+	if v.Greeks {
+		out[2] = tapeHeadings(cols, width, st)
+	}
 	n := min(rows, len(v.Trades))
 	// One buffer for all rows, one string sliced into lines: ~40 bytes of
 	// text and a dozen spans of ~20 bytes a row.
@@ -194,9 +266,9 @@ func Tape(v *TapeView, width, height int, st *theme.Styles) []string {
 	}
 	all := string(buf)
 	for i := 0; i < n; i++ {
-		out[2+i] = all[offs[i]:offs[i+1]]
+		out[top+i] = all[offs[i]:offs[i+1]]
 	}
-	for i := 2 + n; i < height; i++ {
+	for i := top + n; i < height; i++ {
 		out[i] = blank
 	}
 	return out
@@ -354,7 +426,7 @@ func tapeASCII(dst []byte, s string, w int) []byte {
 
 // tapeTitle is the title line: what the tape shows and how much it holds.
 // The focused pane gets a "▸" so focus shows without colour.
-func tapeTitle(v *TapeView, width int, st *theme.Styles) string {
+func tapeTitle(v *TapeView, note string, width int, st *theme.Styles) string {
 	shade := theme.ShadeNone
 	tone := theme.ToneBold
 	mark := "  "
@@ -388,9 +460,9 @@ func tapeTitle(v *TapeView, width int, st *theme.Styles) string {
 		l.put(st.Span(theme.ToneMuted, shade), " · ")
 		l.put(st.Span(theme.ToneText, shade), text.Clean(v.Filter))
 	}
-	if v.GreeksNote != "" {
+	if note != "" {
 		l.put(st.Span(theme.ToneMuted, shade), " · ")
-		l.put(st.Span(theme.ToneWarn, shade), text.Clean(v.GreeksNote))
+		l.put(st.Span(theme.ToneWarn, shade), text.Clean(note))
 	}
 	l.put(st.Span(theme.ToneMuted, shade), " · ")
 	var tmp [20]byte

@@ -150,3 +150,47 @@ func TestTapePausedTitle(t *testing.T) {
 		t.Errorf("live title: %q", l)
 	}
 }
+
+// TestTapeGreeksNameTheContract: with the IV, delta and premium columns
+// the tape still names each print's contract whole, expiry first (and
+// the root when the prints have several), and a line of headings names
+// every column; where IV cannot fit, the title says so.
+func TestTapeGreeksNameTheContract(t *testing.T) {
+	v := pxTrades()
+	v.Greeks = true
+	for i := range v.Trades {
+		v.Trades[i].IV, v.Trades[i].Delta = 0.221, 0.512
+	}
+	lines := pxPlainLines(Tape(v, 60, 8, pxNoColor))
+	if h := lines[2]; !strings.Contains(h, "time") || !strings.Contains(h, "strike") || !strings.Contains(h, "exp") ||
+		!strings.Contains(h, "price") || !strings.Contains(h, "size") || !strings.Contains(h, "IV") || !strings.Contains(h, "delta") {
+		t.Errorf("headings %q", h)
+	}
+	if row := lines[3]; !strings.Contains(row, "Nov21") || !strings.Contains(row, "22.1%") || !strings.Contains(row, "0.512") {
+		t.Errorf("first print %q: want its expiry, IV and delta", row)
+	}
+	if strings.Index(lines[2], "exp") != strings.Index(lines[3], "Nov21") {
+		t.Errorf("the expiry heading is not over its column:\n%s\n%s", lines[2], lines[3])
+	}
+	// Two roots on screen: the root is part of the name.
+	v.Trades[1].Root = "SPXW"
+	if row := pxPlainLines(Tape(v, 70, 8, pxNoColor))[4]; !strings.Contains(row, "SPXW") || !strings.Contains(row, "22.1%") {
+		t.Errorf("a print of another root %q", row)
+	}
+	narrow := pxPlainLines(Tape(v, 45, 8, pxNoColor))
+	if !strings.Contains(narrow[0], "IV needs a wider tape") || !strings.Contains(narrow[3], "Nov21") {
+		t.Errorf("45 wide:\n%s", strings.Join(narrow, "\n"))
+	}
+	v.Greeks = false
+	if l := pxPlainLines(Tape(v, 60, 8, pxNoColor)); strings.Contains(l[2], "strike") {
+		t.Errorf("headings without the greeks columns: %q", l[2])
+	}
+}
+
+func pxPlainLines(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = ansi.Strip(l)
+	}
+	return out
+}

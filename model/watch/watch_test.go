@@ -366,3 +366,33 @@ func TestNonTradingDayCountsFromOneDay(t *testing.T) {
 		t.Errorf("no earnings line ends %q (DTE's count to %s):\n%s", want, next, ansi.Strip(strings.Join(lines, "\n")))
 	}
 }
+
+// TestGreeksTapeNamesTheContract: at 160x48 on the sandbox's SPY, `i`
+// keeps each print's expiry on the tape and puts headings over its
+// columns. (The IV, delta and premium columns took the expiry's room,
+// under no headings.)
+func TestGreeksTapeNamesTheContract(t *testing.T) {
+	now := modeltest.Now
+	s, _, sh := loaded(t, &now)
+	q := s.Query()
+	s.Update(sh.Source().Tape(t.Context(), q, q.Day(now), 0))
+	s.Update(runeKey('i'))
+	if !s.Tape().GreeksOn() {
+		t.Fatal("i did not show the greeks columns")
+	}
+	s.SetSize(160, 47)
+	_ = s.View()
+	lines := s.Tape().View()
+	head, first := ansi.Strip(lines[2]), ansi.Strip(lines[3])
+	for _, h := range []string{"time", "strike", "exp", "price", "size", "IV", "delta"} {
+		if !strings.Contains(head, h) {
+			t.Errorf("no heading %q in %q", h, head)
+		}
+	}
+	if !strings.Contains(first, "Nov") {
+		t.Errorf("the first print %q names no expiry", first)
+	}
+	if strings.Index(head, "exp") != strings.Index(first, "Nov") {
+		t.Errorf("the expiry is not under its heading:\n%s\n%s", head, first)
+	}
+}

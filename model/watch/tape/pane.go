@@ -35,7 +35,7 @@ func (t *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 // View is the tape at the set size: a title with the filters, the trades
 // newest first, and the legend.
 func (t *Model) View() []string {
-	rows := max(t.H-2, 0)
+	rows := ui.TapeRows(t.H, t.greeks.on)
 	t.page = max(rows, 1)
 	t.collect(rows)
 	t.tv = ui.TapeView{
