@@ -75,7 +75,9 @@ func (a *App) do(act common.Action) tea.Cmd {
 	case common.ChangeQuery:
 		a.changeQuery(act.Query)
 	case common.Refresh:
-		a.link.Sub.Refresh(act.Feeds...)
+		if t := a.link.Sub.Refresh(act.Feeds...).Text(); t != "" {
+			a.scr.notice = t // nothing fetched: the session is held
+		}
 	case common.Refetch:
 		a.link.Sub.Refetch(act.Feed)
 	case common.Remember:
