@@ -103,7 +103,7 @@ func (a *App) open(act common.Action) tea.Cmd {
 			a.overlay = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.syms.Unknown)
 		}
 	case common.AskDate:
-		a.overlay = prompt.NewDate(a.sh, a.q.Date)
+		a.overlay = prompt.NewDate(a.sh, a.q.Date, a.q.Mode)
 	case common.OpenScanner:
 		a.scr.notice = ""
 		return a.openScanner()
