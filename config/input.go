@@ -93,7 +93,7 @@ func ParseDate(s string, now time.Time) (api.Date, error) {
 		return 0, fmt.Errorf("%s is before the service's option data, which starts on %s", d, EarliestDate)
 	case !api.IsTradingDay(d):
 		if prev := api.PrevTradingDay(d); prev >= EarliestDate {
-			return 0, fmt.Errorf("%s is %s, not a trading day; the trading day before it is %s %s",
+			return 0, fmt.Errorf("%s is %s, not a trading day; try %s %s",
 				d, api.ClosedReason(d), prev.Weekday().String()[:3], prev)
 		}
 		next := api.NextTradingDay(d)

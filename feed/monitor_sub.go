@@ -317,19 +317,68 @@ func (m *Monitor) recount(now time.Time) bool {
 }
 
 // Refresh fetches s's feeds among fs now, whatever the timers say; a feed
-// already in flight is not asked twice.
-func (s *Subscription) Refresh(fs ...Feed) {
+// already in flight is not asked twice. A feed whose session it holds
+// already (a past day's answer, a closed market's close) is not asked
+// again: nothing in it can have changed, and the service would charge
+// the same points for the same answer. What it did says so.
+func (s *Subscription) Refresh(fs ...Feed) Refreshed {
 	m := s.m
 	m.mu.Lock()
 	now := m.clock.Now()
 	var runs []func()
+	var r Refreshed
 	for k := range s.wants {
-		if e := m.feeds[k]; e != nil && slices.Contains(fs, k.Feed) && e.inflight == 0 && e.visible {
-			runs = append(runs, m.fetch(e, now))
+		e := m.feeds[k]
+		if e == nil || !slices.Contains(fs, k.Feed) || e.inflight > 0 || !e.visible {
+			continue
+		}
+		if m.sessionHeld(e, now) {
+			r.Held = ShownDay(e.want.Query, now)
+			continue
+		}
+		if run := m.fetch(e, now); run != nil {
+			runs = append(runs, run)
+			r.Started++
 		}
 	}
 	m.mu.Unlock()
 	m.start(runs...)
+	return r
+}
+
+// Refreshed is what a Refresh did: the fetches it started, and the
+// session it found held already (zero: none).
+type Refreshed struct {
+	Started int
+	Held    api.Date
+}
+
+// Text is what the screen says of a refresh that fetched nothing because
+// the session is held: "" when it fetched something or held nothing.
+func (r Refreshed) Text() string {
+	if r.Started > 0 || r.Held == 0 {
+		return ""
+	}
+	return "nothing to refresh: " + r.Held.Time(api.Eastern).Format("Mon Jan 2") + " is closed and held, 0 pts spent"
+}
+
+// sessionHeld reports whether e holds its session's final state: its last
+// fetch succeeded, nothing of it is pending (a catch-up page, a changed
+// expiry), and either its day is past or the session it shows had closed
+// when it was fetched. Polling waits for the next open then; so does
+// the refresh key.
+func (m *Monitor) sessionHeld(e *entry, now time.Time) bool {
+	if e.key.Feed == FeedJob || !e.fetched || !e.st.done || e.catchUp > 0 || e.refetch || e.last.IsZero() {
+		return false
+	}
+	c := m.conditions(e, now)
+	if c.Historical {
+		return true
+	}
+	if SessionLive(now, c.Mode) {
+		return false
+	}
+	return !afterHours(e.last, now, c.Mode).Equal(now)
 }
 
 // Refetch says what s's feed f shows has changed (another expiry): it is

@@ -75,7 +75,9 @@ func (a *App) do(act common.Action) tea.Cmd {
 	case common.ChangeQuery:
 		a.changeQuery(act.Query)
 	case common.Refresh:
-		a.link.Sub.Refresh(act.Feeds...)
+		if t := a.link.Sub.Refresh(act.Feeds...).Text(); t != "" {
+			a.scr.notice = t // nothing fetched: the session is held
+		}
 	case common.Refetch:
 		a.link.Sub.Refetch(act.Feed)
 	case common.Remember:
@@ -101,7 +103,7 @@ func (a *App) open(act common.Action) tea.Cmd {
 			a.overlay = prompt.NewSymbol(a.sh, a.q.Symbol, a.known(), a.syms.Unknown)
 		}
 	case common.AskDate:
-		a.overlay = prompt.NewDate(a.sh, a.q.Date)
+		a.overlay = prompt.NewDate(a.sh, a.q.Date, a.q.Mode)
 	case common.OpenScanner:
 		a.scr.notice = ""
 		return a.openScanner()

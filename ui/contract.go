@@ -3,6 +3,7 @@ package ui
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"chainwatch/api"
 	"chainwatch/tas"
@@ -90,7 +91,15 @@ func ContractHeader(h *ContractHeaderData, width int, st *theme.Styles) []string
 	}
 	theo := fmtPrice(h.Theo)
 	if edge := h.Theo - mid; !math.IsNaN(edge) {
-		theo += " vs mid " + fmtSigned(edge, 2)
+		// "vs mid 0.00" read as a mid of nothing: the edge says which side.
+		switch e := fmtPrice(math.Abs(edge)); {
+		case e == fmtPrice(0):
+			theo += " (at mid)"
+		case edge > 0:
+			theo += " (" + e + " over mid)"
+		default:
+			theo += " (" + e + " under mid)"
+		}
 	}
 	quote := []detailField{
 		{"Bid", string(appendQuote(nil, c.Bid, c.BidSize)), theme.ToneBidSide},
@@ -181,7 +190,9 @@ func ContractSummary(s *tas.Summary, cost string, width, height int, st *theme.S
 		l := newPaneLine(width, theme.Span{})
 		l.blank(1)
 		l.put(st.Span(theme.ToneMuted, theme.ShadeNone), "Cost ")
-		l.put(st.Span(theme.ToneText, theme.ShadeNone), text.Clean(cost)) // cut at the edge
+		// Cut at a clause, never inside one: the total and any pause come
+		// first, the breakdown by feed gives way.
+		l.put(st.Span(theme.ToneText, theme.ShadeNone), CutAtItems(strings.Split(text.Clean(cost), " · "), " · ", l.room()-1))
 		out[height-1] = l.line()
 	}
 	copy(out, flowFields(append(flow, marks...), width, rows, st))

@@ -107,7 +107,8 @@ func upperFirst(s string) string {
 // Prompt draws a one-line prompt, width cells: the label, the value with a
 // block cursor, the suggestions (the selected one bracketed and on the
 // cursor shade, so it shows without colour) and an error on the right.
-// The error is kept over the suggestions: it says why enter did nothing.
+// The error is kept over the suggestions and the label's parenthesised
+// hint: it says why enter did nothing and what to type instead.
 // selected < 0 selects none.
 func Prompt(label, value string, suggestions []string, selected int, errMsg string, width int, st *theme.Styles) string {
 	if width <= 0 {
@@ -116,6 +117,9 @@ func Prompt(label, value string, suggestions []string, selected int, errMsg stri
 	fill := st.Span(theme.ToneText, theme.ShadeHeader)
 	l := newPaneLine(width, fill)
 	l.blank(1)
+	if i := strings.Index(label, " ("); i > 0 && errMsg != "" {
+		label = label[:i] // the label's hint gives way to the refusal
+	}
 	if label != "" {
 		l.put(st.Span(theme.ToneBold, theme.ShadeHeader), label+": ")
 	}
@@ -124,7 +128,15 @@ func Prompt(label, value string, suggestions []string, selected int, errMsg stri
 
 	errText := ""
 	if errMsg != "" {
-		errText = paneCut("⚠ "+text.OneLine(errMsg, 0), max(width/2, 12))
+		// Half the line, or all that is left of it (the suggestions
+		// giving way) when the refusal needs it; cut, it keeps its last
+		// clause, which says what to type instead.
+		msg := "⚠ " + text.OneLine(errMsg, 0)
+		room := max(width/2, 12)
+		if paneWidth(msg) > room {
+			room = max(room, l.room()-2)
+		}
+		errText = CutKeepingTail(msg, room)
 	}
 	reserve := 0
 	if errText != "" {

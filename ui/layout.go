@@ -19,17 +19,22 @@ const (
 
 // Fixed parts of the frame and the pane sizes the layout is built from.
 const (
-	headerH   = 2
-	tabsH     = 1
-	stripH    = 1 // the expiry strip under the tabs (ATM IV, expected move)
-	statusH   = 1
-	wideFrom  = 120 // from this width the panes sit in a right-hand column
-	detailsWH = 8   // details pane in the wide layout
-	detailsNH = 2   // details lines under the ladder in the narrow layout
-	calendarH = 9   // calendar pane in the wide layout (at most)
-	calendarW = 34  // calendar beside the tape in the narrow layout
-	stripMinH = 7   // bottom strip of the narrow layout (at least)
+	headerH      = 2
+	tabsH        = 1
+	stripH       = 1 // the expiry strip under the tabs (ATM IV, expected move)
+	statusH      = 1
+	wideFrom     = 120 // from this width the panes sit in a right-hand column
+	detailsWH    = 8   // details pane in the wide layout
+	detailsNH    = 2   // details lines under the ladder in the narrow layout
+	calendarH    = 9   // calendar pane in the wide layout (at most)
+	calendarW    = 34  // calendar beside the tape in the narrow layout
+	stripMinH    = 7   // bottom strip of the narrow layout (at least)
+	calStripMinH = 5   // the same with the calendar alone in it
 )
+
+// MinLadderStrikes is the fewest strikes the first-run banner leaves the
+// ladder: below that it goes over the strip under the ladder instead.
+const MinLadderStrikes = 10
 
 // Rect is a pane's place in the frame, in cells. A Rect with no width or
 // no height is a pane that is not shown.
@@ -43,7 +48,39 @@ func (r Rect) Empty() bool { return r.W <= 0 || r.H <= 0 }
 // and hands each pane its rect; a zero Rect is a pane not shown.
 type Layout struct {
 	Header, Tabs, Strip, Ladder, Details, Tape, Calendar, Status Rect
+	Banner                                                       Rect // the first-run banner (WithBanner)
 	Wide                                                         bool
+}
+
+// WithBanner is l with room for a first-run banner of n lines: at the top
+// of the ladder while the ladder keeps MinLadderStrikes strikes and at
+// least half its height; else, in the narrow layout, at the top of the
+// strip below (the tape and the calendar give up those rows while it
+// shows), so that on 80x24 the chain keeps every strike it had; else over
+// half the ladder at most.
+func (l Layout) WithBanner(n int) Layout {
+	lad := l.Ladder
+	if n <= 0 || lad.Empty() {
+		return l
+	}
+	strip := l.Tape
+	if strip.Empty() {
+		strip = l.Calendar // the narrow strip: both start on one row
+	}
+	onLadder := LadderRows(lad.H-n) >= MinLadderStrikes && n <= lad.H/2
+	if !onLadder && !l.Wide && !strip.Empty() && strip.H >= n {
+		l.Banner = Rect{0, strip.Y, l.Header.W, n}
+		for _, r := range []*Rect{&l.Tape, &l.Calendar} {
+			if !r.Empty() {
+				r.Y, r.H = r.Y+n, r.H-n
+			}
+		}
+		return l
+	}
+	n = min(n, lad.H/2)
+	l.Banner = Rect{lad.X, lad.Y, lad.W, n}
+	l.Ladder.Y, l.Ladder.H = lad.Y+n, lad.H-n
+	return l
 }
 
 // NewLayout lays the frame out for width x height. Wide terminals (at
@@ -111,8 +148,14 @@ func NewLayout(width, height int, tapeVisible, calendarVisible bool) Layout {
 		return l
 	}
 	stripH := 0
-	if tapeVisible || calendarVisible {
+	switch {
+	case tapeVisible:
 		stripH = max(stripMinH, bodyH*40/100)
+	case calendarVisible:
+		// Hiding the tape is how a trader on 80x24 makes room for the
+		// ladder: the calendar alone (a few events) takes a smaller strip,
+		// which leaves the ladder MinLadderStrikes strikes.
+		stripH = max(calStripMinH, bodyH*25/100)
 	}
 	detH := detailsNH
 	// Below 80x24 the strip and details still get their share; whatever is

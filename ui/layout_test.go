@@ -193,3 +193,34 @@ func TestLayoutHiddenPanesGiveTheLadderTheirWidth(t *testing.T) {
 		t.Fatalf("layout %+v", l)
 	}
 }
+
+// TestLayoutBannerLeavesTheLadderItsStrikes: on 80x24 the first-run
+// banner goes over the strip below the ladder, never leaving the ladder
+// fewer strikes than it had or than MinLadderStrikes; hiding the tape
+// alone (t) gives the ladder MinLadderStrikes strikes; on a tall or wide
+// frame the banner sits on the ladder as before.
+func TestLayoutBannerLeavesTheLadderItsStrikes(t *testing.T) {
+	const banner = 5 // title, three lines of text, how to dismiss it
+	for _, vis := range [][2]bool{{true, true}, {false, true}, {true, false}, {false, false}} {
+		plain := NewLayout(80, 24, vis[0], vis[1])
+		l := plain.WithBanner(banner)
+		if l.Banner.H != banner || l.Banner.W != 80 {
+			t.Errorf("tape %v calendar %v: banner %+v, want 80x%d", vis[0], vis[1], l.Banner, banner)
+		}
+		if got := LadderRows(l.Ladder.H); got < min(LadderRows(plain.Ladder.H), MinLadderStrikes) {
+			t.Errorf("tape %v calendar %v: the banner leaves %d strikes of %d", vis[0], vis[1], got, LadderRows(plain.Ladder.H))
+		}
+		for _, r := range []Rect{l.Ladder, l.Tape, l.Calendar, l.Details} {
+			if !r.Empty() && r.Y < l.Banner.Y+l.Banner.H && l.Banner.Y < r.Y+r.H {
+				t.Errorf("tape %v calendar %v: %+v under the banner %+v", vis[0], vis[1], r, l.Banner)
+			}
+		}
+	}
+	if got := LadderRows(NewLayout(80, 24, false, true).Ladder.H); got < MinLadderStrikes {
+		t.Errorf("t alone leaves the ladder %d strikes at 80x24, want %d", got, MinLadderStrikes)
+	}
+	wide := NewLayout(160, 48, true, true)
+	if l := wide.WithBanner(banner); l.Banner != (Rect{0, wide.Ladder.Y, wide.Ladder.W, banner}) || l.Ladder.H != wide.Ladder.H-banner {
+		t.Errorf("160x48: banner %+v, ladder %+v: want the banner on top of the ladder", l.Banner, l.Ladder)
+	}
+}

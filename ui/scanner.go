@@ -56,9 +56,12 @@ func ModalBox(title, info string, body []string, help string, w, h int, st *them
 			break
 		}
 	}
+	// The help keeps whole keys, the first ones (the most used): "pgdn
+	// next…" was neither a key nor what it does.
+	helpLines := []string{CutAtItems(strings.Split(text.Clean(help), " · "), " · ", iw)}
 	bodyRows := inner - 1 // the last inner line is the help's
 	if help == "" || inner < 2 {
-		bodyRows = inner
+		bodyRows, helpLines = inner, nil
 	}
 	for i := 0; i < bodyRows; i++ {
 		content := paneBlank(iw)
@@ -67,10 +70,10 @@ func ModalBox(title, info string, body []string, help string, w, h int, st *them
 		}
 		out[1+i] = side(content)
 	}
-	if bodyRows < inner {
+	for i, t := range helpLines {
 		hl := newPaneLine(iw, theme.Span{})
-		hl.put(st.Span(theme.ToneMuted, theme.ShadeNone), Cut(text.Clean(help), iw))
-		out[h-2] = side(hl.line())
+		hl.put(st.Span(theme.ToneMuted, theme.ShadeNone), t)
+		out[1+bodyRows+i] = side(hl.line())
 	}
 	return out
 }

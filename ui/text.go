@@ -1,6 +1,10 @@
 package ui
 
-import "github.com/charmbracelet/x/ansi"
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
 
 // Cleaning outside text is package text's (text.Clean, text.OneLine),
 // shared with the headless packages; fitting a styled line to a width
@@ -31,4 +35,47 @@ func Cut(s string, w int) string {
 		return s
 	}
 	return ansi.Truncate(s, w, "…")
+}
+
+// CutKeepingTail is s in at most w cells, its last clause (after the last
+// "; ") kept whole where it fits and the head cut with "…" instead: a
+// message's last clause is its point, the day to try or the fix.
+func CutKeepingTail(s string, w int) string {
+	if paneWidth(s) <= w {
+		return s
+	}
+	i := strings.LastIndex(s, "; ")
+	if i < 0 {
+		return Cut(s, w)
+	}
+	head, tail := s[:i], s[i:]
+	room := w - paneWidth(tail) - 1
+	if room < 8 {
+		return Cut(s, w)
+	}
+	return ansi.Truncate(head, room, "") + "…" + tail
+}
+
+// CutAtItems is items joined by sep in at most w cells: whole items from
+// the first, "…" after the last that fits when some are left off, so that
+// no item reads as something it is not ("pgdn next…").
+func CutAtItems(items []string, sep string, w int) string {
+	if all := strings.Join(items, sep); paneWidth(all) <= w {
+		return all
+	}
+	var b strings.Builder
+	for i, it := range items {
+		next := it
+		if i > 0 {
+			next = sep + it
+		}
+		if paneWidth(b.String())+paneWidth(next)+paneWidth(sep+"…") > w {
+			if b.Len() == 0 {
+				return Cut(it, w)
+			}
+			return b.String() + sep + "…"
+		}
+		b.WriteString(next)
+	}
+	return b.String()
 }

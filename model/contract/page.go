@@ -124,8 +124,10 @@ func (p *Page) Status(now time.Time) common.Status {
 }
 
 // cost is what the page's refreshes cost and how often the budget lets
-// them run: "34 pts a refresh (trades 15 every 1m8s, quotes 15 every
-// 1m8s, quote 4 every 36s)".
+// them run, the point first and the breakdown after, clauses apart by
+// " · " so that a narrow page cuts between them: "34 pts a refresh ·
+// quote 4 every 36s · trades 15 every 1m8s · quotes 15 every 1m8s", or
+// "34 pts a refresh · paused until 09:30 ET (in 13h20m) · quote 4 · …".
 func (p *Page) cost(snap *feed.Snapshot, now time.Time) string {
 	q := p.screen
 	if q.Historical(now) {
@@ -149,9 +151,9 @@ func (p *Page) cost(snap *feed.Snapshot, now time.Time) string {
 		}
 		parts = append(parts, fmt.Sprintf("%s %d every %s", names[f], cost, iv.Round(time.Second)))
 	}
-	s := fmt.Sprintf("%d pts a refresh (%s)", total, strings.Join(parts, ", "))
+	head := []string{fmt.Sprintf("%d pts a refresh", total)}
 	if !feed.SessionLive(now, q.Mode) {
-		s += "; " + feed.PauseText(now, q.Mode)
+		head = append(head, feed.PauseText(now, q.Mode))
 	}
-	return s
+	return strings.Join(append(head, parts...), " · ")
 }

@@ -15,6 +15,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/config"
+	"chainwatch/feed"
 	"chainwatch/model/common"
 	"chainwatch/ui"
 )
@@ -78,9 +79,17 @@ func NewWatchSymbol(c *common.Common, onList, recent, unknown []string) *Model {
 	return p
 }
 
-// NewDate is the date prompt, holding the day shown (0: today).
-func NewDate(c *common.Common, cur api.Date) *Model {
-	p := &Model{com: c, kind: promptDate, label: "date (yyyy-mm-dd, empty for today)", sel: -1}
+// NewDate is the date prompt, holding the day shown (0: today) in mode.
+// Its label says what an empty entry shows: today, or on a day without
+// a session and before the open the last session ("empty for the last
+// session, Wed Nov 25"), which is what the screen shows for "today".
+func NewDate(c *common.Common, cur api.Date, mode api.Mode) *Model {
+	label := "date (yyyy-mm-dd, empty for today)"
+	now := c.Now()
+	if d := feed.ShownDay(feed.Query{Mode: mode}, now); d != api.Today(now) {
+		label = "date (yyyy-mm-dd, empty for the last session, " + d.Time(api.Eastern).Format("Mon Jan 2") + ")"
+	}
+	p := &Model{com: c, kind: promptDate, label: label, sel: -1}
 	if cur != 0 {
 		p.value, p.prefill = cur.String(), true
 	}

@@ -4,9 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"chainwatch/api"
 	"chainwatch/keymap"
 	"chainwatch/model/common"
 	"chainwatch/model/modeltest"
@@ -89,20 +92,20 @@ func TestSymbolPromptRefusesAnUnknownSymbol(t *testing.T) {
 // ctrl+u clears it, and a day without a session is refused with the
 // trading day before it.
 func TestDatePromptPrefill(t *testing.T) {
-	p := NewDate(testCommon, 20261118)
+	p := NewDate(testCommon, 20261118, api.Live)
 	typeInto(p, "2026-11-1")
 	if p.Value() != "2026-11-1" {
 		t.Fatalf("typing replaces the prefill: %q", p.Value())
 	}
 	typeInto(p, "5")
-	if _, act := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); act != nil || !strings.Contains(p.Err(), "2026-11-15 is a Sunday, not a trading day; the trading day before it is Fri 2026-11-13") {
+	if _, act := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); act != nil || !strings.Contains(p.Err(), "2026-11-15 is a Sunday, not a trading day; try Fri 2026-11-13") {
 		t.Fatalf("a Sunday: %v %q", act, p.Err())
 	}
 	p.Update(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
 	if p.Value() != "" {
 		t.Fatalf("ctrl+u clears: %q", p.Value())
 	}
-	q := NewDate(testCommon, 20261118)
+	q := NewDate(testCommon, 20261118, api.Live)
 	q.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
 	if q.Value() != "2026-11-1" {
 		t.Fatalf("backspace edits the prefill: %q", q.Value())
@@ -155,5 +158,46 @@ func TestWatchSymbolPrompt(t *testing.T) {
 	p.SetSize(80, 1)
 	if !strings.Contains(ansi.Strip(p.View()[0]), "add to watchlist: ") {
 		t.Fatalf("label: %q", p.View()[0])
+	}
+}
+
+// TestDatePromptSaysWhatEmptyShowsAndKeepsTheSuggestion: on Thanksgiving
+// an empty entry shows Wednesday's session, and the label says so rather
+// than "today"; a weekend refused at 80 or 160 columns still names the
+// day to try, the label's hint giving way to the refusal.
+func TestDatePromptSaysWhatEmptyShowsAndKeepsTheSuggestion(t *testing.T) {
+	for _, tc := range []struct {
+		now   time.Time
+		label string
+	}{
+		{time.Date(2026, 11, 26, 10, 0, 0, 0, api.Eastern), "empty for the last session, Wed Nov 25"},
+		{time.Date(2026, 11, 24, 8, 0, 0, 0, api.Eastern), "empty for the last session, Mon Nov 23"}, // before the open
+		{time.Date(2026, 11, 24, 11, 0, 0, 0, api.Eastern), "empty for today"},
+	} {
+		c := *testCommon
+		c.Now = func() time.Time { return tc.now }
+		p := NewDate(&c, 0, api.Live)
+		p.SetSize(160, 1)
+		if got := ansi.Strip(p.View()[0]); !strings.Contains(got, tc.label) {
+			t.Errorf("at %v the label reads %q, want %q", tc.now, got, tc.label)
+		}
+		if _, act := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); act == nil {
+			t.Errorf("at %v empty was refused: %s", tc.now, p.Err())
+		}
+	}
+	c := *testCommon
+	c.Now = func() time.Time { return time.Date(2026, 11, 30, 11, 0, 0, 0, api.Eastern) }
+	for _, w := range []int{80, 160} {
+		p := NewDate(&c, 0, api.Live)
+		p.SetSize(w, 1)
+		typeInto(p, "2026-11-28")
+		p.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+		line := ansi.Strip(p.View()[0])
+		if !strings.Contains(line, "try Fri 2026-11-27") || ansi.StringWidth(line) != w {
+			t.Errorf("at %d columns the refusal loses the day to try:\n%q", w, line)
+		}
+		if w == 160 && !strings.Contains(line, "2026-11-28 is a Saturday, not a trading day; try Fri 2026-11-27") {
+			t.Errorf("at 160 columns the refusal is cut:\n%q", line)
+		}
 	}
 }

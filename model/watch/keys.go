@@ -146,11 +146,8 @@ func (s *state) onClick(m tea.Mouse) tea.Cmd {
 		}
 	case inside(lay.Ladder, m.X, m.Y):
 		s.focus = paneLadder
-		top := lay.Ladder.Y + len(s.bannerLines(lay.Ladder))
-		if m.Y >= top {
-			s.chain.Click(m.X-lay.Ladder.X, m.Y-top, lay.Ladder.W, lay.Ladder.H-(top-lay.Ladder.Y))
-			s.tape.SetContract(s.chain.SelectedOSI())
-		}
+		s.chain.Click(m.X-lay.Ladder.X, m.Y-lay.Ladder.Y, lay.Ladder.W, lay.Ladder.H)
+		s.tape.SetContract(s.chain.SelectedOSI())
 	case inside(lay.Tape, m.X, m.Y):
 		s.focus = paneTape
 	case inside(lay.Calendar, m.X, m.Y):

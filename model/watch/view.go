@@ -14,7 +14,7 @@ import (
 func (s *Screen) SetSize(w, h int) {
 	s.w, s.h = max(w, 0), max(h, 0)
 	lay := s.layout()
-	s.chain.SetSize(lay.Ladder.W, lay.Ladder.H-len(s.bannerLines(lay.Ladder)))
+	s.chain.SetSize(lay.Ladder.W, lay.Ladder.H)
 	s.tape.SetSize(lay.Tape.W, lay.Tape.H)
 	s.cal.SetSize(lay.Calendar.W, lay.Calendar.H)
 	s.focusParts()
@@ -35,9 +35,10 @@ func (s *state) focusParts() {
 }
 
 // layout is the frame's layout: the page and the root's status bar under
-// it.
+// it, with room for the first-run banner while it shows.
 func (s *state) layout() ui.Layout {
-	return ui.NewLayout(s.w, s.frameH(), s.showTape, s.showCal)
+	lay := ui.NewLayout(s.w, s.frameH(), s.showTape, s.showCal)
+	return lay.WithBanner(len(s.bannerLines(lay.Ladder.W)))
 }
 
 // frameH is the frame's height: the page's and the status bar's.
@@ -48,8 +49,8 @@ func (s *state) frameH() int {
 	return s.h + 1
 }
 
-// View is the header, the tabs and strip, the ladder (under the banner),
-// the details, the tape and the calendar.
+// View is the header, the tabs and strip, the ladder, the details, the
+// tape and the calendar, and the first-run banner where the layout puts it.
 func (s *Screen) View() []string {
 	st := s.sh.Styles
 	now := s.sh.Now()
@@ -59,8 +60,11 @@ func (s *Screen) View() []string {
 	panes = append(panes,
 		ui.Pane{R: lay.Header, Lines: ui.Header(&h, lay.Header.W, st)},
 		ui.Pane{R: lay.Tabs, Lines: []string{s.chain.TabsView(lay.Tabs.W)}},
-		ui.Pane{R: lay.Ladder, Lines: s.ladderLines(lay.Ladder)},
+		ui.Pane{R: lay.Ladder, Lines: s.chain.View()},
 	)
+	if r := lay.Banner; !r.Empty() {
+		panes = append(panes, ui.Pane{R: r, Lines: s.bannerLines(r.W)[:r.H]})
+	}
 	if r := lay.Strip; !r.Empty() {
 		panes = append(panes, ui.Pane{R: r, Lines: []string{s.chain.StripView(r.W)}})
 	}
@@ -92,31 +96,17 @@ func splitLines(frame string, n int) []string {
 	return strings.SplitN(frame, "\n", n+1)[:n]
 }
 
-// ladderLines is the ladder, under the first-run banner while it shows.
-func (s *state) ladderLines(r ui.Rect) []string {
-	banner := s.bannerLines(r)
-	lines := s.chain.View()
-	if len(banner) == 0 {
-		return lines
-	}
-	return append(banner, lines...)
-}
-
-// bannerLines is the first-run banner as it fits over the ladder: at most
-// half of it, so the chain is visible from the first second.
-func (s *state) bannerLines(r ui.Rect) []string {
+// bannerLines is the first-run banner at width w while it shows; the
+// layout says where it goes (ui.Layout.WithBanner).
+func (s *state) bannerLines(w int) []string {
 	if !s.banner {
 		return nil
 	}
 	now := s.sh.Now()
-	b := ui.FirstRunBanner(&ui.FirstRun{
+	return ui.FirstRunBanner(&ui.FirstRun{
 		Source: s.cfg.Source, BaseURL: s.cfg.BaseURL, Mode: s.q.Mode,
 		Historical: s.q.Historical(now), Date: s.q.Day(now),
-	}, r.W, s.sh.Styles)
-	if len(b) > r.H/2 {
-		b = b[:r.H/2]
-	}
-	return b
+	}, w, s.sh.Styles)
 }
 
 // Header is the chain's quote plus where the data comes from, in which
