@@ -173,15 +173,7 @@ func (s *chainStore) applyExpiry(d api.Date, snap *api.SymbolWithOptions, at int
 func (s *chainStore) build(opts []api.OptionData, symbol string, only api.Date, old []expiryRows, m *matcher, at int64) []expiryRows {
 	ord := s.sorted(opts, symbol, only)
 	s.order = ord
-	nExp, nRows := 0, 0
-	for k, j := range ord {
-		if k == 0 || !sameExpiry(&opts[j], &opts[ord[k-1]]) {
-			nExp++
-			nRows++
-		} else if opts[j].Strike != opts[ord[k-1]].Strike {
-			nRows++
-		}
-	}
+	nExp, nRows := countRows(opts, ord)
 	exps := make([]expiryRows, 0, nExp)
 	rows := make([]ui.StrikeRow, nRows)
 	m.ids = slices.Grow(m.ids[:0], len(opts))[:len(opts)]
@@ -204,15 +196,7 @@ func (s *chainStore) build(opts []api.OptionData, symbol string, only api.Date, 
 				exps[len(exps)-1].rows = rows[start : r+1 : r+1]
 			}
 			exps = append(exps, expiryRows{date: o.Expiry, root: o.Root})
-			start, prev, p = r+1, nil, 0
-			if i, ok := findDate(old, o.Expiry); ok {
-				for ; i < len(old) && old[i].date == o.Expiry; i++ {
-					if old[i].root == o.Root {
-						prev = old[i].rows
-						break
-					}
-				}
-			}
+			start, prev, p = r+1, rowsOf(old, o.Expiry, o.Root), 0
 		}
 		if newExp || o.Strike != rows[r].Strike {
 			r++
@@ -250,6 +234,35 @@ func (s *chainStore) build(opts []api.OptionData, symbol string, only api.Date, 
 		m.reset()
 	}
 	return exps
+}
+
+// countRows is how many expiries (one per root of a date) and strike
+// rows the contracts of opts in the order ord make.
+func countRows(opts []api.OptionData, ord []int32) (nExp, nRows int) {
+	for k, j := range ord {
+		if k == 0 || !sameExpiry(&opts[j], &opts[ord[k-1]]) {
+			nExp++
+			nRows++
+		} else if opts[j].Strike != opts[ord[k-1]].Strike {
+			nRows++
+		}
+	}
+	return nExp, nRows
+}
+
+// rowsOf is the rows old held for date's root, to diff the new ones
+// against; nil when it held none.
+func rowsOf(old []expiryRows, date api.Date, root string) []ui.StrikeRow {
+	i, ok := findDate(old, date)
+	if !ok {
+		return nil
+	}
+	for ; i < len(old) && old[i].date == date; i++ {
+		if old[i].root == root {
+			return old[i].rows
+		}
+	}
+	return nil
 }
 
 // unlisted is the cell of a strike where the call or the put does not exist.
