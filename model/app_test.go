@@ -43,16 +43,6 @@ func okResp(cost int) *api.Response {
 	return &api.Response{StatusCode: 200, Cost: cost, PointsLeft: api.Some(int64(1_000_000)), PointsUsed: api.Some(int64(3_000_000))}
 }
 
-// loadChain gives the App a chain as its first reply, past the monitor:
-// the panes take it, nothing is booked or planned (see loadRig).
-func loadChain(t *testing.T, a *App, at time.Time) {
-	t.Helper()
-	a.Update(feed.ChainMsg{Query: a.q, Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4), At: at})
-	if a.ws().Chain().LastOK().IsZero() {
-		t.Fatal("the first chain was not applied")
-	}
-}
-
 // loadRig answers the App's first chain request as the service would.
 func loadRig(t *testing.T, r *rig, at time.Time) {
 	t.Helper()

@@ -15,9 +15,7 @@ import (
 	"chainwatch/model/link"
 	"chainwatch/model/modeltest"
 	"chainwatch/model/watch"
-	"chainwatch/model/watch/chain"
 	"chainwatch/model/watchlist"
-	"chainwatch/ui"
 )
 
 // testNow is the sandbox tests' clock: Friday 2026-11-20, 11:30 Eastern.
@@ -36,16 +34,6 @@ func tapeView(a *App, w, h int) []string {
 	a.ws().Tape().SetSize(w, h)
 	a.ws().Tape().SetFocused(false)
 	return a.ws().Tape().View()
-}
-
-// selStrike is the strike of the ladder's selected contract.
-func selStrike(t *testing.T, c *chain.Model) float64 {
-	t.Helper()
-	d, ok := c.Selected()
-	if !ok {
-		t.Fatal("nothing selected")
-	}
-	return d.Strike
 }
 
 // resize sets the terminal's size as a test draws it, without the replan
@@ -179,7 +167,6 @@ func (r *rig) due(f feed.Feed) time.Time { return r.a.feeds().Due(f) }
 
 // The pages, for their exported state.
 func (a *App) ws() *watch.Screen   { return a.built[common.PageWatch].(*watch.Screen) }
-func (a *App) vp() *watch.Vol      { return a.built[common.PageVol].(*watch.Vol) }
 func (a *App) cp() *contract.Page  { return a.built[common.PageContract].(*contract.Page) }
 func (a *App) wl() *watchlist.Page { return a.built[common.PageWatchlist].(*watchlist.Page) }
 
@@ -191,9 +178,6 @@ func (a *App) openContractPage(osi string) tea.Cmd {
 
 // fetchNow fetches each of fs at once, as the refresh key does.
 func (a *App) fetchNow(fs ...feed.Feed) { a.link.Sub.Refresh(fs...) }
-
-// layout is the watch screen's layout with the tape and calendar shown.
-func (a *App) layout() ui.Layout { return ui.NewLayout(a.scr.width, a.scr.height, true, true) }
 
 // feedView is what the tests read of the feeds: when each is due, what
 // is in flight, how often the budget lets it run, the points; from the
