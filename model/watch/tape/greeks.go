@@ -85,6 +85,12 @@ func (t *Model) NextGreeks() (osi api.OSI, from int64, minTime api.TimeOfDay, ok
 // by sequence number. A refusal for want of the subscription stops the
 // columns' requests and says so in the title.
 func (t *Model) ApplyGreeks(m feed.TapeGreeksMsg) bool {
+	ok := t.applyGreeks(m)
+	t.layout()
+	return ok
+}
+
+func (t *Model) applyGreeks(m feed.TapeGreeksMsg) bool {
 	if m.Query.Gen != t.q.Gen {
 		return false
 	}

@@ -18,6 +18,7 @@ func (t *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		t.handleKey(msg, t.Focused)
+		t.layout()
 	case feed.TapeMsg:
 		t.Apply(msg)
 	case feed.TapeGreeksMsg:
@@ -33,8 +34,17 @@ func (t *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 }
 
 // View is the tape at the set size: a title with the filters, the trades
-// newest first, and the legend.
+// newest first, and the legend, as laid out after the last change.
 func (t *Model) View() []string {
+	tv := t.tv
+	return ui.Tape(&tv, t.W, t.H, t.sh.Styles)
+}
+
+// layout works out what View draws: the rows the set height holds, the
+// matching trades on them, and the title's state. It runs after every
+// change, so drawing writes nothing, and what the keys and the greeks
+// requests read (the rows on screen) is what the next frame shows.
+func (t *Model) layout() {
 	rows := ui.TapeRows(t.H, t.greeks.on)
 	t.page = max(rows, 1)
 	t.collect(rows)
@@ -44,7 +54,12 @@ func (t *Model) View() []string {
 		Cursor: t.cur, Greeks: t.greeks.on, GreeksNote: t.greeks.note,
 		Paused: t.Paused(), Newer: t.scroll, ResumeKey: t.resumeKey(),
 	}
-	return ui.Tape(&t.tv, t.W, t.H, t.sh.Styles)
+}
+
+// SetSize sets the size View draws.
+func (t *Model) SetSize(width, height int) {
+	t.Frame.SetSize(width, height)
+	t.layout()
 }
 
 // SetFocused gives or takes the movement keys. Leaving the tape resumes
@@ -55,6 +70,7 @@ func (t *Model) SetFocused(f bool) {
 		t.scroll, t.cur = 0, 0
 	}
 	t.Focused = f
+	t.layout()
 }
 
 // Paused reports whether the tape is held where the user moved to: a
@@ -96,4 +112,35 @@ func (t *Model) TopSeq() int64 {
 		return -1
 	}
 	return t.vis[0].SeqNo
+}
+
+// Apply appends a page. It drops a page for another query, and a page
+// that does not start where the tape ends (a second fetch from the same
+// point answered after the first): its trades are held already. A page
+// out of seq_no order is sorted in place first.
+func (t *Model) Apply(m feed.TapeMsg) bool {
+	ok := t.apply(m)
+	t.layout()
+	return ok
+}
+
+// message is what the tape says instead of trades.
+func (t *Model) message() string {
+	switch {
+	case len(t.vis) > 0:
+		return ""
+	case t.r.len() == 0 && t.stopped != "":
+		return t.stopped
+	case t.r.len() == 0 && t.err != nil:
+		return "trades: " + feed.Describe(t.err, "")
+	case t.r.len() == 0 && t.loading:
+		return "loading trades…"
+	case t.r.len() == 0 && t.session != "":
+		return "no trades in the " + t.session + " session"
+	case t.r.len() == 0:
+		return "no trades yet"
+	case t.contractOn && !t.wantOK:
+		return "select a contract in the ladder"
+	}
+	return "no trades match " + t.filter
 }

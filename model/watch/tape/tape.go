@@ -111,11 +111,12 @@ func (t *Model) SetQuery(q feed.Query) {
 	t.contractOn, t.stopped = false, ""
 	t.SetContract("")
 	t.refilter()
+	t.layout()
 }
 
 // Stop says why the trades will not be fetched for this query (the
 // service does not know the symbol), instead of "loading" for ever.
-func (t *Model) Stop(why string) { t.stopped, t.loading = why, false }
+func (t *Model) Stop(why string) { t.stopped, t.loading = why, false; t.layout() }
 
 // SetSession names the session the tape's trades come from (the root
 // knows it: feed.ShownDay) and whether it is over, so that the title says
@@ -126,6 +127,7 @@ func (t *Model) SetSession(d api.Date, over bool) {
 	if over && d != 0 {
 		t.session = ui.DayLabel(d) // formatted here, not on every frame
 	}
+	t.layout()
 }
 
 // Restart empties the tape to start over on the same query (a new
@@ -137,6 +139,7 @@ func (t *Model) Restart() {
 	t.greeks.reset()
 	t.last, t.more, t.scroll, t.cur = -1, false, 0, 0
 	t.loading = true
+	t.layout()
 }
 
 // SetExchanges names the exchanges of the trades by their codes (CBOE,
@@ -147,6 +150,7 @@ func (t *Model) SetExchanges(list []api.Exchange) {
 	for _, x := range list {
 		t.exchanges[x.ID] = x.Code
 	}
+	t.layout()
 }
 
 // NextFrom is the seq_no to fetch from: 0 before the first page (the
@@ -168,11 +172,8 @@ func (t *Model) More() bool { return t.more }
 func (t *Model) LastOK() time.Time { return t.lastOK }
 func (t *Model) Err() error        { return feed.Failed(t.err, t.errAt) }
 
-// Apply appends a page. It drops a page for another query, and a page
-// that does not start where the tape ends (a second fetch from the same
-// point answered after the first): its trades are held already. A page
-// out of seq_no order is sorted in place first.
-func (t *Model) Apply(m feed.TapeMsg) bool {
+// apply is Apply before the layout.
+func (t *Model) apply(m feed.TapeMsg) bool {
 	if m.Query.Gen != t.q.Gen {
 		return false
 	}
@@ -262,6 +263,7 @@ func (t *Model) SetContract(osi string) {
 		t.scroll = 0
 	}
 	t.refilter()
+	t.layout()
 }
 
 // refilter spells the filters for the title, once per change.
@@ -338,6 +340,7 @@ func (t *Model) handleKey(k tea.KeyPressMsg, focused bool) bool {
 // Scroll moves the view by delta trades: positive goes to older trades.
 func (t *Model) Scroll(delta int) {
 	t.scroll = min(max(t.scroll+delta, 0), max(t.matching()-t.page, 0))
+	t.layout()
 }
 
 // matching counts the held trades that pass the filters.
@@ -377,24 +380,4 @@ func (t *Model) collect(rows int) {
 		t.collect(rows)
 	}
 	t.cur = max(min(t.cur, len(t.vis)-1), 0)
-}
-
-func (t *Model) message() string {
-	switch {
-	case len(t.vis) > 0:
-		return ""
-	case t.r.len() == 0 && t.stopped != "":
-		return t.stopped
-	case t.r.len() == 0 && t.err != nil:
-		return "trades: " + feed.Describe(t.err, "")
-	case t.r.len() == 0 && t.loading:
-		return "loading trades…"
-	case t.r.len() == 0 && t.session != "":
-		return "no trades in the " + t.session + " session"
-	case t.r.len() == 0:
-		return "no trades yet"
-	case t.contractOn && !t.wantOK:
-		return "select a contract in the ladder"
-	}
-	return "no trades match " + t.filter
 }
