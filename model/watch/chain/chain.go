@@ -71,6 +71,7 @@ func (c *Model) SetQuery(q feed.Query) {
 	c.noSuch = false
 	c.loading, c.earnings = true, 0
 	c.ver++
+	c.layout()
 }
 
 // feed.Query is what the ladder shows now.
@@ -98,6 +99,13 @@ func (c *Model) SetEarnings(next api.Date) { c.earnings = next }
 // query or another expiry than the one selected now: a slow answer must not
 // overwrite what the user went to. A failure keeps the data on screen.
 func (c *Model) Apply(m feed.ChainMsg) bool {
+	ok := c.apply(m)
+	c.layout()
+	return ok
+}
+
+// apply is Apply before the layout.
+func (c *Model) apply(m feed.ChainMsg) bool {
 	if m.Query.Gen != c.q.Gen || (m.Expiry != 0 && m.Expiry != c.expiry) {
 		return false
 	}
@@ -235,6 +243,7 @@ func (c *Model) handleKey(k tea.KeyPressMsg) (handled, expiryChanged bool) {
 func (c *Model) Scroll(delta int) {
 	rows, cur := c.window()
 	c.moveTo(rows, cur+delta)
+	c.layout()
 }
 
 // Click selects the row under y (relative to the ladder pane's top) and
@@ -248,6 +257,7 @@ func (c *Model) Click(x, y, width, height int) {
 			c.side = api.Put
 		}
 	}
+	c.layout()
 }
 
 // selected returns the cursor's row and contract, if any.
@@ -319,9 +329,9 @@ var viewLabels = func() [][len(config.StrikeWindows)]string {
 
 // ladder draws the ladder. It only moves Offset so that the cursor stays
 // visible: the rows themselves are handed over as a slice, not copied.
-func (c *Model) ladder(width, height int) []string {
+func (c *Model) layout() {
 	rows, cur := c.window()
-	n := max(ui.LadderRows(height), 1)
+	n := max(ui.LadderRows(c.H), 1)
 	if n != c.page {
 		// A new height (the banner gone, the terminal resized): centre
 		// the cursor again rather than leave it where the old one put it.
@@ -350,7 +360,6 @@ func (c *Model) ladder(width, height int) []string {
 	}
 	c.lv = ui.LadderView{
 		Rows: rows, Offset: c.offset, Cursor: cur, Side: c.side, Spot: c.Spot(), Set: set, Root: c.Root(),
-		Now: c.sh.Now().UnixNano(), Flash: c.sh.Flash.Nanoseconds(), Focused: c.Focused, Message: c.message(len(rows)),
+		Flash: c.sh.Flash.Nanoseconds(), Focused: c.Focused, Message: c.message(len(rows)),
 	}
-	return ui.Ladder(&c.lv, width, height, c.sh.Styles)
 }

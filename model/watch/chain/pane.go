@@ -21,6 +21,7 @@ func (c *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 		keys := &c.sh.Keys
 		if c.Focused || key.Matches(msg, keys.PrevExpiry, keys.NextExpiry, keys.Columns, keys.Window) {
 			c.handleKey(msg)
+			c.layout()
 		}
 	case feed.ChainMsg:
 		c.Apply(msg)
@@ -28,8 +29,26 @@ func (c *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 	return c, nil
 }
 
-// View is the ladder at the set size, the cursor drawn when focused.
-func (c *Model) View() []string { return c.ladder(c.W, c.H) }
+// View is the ladder at the set size, the cursor drawn when focused, as
+// laid out after the last change (layout); only the flashes' age is read
+// at drawing time.
+func (c *Model) View() []string {
+	lv := c.lv
+	lv.Now = c.sh.Now().UnixNano()
+	return ui.Ladder(&lv, c.W, c.H, c.sh.Styles)
+}
+
+// SetSize sets the size View draws.
+func (c *Model) SetSize(width, height int) {
+	c.Frame.SetSize(width, height)
+	c.layout()
+}
+
+// SetFocused says whether the movement keys are the ladder's.
+func (c *Model) SetFocused(focused bool) {
+	c.Frame.SetFocused(focused)
+	c.layout()
+}
 
 // ShortHelp is the ladder's keys a newcomer needs first.
 func (c *Model) ShortHelp() []key.Binding {

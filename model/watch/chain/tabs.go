@@ -41,6 +41,7 @@ func (c *Model) ClickTab(x, width int) (expiryChanged bool) {
 		root = c.rootOfTab(tabs[i].Date)
 	}
 	c.keepTab(tabs[i].Date, root)
+	c.layout()
 	return true
 }
 

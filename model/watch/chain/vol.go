@@ -157,4 +157,8 @@ func (c *Model) StripView(width int) string {
 
 // StepExpiry moves the selection d expiries along the tabs, as the expiry
 // keys do, for the vol page's table; it reports whether the expiry changed.
-func (c *Model) StepExpiry(d int) bool { return c.stepExpiry(d) }
+func (c *Model) StepExpiry(d int) bool {
+	changed := c.stepExpiry(d)
+	c.layout()
+	return changed
+}
