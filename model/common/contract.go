@@ -76,3 +76,15 @@ func (f *Frame) SetSize(width, height int) { f.W, f.H = max(width, 0), max(heigh
 
 // SetFocused says whether the movement keys are the part's.
 func (f *Frame) SetFocused(focused bool) { f.Focused = focused }
+
+// WheelStep is a turn of the mouse wheel as a step: -1 up, 1 down, 0 for
+// any other button. Every page scrolls by it.
+func WheelStep(m tea.Mouse) int {
+	switch m.Button {
+	case tea.MouseWheelUp:
+		return -1
+	case tea.MouseWheelDown:
+		return 1
+	}
+	return 0
+}

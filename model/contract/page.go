@@ -53,7 +53,7 @@ func (p *Page) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 	case tea.KeyPressMsg:
 		return p.onKey(msg)
 	case tea.MouseWheelMsg:
-		if step := wheelStep(msg.Mouse()); step != 0 {
+		if step := common.WheelStep(msg.Mouse()); step != 0 {
 			p.Scroll(step)
 		}
 	case feed.ContractQuoteMsg, feed.ContractTradesMsg, feed.ContractTAQMsg, feed.ExchangesMsg:
@@ -79,17 +79,6 @@ func (p *Page) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 	p.SetFocused(true)
 	p.Model.Update(k)
 	return nil, nil
-}
-
-// wheelStep is a wheel turn as a step: -1 up, 1 down, 0 neither.
-func wheelStep(m tea.Mouse) int {
-	switch m.Button {
-	case tea.MouseWheelUp:
-		return -1
-	case tea.MouseWheelDown:
-		return 1
-	}
-	return 0
 }
 
 // SetFocused: the page's keys are its own whenever it is on top.

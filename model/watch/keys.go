@@ -156,20 +156,9 @@ func (s *state) onClick(m tea.Mouse) tea.Cmd {
 	return nil
 }
 
-// wheelStep is a wheel turn as a step: -1 up, 1 down, 0 neither.
-func wheelStep(m tea.Mouse) int {
-	switch m.Button {
-	case tea.MouseWheelUp:
-		return -1
-	case tea.MouseWheelDown:
-		return 1
-	}
-	return 0
-}
-
 // onWheel scrolls the pane under the mouse.
 func (s *state) onWheel(m tea.Mouse) {
-	step := wheelStep(m)
+	step := common.WheelStep(m)
 	if step == 0 {
 		return
 	}

@@ -58,11 +58,8 @@ func (p *Page) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 		m := msg.Mouse()
 		p.Click(m.X, m.Y)
 	case tea.MouseWheelMsg:
-		switch msg.Mouse().Button {
-		case tea.MouseWheelUp:
-			p.Scroll(-1)
-		case tea.MouseWheelDown:
-			p.Scroll(1)
+		if step := common.WheelStep(msg.Mouse()); step != 0 {
+			p.Scroll(step)
 		}
 	case common.PickSymbol, common.PickDate, common.Close:
 		return p.pick(msg)
