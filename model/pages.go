@@ -74,6 +74,9 @@ func (a *App) do(act common.Action) tea.Cmd {
 		}
 	case common.ChangeQuery:
 		a.changeQuery(act.Query)
+		if act.Msg != nil {
+			return a.toPages(act.Msg)
+		}
 	case common.Refresh:
 		if t := a.link.Sub.Refresh(act.Feeds...).Text(); t != "" {
 			a.scr.notice = t // nothing fetched: the session is held
@@ -142,7 +145,7 @@ func (a *App) fromOverlay(from common.Overlay, act common.Action) tea.Cmd {
 		return nil
 	case common.PickSymbol:
 		a.close(from)
-		return a.send(a.topID(), common.PickSymbol{Symbol: strings.ToUpper(act.Symbol)})
+		return a.send(a.topID(), common.PickSymbol{Symbol: strings.ToUpper(act.Symbol), Known: act.Known})
 	}
 	a.close(from)
 	return a.send(a.topID(), act)

@@ -57,11 +57,12 @@ type Model struct {
 	loading bool
 	day     api.Date // the session the sparklines are of
 
-	skipped []string // config entries not used, until a save drops them
-	note    ui.Note  // the outcome of the last action
-	added   string   // the symbol added last, until the service answers for it
-	undo    *removal
-	saver   *saver
+	skipped  []string // config entries not used, until a save drops them
+	note     ui.Note  // the outcome of the last action
+	added    string   // the symbol added last, until the service answers for it
+	checking string   // a symbol picked to add, until the service answers for it (Confirm)
+	undo     *removal
+	saver    *saver
 
 	// What the root tells the page before View (SetContext).
 	source   string
