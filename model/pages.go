@@ -161,14 +161,5 @@ func (a *App) close(o common.Overlay) {
 	}
 }
 
-// known are the symbols the prompt completes from and trusts: the recent
-// ones, then the pages' (the watchlist's).
-func (a *App) known() []string {
-	var more [][]string
-	for _, p := range a.built {
-		if k, ok := p.(common.Known); ok {
-			more = append(more, k.Known())
-		}
-	}
-	return a.syms.Known(more...)
-}
+// known are the symbols the prompt completes from and trusts.
+func (a *App) known() []string { return a.syms.KnownOf(a.built[:]) }
