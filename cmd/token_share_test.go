@@ -20,6 +20,12 @@ import (
 // sandbox.Browse) and returns the environment that uses the login.
 func loginTo(t *testing.T, s *sandbox.Server) map[string]string {
 	t.Helper()
+	return loginAt(t, s.AuthURL, s.BaseURL)
+}
+
+// loginAt is loginTo for a sandbox known by its addresses.
+func loginAt(t *testing.T, authURL, baseURL string) map[string]string {
+	t.Helper()
 	env := homeEnv(t)
 	env[envTokenFile] = filepath.Join(t.TempDir(), "token.json")
 	browser := func(u string) error {
@@ -35,7 +41,7 @@ func loginTo(t *testing.T, s *sandbox.Server) map[string]string {
 		}()
 		return nil
 	}
-	out, done := runLogin(t, cli{env: env, browser: browser}, "--auth-url", s.AuthURL, "--base-url", s.BaseURL)
+	out, done := runLogin(t, cli{env: env, browser: browser}, "--auth-url", authURL, "--base-url", baseURL)
 	if err := wait(t, done); err != nil {
 		t.Fatalf("login: %v\n%s", err, out)
 	}

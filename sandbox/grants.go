@@ -32,6 +32,7 @@ type accessToken struct {
 	clientID string
 	subject  string
 	scopes   []string
+	issued   time.Time // on the sandbox clock, as expiry
 	expiry   time.Time
 	grantID  string // empty when no refresh token stands behind it
 	origin   string // authorize request, for code-reuse revocation
@@ -82,12 +83,14 @@ func requestInfo(req op.TokenRequest) (clientID, origin, grantID string) {
 
 func (s *store) newAccessLocked(req op.TokenRequest, grantID string) *accessToken {
 	clientID, origin, _ := requestInfo(req)
+	now := s.now()
 	t := &accessToken{
 		id:       newID(),
 		clientID: clientID,
 		subject:  req.GetSubject(),
 		scopes:   slices.Clone(req.GetScopes()),
-		expiry:   s.now().Add(s.accessTTL),
+		issued:   now,
+		expiry:   now.Add(s.accessTTL),
 		grantID:  grantID,
 		origin:   origin,
 	}

@@ -101,7 +101,7 @@ func (s *store) restoreLocked(st *savedState) {
 	}
 	for _, a := range st.Access {
 		s.access[a.ID] = &accessToken{id: a.ID, clientID: a.ClientID, subject: a.Subject, scopes: a.Scopes,
-			expiry: a.Expiry, grantID: a.GrantID, origin: a.Origin}
+			issued: a.Expiry.Add(-s.accessTTL), expiry: a.Expiry, grantID: a.GrantID, origin: a.Origin}
 	}
 }
 

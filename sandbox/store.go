@@ -59,6 +59,14 @@ func newStore(cfg Config, demoSecret string) *store {
 	return s
 }
 
+// clockOffset is how far the sandbox clock is from the real one. Every
+// time in a token is on the sandbox clock (tokenanswer.go), and the
+// library checks a token's exp and iat against the real clock plus a
+// verifier's Offset: the verifiers the provider makes are given this one
+// (newTokenService), so userinfo, revocation and an id_token_hint judge a
+// token by the clock that issued it.
+func (s *store) clockOffset() time.Duration { return s.now().Sub(time.Now()) }
+
 func hash(secret string) string {
 	sum := sha256.Sum256([]byte(secret))
 	return hex.EncodeToString(sum[:])

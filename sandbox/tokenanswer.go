@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -41,23 +42,38 @@ func (s *Server) exactExpiresIn(next http.Handler) http.Handler {
 	})
 }
 
-// profileTokens signs the access token of a token answer again as RFC
-// 9068 (the JWT profile of access tokens) asks: header typ "at+jwt", and
-// the token's scope as a claim. zitadel/oidc fixes the type to "JWT"
+// profileTokens signs the tokens of a token answer again, for two reasons.
+//
+// RFC 9068 (the JWT profile of access tokens) wants header typ "at+jwt"
+// and the token's scope as a claim. zitadel/oidc fixes the type to "JWT"
 // (op.CreateJWT) and puts no scope in the token; a resource server that
-// follows RFC 9068 checks both. The ID token's at_hash names the access
-// token, so it is signed again with the new hash. A token that does not
-// check out is left as the library made it.
+// follows RFC 9068 checks both.
+//
+// Every time in a token is on the sandbox clock, the one the Date header
+// of every answer tells (README, "The token service"). The library takes
+// exp from the store (the sandbox clock) but iat and nbf, and the ID
+// token's exp, from the real one: on `--clock` a day in the past a token
+// was issued after it expired. iat and nbf become the record's issue time
+// and the ID token lives AccessTokenTTL from it, as the library meant.
+//
+// The ID token's at_hash names the access token, so it is signed again
+// with the new hash. A token that does not check out is left as the
+// library made it.
 func (s *Server) profileTokens(fields map[string]json.RawMessage) {
 	var at, idt string
 	if json.Unmarshal(fields["access_token"], &at) != nil {
 		return
 	}
-	profiled, err := s.resign(at, "at+jwt", func(c map[string]any) {
+	var rec accessToken
+	profiled, err := s.resign(at, "at+jwt", func(c map[string]any) bool {
 		jti, _ := c["jti"].(string)
-		if t, ok := s.store.liveAccess(jti); ok {
-			c["scope"] = strings.Join(t.scopes, " ")
+		var ok bool
+		if rec, ok = s.store.liveAccess(jti); !ok {
+			return false
 		}
+		c["scope"] = strings.Join(rec.scopes, " ")
+		c["iat"], c["nbf"], c["exp"] = rec.issued.Unix(), rec.issued.Unix(), rec.expiry.Unix()
+		return true
 	})
 	if err != nil {
 		return
@@ -70,18 +86,24 @@ func (s *Server) profileTokens(fields map[string]json.RawMessage) {
 	if err != nil {
 		return
 	}
-	if re, err := s.resign(idt, "JWT", func(c map[string]any) {
+	if re, err := s.resign(idt, "JWT", func(c map[string]any) bool {
 		if _, ok := c["at_hash"]; ok {
 			c["at_hash"] = hash
 		}
+		c["iat"], c["exp"] = rec.issued.Unix(), rec.issued.Add(s.store.accessTTL).Unix()
+		if _, ok := c["nbf"]; ok {
+			c["nbf"] = rec.issued.Unix()
+		}
+		return true
 	}); err == nil {
 		fields["id_token"], _ = json.Marshal(re)
 	}
 }
 
 // resign checks a token the library signed with the RSA key, lets edit
-// change its claims, and signs it again with header type typ.
-func (s *Server) resign(raw, typ string, edit func(map[string]any)) (string, error) {
+// change its claims, and signs it again with header type typ. An edit
+// that returns false leaves the token as it was (errNotResigned).
+func (s *Server) resign(raw, typ string, edit func(map[string]any) bool) (string, error) {
 	k := s.store.keys.rsa
 	tok, err := jwt.ParseSigned(raw, []jose.SignatureAlgorithm{k.alg})
 	if err != nil {
@@ -91,7 +113,9 @@ func (s *Server) resign(raw, typ string, edit func(map[string]any)) (string, err
 	if err := tok.Claims(k.key.Public(), &claims); err != nil {
 		return "", err
 	}
-	edit(claims)
+	if !edit(claims) {
+		return "", errNotResigned
+	}
 	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: k.alg, Key: jose.JSONWebKey{Key: k.key, KeyID: k.id}},
 		(&jose.SignerOptions{}).WithType(jose.ContentType(typ)))
 	if err != nil {
@@ -99,6 +123,8 @@ func (s *Server) resign(raw, typ string, edit func(map[string]any)) (string, err
 	}
 	return jwt.Signed(signer).Claims(claims).Serialize()
 }
+
+var errNotResigned = errors.New("token left as the library made it")
 
 // bufferedResponse holds a response until it has been looked at. The
 // header map is the real one.

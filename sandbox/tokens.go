@@ -51,7 +51,11 @@ func newTokenService(issuer string, st *store) (*tokenService, error) {
 		op.WithCustomIntrospectionEndpoint(op.NewEndpoint("connect/introspect")),
 		op.WithCustomEndSessionEndpoint(op.NewEndpoint("connect/endsession")),
 		op.WithCustomKeysEndpoint(op.NewEndpoint(".well-known/openid-configuration/jwks")),
-		op.WithAccessTokenVerifierOpts(op.WithSupportedAccessTokenSigningAlgorithms(string(jose.RS256))), // no algorithm confusion
+		op.WithAccessTokenVerifierOpts(
+			op.WithSupportedAccessTokenSigningAlgorithms(string(jose.RS256)), // no algorithm confusion
+			func(v *op.AccessTokenVerifier) { v.Offset = st.clockOffset() },
+		),
+		op.WithIDTokenHintVerifierOpts(func(v *op.IDTokenHintVerifier) { v.Offset = st.clockOffset() }),
 	)
 	if err != nil {
 		return nil, err
