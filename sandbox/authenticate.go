@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
@@ -29,25 +31,56 @@ func (t TokenInfo) HasScope(scope string) bool {
 
 var errBadToken = errors.New("missing, malformed, expired or revoked bearer token")
 
-// Authenticate checks the request's bearer token in process: its ES256
-// signature and issuer, then its server-side record, which a revocation
-// deletes at once and whose expiry follows the sandbox clock.
+// Authenticate checks the request's bearer token in process, as a
+// resource server following RFC 9068 section 4 does (verifyAccess).
 func (s *Server) Authenticate(r *http.Request) (TokenInfo, error) {
 	raw, ok := bearer(r.Header.Get("Authorization"))
 	if !ok {
 		return TokenInfo{}, errBadToken
 	}
-	ctx := op.ContextWithIssuer(r.Context(), s.tokens.issuer)
-	// The provider's verifier judges exp by the sandbox clock (clockOffset).
-	claims, err := op.VerifyAccessToken[*oidc.AccessTokenClaims](ctx, raw, s.tokens.provider.AccessTokenVerifier(ctx))
+	t, err := s.verifyAccess(r.Context(), raw)
 	if err != nil {
-		return TokenInfo{}, errBadToken
+		return TokenInfo{}, err
+	}
+	return TokenInfo{ClientID: t.clientID, Subject: t.subject, Scopes: t.scopes, Expiry: t.expiry, id: t.id}, nil
+}
+
+// verifyAccess checks an access token: its RS256 signature and issuer, its
+// type at+jwt (an ID token is signed by the same key, but is no access
+// token), its audience (the data service; a token for another resource
+// is not for it), its exp on the sandbox clock (clockOffset), then its
+// server-side record, which a revocation deletes at once. It returns a
+// copy of the record.
+func (s *Server) verifyAccess(ctx context.Context, raw string) (accessToken, error) {
+	ctx = op.ContextWithIssuer(ctx, s.tokens.issuer)
+	claims, err := op.VerifyAccessToken[*oidc.AccessTokenClaims](ctx, raw, s.tokens.provider.AccessTokenVerifier(ctx))
+	if err != nil || !accessTokenType(raw) || !slices.Contains(claims.Audience, s.store.audience) {
+		return accessToken{}, errBadToken
 	}
 	t, ok := s.store.liveAccess(claims.JWTID)
 	if !ok {
-		return TokenInfo{}, errBadToken
+		return accessToken{}, errBadToken
 	}
-	return TokenInfo{ClientID: t.clientID, Subject: t.subject, Scopes: t.scopes, Expiry: t.expiry, id: claims.JWTID}, nil
+	return t, nil
+}
+
+// accessTokenType reports whether a JWS's header says typ at+jwt (RFC 9068
+// section 2.1; a media type, so without regard to case, and with or
+// without its application/ prefix). The signature has been checked.
+func accessTokenType(raw string) bool {
+	head, _, _ := strings.Cut(raw, ".")
+	data, err := base64.RawURLEncoding.DecodeString(head)
+	if err != nil {
+		return false
+	}
+	var h struct {
+		Typ string `json:"typ"`
+	}
+	if json.Unmarshal(data, &h) != nil {
+		return false
+	}
+	typ := strings.ToLower(h.Typ)
+	return typ == "at+jwt" || typ == "application/at+jwt"
 }
 
 func bearer(h string) (string, bool) {

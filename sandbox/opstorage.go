@@ -103,7 +103,7 @@ func (s *store) SetIntrospectionFromToken(_ context.Context, resp *oidc.Introspe
 	resp.ClientID = t.clientID
 	resp.Subject = t.subject
 	resp.Expiration = oidc.FromTime(t.expiry)
-	resp.Audience = []string{t.clientID}
+	resp.Audience = []string{s.audience}
 	return nil
 }
 

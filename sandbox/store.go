@@ -24,6 +24,7 @@ import (
 type store struct {
 	mu         sync.Mutex
 	now        func() time.Time
+	audience   string // every access token's aud: the data service, {base_url}
 	accessTTL  time.Duration
 	refreshTTL time.Duration
 	keys       keyPair
@@ -42,9 +43,10 @@ type codeEntry struct {
 	issued    time.Time
 }
 
-func newStore(cfg Config, demoSecret string) *store {
+func newStore(cfg Config, demoSecret, audience string) *store {
 	s := &store{
 		now:        cfg.Now,
+		audience:   audience,
 		accessTTL:  cfg.AccessTokenTTL,
 		refreshTTL: cfg.RefreshTokenTTL,
 		keys:       newKeyPair(),

@@ -49,6 +49,11 @@ func (s *Server) exactExpiresIn(next http.Handler) http.Handler {
 // (op.CreateJWT) and puts no scope in the token; a resource server that
 // follows RFC 9068 checks both.
 //
+// RFC 9068 section 3 also wants aud to name the resource server the token
+// is for: here the data service, {base_url}. The library puts the client
+// there (op.TokenRequest.GetAudience, which the ID token's aud also comes
+// from); the data endpoints refuse a token for anyone else.
+//
 // Every time in a token is on the sandbox clock, the one the Date header
 // of every answer tells (README, "The token service"). The library takes
 // exp from the store (the sandbox clock) but iat and nbf, and the ID
@@ -72,6 +77,7 @@ func (s *Server) profileTokens(fields map[string]json.RawMessage) {
 			return false
 		}
 		c["scope"] = strings.Join(rec.scopes, " ")
+		c["aud"] = s.store.audience
 		c["iat"], c["nbf"], c["exp"] = rec.issued.Unix(), rec.issued.Unix(), rec.expiry.Unix()
 		return true
 	})
