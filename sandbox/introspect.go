@@ -15,8 +15,10 @@ import (
 // 7662 section 2.3 wants the errors of RFC 6749 section 5.2, as JSON:
 // invalid_client (401, with a Basic challenge) when the caller is not an
 // authenticated client, invalid_request (400) when the token is missing.
-// The token itself is looked up as the data endpoints check it
+// An access token is looked up as the data endpoints check it
 // (verifyAccess): an answer says active only for a token they would take.
+// A refresh token is active while it is its grant's current one, and
+// only to the client it was issued to.
 func (s *Server) introspection() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -24,7 +26,7 @@ func (s *Server) introspection() http.Handler {
 			oauthError(w, http.StatusMethodNotAllowed, string(oidc.InvalidRequest), "introspection takes a POST (RFC 7662 section 2.1)")
 			return
 		}
-		err := s.store.basicClient(r)
+		clientID, err := s.store.basicClient(r)
 		if err == nil && r.PostForm.Get("token") == "" {
 			err = oidc.ErrInvalidRequest().WithDescription("token is required in the body (RFC 7662 section 2.1)")
 		}
@@ -32,9 +34,12 @@ func (s *Server) introspection() http.Handler {
 			requestError(w, err)
 			return
 		}
+		token := r.PostForm.Get("token")
 		resp := &oidc.IntrospectionResponse{} // inactive: RFC 7662 section 2.2 says nothing more
-		if t, err := s.verifyAccess(r.Context(), r.PostForm.Get("token")); err == nil {
+		if t, err := s.verifyAccess(r.Context(), token); err == nil {
 			resp = s.accessIntrospection(t)
+		} else if g, ok := s.store.liveRefresh(token, clientID); ok {
+			resp = s.refreshIntrospection(g)
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(resp)
@@ -46,20 +51,20 @@ func (s *Server) introspection() http.Handler {
 // library's op.ClientIDFromRequest answers a wrong secret with
 // unauthorized_client, which RFC 6749 keeps for a grant the client may not
 // use; a client that fails to authenticate is invalid_client.
-func (s *store) basicClient(r *http.Request) error {
+func (s *store) basicClient(r *http.Request) (string, error) {
 	if err := r.ParseForm(); err != nil {
-		return oidc.ErrInvalidRequest().WithDescription("the body is not a form")
+		return "", oidc.ErrInvalidRequest().WithDescription("the body is not a form")
 	}
 	id, secret, ok := r.BasicAuth()
 	if !ok {
-		return oidc.ErrInvalidClient().WithDescription("introspection is for authenticated clients: send HTTP Basic credentials (RFC 7662 section 2.1)")
+		return "", oidc.ErrInvalidClient().WithDescription("introspection is for authenticated clients: send HTTP Basic credentials (RFC 7662 section 2.1)")
 	}
 	id, err1 := url.QueryUnescape(id)
 	secret, err2 := url.QueryUnescape(secret)
 	if err1 != nil || err2 != nil {
-		return oidc.ErrInvalidClient().WithDescription("the Basic credentials are not form-encoded (RFC 6749 section 2.3.1)")
+		return "", oidc.ErrInvalidClient().WithDescription("the Basic credentials are not form-encoded (RFC 6749 section 2.3.1)")
 	}
-	return s.AuthorizeClientIDSecret(r.Context(), id, secret)
+	return id, s.AuthorizeClientIDSecret(r.Context(), id, secret)
 }
 
 // accessIntrospection describes a live access token, with the claims the
@@ -77,6 +82,20 @@ func (s *Server) accessIntrospection(t accessToken) *oidc.IntrospectionResponse 
 		Audience:   []string{s.store.audience},
 		Issuer:     s.tokens.issuer,
 		JWTID:      t.id,
+	}
+}
+
+// refreshIntrospection describes a current refresh token to the client
+// it was issued to (liveRefresh: another client learns nothing of it).
+func (s *Server) refreshIntrospection(g grant) *oidc.IntrospectionResponse {
+	return &oidc.IntrospectionResponse{
+		Active:     true,
+		Scope:      g.scopes,
+		ClientID:   g.clientID,
+		Expiration: oidc.FromTime(g.refreshExpiry),
+		AuthTime:   oidc.FromTime(g.authTime),
+		Subject:    g.subject,
+		Issuer:     s.tokens.issuer,
 	}
 }
 

@@ -29,12 +29,13 @@ type store struct {
 	refreshTTL time.Duration
 	keys       keyPair
 	clients    map[string]*client
-	authReqs   map[string]*authRequest // by request ID
-	codes      map[string]codeEntry    // by code hash
-	spent      map[string]codeEntry    // used codes, by hash, to detect reuse
-	grants     map[string]*grant       // by grant ID
-	refresh    map[string]string       // refresh-token hash → grant ID
-	access     map[string]*accessToken // by token ID (the JWT's jti)
+	authReqs   map[string]*authRequest   // by request ID
+	codes      map[string]codeEntry      // by code hash
+	spent      map[string]codeEntry      // used codes, by hash, to detect reuse
+	grants     map[string]*grant         // by grant ID
+	refresh    map[string]string         // refresh-token hash → grant ID
+	rotated    map[string]rotatedRefresh // used refresh tokens, by hash, to detect reuse
+	access     map[string]*accessToken   // by token ID (the JWT's jti)
 	lastSweep  time.Time
 }
 
@@ -55,6 +56,7 @@ func newStore(cfg Config, demoSecret, audience string) *store {
 		spent:      map[string]codeEntry{},
 		grants:     map[string]*grant{},
 		refresh:    map[string]string{},
+		rotated:    map[string]rotatedRefresh{},
 		access:     map[string]*accessToken{},
 	}
 	s.registerClients(demoSecret, func(id string) string { return authPrefix + "/login?id=" + id })
@@ -268,4 +270,5 @@ func (s *store) sweepLocked() {
 			s.deleteGrantLocked(id, g)
 		}
 	}
+	s.forgetRotatedLocked("", now)
 }
