@@ -112,6 +112,7 @@ client holds stops working.
 
 Clock: --clock 2026-11-24T11:30:00-05:00 runs the simulated market from
 that instant (an open market at any hour), --speed N N times as fast.
+Every answer's Date header and every time in a token follow this clock.
 
 It stops on Ctrl+C or SIGTERM.`,
 		Args: cobra.NoArgs,
