@@ -216,21 +216,26 @@ func sweepRate(t *testing.T, tp *tape) {
 func sweepsAgreeAcrossEndpoints(t *testing.T, tp *tape) {
 	d, m, mo, recs, sk := tp.day, tp.m, tp.mo, tp.recs, tp.sk
 	contracts := map[string]bool{}
-	pieces, compared, bad := 0, 0, 0
+	sweeps, pieces, compared, bad := 0, 0, 0, 0
 	for i := 0; i < len(recs) && bad < 10; i++ { // ten disagreements say enough
-		if sk[i].part == 0 {
+		if sk[i].part != 1 {
 			continue
 		}
-		pieces++
+		sweeps++
+		j := i + 1
+		for j < len(recs) && sk[j].part > 1 {
+			j++
+		}
+		pieces += j - i
 		contracts[recs[i].Security.V] = true
-		n, ok := taqPiece(t, m, mo, &recs[i], tas.SideOf(recs[i].TradeAt))
+		n, ok := taqSweep(t, m, mo, recs[i:j])
 		compared += n
 		if !ok {
 			bad++
 		}
 	}
-	if compared < pieces/4 {
-		t.Errorf("%s: %d quote records shared a second with %d pieces", d, compared, pieces)
+	if compared < sweeps/4 {
+		t.Errorf("%s: %d quote records shared a second with %d sweeps", d, compared, sweeps)
 	}
 	for osi := range contracts {
 		greeks, ok := m.TradesWithGreeks(mustOSI(t, osi), mo)
@@ -248,46 +253,57 @@ func sweepsAgreeAcrossEndpoints(t *testing.T, tp *tape) {
 			}
 		}
 	}
-	t.Logf("%s: %d pieces of sweeps in %d contracts; %d NBBOs compared with a quote record", d, pieces, len(contracts), compared)
+	t.Logf("%s: %d sweeps (%d pieces) in %d contracts; %d quote records of their seconds compared", d, sweeps, pieces, len(contracts), compared)
 }
 
-// taqPiece finds sweep piece p in its contract's trades-and-quotes and
-// checks it there: printed at or through the NBBO it carries on side, that
-// NBBO the same as p's and as every quote record's of its second. It
-// returns how many quote records it compared with, and false (having said
-// why) on a disagreement.
-func taqPiece(t *testing.T, m *Market, mo Moment, p *api.OptionTrade, side tas.Side) (int, bool) {
+// taqSweep finds a sweep's pieces in their contract's trades-and-quotes
+// and checks them there: each printed at or through the NBBO it carries on
+// the sweep's side, that NBBO the same as in option-trades and as every
+// quote record's of its second. It returns how many quote records it
+// compared with, and false (having said why) on a disagreement.
+func taqSweep(t *testing.T, m *Market, mo Moment, p []api.OptionTrade) (int, bool) {
 	t.Helper()
-	sec := p.Timestamp - p.Timestamp%1000
-	recs, ok := m.TradesAndQuotes(p.Security.V, mo, sec, sec+999)
+	side, osi := tas.SideOf(p[0].TradeAt), p[0].Security.V
+	from := p[0].Timestamp - p[0].Timestamp%1000
+	recs, ok := m.TradesAndQuotes(osi, mo, from, from+1999)
 	if !ok {
-		t.Errorf("%s: no trades and quotes", p.Security.V)
+		t.Errorf("%s: no trades and quotes", osi)
 		return 0, false
 	}
-	found, compared := false, 0
+	nbbo := map[api.TimeOfDay][2]float64{} // the pieces' NBBO by second
+	for k := range p {
+		nbbo[p[k].Timestamp/1000] = [2]float64{p[k].Bid.V, p[k].Ask.V}
+	}
+	found, compared := 0, 0
 	for _, r := range recs {
 		if r.Kind != api.KindTrade {
-			if r.Quote.NBBOBid.V != p.Bid.V || r.Quote.NBBOAsk.V != p.Ask.V {
-				t.Errorf("%s at %v: a quote record's NBBO %v/%v, the piece's %v/%v", p.Security.V, r.Time(), r.Quote.NBBOBid.V, r.Quote.NBBOAsk.V, p.Bid.V, p.Ask.V)
+			want, ok := nbbo[r.Time()/1000]
+			if !ok {
+				continue
+			}
+			if r.Quote.NBBOBid.V != want[0] || r.Quote.NBBOAsk.V != want[1] {
+				t.Errorf("%s at %v: a quote record's NBBO %v/%v, the sweep's %v/%v", osi, r.Time(), r.Quote.NBBOBid.V, r.Quote.NBBOAsk.V, want[0], want[1])
 				return compared, false
 			}
 			compared++
 			continue
 		}
 		tr := &r.Trade
-		if tr.ExchangeID != p.ExchangeID || tr.ExchSequenceNumber != p.ExchangeSeqNo {
-			continue
-		}
-		found = true
-		if tas.SideOf(tas.Classify(tr.Price.V, tr.NBBOBid.V, tr.NBBOAsk.V)) != side || tr.ConditionID != market.CondSweep ||
-			tr.NBBOBid.V != p.Bid.V || tr.NBBOAsk.V != p.Ask.V {
-			t.Errorf("%s seq %d: in trades-and-quotes %v against %v/%v (condition %d), in option-trades %v/%v %s",
-				p.Security.V, p.SeqNo, tr.Price.V, tr.NBBOBid.V, tr.NBBOAsk.V, tr.ConditionID, p.Bid.V, p.Ask.V, p.TradeAt)
-			return compared, false
+		for k := range p {
+			if tr.ExchangeID != p[k].ExchangeID || tr.ExchSequenceNumber != p[k].ExchangeSeqNo {
+				continue
+			}
+			found++
+			if tas.SideOf(tas.Classify(tr.Price.V, tr.NBBOBid.V, tr.NBBOAsk.V)) != side || tr.ConditionID != market.CondSweep ||
+				tr.NBBOBid.V != p[k].Bid.V || tr.NBBOAsk.V != p[k].Ask.V {
+				t.Errorf("%s seq %d: in trades-and-quotes %v against %v/%v (condition %d), in option-trades %v/%v %s",
+					osi, p[k].SeqNo, tr.Price.V, tr.NBBOBid.V, tr.NBBOAsk.V, tr.ConditionID, p[k].Bid.V, p[k].Ask.V, p[k].TradeAt)
+				return compared, false
+			}
 		}
 	}
-	if !found {
-		t.Errorf("%s seq %d is not in trades-and-quotes", p.Security.V, p.SeqNo)
+	if found != len(p) {
+		t.Errorf("%s: %d of the %d pieces of the sweep at seq %d are in trades-and-quotes", osi, found, len(p), p[0].SeqNo)
 	}
-	return compared, found
+	return compared, found == len(p)
 }
