@@ -27,6 +27,7 @@ require (
 require (
 	github.com/charmbracelet/ultraviolet v0.0.0-20261008173134-6b8d4baf91b4
 	github.com/charmbracelet/x/vt v0.1.0
+	modernc.org/sqlite v1.62.0
 )
 
 require (
@@ -75,7 +76,6 @@ require (
 	modernc.org/libc v1.80.1 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
-	modernc.org/sqlite v1.62.0 // indirect
 )
 
 // bubbletea v2.1.1 with one patch: its render loop ticks only while there

@@ -77,13 +77,12 @@ func Open(ctx context.Context, path, service string) (*Store, error) {
 	return s, nil
 }
 
-// dsn is the driver's name for path: WAL so readers never wait for the
-// writer, a busy timeout so two writers queue instead of failing, and
+// dsn is the driver's name for path: a busy timeout so two writers queue instead of failing, and
 // BEGIN IMMEDIATE so a write transaction takes its lock up front (no
 // deadlock between two processes that both read then write).
 func dsn(path string) string {
 	q := url.Values{}
-	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(ON)"} {
+	for _, p := range []string{"busy_timeout(10000)", "synchronous(NORMAL)", "foreign_keys(ON)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")
@@ -111,6 +110,12 @@ func (s *Store) init(ctx context.Context) error {
 	}
 	if version > int64(len(migrations)) {
 		return &BadFileError{Path: s.path, Reason: fmt.Sprintf("has schema version %d, newer than this chainwatch knows (%d): a newer chainwatch wrote it", version, len(migrations))}
+	}
+	// WAL only once the file is known to be ours (switching writes the
+	// file's header): readers never wait for the writer, so the screen and
+	// a headless command share the store.
+	if _, err := s.db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
+		return s.classify(err)
 	}
 	if err := s.migrate(ctx, int(version)); err != nil {
 		return s.classify(err)
