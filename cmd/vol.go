@@ -88,7 +88,13 @@ func volRun(f *VolOptions) error {
 	}
 	q := feed.Query{Symbol: sym, Mode: mode, Date: date, Gen: 1}
 	historical := q.Historical(now)
-	j := job{plan: planOf(api.EndpointOptionQuotes, mode, historical), keys: volKeys, historical: historical,
+	plan := planOf(api.EndpointOptionQuotes, mode, historical)
+	if historical {
+		plan.parts[0].Stored = func(ctx context.Context, c *api.Client) bool {
+			return c.StoredAnswer(ctx, api.OptionQuotesParams{Symbol: sym, Date: date.String(), Mode: mode}, api.EndpointOptionQuotes)
+		}
+	}
+	j := job{plan: plan, keys: volKeys, historical: historical,
 		run: func(ctx context.Context, c *api.Client) (answer, error) {
 			m := feed.Source{Client: c, Now: f.Now}.Chain(ctx, q, 0)
 			a := answer{Resps: []*api.Response{m.Resp}}

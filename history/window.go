@@ -154,3 +154,10 @@ func (s *Store) Closes(ctx context.Context, symbol string, days []api.Date) (map
 	}
 	return out, rows.Err()
 }
+
+// Series is Past as plain figures (feed's pastReader): the IV30 of the
+// sessions before asOf and the consecutive closes up to it.
+func (s *Store) Series(ctx context.Context, symbol string, asOf api.Date) (iv30, closes []float64, err error) {
+	p, err := s.Past(ctx, symbol, asOf)
+	return p.IV30, p.Closes, err
+}

@@ -17,8 +17,8 @@ import (
 //   - HV10, HV20, HV30: realized vol, close to close: the sample standard
 //     deviation of the last N daily log returns ln(C_t / C_t-1) of
 //     consecutive sessions, annualised by sqrt(252); a fraction, as IV.
-//   - IVHV: the current IV30 over HV30 (above 1 the options price more
-//     movement than the stock has shown).
+//   - IVHV: the current IV30 over HV30, both as fractions (above 1 the
+//     options price more movement than the stock has shown).
 type Past struct {
 	Sessions     int // sessions before the current one with an IV30
 	IVRank       float64
@@ -36,8 +36,8 @@ const MinSessions = 20
 // TradingDaysPerYear annualises realized vol.
 const TradingDaysPerYear = 252
 
-// PastFigures are the figures of a symbol whose IV30 now is iv30 (in any
-// unit, the same as past's), with past the IV30 of the sessions before
+// PastFigures are the figures of a symbol whose IV30 now is iv30 (in
+// percentage points, as the service sends it, and so is past), with past the IV30 of the sessions before
 // (oldest first; only the last 251 count) and closes the closes of
 // consecutive sessions up to the last one known, oldest first.
 func PastFigures(iv30 float64, past, closes []float64) Past {
@@ -51,7 +51,7 @@ func PastFigures(iv30 float64, past, closes []float64) Past {
 		p.IVPercentile = IVPercentile(iv30, past)
 	}
 	if !math.IsNaN(iv30) && p.HV30 > 0 {
-		p.IVHV = iv30 / p.HV30
+		p.IVHV = iv30 / 100 / p.HV30
 	}
 	return p
 }
