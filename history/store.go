@@ -133,8 +133,12 @@ func (s *Store) classify(err error) error {
 	return fmt.Errorf("history: %s: %w", s.path, err)
 }
 
-// register finds or adds the service's row.
+// register finds or adds the service's row; a store opened for no
+// service ("": to report or prune the file) adds none.
 func (s *Store) register(ctx context.Context) error {
+	if s.service == "" {
+		return nil
+	}
 	_, err := s.db.ExecContext(ctx, "INSERT INTO services(name) VALUES (?) ON CONFLICT(name) DO NOTHING", s.service)
 	if err != nil {
 		return s.classify(err)
@@ -142,8 +146,18 @@ func (s *Store) register(ctx context.Context) error {
 	return s.db.QueryRowContext(ctx, "SELECT id FROM services WHERE name = ?", s.service).Scan(&s.svcID)
 }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close folds the WAL back into the database (so the file's size is the
+// store's) and closes it.
+func (s *Store) Close() error {
+	s.Checkpoint()
+	return s.db.Close()
+}
+
+// Checkpoint folds the WAL into the database file, best effort: a reader
+// in another process may keep part of it for now.
+func (s *Store) Checkpoint() {
+	_, _ = s.db.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+}
 
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
