@@ -281,4 +281,3 @@ func (b *backfillBar) done() {
 		fmt.Fprintln(b.w)
 	}
 }
-

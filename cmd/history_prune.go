@@ -27,8 +27,8 @@ type HistoryPruneOptions struct {
 func NewCmdHistoryPrune(deps Deps, runF func(*HistoryPruneOptions) error) *cobra.Command {
 	o := &HistoryPruneOptions{Getenv: deps.getenv}
 	cmd := &cobra.Command{
-		Use:   "prune --before DATE",
-		Short: "Delete the store's days before DATE (of every service) and shrink the file",
+		Use:     "prune --before DATE",
+		Short:   "Delete the store's days before DATE (of every service) and shrink the file",
 		Example: `  chainwatch history prune --before 2025-01-01`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -35,7 +35,13 @@ func (s Source) Chain(ctx context.Context, q Query, expiry api.Date) ChainMsg {
 		p.MinExpiry, p.MaxExpiry = expiry.String(), expiry.String()
 	}
 	ch, resp, err := s.Client.OptionAndUnderlyingQuotes(ctx, p)
-	return ChainMsg{Query: q, Expiry: expiry, Chain: ch, Resp: resp, Err: err, At: s.Now()}
+	m := ChainMsg{Query: q, Expiry: expiry, Chain: ch, Resp: resp, Err: err, At: s.Now()}
+	if err == nil && ch != nil {
+		if past, ok := PastOf(ctx, s.Client, q.Symbol, ShownDay(q, s.Now()), ch.IV30); ok {
+			m.Past = &past
+		}
+	}
+	return m
 }
 
 // Term fetches the whole chain for the vol page's term structure.

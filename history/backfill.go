@@ -18,8 +18,8 @@ var underlyingQuotesFrom = api.NewDate(2011, 1, 3)
 type Plan struct {
 	Symbols []string
 	Mode    api.Mode
-	Days    []api.Date           // every session asked for, oldest first
-	Missing []api.Date           // those to buy, newest first
+	Days    []api.Date            // every session asked for, oldest first
+	Missing []api.Date            // those to buy, newest first
 	Lacking map[api.Date][]string // the symbols each lacks
 }
 
