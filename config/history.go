@@ -49,3 +49,7 @@ func HistoryPath(getenv func(string) string) (string, error) {
 	}
 	return filepath.Join(dir, HistoryFile), nil
 }
+
+// EarningsLookback is how many calendar days back the events are asked
+// for: two years and a month hold the last eight quarterly reports.
+const EarningsLookback = 760

@@ -56,3 +56,33 @@ func WithPast(rows []QuoteRow, past map[string]vol.Past) []QuoteRow {
 	}
 	return rows
 }
+
+// closesReader is the store's closes by day (chainwatch/history's Store).
+type closesReader interface {
+	Closes(ctx context.Context, symbol string, days []api.Date) (map[api.Date]float64, error)
+}
+
+// PastReports is how many past earnings reports the realized moves look at.
+const PastReports = 8
+
+// RealizedMoves are the moves symbol made on its last 8 reports in events
+// before day (vol.RealizedMoves), from the closes in the store of past
+// days at 0 points; nil without a store, and a report whose closes are
+// not stored is left out (`chainwatch history backfill` buys them).
+func RealizedMoves(ctx context.Context, c *api.Client, symbol string, events []api.CalendarEvent, day api.Date) []vol.EarningsMove {
+	cr, ok := c.History().(closesReader)
+	if !ok {
+		return nil
+	}
+	reports := vol.PastReports(events, day, PastReports)
+	var days []api.Date
+	for _, r := range reports {
+		b, a := vol.ReportSessions(r.ReportDate, r.TimeOfDay)
+		days = append(days, b, a)
+	}
+	closes, err := cr.Closes(ctx, symbol, days)
+	if err != nil {
+		return nil
+	}
+	return vol.RealizedMoves(reports, closes)
+}

@@ -90,6 +90,9 @@ type CalendarMsg struct {
 	Resp   *api.Response
 	Err    error
 	At     time.Time
+	// Moves are the realized moves of the symbol's last reports
+	// (RealizedMoves), from the store of past days; nil without one.
+	Moves []vol.EarningsMove
 }
 
 // FetchError is a failed fetch and when it failed: the status bar says how
