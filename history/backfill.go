@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"chainwatch/api"
 )
+
+// requestTimeout bounds one day's request, which a Ctrl-C does not cut.
+const requestTimeout = time.Minute
 
 // underlyingQuotesFrom is the service's first day of underlying quotes.
 var underlyingQuotesFrom = api.NewDate(2011, 1, 3)
@@ -75,7 +79,11 @@ func Backfill(ctx context.Context, client *api.Client, s *Store, p Plan, step fu
 			return spent, err
 		}
 		syms := p.Lacking[day]
-		_, resp, err := client.UnderlyingQuotes(ctx, api.UnderlyingQuotesParams{Symbols: syms, Date: day.String(), Mode: p.Mode})
+		// A request once sent is let finish even after a Ctrl-C: the
+		// service charges it, so its answer must reach the store.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), requestTimeout)
+		_, resp, err := client.UnderlyingQuotes(rctx, api.UnderlyingQuotesParams{Symbols: syms, Date: day.String(), Mode: p.Mode})
+		cancel()
 		st := Step{Day: day, Done: i + 1, Of: len(p.Missing)}
 		if resp != nil {
 			st.Cost, st.PointsLeft, st.FromHistory = resp.Cost, resp.PointsLeft, resp.FromHistory
