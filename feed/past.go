@@ -8,43 +8,50 @@ import (
 	"chainwatch/vol"
 )
 
-// pastReader is the store of past days as the figures read it: the IV30
-// of the sessions before a day and the closes of consecutive sessions up
-// to it (chainwatch/history's Store). Reading it costs no points.
-type pastReader interface {
-	Series(ctx context.Context, symbol string, asOf api.Date) (iv30, closes []float64, err error)
+// statsReader is the store of past days as the figures read it
+// (chainwatch/history's Store): what they need of each symbol's stored
+// year. Reading it costs no points.
+type statsReader interface {
+	Stats(ctx context.Context, asOf api.Date, cur map[string]float64) (map[string]vol.PastStats, error)
 }
 
 // PastOf is symbol's figures against its own stored year (vol.Past) on
 // day, its IV30 there being iv30 (percentage points, as sent): IV rank and
 // percentile, HV10/20/30, IV30/HV30. ok is false when the client has no
-// store of past days (--no-history) or it cannot be read.
+// store of past days (--no-history), it cannot be read, or it holds
+// nothing of the symbol.
 func PastOf(ctx context.Context, c *api.Client, symbol string, day api.Date, iv30 api.Float) (vol.Past, bool) {
-	pr, ok := c.History().(pastReader)
-	if !ok {
-		return vol.Past{}, false
-	}
-	ivs, closes, err := pr.Series(ctx, symbol, day)
-	if err != nil {
-		return vol.Past{}, false
-	}
-	return vol.PastFigures(iv30.Or(math.NaN()), ivs, closes), true
+	m := pastOf(ctx, c, day, map[string]float64{symbol: iv30.Or(math.NaN())})
+	p, ok := m[symbol]
+	return p, ok
 }
 
-// pastOfQuotes is PastOf for each quote, by upper-case symbol; nil
-// without a store.
-func pastOfQuotes(ctx context.Context, c *api.Client, day api.Date, quotes []api.Symbol) map[string]vol.Past {
-	if _, ok := c.History().(pastReader); !ok {
+// pastOf is the figures of several symbols at once (one read of the
+// store), by symbol; nil without a store.
+func pastOf(ctx context.Context, c *api.Client, day api.Date, cur map[string]float64) map[string]vol.Past {
+	sr, ok := c.History().(statsReader)
+	if !ok {
 		return nil
 	}
-	out := make(map[string]vol.Past, len(quotes))
-	for i := range quotes {
-		q := &quotes[i]
-		if p, ok := PastOf(ctx, c, q.Symbol, day, q.IV30); ok {
-			out[q.Symbol] = p
-		}
+	stats, err := sr.Stats(ctx, day, cur)
+	if err != nil {
+		return nil
+	}
+	out := make(map[string]vol.Past, len(stats))
+	for sym, st := range stats {
+		out[sym] = vol.FiguresOf(cur[sym], st)
 	}
 	return out
+}
+
+// pastOfQuotes is the figures of each quote, by upper-case symbol; nil
+// without a store.
+func pastOfQuotes(ctx context.Context, c *api.Client, day api.Date, quotes []api.Symbol) map[string]vol.Past {
+	cur := make(map[string]float64, len(quotes))
+	for i := range quotes {
+		cur[quotes[i].Symbol] = quotes[i].IV30.Or(math.NaN())
+	}
+	return pastOf(ctx, c, day, cur)
 }
 
 // WithPast sets each row's figures from past (QuotesMsg.Past).

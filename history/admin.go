@@ -81,22 +81,20 @@ func (s *Store) Summary(ctx context.Context) (Summary, error) {
 func (s *Store) Prune(ctx context.Context, before api.Date) (int64, error) {
 	var n int64
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		for _, t := range []string{"quotes", "answers"} {
+		for _, t := range []string{"quotes", "series", "answers"} {
 			r, err := tx.ExecContext(ctx, "DELETE FROM "+t+" WHERE day < ?", int64(before))
 			if err != nil {
 				return err
 			}
-			k, _ := r.RowsAffected()
-			n += k
+			if k, _ := r.RowsAffected(); t != "series" {
+				n += k
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		return n, err
 	}
-	s.mu.Lock()
-	clear(s.win)
-	s.mu.Unlock()
 	if _, err := s.db.ExecContext(ctx, "VACUUM"); err != nil {
 		return n, err
 	}

@@ -131,11 +131,19 @@ func (s *Store) KeepQuotes(ctx context.Context, day api.Date, asked []string, go
 			return err
 		}
 		defer st.Close()
+		ser, err := tx.PrepareContext(ctx, "INSERT OR REPLACE INTO series(service, symbol, day, iv30, close) VALUES (?,?,?,?,?)")
+		if err != nil {
+			return err
+		}
+		defer ser.Close()
 		for _, sym := range asked {
 			args := []any{s.svcID, sym, int64(day)}
 			if el := by[sym]; el != nil {
 				args = append(args, 1)
 				args = append(args, quoteArgs(&el.Underlying)...)
+				if _, err := ser.ExecContext(ctx, s.svcID, sym, int64(day), nullFloat(el.IV30), nullFloat(closeOf(&el.Underlying))); err != nil {
+					return err
+				}
 			} else {
 				args = append(args, 0)
 				args = append(args, make([]any, 18)...)
@@ -146,8 +154,20 @@ func (s *Store) KeepQuotes(ctx context.Context, day api.Date, asked []string, go
 		}
 		return nil
 	})
-	if err == nil {
-		s.forget(asked)
-	}
 	return err
+}
+
+// closeOf is a past day's close: underlying_close, else the last trade.
+func closeOf(u *api.Underlying) api.Float {
+	if u.Close.Valid {
+		return u.Close
+	}
+	return u.LastTradePrice
+}
+
+func nullFloat(f api.Float) any {
+	if !f.Valid {
+		return nil
+	}
+	return f.V
 }

@@ -40,7 +40,6 @@ type Store struct {
 
 	mu     sync.Mutex
 	broken error // the first failed write: the store stops writing and says so
-	win    map[string]*window
 }
 
 // BadFileError is a file at the store's path that is not a usable
@@ -69,7 +68,7 @@ func Open(ctx context.Context, path, service string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("history: %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, service: service, win: map[string]*window{}}
+	s := &Store{db: db, path: path, service: service}
 	if err := s.init(ctx); err != nil {
 		db.Close()
 		return nil, err

@@ -27,13 +27,13 @@ type rig struct {
 	path   string
 }
 
-func newRig(t *testing.T) *rig {
+func newRig(t testing.TB) *rig {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "chainwatch", "history.db")
 	return newRigAt(t, path)
 }
 
-func newRigAt(t *testing.T, path string) *rig {
+func newRigAt(t testing.TB, path string) *rig {
 	t.Helper()
 	st, err := history.Open(ctx, path, "sandbox")
 	if err != nil {
@@ -53,13 +53,17 @@ func newRigAt(t *testing.T, path string) *rig {
 
 // newClient is another client of the rig's sandbox (another process, say)
 // with its own store connection.
-func (r *rig) newClient(t *testing.T, st *history.Store) *api.Client {
+func (r *rig) newClient(t testing.TB, st *history.Store) *api.Client {
 	t.Helper()
 	ts, err := api.NewClientCredentials(api.AuthConfig{AuthURL: r.sb.AuthURL, ClientID: sandbox.DemoClientID, ClientSecret: r.sb.DemoSecret})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := api.NewClient(api.WithBaseURL(r.sb.BaseURL), api.WithTokenSource(ts), api.WithClock(modeltest.Clock), api.WithHistory(st))
+	opts := []api.Option{api.WithBaseURL(r.sb.BaseURL), api.WithTokenSource(ts), api.WithClock(modeltest.Clock)}
+	if st != nil {
+		opts = append(opts, api.WithHistory(st))
+	}
+	c, err := api.NewClient(opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,19 +36,54 @@ const MinSessions = 20
 // TradingDaysPerYear annualises realized vol.
 const TradingDaysPerYear = 252
 
-// PastFigures are the figures of a symbol whose IV30 now is iv30 (in
-// percentage points, as the service sends it, and so is past), with past the IV30 of the sessions before
-// (oldest first; only the last 251 count) and closes the closes of
-// consecutive sessions up to the last one known, oldest first.
-func PastFigures(iv30 float64, past, closes []float64) Past {
+// PastStats is what the figures need of a symbol's stored year, as a
+// store reads it without handing over every session: of the IV30 of the
+// (up to 251) sessions before the current one, how many there are, their
+// low and high, and how many are below the current IV30; and the closes
+// of consecutive sessions up to the last one known, oldest first.
+type PastStats struct {
+	N, Below int
+	Lo, Hi   float64
+	Closes   []float64
+}
+
+// StatsOf is PastStats of a list: past the IV30 of the sessions before
+// the current one (oldest first; only the last 251 count), cur the
+// current IV30.
+func StatsOf(cur float64, past, closes []float64) PastStats {
 	if len(past) > TradingDaysPerYear-1 {
 		past = past[len(past)-(TradingDaysPerYear-1):]
 	}
-	p := Past{Sessions: len(past), IVRank: math.NaN(), IVPercentile: math.NaN(), IVHV: math.NaN(),
-		HV10: HV(closes, 10), HV20: HV(closes, 20), HV30: HV(closes, 30)}
-	if !math.IsNaN(iv30) && len(past) >= MinSessions {
-		p.IVRank = IVRank(iv30, past)
-		p.IVPercentile = IVPercentile(iv30, past)
+	st := PastStats{N: len(past), Lo: math.Inf(1), Hi: math.Inf(-1), Closes: closes}
+	for _, v := range past {
+		st.Lo, st.Hi = math.Min(st.Lo, v), math.Max(st.Hi, v)
+		if v < cur {
+			st.Below++
+		}
+	}
+	return st
+}
+
+// PastFigures are the figures of a symbol whose IV30 now is iv30 (in
+// percentage points, as the service sends it, and so is past), with past
+// the IV30 of the sessions before (oldest first; only the last 251
+// count) and closes the closes of consecutive sessions up to the last
+// one known, oldest first.
+func PastFigures(iv30 float64, past, closes []float64) Past {
+	return FiguresOf(iv30, StatsOf(iv30, past, closes))
+}
+
+// FiguresOf is the figures from a store's PastStats, by the definitions
+// of IVRank, IVPercentile and HV.
+func FiguresOf(iv30 float64, st PastStats) Past {
+	p := Past{Sessions: st.N, IVRank: math.NaN(), IVPercentile: math.NaN(), IVHV: math.NaN(),
+		HV10: HV(st.Closes, 10), HV20: HV(st.Closes, 20), HV30: HV(st.Closes, 30)}
+	if !math.IsNaN(iv30) && st.N >= MinSessions {
+		lo, hi := math.Min(st.Lo, iv30), math.Max(st.Hi, iv30)
+		if hi > lo {
+			p.IVRank = 100 * (iv30 - lo) / (hi - lo)
+		}
+		p.IVPercentile = 100 * float64(st.Below) / float64(st.N)
 	}
 	if !math.IsNaN(iv30) && p.HV30 > 0 {
 		p.IVHV = iv30 / 100 / p.HV30
