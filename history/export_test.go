@@ -16,4 +16,3 @@ func FillDisk(ctx context.Context, s *Store) error {
 	_, err := s.db.ExecContext(ctx, fmt.Sprintf("PRAGMA max_page_count = %d", pages))
 	return err
 }
-
