@@ -111,6 +111,10 @@ func historyBackfillRun(o *HistoryBackfillOptions) error {
 		return err
 	}
 	defer sess.close()
+	if sess.source == fromEmbeddedSandbox {
+		// What is bought from a simulated market must never pass for real data.
+		fmt.Fprintln(o.ErrOut, "chainwatch: no credentials: backfilling from the embedded sandbox's simulated market (kept apart from any real service's)")
+	}
 	path, err := config.HistoryPath(o.Getenv)
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
