@@ -55,7 +55,9 @@ type Model struct {
 	evErr   error
 	evErrAt time.Time
 	loading bool
-	day     api.Date // the session the sparklines are of
+	// fromHistory: the last quotes came from the store of past days.
+	fromHistory bool
+	day         api.Date // the session the sparklines are of
 
 	skipped  []string // config entries not used, until a save drops them
 	note     ui.Note  // the outcome of the last action
@@ -201,7 +203,8 @@ func (m *Model) Apply(msg feed.QuotesMsg) bool {
 		}
 		m.day = day
 	}
-	rows := feed.QuoteRows(msg.Symbols, msg.Quotes, nil)
+	m.fromHistory = msg.Resp != nil && msg.Resp.FromHistory
+	rows := feed.WithPast(feed.QuoteRows(msg.Symbols, msg.Quotes, nil), msg.Past)
 	for _, r := range rows {
 		e, ok := m.rows[r.Symbol]
 		if !ok {
