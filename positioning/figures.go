@@ -6,10 +6,8 @@ import (
 	"slices"
 
 	"chainwatch/api"
+	"chainwatch/tas"
 )
-
-// Multiplier is the shares one equity or index option contract is for.
-const Multiplier = 100
 
 // StrikeRow is one strike over the expiries of a range, every root
 // summed: the open interest and today's volume of its calls and puts, and
@@ -52,6 +50,10 @@ type Figures struct {
 	CallGEX, PutGEX, GEX float64
 }
 
+// Dealers is the assumption behind GEX's sign, in the words the page and
+// `chainwatch gex` state it with.
+const Dealers = "dealers assumed long calls, short puts"
+
 // GEXOf is one contract's dealer gamma exposure in dollars per 1 % move
 // of the underlying: the dollar change of the dealers' delta when spot
 // moves 1 %, gamma x open interest x 100 x spot² x 0.01. Dealers are
@@ -63,7 +65,7 @@ func GEXOf(gamma float64, oi int64, spot float64, put bool) float64 {
 	if math.IsNaN(gamma) || oi <= 0 {
 		return 0
 	}
-	g := gamma * float64(oi) * Multiplier * spot * spot * 0.01
+	g := gamma * float64(oi) * tas.Multiplier * spot * spot * 0.01
 	if put {
 		return -g
 	}

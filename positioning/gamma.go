@@ -2,6 +2,8 @@ package positioning
 
 import (
 	"math"
+
+	"chainwatch/tas"
 )
 
 // The zero-gamma level is the spot at which the dealers' total gamma
@@ -70,7 +72,7 @@ func (cv *Curve) add(strike float64, s *Side, sqrtT, sign float64) {
 		return
 	}
 	sd := iv * sqrtT
-	w := sign * float64(s.oi()) * Multiplier * 0.01 * invSqrt2Pi / sd
+	w := sign * float64(s.oi()) * tas.Multiplier * 0.01 * invSqrt2Pi / sd
 	cv.terms = append(cv.terms, term{m: math.Log(strike) - sd*sd/2, inv: 1 / sd, w: w})
 }
 
