@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -231,4 +232,38 @@ func TestPositioningKeys(t *testing.T) {
 	if a.topID() != common.PageWatch {
 		t.Fatal("esc did not go back to the watch screen")
 	}
+}
+
+// BenchmarkPositioningFrame160x48 is a frame of the positioning page at
+// 160x48 over an SPX-sized chain (20,000 contracts, all its expiries),
+// the figures computed once before: "kept" is a frame where only the
+// title's age and countdown move (the body as drawn last), "anew" one
+// after a scroll, every strike row and the panel drawn again. The issue's
+// budget is 1.2 times BenchmarkFrame160x48/20000, the watch screen's.
+//
+//	go test -run '^$' -bench 'Frame160x48' -benchmem ./model
+func BenchmarkPositioningFrame160x48(b *testing.B) {
+	a, now := loadedApp(b, 40, 250)
+	a.Update(feed.ChainMsg{Query: a.q, Chain: modeltest.SynthChain(40, 250, 1), Resp: okResp(4), At: now})
+	a.Update(runeKey('p'))
+	a.Update(runeKey('f')) // all expiries
+	if f, _ := a.pp().Figures(); a.topID() != common.PagePositioning || len(f.Expiries) != 40 {
+		b.Fatalf("the page is not open on the whole chain: %d expiries", len(f.Expiries))
+	}
+	b.Run("kept", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = a.drawAt(now)
+		}
+	})
+	b.Run("anew", func(b *testing.B) {
+		b.ReportAllocs()
+		step := []tea.KeyPressMsg{keyDown, keyUp}
+		i := 0
+		for b.Loop() {
+			a.pp().Update(step[i%2])
+			i++
+			_ = a.drawAt(now)
+		}
+	})
 }

@@ -57,9 +57,26 @@ func PositioningRows(width, height int) int {
 }
 
 // Positioning draws the page in exactly height lines of width cells: the
-// title, then the bars with the figures beside them (a panel from 120
-// columns) or above them (three lines).
+// title over PositioningBody.
 func Positioning(v *PositioningView, width, height int, st *theme.Styles) []string {
+	if width <= 0 || height <= 0 {
+		return make([]string, max(height, 0))
+	}
+	return append([]string{PositioningTitle(v, width, st)}, PositioningBody(v, width, height-1, st)...)
+}
+
+// PositioningTitle is the page's first line; it alone changes from one
+// second to the next (the whole chain's age, the countdown), so a page
+// keeps the body between frames and draws this.
+func PositioningTitle(v *PositioningView, width int, st *theme.Styles) string {
+	return posTitle(v, width, st)
+}
+
+// PositioningBody is the page under its title in exactly height lines
+// of width cells: the bars with the figures beside them (a panel from 120
+// columns) or above them (three lines), or the message that stands for
+// them.
+func PositioningBody(v *PositioningView, width, height int, st *theme.Styles) []string {
 	if width <= 0 || height <= 0 {
 		return make([]string, max(height, 0))
 	}
@@ -67,16 +84,15 @@ func Positioning(v *PositioningView, width, height int, st *theme.Styles) []stri
 		return posMessage(v, width, height, st)
 	}
 	out := make([]string, 0, height)
-	out = append(out, posTitle(v, width, st))
 	barsW := width
 	var panel []string
 	if width >= posWideFrom {
 		barsW = width - posPanelW - 1
-		panel = posPanel(v, posPanelW, height-1, st)
+		panel = posPanel(v, posPanelW, height, st)
 	} else {
 		out = append(out, posFigureLines(v, width, st)...)
 	}
-	bars := posBars(v, barsW, PositioningRows(width, height)+1, st)
+	bars := posBars(v, barsW, PositioningRows(width, height+1)+1, st)
 	if panel == nil {
 		out = append(out, bars...)
 	} else {
@@ -91,7 +107,7 @@ func Positioning(v *PositioningView, width, height int, st *theme.Styles) []stri
 	return out[:height]
 }
 
-// posMessage is the page saying what it waits for, under its title.
+// posMessage is the page saying what it waits for.
 func posMessage(v *PositioningView, width, height int, st *theme.Styles) []string {
 	msg := v.Message
 	if msg == "" {
@@ -99,11 +115,10 @@ func posMessage(v *PositioningView, width, height int, st *theme.Styles) []strin
 	}
 	msg = Cut(text.Clean(msg), width)
 	out := make([]string, height)
-	out[0] = posTitle(v, width, st)
-	for i := 1; i < height; i++ {
+	for i := range out {
 		out[i] = paneBlank(width)
 	}
-	out[max((height-1)/2, min(1, height-1))] = centeredMessage(msg, width, st)
+	out[max(height/2-1, 0)] = centeredMessage(msg, width, st)
 	return out
 }
 
@@ -155,23 +170,28 @@ func posBars(v *PositioningView, w, height int, st *theme.Styles) []string {
 		scale = max(scale, v.Rows[i].CallOI, v.Rows[i].PutOI)
 	}
 	out = append(out, posHead(c, w, scale, st))
-	spotDone, flipDone := false, false
-	line := func(i int) { out = append(out, posRow(v, &v.Rows[i], c, w, scale, st)) }
+	// The spot and zero-gamma lines, in the order of their prices: each
+	// goes above the first strike at or over it (not above the first
+	// row drawn: the window's edge is no place between two strikes).
+	marks := [2]struct {
+		at   float64
+		what string
+		tone theme.Tone
+	}{{v.Spot, "spot", theme.ToneAccent}, {v.Flip.Level, "zero gamma", theme.ToneWarn}}
+	if marks[1].at < marks[0].at {
+		marks[0], marks[1] = marks[1], marks[0]
+	}
+	next := 0
 	for i := first; i < last && len(out) < height; i++ {
 		k := v.Rows[i].Strike
-		if !spotDone && v.Spot <= k && i > first {
-			out = append(out, posRule(c, w, "spot", v.Spot, theme.ToneAccent, st))
-			spotDone = true
-		}
-		if !flipDone && v.Flip.Level <= k && i > first && len(out) < height {
-			out = append(out, posRule(c, w, "zero gamma", v.Flip.Level, theme.ToneWarn, st))
-			flipDone = true
+		for ; next < len(marks) && !(marks[next].at > k); next++ { // NaN: never drawn
+			if i > first && !math.IsNaN(marks[next].at) && len(out) < height {
+				out = append(out, posRule(c, w, marks[next].what, marks[next].at, marks[next].tone, st))
+			}
 		}
 		if len(out) < height {
-			line(i)
+			out = append(out, posRow(v, &v.Rows[i], c, w, scale, st))
 		}
-		spotDone = spotDone || v.Spot <= k
-		flipDone = flipDone || v.Flip.Level <= k
 	}
 	for len(out) < height {
 		out = append(out, paneBlank(w))
@@ -247,50 +267,80 @@ func posHead(c posCols, w int, scale int64, st *theme.Styles) string {
 // marks (call wall, put wall, max pain).
 func posRow(v *PositioningView, r *positioning.StrikeRow, c posCols, w int, scale int64, st *theme.Styles) string {
 	l := newPaneLine(w, theme.Span{})
-	var arena [64]byte
-	num := func(x int64, width int) string {
-		return string(appendPadLeft(arena[:0], appendSizeFit(arena[32:32], x, width), width))
+	// One scratch buffer for the row's figures: written in place, no
+	// string made for a number.
+	var arena [96]byte
+	nums := paneNums{b: arena[:0]}
+	cell := func(width int, right bool, app func([]byte) []byte) []byte {
+		s := len(nums.b)
+		nums.b = app(nums.b)
+		n := len(nums.b) - s
+		if n >= width {
+			nums.b = nums.b[:s+width]
+			return nums.cut(s)
+		}
+		if !right {
+			nums.b = appendSpaces(nums.b, width-n)
+			return nums.cut(s)
+		}
+		// Right-aligned: the figure moves right by the padding.
+		nums.b = appendSpaces(nums.b, width-n)
+		copy(nums.b[s+width-n:], nums.b[s:s+n])
+		for i := s; i < s+width-n; i++ {
+			nums.b[i] = ' '
+		}
+		return nums.cut(s)
+	}
+	size := func(x int64, width int) []byte {
+		return cell(width, true, func(b []byte) []byte { return appendSizeFit(b, x, width) })
 	}
 	muted, put, call := st.Span(theme.ToneMuted, theme.ShadeNone), st.Span(theme.TonePut, theme.ShadeNone), st.Span(theme.ToneCall, theme.ShadeNone)
 	if c.vol > 0 {
 		l.blank(1)
-		l.put(muted, num(r.PutVolume, c.vol))
+		l.putASCII(muted, size(r.PutVolume, c.vol))
 	}
 	l.blank(1)
-	l.put(put, num(r.PutOI, c.oi))
+	l.putASCII(put, size(r.PutOI, c.oi))
 	l.blank(1)
 	pb := barCells(r.PutOI, scale, c.bar)
 	l.blank(c.bar - pb)
-	l.put(put, blocks(pb))
-	l.put(st.Span(theme.ToneBold, theme.ShadeNone), center(fmtStrike(r.Strike), c.strike))
+	l.putCells(put, blocks(pb), pb)
+	var kb [24]byte
+	k := appendStrike(kb[:0], r.Strike)
+	l.putASCII(st.Span(theme.ToneBold, theme.ShadeNone), cell(c.strike, false, func(b []byte) []byte {
+		return append(appendSpaces(b, (c.strike-len(k))/2), k...)
+	}))
 	cb := barCells(r.CallOI, scale, c.bar)
-	l.put(call, blocks(cb))
+	l.putCells(call, blocks(cb), cb)
 	l.blank(c.bar - cb + 1)
-	l.put(call, num(r.CallOI, c.oi))
+	l.putASCII(call, size(r.CallOI, c.oi))
 	if c.vol > 0 {
 		l.blank(1)
-		l.put(muted, num(r.CallVolume, c.vol))
+		l.putASCII(muted, size(r.CallVolume, c.vol))
 	}
 	g := r.GEX()
 	l.blank(1)
-	l.put(st.Span(signTone(g), theme.ShadeNone), padLeft(fmtGEX(g), c.gex))
+	l.putASCII(st.Span(signTone(g), theme.ShadeNone), cell(c.gex, true, func(b []byte) []byte { return appendGEX(b, g) }))
 	if c.tag > 0 {
 		l.blank(1)
-		l.put(st.Span(theme.ToneAccent, theme.ShadeNone), padRight(posTags(v, r.Strike), c.tag))
+		l.putASCII(st.Span(theme.ToneAccent, theme.ShadeNone), cell(c.tag, false, func(b []byte) []byte { return appendTags(b, v, r.Strike) }))
 	}
 	return l.line()
 }
 
-// posTags marks a strike: CW the call wall, PW the put wall, MP the
-// nearest expiry's max pain.
-func posTags(v *PositioningView, k float64) string {
-	var b [8]byte
-	t := b[:0]
+// appendTags marks a strike: MP the nearest expiry's max pain, CW the
+// call wall, PW the put wall (at most two).
+func appendTags(b []byte, v *PositioningView, k float64) []byte {
+	n := 0
 	add := func(s string) {
-		if len(t) > 0 {
-			t = append(t, ' ')
+		if n == 2 {
+			return
 		}
-		t = append(t, s...)
+		if n > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, s...)
+		n++
 	}
 	if len(v.Figs.MaxPain) > 0 && v.Figs.MaxPain[0].Strike == k {
 		add("MP")
@@ -298,10 +348,10 @@ func posTags(v *PositioningView, k float64) string {
 	if v.Figs.CallWall == k {
 		add("CW")
 	}
-	if v.Figs.PutWall == k && len(t) < 5 {
+	if v.Figs.PutWall == k {
 		add("PW")
 	}
-	return string(t)
+	return b
 }
 
 // posRule is a line between strikes: the spot or the zero-gamma level,
@@ -315,9 +365,9 @@ func posRule(c posCols, w int, what string, at float64, tone theme.Tone, st *the
 	left = min(max(left, 0), max(w-len(lab), 0))
 	l := newPaneLine(w, theme.Span{})
 	sp := st.Span(tone, theme.ShadeNone)
-	l.put(sp, ruleCells(left))
+	l.putCells(sp, ruleCells(left), left)
 	l.put(sp, lab)
-	l.put(sp, ruleCells(w-left-len(lab)))
+	l.putCells(sp, ruleCells(w-left-len(lab)), w-left-len(lab))
 	return l.line()
 }
 
@@ -341,12 +391,14 @@ func ruleCells(n int) string { return rule[:min(max(n, 0), len(rule)/len("─"))
 
 // fmtGEX is dollars of gamma exposure, signed and short: "+$1.2B",
 // "-$870.1M", "$0".
-func fmtGEX(v float64) string {
+func fmtGEX(v float64) string { return string(appendGEX(nil, v)) }
+
+// appendGEX appends fmtGEX's text.
+func appendGEX(b []byte, v float64) []byte {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return dash
+		return append(b, dash...)
 	}
 	a := int64(math.Abs(math.Round(v)))
-	b := make([]byte, 0, 12)
 	switch {
 	case a == 0:
 	case v < 0:
@@ -355,5 +407,5 @@ func fmtGEX(v float64) string {
 		b = append(b, '+')
 	}
 	b = append(b, '$')
-	return string(appendSize(b, a))
+	return appendSize(b, a)
 }

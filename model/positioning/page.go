@@ -20,6 +20,7 @@ import (
 	"chainwatch/keymap"
 	"chainwatch/model/common"
 	pos "chainwatch/positioning"
+	"chainwatch/theme"
 )
 
 // Page is the positioning page. It keeps the last whole chain of the
@@ -51,6 +52,19 @@ type Page struct {
 	snap  feed.Snapshot
 	lines []string // the page drawn by the last DrawMsg, for View
 	drawn [2]int   // the size lines were drawn at
+	// The page under its title is drawn again only when what it shows
+	// changes (gen: the data, its failure or its figures); most frames
+	// only move the title's age and countdown.
+	gen     uint64
+	body    []string
+	bodyKey bodyKey
+}
+
+// bodyKey is what the body was drawn from.
+type bodyKey struct {
+	gen          uint64
+	center, w, h int
+	st           *theme.Styles
 }
 
 var _ common.Page = (*Page)(nil)
@@ -70,7 +84,7 @@ func NewPage(sh *common.Common) *Page {
 func (p *Page) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 	switch msg := msg.(type) {
 	case common.QueryMsg:
-		*p = Page{sh: p.sh, Frame: p.Frame, keys: p.keys, q: msg.Query, rangeIx: p.rangeIx, lines: p.lines, drawn: p.drawn}
+		*p = Page{sh: p.sh, Frame: p.Frame, keys: p.keys, q: msg.Query, rangeIx: p.rangeIx, lines: p.lines, drawn: p.drawn, gen: p.gen + 1}
 	case feed.ChainMsg:
 		p.take(msg, true)
 	case feed.TermMsg:
@@ -101,12 +115,13 @@ func (p *Page) take(m feed.ChainMsg, ladder bool) {
 	if !p.q.Same(m.Query) || m.Expiry != 0 {
 		return
 	}
+	p.gen++
 	switch {
 	case m.Err != nil && !api.IsNoData(m.Err):
 		p.err = feed.Failed(m.Err, m.At)
 		return
 	case m.Chain == nil:
-		p.noSuch, p.err = true, nil
+		p.noSuch, p.err, p.chain = true, nil, nil
 		return
 	}
 	p.chain = pos.FromSnapshot(m.Chain, feed.ShownDay(p.q, m.At), m.At)

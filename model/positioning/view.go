@@ -17,6 +17,7 @@ import (
 // range, while the page is on the stack, not every frame.
 func (p *Page) compute() {
 	p.dirty = false
+	p.gen++
 	sel := p.Range().Select(p.chain)
 	p.figs = pos.Compute(p.chain, sel)
 	p.flip = pos.NewCurve(p.chain, sel).ZeroGamma(p.chain.Spot, pos.ZeroGammaGrid)
@@ -62,10 +63,19 @@ func (p *Page) scroll(n int) {
 // page is a screenful of strikes, for pgup and pgdn.
 func (p *Page) page() int { return max(ui.PositioningRows(p.W, p.H)-2, 1) }
 
-// draw is the page at its size at now.
+// draw is the page at its size at now: the title, over the body as drawn
+// last unless what it shows has changed.
 func (p *Page) draw(now time.Time) []string {
+	if p.W <= 0 || p.H <= 0 {
+		return make([]string, p.H)
+	}
 	v := p.view(now)
-	return ui.Positioning(&v, p.W, p.H, p.sh.Styles)
+	st := p.sh.Styles
+	if k := (bodyKey{gen: p.gen, center: v.Center, w: p.W, h: p.H, st: st}); k != p.bodyKey {
+		p.body, p.bodyKey = ui.PositioningBody(&v, p.W, p.H-1, st), k
+	}
+	lines := append(p.lines[:0], ui.PositioningTitle(&v, p.W, st))
+	return append(lines, p.body...)
 }
 
 // view is what the page shows at now.
