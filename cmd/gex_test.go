@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -189,5 +191,35 @@ func TestGexCommandErrors(t *testing.T) {
 	out, _, err := c.run(t, "gex", "SPX", "--cost")
 	if err != nil || !strings.HasPrefix(out, "4 points: 1 option-and-underlying-quotes request") {
 		t.Errorf("--cost: %q %v", out, err)
+	}
+}
+
+// TestGexOptionsFromFlags: the flags parse into the options and the
+// range they ask for, without running anything (runF).
+func TestGexOptionsFromFlags(t *testing.T) {
+	deps := cli{}.deps(&bytes.Buffer{}, &bytes.Buffer{})
+	for _, tc := range []struct {
+		args []string
+		want positioning.Range
+	}{
+		{[]string{"spx"}, positioning.Range{Kind: positioning.AllExpiries}},
+		{[]string{"spx", "--dte", "0"}, positioning.Range{Kind: positioning.FirstFrom}},
+		{[]string{"spx", "--dte", "7"}, positioning.Range{Kind: positioning.FirstFrom, Days: 7}},
+		{[]string{"spx", "--max-dte", "30", "--summary", "--mode", "delayed"}, positioning.Range{Kind: positioning.WithinDays, Days: 30}},
+		{[]string{"spx", "--expiry", "2026-12-18"}, positioning.Range{Kind: positioning.OnDate, Date: api.NewDate(2026, 12, 18)}},
+	} {
+		var got *GexOptions
+		cmd := NewCmdGex(deps, func(o *GexOptions) error { got = o; return nil })
+		cmd.SetArgs(tc.args)
+		if err := cmd.Execute(); err != nil || got == nil {
+			t.Fatal(tc.args, err)
+		}
+		r, err := got.expiries()
+		if err != nil || r != tc.want || got.Symbol != "spx" {
+			t.Errorf("%q: range %+v (%v), want %+v", tc.args, r, err, tc.want)
+		}
+		if slices.Contains(tc.args, "--summary") && (!got.Summary || !got.ModeSet || got.Mode != "delayed") {
+			t.Errorf("%q: %+v", tc.args, got)
+		}
 	}
 }

@@ -157,6 +157,32 @@ func TestPositioningCostsNothingWhenHeld(t *testing.T) {
 	}
 }
 
+// TestPositioningQuickLookAtAnOldChain: a whole chain held longer than
+// the refresh interval is shown at once for nothing, and refreshed no
+// sooner than 3 s after opening: a quick look costs nothing.
+func TestPositioningQuickLookAtAnOldChain(t *testing.T) {
+	now := testNow
+	r := newRig(t, Config{Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return now }, Theme: "dark"})
+	a := r.a
+	a.resize(160, 48)
+	a.Init()
+	r.answer(feed.FeedChain, feed.ChainMsg{Chain: shapedChain(), Resp: okResp(4), At: now})
+	now = now.Add(20 * time.Minute)
+	a.Update(runeKey('p'))
+	if due := r.due(feed.FeedTerm); !due.Equal(now.Add(3 * time.Second)) {
+		t.Fatalf("a 20-minute-old chain: next whole chain %v, want 3s after opening", due)
+	}
+	if plain := ansi.Strip(a.drawAt(now)); !strings.Contains(plain, "whole chain 20m00s old, held: 0 pts") {
+		t.Fatalf("the old chain is not shown at once:\n%s", plain)
+	}
+	a.Update(keyEsc())
+	now = now.Add(3 * time.Second)
+	r.fire()
+	if a.feeds().InFlight(feed.FeedTerm) || r.asked(feed.FeedTerm) > 0 {
+		t.Fatal("the whole chain was fetched after the page closed")
+	}
+}
+
 // TestPositioningFetchesTheWholeChainOnce: with no whole chain held (the
 // first one failed), the page polls the chain, whose next fetch is the
 // whole chain, once; holding it, the page stops the ladder's polling and

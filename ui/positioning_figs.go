@@ -121,7 +121,7 @@ func posPanel(v *PositioningView, w, h int, st *theme.Styles) []string {
 	put(posKV(w, "  puts", fmtGEX(f.PutGEX), signTone(f.PutGEX), st))
 	put(posKV(w, "Zero gamma", flipText(v.Flip, v.Spot), theme.ToneWarn, st))
 	note(positioning.Dealers + ":")
-	note("above zero gamma hedging damps moves")
+	note("GEX > 0 damps moves, < 0 feeds them")
 	put(paneBlank(w))
 	l := newPaneLine(w, theme.Span{})
 	l.put(st.Span(theme.ToneBold, theme.ShadeNone), "Max pain")
@@ -166,7 +166,7 @@ func posFigureLines(v *PositioningView, width int, st *theme.Styles) []string {
 	l2 := line([2]string{"GEX/1% ", fmtGEX(f.GEX) + " (calls " + fmtGEX(f.CallGEX) + ", puts " + fmtGEX(f.PutGEX) + ")"},
 		[2]string{"zero gamma ", flipText(v.Flip, v.Spot)})
 	l := newPaneLine(width, theme.Span{})
-	l.put(st.Span(theme.ToneMuted, theme.ShadeNone), positioning.Dealers+": GEX > 0 damps moves")
+	l.put(st.Span(theme.ToneMuted, theme.ShadeNone), positioning.Dealers+": GEX > 0 damps moves, < 0 feeds them")
 	return []string{l1, l2, l.line()}
 }
 

@@ -170,7 +170,9 @@ func (p *Page) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 		if p.q.Historical(p.sh.Now()) {
 			return nil, common.Notice{Text: "nothing to refresh: a past day's whole chain is held"}
 		}
-		return nil, common.Refresh{Feeds: []feed.Feed{feed.FeedTerm}}
+		// The whole chain; while none is held, the ladder's chain, which
+		// the page then polls for its first whole one.
+		return nil, common.Refresh{Feeds: []feed.Feed{feed.FeedTerm, feed.FeedChain}}
 	case key.Matches(k, keys.Symbol):
 		return nil, common.AskSymbol{}
 	case key.Matches(k, keys.Date):
@@ -217,8 +219,8 @@ func (p *Page) Status(now time.Time) common.Status {
 	return common.Status{
 		Shown: feed.FeedTerm, Next: feed.FeedTerm, NextCost: api.Cost(api.EndpointOptionQuotes, p.q.Mode, false),
 		Errs: []error{p.err}, Title: "chainwatch · " + p.q.Symbol + " positioning", Ticks: p.ticks(now),
-		Hint: p.keys.Range.Help().Key + " expiries  " + k.Up.Help().Key + k.Down.Help().Key + " strikes  " +
-			p.keys.Spot.Help().Key + " spot  " + k.Close.Help().Key + " back  " + k.Help.Help().Key + " help",
+		Hint: p.keys.Range.Help().Key + " expiries  " + p.keys.Spot.Help().Key + " back to spot  " +
+			k.Close.Help().Key + " back  " + k.Help.Help().Key + " help",
 	}
 }
 
