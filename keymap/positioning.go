@@ -5,7 +5,8 @@ import "charm.land/bubbles/v2/key"
 // PositioningKeys are the positioning page's own keys. The page also
 // answers to the watch screen's movement keys (a strike up or down, a
 // page) and to the keys that mean the same everywhere
-// (symbol, date, mode, refresh, help, quit).
+// (date, mode, refresh, help, quit; a symbol is picked on the watch
+// screen).
 type PositioningKeys struct {
 	// Range cycles the expiries summed: 0DTE, this week, 30 days, all.
 	Range key.Binding
@@ -27,7 +28,7 @@ func Positioning() PositioningKeys {
 func (p PositioningKeys) FullHelp(k KeyMap) [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, p.Spot},
-		{p.Range, k.Refresh, k.Symbol, k.Date, k.Mode},
+		{p.Range, k.Refresh, k.Date, k.Mode},
 		{k.Positioning, k.Close, k.Help, k.Quit, k.Interrupt},
 	}
 }

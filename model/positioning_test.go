@@ -221,8 +221,9 @@ func TestPositioningFetchesTheWholeChainOnce(t *testing.T) {
 }
 
 // TestPositioningKeys: f cycles the range (30 days, all, 0DTE, this week,
-// 30 days again), the figures following; a symbol picked on the page
-// changes the screen's query and the page starts over; esc goes back.
+// 30 days again), the figures following; / is the watch screen's; m
+// changes the screen's query and the page starts over, its first request
+// the new path's whole chain; esc goes back.
 func TestPositioningKeys(t *testing.T) {
 	now := testNow
 	r := positioningRig(t, &now)
@@ -246,13 +247,16 @@ func TestPositioningKeys(t *testing.T) {
 	}
 	a.Update(keyDown)
 	a.Update(runeKey('g'))
-	a.update(common.PickSymbol{Symbol: "QQQ"})
-	a.syncFeeds()
-	if a.q.Symbol != "QQQ" || a.pp().Held() || a.conditions().Positioning {
-		t.Fatalf("after picking QQQ: query %v, held %v", a.q, a.pp().Held())
+	a.Update(runeKey('/'))
+	if a.overlay != nil {
+		t.Fatal("/ opened the symbol prompt on the page: a symbol is the watch screen's to pick")
 	}
-	if q := r.take(feed.FeedChain); q.Query.Symbol != "QQQ" || q.Expiry != 0 {
-		t.Fatalf("QQQ's first request %+v, want its whole chain", q)
+	a.Update(runeKey('m'))
+	if a.q.Mode != api.Delayed || a.pp().Held() || a.conditions().Positioning {
+		t.Fatalf("after m: query %v, held %v", a.q, a.pp().Held())
+	}
+	if q := r.take(feed.FeedChain); q.Query.Mode != api.Delayed || q.Expiry != 0 {
+		t.Fatalf("the delayed path's first request %+v, want its whole chain", q)
 	}
 	a.Update(keyEsc())
 	if a.topID() != common.PageWatch {

@@ -79,8 +79,10 @@ func NewPage(sh *common.Common) *Page {
 }
 
 // Update takes the page's keys and wheel while it is on top, and the
-// query, what a prompt picked, the whole chains and the snapshot before
-// a frame at any time.
+// query, the day a prompt picked, the whole chains and the snapshot
+// before a frame at any time. Another symbol is the watch screen's to
+// pick (and look up first when the session does not know it): the page
+// follows the screen's query.
 func (p *Page) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 	switch msg := msg.(type) {
 	case common.QueryMsg:
@@ -99,8 +101,6 @@ func (p *Page) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 		return p.onKey(msg)
 	case tea.MouseWheelMsg:
 		p.scroll(common.WheelStep(msg.Mouse()))
-	case common.PickSymbol:
-		return nil, p.change(func(q *feed.Query) { q.Symbol = msg.Symbol })
 	case common.PickDate:
 		return nil, p.change(func(q *feed.Query) { q.Date = msg.Date })
 	}
@@ -144,7 +144,7 @@ func (p *Page) change(edit func(*feed.Query)) common.Action {
 }
 
 // onKey: the keys every page shares, the page's own, the screen's keys
-// that make sense on it.
+// that make sense on it (the day and the data path; not the symbol).
 func (p *Page) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 	if act := common.SharedKey(p.sh, k); act != nil {
 		return nil, act
@@ -173,8 +173,6 @@ func (p *Page) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 		// The whole chain; while none is held, the ladder's chain, which
 		// the page then polls for its first whole one.
 		return nil, common.Refresh{Feeds: []feed.Feed{feed.FeedTerm, feed.FeedChain}}
-	case key.Matches(k, keys.Symbol):
-		return nil, common.AskSymbol{}
 	case key.Matches(k, keys.Date):
 		return nil, common.AskDate{}
 	case key.Matches(k, keys.Mode):
