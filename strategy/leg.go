@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/feed"
 )
 
 // Kind is what a leg holds: a call, a put or the underlying itself.
@@ -185,4 +186,25 @@ func (s *Strategy) CheckDates(today api.Date) error {
 		}
 	}
 	return nil
+}
+
+// Span is what a request for the legs' contracts may be narrowed to.
+func (s *Strategy) Span() feed.Span {
+	var sp feed.Span
+	for i := range s.Legs {
+		l := &s.Legs[i]
+		if !l.Option() {
+			continue
+		}
+		if sp.MinExpiry == 0 || l.Expiry < sp.MinExpiry {
+			sp.MinExpiry = l.Expiry
+		}
+		if sp.MinStrike == 0 || l.Strike < sp.MinStrike {
+			sp.MinStrike = l.Strike
+		}
+		sp.MaxExpiry = max(sp.MaxExpiry, l.Expiry)
+		sp.MaxStrike = max(sp.MaxStrike, l.Strike)
+		sp.Key += l.OSI() + ","
+	}
+	return sp
 }

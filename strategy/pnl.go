@@ -144,3 +144,19 @@ func (s *Strategy) Mark(m *Market, openedToday bool) (value, sinceOpen, today fl
 	}
 	return value, sinceOpen, today, true
 }
+
+// Range is the risk graph's span of the underlying: two expected moves
+// either side of spot, or, without an IV to say the move, a tenth of spot
+// and every strike; never below zero.
+func Range(spot, move float64, s *Strategy) (lo, hi float64) {
+	if math.IsNaN(move) || move <= 0 {
+		lo, hi = spot*0.9, spot*1.1
+		for i := range s.Legs {
+			if s.Legs[i].Option() {
+				lo, hi = math.Min(lo, s.Legs[i].Strike*0.95), math.Max(hi, s.Legs[i].Strike*1.05)
+			}
+		}
+		return math.Max(lo, 0), hi
+	}
+	return math.Max(spot-2*move, 0), spot + 2*move
+}
