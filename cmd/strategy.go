@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"chainwatch/api"
+	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/strategy"
 )
@@ -20,6 +21,8 @@ type StrategyOptions struct {
 
 	Legs    string
 	PnL     bool
+	Save    bool
+	Natural bool
 	Spots   int
 	IVShift float64
 }
@@ -67,6 +70,8 @@ A leg the service does not list is refused with the nearest one it does
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&f.PnL, "pnl", false, "print the P&L over underlying prices and dates instead")
+	fl.BoolVar(&f.Save, "save", false, "save the strategy as a position, filled at mid (--natural: at the natural) or at each leg's @price")
+	fl.BoolVar(&f.Natural, "natural", false, "with --save: fill at the natural (pay the ask, receive the bid)")
 	fl.IntVar(&f.Spots, "spots", 21, "with --pnl: the number of underlying prices, 3 to 401")
 	fl.Float64Var(&f.IVShift, "iv-shift", 0, "with --pnl: vol points added to every leg's IV (-1 is one point less)")
 	addHeadlessFlags(cmd, &f.headless)
@@ -87,7 +92,11 @@ func joinArgs(args []string) string {
 
 // strategyRun checks the legs, then fetches their chain and prints.
 func strategyRun(f *StrategyOptions) error {
-	fc, mode, err := f.setup()
+	fc, cfgPath, err := f.config()
+	if err != nil {
+		return err
+	}
+	mode, err := f.dataMode(fc)
 	if err != nil {
 		return err
 	}
@@ -112,6 +121,11 @@ func strategyRun(f *StrategyOptions) error {
 				return a, err
 			}
 			fig := st.Analyze(&mk)
+			if f.Save {
+				if err := savePosition(f, config.PositionsPath(cfgPath), &st, &mk); err != nil {
+					return a, err
+				}
+			}
 			if f.PnL {
 				a.Export = pnlExport(&st, &mk, &fig, f.Spots, f.IVShift/100)
 				a.Rows = fmt.Sprintf("P&L of the %s on %s at %d prices", st.Name(), st.Symbol, f.Spots)
@@ -144,4 +158,22 @@ func fetchLegs(ctx context.Context, c *api.Client, now func() time.Time, q feed.
 		return a, mk, badInput(err)
 	}
 	return a, mk, err
+}
+
+// savePosition saves st filled as the flags say, as the next position.
+func savePosition(f *StrategyOptions, path string, st *strategy.Strategy, mk *strategy.Market) error {
+	fills, ok := strategy.Fills(st, mk, f.Natural)
+	if !ok {
+		return errors.New("not saved: a leg has no price to fill at; give it one with @price")
+	}
+	have, err := config.LoadPositions(path)
+	if err != nil {
+		return badInput(err)
+	}
+	p := strategy.Saved(config.NextPositionID(have), st, fills, f.Now())
+	if err := config.SavePosition(path, p); err != nil {
+		return err
+	}
+	fmt.Fprintf(f.ErrOut, "chainwatch: saved as position %d in %s\n", p.ID, path)
+	return nil
 }
