@@ -62,7 +62,7 @@ var feedEndpoints = [NumFeeds]api.Endpoint{api.EndpointOptionQuotes, api.Endpoin
 // is not polled. A page that fills the screen (the watchlist, the
 // contract page) has its feeds polled and the watch screen's not.
 func (f Feed) Shown(c Conditions) bool {
-	under := c.Watchlist || c.Contract // the watch screen is covered
+	under := c.Watchlist || c.Contract || c.Strategy || c.Positions // the watch screen is covered
 	switch f {
 	case FeedQuotes, FeedEvents:
 		return c.Watchlist
@@ -111,6 +111,9 @@ type Conditions struct {
 	// account entitled to them): FeedTapeGreeks is polled.
 	TapeGreeks bool
 	Watchlist  bool // the watchlist page fills the screen (see Feed.Shown)
+	// Strategy and Positions are those pages shown: their legs are
+	// marked by a job, and the watch screen beneath is not polled.
+	Strategy, Positions bool
 }
 
 // Scheduler decides when each feed of the watch screen is fetched next so that

@@ -70,6 +70,8 @@ const (
 	PageVol
 	PageContract
 	PageWatchlist
+	PageStrategy
+	PagePositions
 	NumPages
 )
 
