@@ -134,7 +134,6 @@ func signedText(v float64, decimals int) string {
 	return s
 }
 
-
 // riskChart is the risk graph: the expiry curve as the line, today and
 // the chosen date as marks, spot, strikes and breakevens as columns.
 func riskChart(d *StrategyData, w, h int) chart {
