@@ -105,9 +105,9 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp is the help screen, one column per group.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Left, k.Right},
-		{k.PrevExpiry, k.NextExpiry, k.NextPane, k.PrevPane, k.Columns, k.Window, k.Tape, k.Calendar, k.TicketBuy, k.TicketSell},
-		{k.Symbol, k.Scanner, k.Vol, k.Smile, k.Open, k.Watchlist, k.Date, k.Mode, k.Refresh, k.Ticket, k.Positions},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Left, k.Right, k.TicketBuy, k.TicketSell},
+		{k.PrevExpiry, k.NextExpiry, k.NextPane, k.PrevPane, k.Columns, k.Window, k.Tape, k.Calendar, k.Ticket, k.Positions},
+		{k.Symbol, k.Scanner, k.Vol, k.Smile, k.Open, k.Watchlist, k.Date, k.Mode, k.Refresh},
 		// The general keys share the tape's column: a fourth band would not
 		// fit 80x24.
 		{k.TapeSide, k.TapeContract, k.MinSizeUp, k.MinSizeDown, k.TapeGreeks, k.Help, k.Close, k.Quit, k.Interrupt},

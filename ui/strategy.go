@@ -75,11 +75,21 @@ func StrategyPage(d *StrategyData, w, h int, st *theme.Styles) []string {
 		put(tone, legLine(&d.Legs[i]))
 	}
 	f := &d.Fig
-	put(theme.ToneText, "Net "+strategy.NetText(f.NetMid)+" at mid, "+strategy.NetText(f.NetNatural)+" natural   "+
-		"Δ "+signedText(f.Delta, 1)+" ("+strategy.Money(f.DollarDelta)+")  Γ "+signedText(f.Gamma, 2)+" ("+strategy.Money(f.DollarGamma)+"/1%)  "+
-		"Θ "+strategy.Money(f.Theta)+"/day  V "+strategy.Money(f.Vega)+"/pt")
-	put(theme.ToneText, "Max profit "+strategy.ProfitText(f.MaxProfit)+"  Max loss "+strategy.LossText(f.MaxLoss)+
-		"  Breakevens "+strategy.BreakevensText(f.Breakevens)+"  PoP "+strategy.PctText(f.PoP)+" ("+strategy.PoPAssumption+")")
+	net := "Net " + strategy.NetText(f.NetMid) + " at mid, " + strategy.NetText(f.NetNatural) + " natural"
+	greeks := "Δ " + signedText(f.Delta, 1) + " (" + strategy.Money(f.DollarDelta) + ")  Γ " + signedText(f.Gamma, 2) +
+		" (" + strategy.Money(f.DollarGamma) + "/1%)  Θ " + strategy.Money(f.Theta) + "/day  V " + strategy.Money(f.Vega) + "/pt"
+	risk := "Max profit " + strategy.ProfitText(f.MaxProfit) + "  Max loss " + strategy.LossText(f.MaxLoss) +
+		"  Breakevens " + strategy.BreakevensText(f.Breakevens)
+	pop := "PoP " + strategy.PctText(f.PoP) + " (" + strategy.PoPAssumption + ")"
+	if w >= 120 {
+		put(theme.ToneText, net+"   "+greeks)
+		put(theme.ToneText, risk+"  "+pop)
+	} else {
+		// Narrow: a figure is never cut off the line's end.
+		put(theme.ToneText, net+"   "+pop)
+		put(theme.ToneText, greeks)
+		put(theme.ToneText, risk)
+	}
 	put(theme.ToneMuted, "Risk graph: ─ expiry "+f.Expiry.String()+"  "+string(glyphToday)+" today  "+string(glyphAtDate)+" "+d.DateLabel+
 		"  "+string(glyphSpot)+" spot  "+string(glyphStrike)+" strikes  "+string(glyphBreakeven)+" breakevens")
 	if rest := h - len(out); rest >= 5 {

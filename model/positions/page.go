@@ -107,9 +107,8 @@ func (p *Page) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 		p.onMarks(msg)
 	case tea.KeyPressMsg:
 		cmd, act = p.onKey(msg)
-	case common.DrawMsg:
 	default:
-		return nil, nil
+		return nil, nil // a frame (DrawMsg) draws what is laid out
 	}
 	p.layout()
 	return cmd, act

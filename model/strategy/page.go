@@ -91,9 +91,8 @@ func (p *Page) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 		return func() tea.Msg { return common.PositionsChangedMsg{} }, common.Notice{Text: fmt.Sprintf("saved as position %d", msg.ID)}
 	case tea.KeyPressMsg:
 		cmd, act = p.onKey(msg)
-	case common.DrawMsg:
 	default:
-		return nil, nil
+		return nil, nil // a frame (DrawMsg) draws what is laid out
 	}
 	p.layout()
 	return cmd, act
