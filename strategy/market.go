@@ -58,11 +58,22 @@ func (e *NotListedError) Error() string {
 // underlying) and returns the market they are valued at, or the first
 // leg that is not listed, naming the nearest one that is.
 func MarketOf(s *Strategy, chain *api.SymbolWithOptions, now time.Time) (Market, error) {
-	m := Market{Spot: chain.Spot(), Now: now, Rate: DefaultRate}
+	return marketIn(s, chain, IndexOf(chain), now)
+}
+
+// IndexOf is chain's contracts by OSI symbol, built once for every
+// strategy marked on the chain.
+func IndexOf(chain *api.SymbolWithOptions) map[string]*api.OptionData {
 	byOSI := make(map[string]*api.OptionData, len(chain.Options))
 	for i := range chain.Options {
 		byOSI[chain.Options[i].Option] = &chain.Options[i]
 	}
+	return byOSI
+}
+
+// marketIn is MarketOf with the chain's index built.
+func marketIn(s *Strategy, chain *api.SymbolWithOptions, byOSI map[string]*api.OptionData, now time.Time) (Market, error) {
+	m := Market{Spot: chain.Spot(), Now: now, Rate: DefaultRate, Quotes: make([]Quote, 0, len(s.Legs))}
 	for i := range s.Legs {
 		l := &s.Legs[i]
 		if l.Kind == Stock {

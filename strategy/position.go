@@ -123,6 +123,12 @@ type Marked struct {
 // their realized P&L, marked or not).
 func Mark(ps []Position, chains map[string]*api.SymbolWithOptions, now time.Time) []Marked {
 	out := make([]Marked, len(ps))
+	idx := make(map[string]map[string]*api.OptionData, len(chains))
+	for sym, ch := range chains {
+		if ch != nil {
+			idx[sym] = IndexOf(ch)
+		}
+	}
 	for i := range ps {
 		p := &ps[i]
 		if !p.Open() {
@@ -135,7 +141,7 @@ func Mark(ps []Position, chains map[string]*api.SymbolWithOptions, now time.Time
 			out[i].Err = "no quote yet"
 			continue
 		}
-		m, err := MarketOf(&p.Strategy, ch, now)
+		m, err := marketIn(&p.Strategy, ch, idx[p.Strategy.Symbol], now)
 		if err != nil {
 			out[i].Err = err.Error()
 			continue
