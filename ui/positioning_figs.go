@@ -213,4 +213,3 @@ func painLabel(v *PositioningView, i int) string {
 	}
 	return s
 }
-
