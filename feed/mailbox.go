@@ -207,3 +207,54 @@ func foldTape(o, n TapeMsg) TapeMsg {
 	}
 	return keepOld(o, j, n.Err)
 }
+
+// replay is a feed's newest replies, one a slot, tape and contract pages
+// joined from the first (capped at the tape's capacity): what a
+// subscriber that joins the feed later (a second SSH session on SPY) is
+// handed at once, instead of an empty screen until the next refresh and
+// a tape that never starts (a page applies only where the tape ended).
+// The replies are kept without a query; each is stamped with the
+// joiner's.
+type replay struct{ q []letter }
+
+func (r *replay) keep(k Key, msg any, capacity int) {
+	msg = stamp(msg, Want{})
+	s := slotOf(k, msg)
+	for i := range r.q {
+		if r.q[i].slot == s {
+			msg = fold(r.q[i].msg, msg)
+			if t, ok := msg.(TapeMsg); ok && capacity > 0 && len(t.Trades) > capacity {
+				t.From, t.Restart, t.Trades = 0, true, slices.Clone(t.Trades[len(t.Trades)-capacity:])
+				msg = t
+			}
+			r.q[i].msg = msg
+			return
+		}
+	}
+	r.q = append(r.q, letter{s, msg})
+}
+
+// to is the replay for a subscriber joining with w. A page that does not
+// start a tape (no first page is held) would not apply, and is left out.
+func (r *replay) to(s *Subscription, w Want) []post {
+	posts := make([]post, 0, len(r.q))
+	for _, l := range r.q {
+		if from, paged := firstOf(l.msg); paged && from != 0 {
+			continue
+		}
+		posts = append(posts, post{s, l.slot, stamp(l.msg, w)})
+	}
+	return posts
+}
+
+func firstOf(msg any) (int64, bool) {
+	switch r := msg.(type) {
+	case TapeMsg:
+		return r.From, true
+	case ContractTradesMsg:
+		return r.From, true
+	case ContractTAQMsg:
+		return r.From, true
+	}
+	return 0, false
+}

@@ -65,3 +65,41 @@ func TestMailboxLaggingSubscriberKeepsNewestPerFeed(t *testing.T) {
 		t.Fatalf("the last chain waiting is from %s, want the newest (%s)", newest, r.clock.Now())
 	}
 }
+
+// A subscriber that joins a feed others show (a second SSH session on
+// SPY) is handed the newest chain and the whole tape so far at once, the
+// tape as one page from the start, and nothing is fetched for it.
+func TestMonitorJoinerGetsTheFeedsAtOnce(t *testing.T) {
+	r := newRig(t, openMarket)
+	var seq int64
+	r.src.tape = func(from int64) feed.TapeMsg {
+		seq++
+		return feed.TapeMsg{Trades: []api.OptionTrade{{SeqNo: seq}}}
+	}
+	first := r.m.Subscribe()
+	first.Set(focused, screen(spy(1), 0)...)
+	r.run()
+	every := first.Snapshot(r.clock.Now()).Feeds[feed.FeedChain].Interval
+	for range 5 {
+		r.step(every)
+	}
+	first.Pending()
+	r.src.taken()
+	late := r.m.Subscribe()
+	late.Set(focused, screen(spy(9), 0)...)
+	r.run()
+	if calls := r.src.taken(); len(calls) != 0 {
+		t.Fatalf("joining fetched %v, want nothing: the feeds are shown already", feedsOf(calls))
+	}
+	msgs := late.Pending()
+	chains, tapes := replies[feed.ChainMsg](msgs), replies[feed.TapeMsg](msgs)
+	if len(chains) == 0 || chains[0].Query.Gen != 9 || len(replies[feed.CalendarMsg](msgs)) != 1 {
+		t.Fatalf("the joiner got %d chains (%+v), want the newest stamped with its query, and the calendar", len(chains), chains)
+	}
+	if len(tapes) != 1 || tapes[0].From != 0 || len(tapes[0].Trades) != int(seq) || tapes[0].Query.Gen != 9 {
+		t.Fatalf("the joiner's tape: %d pages, want one from 0 with all %d trades", len(tapes), seq)
+	}
+	if s := late.Snapshot(r.clock.Now()).Feeds[feed.FeedChain].Shared; s != 2 {
+		t.Fatalf("the chain is shared by %d, want 2", s)
+	}
+}

@@ -145,6 +145,7 @@ func (s *Subscription) Set(att Attention, wants ...Want) {
 	}
 	slices.SortFunc(keys, func(a, b Key) int { return int(a.Feed) - int(b.Feed) })
 	var runs []func()
+	var posts []post
 	m.recount(now) // first: a page opened paces its feeds under what it shows
 	for _, k := range keys {
 		w := next[k]
@@ -152,10 +153,14 @@ func (s *Subscription) Set(att Attention, wants ...Want) {
 		if had && sameWant(old, w) && m.feeds[k] != nil {
 			continue
 		}
+		if e := m.feeds[k]; e != nil && !had {
+			posts = append(posts, e.replay.to(s, w)...) // what the others have: a feed joined shows at once
+		}
 		runs = append(runs, m.want(s, w, now))
 	}
 	runs = append(runs, m.askNeeded(now))
 	m.mu.Unlock()
+	deliver(posts)
 	m.start(runs...)
 }
 
