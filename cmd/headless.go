@@ -180,29 +180,11 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 		_, err := fmt.Fprintln(h.Out, j.plan.describe(h.Watch))
 		return err
 	}
-	clock := h.sandboxNow
-	svc := h.Service
-	svc.file = &fc.Service
-	// The embedded sandbox runs on this command's clock (--sandbox-clock,
-	// else the process's), so its answers' Date agrees with it.
-	svc.sandboxNow = h.Now
-	sess, err := resolveSession(svc, h.Getenv)
+	client, sess, err := h.connect(fc, mode)
 	if err != nil {
 		return err
 	}
 	defer sess.close()
-	if clock != nil && sess.source != fromEmbeddedSandbox {
-		return badInput(fmt.Errorf("--sandbox-clock sets the embedded sandbox's clock, but chainwatch is using %s", sess.source))
-	}
-	client, err := api.NewClient(api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(h.Now))
-	if err != nil {
-		return err
-	}
-	if sess.source == fromEmbeddedSandbox {
-		// Rows from a simulated market must never pass for real ones.
-		fmt.Fprintln(h.ErrOut, "chainwatch: no credentials: answering from the embedded sandbox's simulated market")
-	}
-	h.Now = serviceClock(h.Context, client)
 	if h.Watch > 0 {
 		return h.watch(client, mode, format, fc, j)
 	}
@@ -215,6 +197,35 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 	}
 	fmt.Fprintln(h.ErrOut, a.summary())
 	return nil
+}
+
+// connect opens the session and its client, on the service's clock from
+// then on; the caller closes the session.
+func (h *headless) connect(fc config.File, mode api.Mode) (*api.Client, *session, error) {
+	clock := h.sandboxNow
+	svc := h.Service
+	svc.file = &fc.Service
+	// The embedded sandbox runs on this command's clock (--sandbox-clock,
+	// else the process's), so its answers' Date agrees with it.
+	svc.sandboxNow = h.Now
+	sess, err := resolveSession(svc, h.Getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	fail := func(err error) (*api.Client, *session, error) { sess.close(); return nil, nil, err }
+	if clock != nil && sess.source != fromEmbeddedSandbox {
+		return fail(badInput(fmt.Errorf("--sandbox-clock sets the embedded sandbox's clock, but chainwatch is using %s", sess.source)))
+	}
+	client, err := api.NewClient(api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(h.Now))
+	if err != nil {
+		return fail(err)
+	}
+	if sess.source == fromEmbeddedSandbox {
+		// Rows from a simulated market must never pass for real ones.
+		fmt.Fprintln(h.ErrOut, "chainwatch: no credentials: answering from the embedded sandbox's simulated market")
+	}
+	h.Now = serviceClock(h.Context, client)
+	return client, sess, nil
 }
 
 // syncTimeout bounds the wait for the service's clock; past it the
