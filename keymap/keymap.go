@@ -32,6 +32,9 @@ type KeyMap struct {
 	Open key.Binding
 	// Watchlist opens the watchlist page, and from it goes back.
 	Watchlist key.Binding
+	// Alert proposes an alert rule for what is selected (a ladder row, a
+	// tape print, a watchlist row); Alerts opens the alerts page.
+	Alert, Alerts key.Binding
 
 	// The tape's filters.
 	TapeSide     key.Binding // calls and puts, calls only, puts only
@@ -76,6 +79,8 @@ func Default() KeyMap {
 		Smile:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "vol: smile calls+puts/OTM")),
 		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "contract page")),
 		Watchlist: key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "watchlist")),
+		Alert:     key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "alert on this")),
+		Alerts:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "alerts page")),
 
 		TapeSide:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "tape: calls/puts")),
 		TapeContract: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "tape: this contract")),
@@ -100,7 +105,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Left, k.Right},
 		{k.PrevExpiry, k.NextExpiry, k.NextPane, k.PrevPane, k.Columns, k.Window, k.Tape, k.Calendar},
-		{k.Symbol, k.Scanner, k.Vol, k.Smile, k.Open, k.Watchlist, k.Date, k.Mode, k.Refresh},
+		{k.Symbol, k.Scanner, k.Vol, k.Smile, k.Open, k.Watchlist, k.Alert, k.Alerts, k.Date, k.Mode, k.Refresh},
 		// The general keys share the tape's column: a fourth band would not
 		// fit 80x24.
 		{k.TapeSide, k.TapeContract, k.MinSizeUp, k.MinSizeDown, k.TapeGreeks, k.Help, k.Close, k.Quit, k.Interrupt},

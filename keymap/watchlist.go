@@ -42,7 +42,7 @@ func (w WatchlistKeys) FullHelp(k KeyMap) [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{w.Open, w.Add, w.Remove, w.Undo, w.MoveUp, w.MoveDown},
 		{w.SortPrev, w.SortNext, w.SortFlip, k.Refresh, k.Mode, k.Date},
-		{k.Symbol, k.Scanner, k.Watchlist, w.Back, k.Help, k.Quit, k.Interrupt},
+		{k.Symbol, k.Scanner, k.Watchlist, k.Alert, w.Back, k.Help, k.Quit, k.Interrupt},
 	}
 }
 

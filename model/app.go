@@ -9,6 +9,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/model/alerts"
 	"chainwatch/model/common"
 	"chainwatch/model/contract"
 	"chainwatch/model/frameclock"
@@ -78,7 +79,7 @@ func New(cfg Config) *App {
 	a.built = [common.NumPages]common.Page{
 		common.PageWatch: scr, common.PageVol: vol,
 		common.PageContract:  contract.NewPage(ctx, sh, cfg.BlockSize),
-		common.PageWatchlist: watchlist.NewPage(sh, cfg),
+		common.PageWatchlist: watchlist.NewPage(sh, cfg), common.PageAlerts: alerts.NewPage(sh, cfg),
 	}
 	if cfg.StartOnWatchlist {
 		a.stack = append(a.stack, common.PageWatchlist)

@@ -29,6 +29,10 @@ func (s *Screen) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 		return nil, common.Open{Page: common.PageVol}
 	case key.Matches(k, keys.Watchlist):
 		return nil, common.Open{Page: common.PageWatchlist}
+	case key.Matches(k, keys.Alerts):
+		return nil, common.Open{Page: common.PageAlerts}
+	case key.Matches(k, keys.Alert):
+		return nil, s.proposeAlert()
 	case key.Matches(k, keys.NextPane):
 		s.cycleFocus(1)
 	case key.Matches(k, keys.PrevPane):
