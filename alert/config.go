@@ -32,25 +32,29 @@ func FromFile(fc config.File, scans []scan.Scan, today api.Date, syms Symbols) (
 		if len(fc.AlertLines) > i {
 			r.Line = fc.AlertLines[i]
 		}
-		fail := func(format string, args ...any) error {
-			return fmt.Errorf("%s: %s: %s", fc.AlertWhere(i), config.AlertLabel(i, t.Name), fmt.Sprintf(format, args...))
+		fail := func(key, format string, args ...any) error {
+			return fmt.Errorf("%s: %s: %s", fc.AlertWhere(i, key), config.AlertLabel(i, t.Name), fmt.Sprintf(format, args...))
 		}
 		if j, dup := seen[strings.ToLower(r.Name)]; dup {
-			return nil, fail("the name %q is the alert's at line %d too; give one of them a name", r.Name, rules[j].Line)
+			return nil, fail("name", "the name %q is the alert's at line %d too; give one of them a name", r.Name, rules[j].Line)
 		}
 		seen[strings.ToLower(r.Name)] = i
 		if r.Contract != "" {
 			if o, _ := api.ParseOSI(r.Contract); o.Expiry < today {
-				return nil, fail("contract %s expired on %s", r.Contract, o.Expiry)
+				return nil, fail("contract", "contract %s expired on %s", r.Contract, o.Expiry)
 			}
 		}
 		if r.Kind == KindScan {
 			if _, ok := scan.Find(scans, r.Scan); !ok {
-				return nil, fail("no saved scan or preset named %q%s", r.Scan, nearest(r.Scan, scanNames(scans)))
+				return nil, fail("scan", "no saved scan or preset named %q%s", r.Scan, nearest(r.Scan, scanNames(scans)))
 			}
 		}
 		if syms.Has != nil && r.Symbol != "" && !syms.Has(r.Symbol) {
-			return nil, fail("the service has no symbol %s%s", r.Symbol, nearest(r.Symbol, syms.Known))
+			key := "symbol"
+			if t.Symbol == "" {
+				key = "contract"
+			}
+			return nil, fail(key, "the service has no symbol %s%s", r.Symbol, nearest(r.Symbol, syms.Known))
 		}
 		rules = append(rules, r)
 	}

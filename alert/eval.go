@@ -13,6 +13,9 @@ import (
 // fires what crossed. It runs on the fetch's goroutine, within the
 // refresh that brought the data.
 func (e *Engine) observe(msg any) {
+	if e.ctx.Err() != nil {
+		return // closed: the monitor may outlive it
+	}
 	var recs []Record
 	e.mu.Lock()
 	e.eval(msg, &recs)

@@ -255,9 +255,11 @@ func (fc *File) checkAlerts(path, data string) error {
 	}
 	blocks := findBlocks(data, "alert")
 	fc.AlertLines = make([]int, len(fc.Alerts))
+	fc.AlertKeyLines = make([]map[string]int, len(fc.Alerts))
 	for i := range fc.Alerts {
-		if i < len(blocks) && len(blocks) == len(fc.Alerts) {
+		if len(blocks) == len(fc.Alerts) {
 			fc.AlertLines[i] = lineAt(data, blocks[i].start)
+			fc.AlertKeyLines[i] = blockKeyLines(data, blocks[i])
 		}
 	}
 	for i := range fc.Alerts {
@@ -265,10 +267,8 @@ func (fc *File) checkAlerts(path, data string) error {
 		if err := t.Check(); err != nil {
 			line := fc.AlertLines[i]
 			var ae *alertError
-			if errors.As(err, &ae) && len(blocks) == len(fc.Alerts) {
-				if l := blockKeyLine(data, blocks[i], ae.key); l > 0 {
-					line = l
-				}
+			if errors.As(err, &ae) && fc.AlertKeyLines[i][ae.key] > 0 {
+				line = fc.AlertKeyLines[i][ae.key]
 			}
 			return fmt.Errorf("%s: %s: %w", where(path, line), AlertLabel(i, t.Name), err)
 		}
@@ -312,12 +312,16 @@ func AlertLabel(i int, name string) string {
 	return fmt.Sprintf("[[alert]] %q", name)
 }
 
-// AlertWhere is "file:line" of the i-th [[alert]], for the messages of
-// what is checked after loading (a symbol the sandbox does not list).
-func (fc File) AlertWhere(i int) string {
+// AlertWhere is "file:line" of key in the i-th [[alert]] (its header's
+// line when the key is not written), for the messages of what is checked
+// after loading (a symbol the sandbox does not list).
+func (fc File) AlertWhere(i int, key string) string {
 	line := 0
 	if i < len(fc.AlertLines) {
 		line = fc.AlertLines[i]
+	}
+	if i < len(fc.AlertKeyLines) && fc.AlertKeyLines[i][key] > 0 {
+		line = fc.AlertKeyLines[i][key]
 	}
 	return where(fc.Service.Path, line)
 }
@@ -356,16 +360,20 @@ func unknownAlertKey(path, data string, key []string) (error, bool) {
 func lineAt(data string, at int) int { return strings.Count(data[:min(at, len(data))], "\n") + 1 }
 
 // blockKeyLine is the line of key in block b, 0 when it is not found.
-func blockKeyLine(data string, b scanBlock, key string) int {
+func blockKeyLine(data string, b scanBlock, key string) int { return blockKeyLines(data, b)[key] }
+
+// blockKeyLines are the lines of the keys in block b.
+func blockKeyLines(data string, b scanBlock) map[string]int {
+	out := map[string]int{}
 	for _, l := range tomlLines(data) {
 		if l.at < b.start || l.at >= b.end || l.cont {
 			continue
 		}
-		if lineKey(l.text) == key {
-			return lineAt(data, l.at)
+		if k := lineKey(l.text); k != "" {
+			out[k] = lineAt(data, l.at)
 		}
 	}
-	return 0
+	return out
 }
 
 // tableKeyLine is the line of key in the [table] table, 0 when not found.

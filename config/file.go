@@ -33,9 +33,10 @@ type File struct {
 	Scans      []ScanTable `toml:"scan"` // [[scan]] tables, scans.go
 	// Alerts are the [[alert]] rules (alerts.go), AlertLines the line of
 	// each one's header, AlertSettings the [alerts] table.
-	Alerts        []AlertTable  `toml:"alert"`
-	AlertLines    []int         `toml:"-"`
-	AlertSettings AlertSettings `toml:"alerts"`
+	Alerts        []AlertTable     `toml:"alert"`
+	AlertLines    []int            `toml:"-"`
+	AlertKeyLines []map[string]int `toml:"-"` // each rule's keys' lines
+	AlertSettings AlertSettings    `toml:"alerts"`
 	// Watchlist is the watchlist page's symbols (watchlist.go); nil when
 	// the file leaves the key out, so that an emptied list stays empty
 	// instead of turning back into the default one.
@@ -183,7 +184,10 @@ var configKeys = []string{
 	"service.base_url", "service.auth_url", "service.client_id", "service.client_secret", "service.token_file",
 	"scan.name", "scan.description", "scan.all_results",
 	"scan.field.formula", "scan.field.display_name", "scan.field.include_in_resultset", "scan.field.sort",
-	"alert.*", "alerts.every", "alerts.exec", "alerts.exec_timeout", "alerts.desktop", "alerts.bell",
+	"alert.name", "alert.kind", "alert.symbol", "alert.contract", "alert.above", "alert.below", "alert.margin",
+	"alert.move", "alert.from", "alert.min_size", "alert.min_premium", "alert.ratio", "alert.min_volume",
+	"alert.scan", "alert.exec", "alert.enabled",
+	"alerts.every", "alerts.exec", "alerts.exec_timeout", "alerts.desktop", "alerts.bell",
 }
 
 // typeError is the decoder's message for a value of the wrong type, which
