@@ -23,7 +23,19 @@ type tapeState struct {
 	sweptTo int64 // the last print of the last sweep fired
 	carry   []tas.Trade
 	buf     []tas.Trade
+	osis    map[osiKey]string // the OSI symbols of prints sent without one
 }
+
+// osiKey names a contract without building its symbol.
+type osiKey struct {
+	root   string
+	expiry api.Date
+	typ    api.OptionType
+	strike float64
+}
+
+// osiMax bounds the symbols kept for prints sent without one.
+const osiMax = 10000
 
 // carryMax bounds the prints carried into the next page.
 const carryMax = 64
@@ -51,7 +63,7 @@ func (e *Engine) onTape(m feed.TapeMsg, recs *[]Record) {
 		if t.CancelFlag != api.TradeNormal {
 			continue
 		}
-		e.block(sr, t, day, m.Query.Symbol, m.At, recs)
+		e.block(sr, ts, t, day, m.Query.Symbol, m.At, recs)
 	}
 	if sr.anySweeps() {
 		e.sweeps(sr, ts, m.Trades, from, day, m.Query.Symbol, m.At, recs)
@@ -67,24 +79,33 @@ func premium(price api.Float, size int64) float64 {
 	return price.V * float64(size) * tas.Multiplier
 }
 
-// osiOf is a print's contract.
-func osiOf(t *api.OptionTrade) string {
+// osiOf is a print's contract: its symbol as sent, else made once a
+// contract and kept (a page of prints allocates nothing for them again).
+func (ts *tapeState) osiOf(t *api.OptionTrade) string {
 	if t.Security.Valid && t.Security.V != "" {
 		return t.Security.V
 	}
+	k := osiKey{t.Root, t.Expiry, t.OptionType, t.Strike}
+	if s, ok := ts.osis[k]; ok {
+		return s
+	}
 	s, _ := api.FormatOSI(t.Root, t.Expiry, t.OptionType, t.Strike)
+	if ts.osis == nil || len(ts.osis) >= osiMax {
+		ts.osis = map[osiKey]string{}
+	}
+	ts.osis[k] = s
 	return s
 }
 
 // block fires the block rules print t meets: those of the symbol, by
 // their thresholds (sorted, so a print below them all costs two
 // comparisons), and those of its contract.
-func (e *Engine) block(sr *symRules, t *api.OptionTrade, day api.Date, sym string, at time.Time, recs *[]Record) {
+func (e *Engine) block(sr *symRules, ts *tapeState, t *api.OptionTrade, day api.Date, sym string, at time.Time, recs *[]Record) {
 	prem := premium(t.Price, t.Size)
 	var osi string
 	fire := func(rs *ruleState) {
 		if osi == "" {
-			osi = osiOf(t)
+			osi = ts.osiOf(t)
 		}
 		ev := Event{Symbol: sym, Contract: osi, Time: dataTime(day, t.Timestamp), Seq: t.SeqNo,
 			Value: float64(t.Size), Level: float64(rs.MinSize), Direction: "at_least",
@@ -111,7 +132,7 @@ func (e *Engine) block(sr *symRules, t *api.OptionTrade, day api.Date, sym strin
 	if !sr.contractTrades {
 		return
 	}
-	osi = osiOf(t)
+	osi = ts.osiOf(t)
 	for _, rs := range sr.contracts[osi] {
 		if rs.Kind == KindBlock && t.Size >= rs.MinSize && prem >= rs.MinPremium {
 			fire(rs)
@@ -127,7 +148,7 @@ func (e *Engine) sweeps(sr *symRules, ts *tapeState, trades []api.OptionTrade, f
 	for i := range trades {
 		if t := &trades[i]; t.SeqNo > from {
 			tr := tas.FromOptionTrade(t)
-			tr.Key = osiOf(t)
+			tr.Key = ts.osiOf(t)
 			buf = append(buf, tr)
 		}
 	}

@@ -149,19 +149,26 @@ func InSweepWithin(trades []Trade, window time.Duration) (in []bool, sweeps int,
 }
 
 // EachSweep calls f with the indices into trades of each sweep, by the
-// rule of InSweepWithin, in sequence order: an alert fires once a sweep
-// and says its size. f must not keep run.
+// rule of InSweepWithin (in sequence order when trades are): an alert
+// fires once a sweep and says its size. f must not keep run.
 func EachSweep(trades []Trade, window time.Duration, f func(run []int)) {
 	idx := make([]int, len(trades))
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		if c := cmp.Compare(trades[a].Key, trades[b].Key); c != 0 {
-			return c
-		}
-		return cmp.Compare(trades[a].Seq, trades[b].Seq)
-	})
+	// A sweep's prints are adjacent in sequence, so in sequence order they
+	// are next to each other already: a page of the tape, which comes in
+	// that order, is read as it is (a print of another contract between
+	// two of one parts them either way). Any other order is sorted.
+	bySeq := func(a, b int) int { return cmp.Compare(trades[a].Seq, trades[b].Seq) }
+	if !slices.IsSortedFunc(idx, bySeq) {
+		slices.SortStableFunc(idx, func(a, b int) int {
+			if c := cmp.Compare(trades[a].Key, trades[b].Key); c != 0 {
+				return c
+			}
+			return bySeq(a, b)
+		})
+	}
 	win := api.TimeOfDay(window.Milliseconds())
 
 	// The run being built: counted prints of one contract and side, each
