@@ -175,7 +175,10 @@ func (e *Engine) problem(rs *ruleState, why string) {
 
 // onOption evaluates one rule of contract o.
 func (e *Engine) onOption(rs *ruleState, o *api.OptionData, day api.Date, base Event, at time.Time, recs *[]Record) {
-	base.Contract, base.Time = o.Option, dataTime(day, o.Timestamp)
+	base.Contract = o.Option
+	if o.Timestamp != 0 {
+		base.Time = dataTime(day, o.Timestamp)
+	}
 	switch rs.Kind {
 	case KindBid:
 		e.level(rs, api.OrNaN(o.Bid), base, at, recs)
@@ -277,7 +280,10 @@ func (e *Engine) unusual(rules []*ruleState, o *api.OptionData, day api.Date, ev
 			rs.today, rs.todayOf = map[string]bool{}, day
 		}
 		rs.today[o.Option] = true
-		ev.Contract, ev.Time = o.Option, dataTime(day, o.Timestamp)
+		ev.Contract = o.Option
+		if o.Timestamp != 0 {
+			ev.Time = dataTime(day, o.Timestamp)
+		}
 		ev.Value, ev.Level, ev.Direction, ev.Size = ratio, rs.Ratio, "at_least", vol
 		e.fire(rs, ev, at, recs)
 	}

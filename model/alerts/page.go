@@ -9,6 +9,8 @@ package alerts
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -206,7 +208,11 @@ func (p *Page) viewData(now time.Time) ui.AlertsView {
 	if len(v.Rules) == 0 {
 		v.Message = "no alert rules: " + p.sh.Keys.Alert.Help().Key + " on a ladder row, a tape print or a watchlist row proposes one; or [[alert]] in the config file"
 	}
-	v.Summary = fmt.Sprintf("%d rules · %s pts/h of their own now · %s data", len(p.rules), scan.GroupDigits(int64(total+0.5)), p.eng.Mode())
+	plural := "s"
+	if len(p.rules) == 1 {
+		plural = ""
+	}
+	v.Summary = fmt.Sprintf("%d rule%s · %s pts/h of their own now · %s data", len(p.rules), plural, scan.GroupDigits(int64(total+0.5)), p.eng.Mode())
 	for _, r := range p.log {
 		v.Log = append(v.Log, ui.AlertLogRow{Time: r.Time.In(api.Eastern).Format("Jan 2 15:04:05"), Text: r.Text, New: r.FiredAt.After(p.start)})
 	}
@@ -229,10 +235,12 @@ func rowOf(st *alert.Status) ui.AlertRow {
 	if st.Enabled {
 		row.Cost = costShort(st.Cost)
 	}
-	if st.Seen && (st.Kind == alert.KindIV || st.Kind == alert.KindIV30) {
-		row.Last = fmt.Sprintf("%.1f%%", st.Last*100)
-	} else if st.Seen && st.Kind != alert.KindScan && st.Kind != alert.KindBlock && st.Kind != alert.KindSweep {
-		row.Last = fmt.Sprintf("%.2f", st.Last)
+	switch {
+	case !st.Seen || st.Kind == alert.KindScan || st.Kind == alert.KindBlock || st.Kind == alert.KindSweep || st.Kind == alert.KindUnusual:
+	case st.Kind == alert.KindIV || st.Kind == alert.KindIV30:
+		row.Last = strconv.FormatFloat(st.Last*100, 'f', 1, 64) + "%"
+	default:
+		row.Last = strconv.FormatFloat(math.Round(st.Last*1e4)/1e4, 'f', -1, 64)
 	}
 	return row
 }
