@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"chainwatch/alert"
 	"chainwatch/api"
@@ -143,5 +144,43 @@ func TestScreenDataFiresWithoutFetching(t *testing.T) {
 		if req.Feed == feed.FeedQuotes {
 			t.Errorf("the engine fetched quotes although the chain on screen brings SPY")
 		}
+	}
+}
+
+// TestPacedAndPaused: the rules' own feed runs within the budget (a run
+// that would spend faster waits longer, and says so), and after the close
+// it fetches once and then waits for the next open.
+func TestPacedAndPaused(t *testing.T) {
+	clock := feedtest.NewClock(open)
+	src := feedtest.NewScript(clock)
+	mon := src.Monitor(t, feed.Budget{PerDay: 650}) // 100 points an hour: 4 points every 144 s
+	r := &rig{t: t, clock: clock, src: src, mon: mon, sub: mon.Subscribe()}
+	eng, err := alert.New(alert.Options{Monitor: mon, Fetcher: src, Every: 30 * time.Second, Now: clock.Now}, withDefaults([]alert.Rule{spyAbove700}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	eng.Start()
+	src.Next(t).Answer(quotes("SPY", 699, 20, 1, tod(10, 0, 0)))
+	run := next[alert.RunMsg](r)
+	if run.Every != 144*time.Second || !run.Next.Equal(open.Add(144*time.Second)) {
+		t.Errorf("paced every %s, next %s; want 2m24s", run.Every, run.Next)
+	}
+	clock.Advance(2 * time.Minute)
+	if p := src.Pending(); len(p) != 0 {
+		t.Fatalf("fetched %d times before the budget allowed", len(p))
+	}
+
+	closed := time.Date(2026, 11, 24, 16, 30, 0, 0, api.Eastern)
+	clock.Set(closed)
+	clock.Advance(time.Minute) // the run due before the close
+	src.Next(t).Answer(quotes("SPY", 699, 20, 2, tod(16, 0, 0)))
+	run = next[alert.RunMsg](r)
+	if wantNext := time.Date(2026, 11, 25, 9, 30, 0, 0, api.Eastern); run.Next.Before(wantNext) {
+		t.Errorf("after the close the next run is %s, want the open %s", run.Next, wantNext)
+	}
+	clock.Advance(2 * time.Hour)
+	if p := src.Pending(); len(p) != 0 {
+		t.Errorf("fetched %d times while the market was closed", len(p))
 	}
 }

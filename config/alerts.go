@@ -193,13 +193,8 @@ func (t *AlertTable) checkTarget() error {
 
 // checkValues checks the levels and thresholds of t's kind.
 func (t *AlertTable) checkValues() error {
-	for _, f := range []struct {
-		key string
-		v   *float64
-	}{{"above", t.Above}, {"below", t.Below}, {"margin", t.Margin}, {"move", t.Move}, {"min_premium", t.MinPremium}, {"ratio", t.Ratio}} {
-		if f.v != nil && (math.IsNaN(*f.v) || math.IsInf(*f.v, 0) || *f.v < 0) {
-			return keyErr(f.key, "%s = %v: want a number of at least 0", f.key, *f.v)
-		}
+	if err := t.checkNumbers(); err != nil {
+		return err
 	}
 	switch t.Kind {
 	case "price", "bid", "ask", "mid", "iv":
@@ -225,12 +220,30 @@ func (t *AlertTable) checkValues() error {
 			return keyErr("ratio", "an unusual alert needs ratio (volume / open interest) or min_volume")
 		}
 	}
+	return t.checkCounts()
+}
+
+// checkCounts checks the thresholds in contracts.
+func (t *AlertTable) checkCounts() error {
 	for _, f := range []struct {
 		key string
 		v   *int64
 	}{{"min_size", t.MinSize}, {"min_volume", t.MinVolume}} {
 		if f.v != nil && *f.v < 1 {
 			return keyErr(f.key, "%s = %d: want at least 1", f.key, *f.v)
+		}
+	}
+	return nil
+}
+
+// checkNumbers refuses a level or threshold that is not a number >= 0.
+func (t *AlertTable) checkNumbers() error {
+	for _, f := range []struct {
+		key string
+		v   *float64
+	}{{"above", t.Above}, {"below", t.Below}, {"margin", t.Margin}, {"move", t.Move}, {"min_premium", t.MinPremium}, {"ratio", t.Ratio}} {
+		if f.v != nil && (math.IsNaN(*f.v) || math.IsInf(*f.v, 0) || *f.v < 0) {
+			return keyErr(f.key, "%s = %v: want a number of at least 0", f.key, *f.v)
 		}
 	}
 	return nil
