@@ -118,9 +118,16 @@ func New(o Options, rules []Rule) (*Engine, error) {
 	return e, nil
 }
 
-// Start observes the monitor and wants the rules' own feed. Replies
-// before it are not evaluated.
+// Start is Listen and Fetch: the rules are evaluated on every reply
+// from now on, and their own feed fetches what nothing else does.
 func (e *Engine) Start() {
+	e.Listen()
+	e.Fetch()
+}
+
+// Listen observes the monitor: every reply settled from now on is
+// evaluated. Replies before it are not.
+func (e *Engine) Listen() {
 	e.mu.Lock()
 	if e.started {
 		e.mu.Unlock()
@@ -129,6 +136,18 @@ func (e *Engine) Start() {
 	e.started = true
 	e.mu.Unlock()
 	e.o.Monitor.Observe(e.observe)
+}
+
+// Fetch wants the rules' own feed. A screen calls it once its own feeds
+// are wanted, so that the first run does not fetch what the screen is
+// about to. Calling it again does nothing.
+func (e *Engine) Fetch() {
+	e.mu.Lock()
+	if e.sub != nil || e.ctx.Err() != nil {
+		e.mu.Unlock()
+		return
+	}
+	e.mu.Unlock()
 	sub := e.o.Monitor.Subscribe()
 	e.mu.Lock()
 	e.sub = sub

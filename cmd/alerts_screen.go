@@ -43,7 +43,7 @@ func screenAlerts(cfg *model.Config, o *WatchOptions, set watchSettings, embedde
 		mon.Close()
 		return nil, badInput(err)
 	}
-	eng.Start()
+	eng.Listen() // the alerts page starts its fetches once the screen's are wanted
 	cfg.Monitor, cfg.Alerts = mon, eng
 	cfg.Desktop, cfg.NoBell = alert.DetectDesktop(o.Getenv, as.Desktop), !as.Bell
 	if set.configPath != "" {

@@ -42,7 +42,8 @@ type Page struct {
 	note   ui.Note
 	start  time.Time // the session's start: events after it are new
 
-	flood flood // notices of what fired
+	flood    flood // notices of what fired
+	fetching bool  // the engine's own fetches were started
 }
 
 var (
@@ -89,6 +90,13 @@ func (p *Page) keepCursor() {
 // Update takes what fired and the engine's notices at any time (the
 // page need not be shown to ring the bell), and its keys while on top.
 func (p *Page) Update(msg tea.Msg) (tea.Cmd, common.Action) {
+	if _, early := msg.(common.QueryMsg); p.eng != nil && !p.fetching && !early {
+		// The first message after the pages were built comes once the
+		// screen has said what it wants: the rules' own fetches start
+		// now, for what it does not fetch itself.
+		p.fetching = true
+		p.eng.Fetch()
+	}
 	switch msg := msg.(type) {
 	case alert.FiredMsg:
 		p.refresh()
