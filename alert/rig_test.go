@@ -23,6 +23,7 @@ type rig struct {
 	mon   *feed.Monitor
 	eng   *alert.Engine
 	sub   *feed.Subscription // what the engine posts, as a screen hears it
+	wait  time.Duration      // the longest a run may take; 5 s when 0
 }
 
 func newRig(t *testing.T, log *alert.Log, rules ...alert.Rule) *rig {
@@ -87,12 +88,16 @@ func (r *rig) run(answer func(req *feedtest.Request) any) []alert.Event {
 func (r *rig) drain() []alert.Event {
 	r.t.Helper()
 	var out []alert.Event
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	wait := r.wait
+	if wait == 0 {
+		wait = 5 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	for {
 		msg, ok := r.sub.Next(ctx)
 		if !ok {
-			r.t.Fatal("no RunMsg in 5 s")
+			r.t.Fatalf("no RunMsg in %s", wait)
 		}
 		switch m := msg.(type) {
 		case alert.FiredMsg:

@@ -50,7 +50,9 @@ func TestSandboxEveryKind(t *testing.T) {
 	runScan := func(ctx context.Context, s scan.Scan) (scan.Outcome, error) {
 		return scan.Run(ctx, client, nil, s, api.Live, clock())
 	}
-	r := &rig{t: t, mon: mon, sub: mon.Subscribe()}
+	// A run fetches up to four pages of 10,000 prints over loopback: on a
+	// loaded machine under the race detector that takes seconds.
+	r := &rig{t: t, mon: mon, sub: mon.Subscribe(), wait: time.Minute}
 	start := func() {
 		log, err := alert.OpenLog(path, 0)
 		if err != nil {

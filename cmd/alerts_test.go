@@ -99,8 +99,9 @@ func TestAlertsWatchNDJSON(t *testing.T) {
 			"--sandbox-clock", "2026-11-24T10:30:00-05:00", "--sandbox-speed", "600", "--exec", hook+" "+hooked)
 		done <- err
 	}()
-	// SPY crosses 700 about ten minutes in: a second of this clock.
-	for i := 0; i < 400 && !strings.Contains(out.String(), `"kind":"price"`); i++ {
+	// SPY crosses 700 about ten minutes in: a second of this clock, more
+	// on a loaded machine under the race detector (at most a minute).
+	for i := 0; i < 2400 && !strings.Contains(out.String(), `"kind":"price"`); i++ {
 		time.Sleep(25 * time.Millisecond)
 	}
 	cancel()
