@@ -201,9 +201,6 @@ func (e *Engine) Close() {
 // Mode is the data path the rules watch.
 func (e *Engine) Mode() api.Mode { return e.o.Mode }
 
-// Every is how often the rules' own data is fetched.
-func (e *Engine) Every() time.Duration { return e.o.Every }
-
 // Log is the engine's log.
 func (e *Engine) Log() *Log { return e.o.Log }
 

@@ -170,7 +170,7 @@ func (e *Engine) problem(rs *ruleState, why string) {
 		return
 	}
 	rs.problem = why
-	go e.notice(NoticeMsg{Text: "alert " + rs.Name + ": " + why, Warn: true})
+	e.notice(NoticeMsg{Text: "alert " + rs.Name + ": " + why, Warn: true})
 }
 
 // onOption evaluates one rule of contract o.

@@ -60,9 +60,6 @@ func OpenLog(path string, max int) (*Log, error) {
 	return l, l.readNew()
 }
 
-// Path is the log's file ("" in memory).
-func (l *Log) Path() string { return l.path }
-
 // readNew reads what was appended since the last read (another process's
 // lines), or the whole file again when it was rewritten meanwhile.
 func (l *Log) readNew() error {

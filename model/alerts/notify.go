@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/alert"
+	"chainwatch/config"
 	"chainwatch/model/common"
 	"chainwatch/scan"
 )
@@ -27,16 +28,16 @@ func (p *Page) fired(evs []alert.Event) (tea.Cmd, common.Action) {
 		return nil, nil
 	}
 	f, now := &p.flood, p.sh.Now()
-	if now.Sub(f.since) >= NoticeEvery || now.Before(f.since) {
+	if now.Sub(f.since) >= config.AlertNoticeEvery || now.Before(f.since) {
 		f.since, f.count = now, 0
 	}
 	f.count += len(evs)
 	last := evs[len(evs)-1].Text
 	text := "ALERT " + last
 	if f.count > 1 {
-		text = fmt.Sprintf("ALERT ×%s in %s; the last: %s", scan.GroupDigits(int64(f.count)), NoticeEvery, last)
+		text = fmt.Sprintf("ALERT ×%s in %s; the last: %s", scan.GroupDigits(int64(f.count)), config.AlertNoticeEvery, last)
 	}
-	if now.Sub(f.rang) < NoticeEvery && !now.Before(f.rang) {
+	if now.Sub(f.rang) < config.AlertNoticeEvery && !now.Before(f.rang) {
 		return nil, common.Notice{Text: text}
 	}
 	f.rang = now

@@ -19,7 +19,6 @@ import (
 
 	"chainwatch/alert"
 	"chainwatch/api"
-	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/keymap"
 	"chainwatch/model/common"
@@ -288,9 +287,3 @@ func (p *Page) SetSize(w, h int) {
 	p.Frame.SetSize(w, h)
 	p.keepCursor()
 }
-
-// Engine is the page's engine (nil: none), for the root's tests.
-func (p *Page) Engine() *alert.Engine { return p.eng }
-
-// NoticeEvery is the shortest time between two bells.
-var NoticeEvery = config.AlertNoticeEvery
