@@ -56,6 +56,10 @@ func FromFile(fc config.File, scans []scan.Scan, today api.Date, syms Symbols) (
 			}
 			return nil, fail(key, "the service has no symbol %s%s", r.Symbol, nearest(r.Symbol, syms.Known))
 		}
+		r.Where = fc.AlertWhere(i, "contract")
+		if t.Contract == "" {
+			r.Where = fc.AlertWhere(i, "symbol")
+		}
 		rules = append(rules, r)
 	}
 	return rules, nil

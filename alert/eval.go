@@ -170,7 +170,11 @@ func (e *Engine) problem(rs *ruleState, why string) {
 		return
 	}
 	rs.problem = why
-	e.notice(NoticeMsg{Text: "alert " + rs.Name + ": " + why, Warn: true})
+	where := ""
+	if rs.Where != "" {
+		where = " (" + rs.Where + ")"
+	}
+	e.notice(NoticeMsg{Text: "alert " + rs.Name + where + ": " + why, Warn: true})
 }
 
 // onOption evaluates one rule of contract o.

@@ -82,7 +82,8 @@ type Rule struct {
 	Scan       string   // scan: the saved scan or preset
 	Exec       []string // run for each event (beside --exec)
 	Enabled    bool
-	Line       int // the config file's line; 0 for a rule made on screen
+	Line       int    // the config file's line; 0 for a rule made on screen
+	Where      string // "file:line" of what it watches in the config file, for its problems
 }
 
 // Describe is the rule in words: "SPY price above 700".
