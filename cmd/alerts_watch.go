@@ -10,6 +10,7 @@ import (
 
 	"chainwatch/alert"
 	"chainwatch/api"
+	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/sandbox/market"
 	"chainwatch/scan"
@@ -152,4 +153,32 @@ func scanRunner(client *api.Client, mode api.Mode, now func() time.Time) func(co
 	return func(ctx context.Context, s scan.Scan) (scan.Outcome, error) {
 		return scan.Run(ctx, client, nil, s, mode, now())
 	}
+}
+
+// connect opens the session and its client, on the service's clock from
+// then on, as execute does for the other commands (the rules watch today:
+// no store of past days); the caller closes the session.
+func (o *AlertsOptions) connect(fc config.File, mode api.Mode) (*api.Client, *session, error) {
+	svc := o.Service
+	svc.file = &fc.Service
+	svc.sandboxNow = o.Now // the embedded sandbox runs on this command's clock
+	sess, err := resolveSession(svc, o.Getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	if o.sandboxNow != nil && sess.source != fromEmbeddedSandbox {
+		sess.close()
+		return nil, nil, badInput(fmt.Errorf("--sandbox-clock sets the embedded sandbox's clock, but chainwatch is using %s", sess.source))
+	}
+	client, err := api.NewClient(api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(o.Now))
+	if err != nil {
+		sess.close()
+		return nil, nil, err
+	}
+	if sess.source == fromEmbeddedSandbox {
+		// Events from a simulated market must never pass for real ones.
+		fmt.Fprintln(o.ErrOut, "chainwatch: no credentials: answering from the embedded sandbox's simulated market")
+	}
+	o.Now = serviceClock(o.Context, client)
+	return client, sess, nil
 }

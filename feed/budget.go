@@ -124,6 +124,9 @@ func (s *Scheduler) book(resp *api.Response, now time.Time) {
 	if resp == nil {
 		return
 	}
+	if resp.FromHistory {
+		s.fromHistory++
+	}
 	s.charge(resp.Cost, now)
 	s.balance(resp)
 }
@@ -149,6 +152,7 @@ func (s *Scheduler) charge(cost int, now time.Time) {
 // Stats is the scheduler's account of spending, for the status bar.
 type Stats struct {
 	SessionSpent  int       // points charged this session (sum of resp.Cost)
+	FromHistory   int       // answers the store of past days gave this session, at 0 points
 	HourlyRate    float64   // points per hour polling spends (see Stats); valid when RateKnown
 	RateKnown     bool      // false until the first poll: the loads before it are not a rate
 	BudgetPerHour float64   // what the budget allows now
@@ -176,6 +180,7 @@ func (s *Scheduler) Polled(now time.Time) {
 func (s *Scheduler) Stats(now time.Time) Stats {
 	st := Stats{
 		SessionSpent:  s.spent,
+		FromHistory:   s.fromHistory,
 		BudgetPerHour: s.BudgetPerHour(now),
 		PointsUsed:    s.pointsUsed,
 		PointsLeft:    s.pointsLeft,

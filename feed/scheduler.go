@@ -123,14 +123,15 @@ type Scheduler struct {
 	feeds      [NumFeeds]feedState
 	retryUntil time.Time // a 429 holds back every feed: both limits are per account
 
-	firstPoll  time.Time // the first timed fetch: the points rate is measured from there
-	clock      time.Time // latest time seen by Observe or Next, for Spend
-	spent      int
-	spends     []spend // charged fetches of the last hour, oldest first
-	pointsUsed api.Int
-	pointsLeft api.Int
-	lastErr    error
-	lastErrAt  time.Time
+	firstPoll   time.Time // the first timed fetch: the points rate is measured from there
+	clock       time.Time // latest time seen by Observe or Next, for Spend
+	spent       int
+	fromHistory int     // answers the store of past days gave (Stats.FromHistory)
+	spends      []spend // charged fetches of the last hour, oldest first
+	pointsUsed  api.Int
+	pointsLeft  api.Int
+	lastErr     error
+	lastErrAt   time.Time
 }
 
 type feedState struct {

@@ -13,6 +13,7 @@ import (
 // StatusData is the status bar: what polling costs and what comes next.
 type StatusData struct {
 	Spent                     int     // points spent this session
+	FromHistory               int     // answers from the store of past days this session (0 points)
 	HourlyRate, BudgetPerHour float64 // points per hour: spending now, and allowed
 	RateKnown                 bool    // HourlyRate is measured (polling has begun)
 	Paused                    string  // "paused until 09:30 ET (in 13h20m)": no rate, no next
@@ -45,7 +46,10 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 	var arena [128]byte
 	nums := paneNums{b: arena[:0]}
 	var row segRow
-	row.seg(60, false).add(theme.ToneMuted, "pts ").addB(theme.ToneText, nums.int(int64(s.Spent))).add(theme.ToneMuted, " session")
+	pts := row.seg(60, false).add(theme.ToneMuted, "pts ").addB(theme.ToneText, nums.int(int64(s.Spent))).add(theme.ToneMuted, " session")
+	if s.FromHistory > 0 {
+		pts.add(theme.ToneMuted, " (").addB(theme.ToneText, nums.int(int64(s.FromHistory))).add(theme.ToneMuted, " from history)")
+	}
 	rate := row.seg(70, false)
 	rateTone := theme.ToneText
 	if s.BudgetPerHour > 0 && s.HourlyRate > s.BudgetPerHour {

@@ -122,8 +122,13 @@ type Open struct {
 // "open the chain").
 type Back struct{ Symbol string }
 
-// ChangeQuery asks the root to show Query (a new generation is given).
-type ChangeQuery struct{ Query feed.Query }
+// ChangeQuery asks the root to show Query (a new generation is given),
+// then hand the pages Msg (nil: nothing): the reply that confirmed a
+// symbol looked up, made for that generation, which the pages then take.
+type ChangeQuery struct {
+	Query feed.Query
+	Msg   tea.Msg
+}
 
 // Refresh asks the monitor to fetch Feeds now, whatever the timers say.
 type Refresh struct{ Feeds []feed.Feed }

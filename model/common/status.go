@@ -15,7 +15,7 @@ import (
 func (s Status) Bar(snap *feed.Snapshot, q feed.Query, now time.Time) ui.StatusData {
 	st := snap.Stats
 	d := ui.StatusData{
-		Spent: st.SessionSpent, HourlyRate: st.HourlyRate, BudgetPerHour: st.BudgetPerHour, RateKnown: st.RateKnown, Daily: st.Daily,
+		Spent: st.SessionSpent, FromHistory: st.FromHistory, HourlyRate: st.HourlyRate, BudgetPerHour: st.BudgetPerHour, RateKnown: st.RateKnown, Daily: st.Daily,
 		PointsLeft: -1,
 		Hint:       s.Hint,
 	}

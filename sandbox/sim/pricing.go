@@ -35,6 +35,7 @@ func (b *book) at(tick api.TimeOfDay) tickCtx {
 		if ms > 0 {
 			c.surf.EventTime = ms / yearMs
 			c.surf.EventVar = b.evVar
+			c.surf.ATM *= runUp(ms) // runup.go
 			break
 		}
 	}
