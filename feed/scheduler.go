@@ -63,21 +63,22 @@ var feedEndpoints = [NumFeeds]api.Endpoint{api.EndpointOptionQuotes, api.Endpoin
 // contract page) has its feeds polled and the watch screen's not.
 func (f Feed) Shown(c Conditions) bool {
 	under := c.Watchlist || c.Contract // the watch screen is covered
+	ladder := !under && !c.Positioning // the ladder and its panes show
 	switch f {
 	case FeedQuotes, FeedEvents:
 		return c.Watchlist
 	case FeedChain, FeedCalendar:
-		return !under
+		return ladder
 	case FeedTape:
-		return c.TapeVisible && !under
+		return c.TapeVisible && ladder
 	case FeedTerm:
 		// A past day's whole chain is held from the screen's first fetch
 		// and never changes: the term structure needs nothing more.
-		return c.VolVisible && !c.Historical && !under
+		return (c.VolVisible || c.Positioning) && !c.Historical && !under
 	case FeedContractQuote, FeedContractTrades, FeedContractTAQ:
 		return c.Contract
 	case FeedTapeGreeks:
-		return c.TapeGreeks && c.TapeVisible && !under
+		return c.TapeGreeks && c.TapeVisible && ladder
 	}
 	return false
 }
@@ -111,6 +112,12 @@ type Conditions struct {
 	// account entitled to them): FeedTapeGreeks is polled.
 	TapeGreeks bool
 	Watchlist  bool // the watchlist page fills the screen (see Feed.Shown)
+	// Positioning is the positioning page shown, holding a whole chain:
+	// it is refreshed on the whole chain's schedule (FeedTerm), and the
+	// ladder's chain, tape and calendar, which it covers, are not polled.
+	// Until the page holds one, the chain is polled: its first fetch of
+	// a symbol is the whole chain.
+	Positioning bool
 }
 
 // Scheduler decides when each feed of the watch screen is fetched next so that

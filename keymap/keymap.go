@@ -32,6 +32,9 @@ type KeyMap struct {
 	Open key.Binding
 	// Watchlist opens the watchlist page, and from it goes back.
 	Watchlist key.Binding
+	// Positioning opens the positioning page (open interest, max pain,
+	// walls, dealer gamma), and from it goes back.
+	Positioning key.Binding
 	// Alert proposes an alert rule for what is selected (a ladder row, a
 	// tape print, a watchlist row); Alerts opens the alerts page.
 	Alert, Alerts key.Binding
@@ -66,21 +69,22 @@ func Default() KeyMap {
 		NextPane:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		PrevPane:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev pane")),
 
-		Symbol:    key.NewBinding(key.WithKeys("/", "s"), key.WithHelp("/", "symbol")),
-		Date:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "date")),
-		Mode:      key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "live/delayed")),
-		Columns:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "columns")),
-		Window:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "strikes 10/20/40/all")),
-		Tape:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tape")),
-		Calendar:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "calendar")),
-		Refresh:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh now")),
-		Scanner:   key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "scanner")),
-		Vol:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "vol page")),
-		Smile:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "vol: smile calls+puts/OTM")),
-		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "contract page")),
-		Watchlist: key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "watchlist")),
-		Alert:     key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "alert on this")),
-		Alerts:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "alerts page")),
+		Symbol:      key.NewBinding(key.WithKeys("/", "s"), key.WithHelp("/", "symbol")),
+		Date:        key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "date")),
+		Mode:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "live/delayed")),
+		Columns:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "columns")),
+		Window:      key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "strikes 10/20/40/all")),
+		Tape:        key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tape")),
+		Calendar:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "calendar")),
+		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh now")),
+		Scanner:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "scanner")),
+		Vol:         key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "vol page")),
+		Smile:       key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "vol: smile calls+puts/OTM")),
+		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "contract page")),
+		Watchlist:   key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "watchlist")),
+		Positioning: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "positioning: OI, GEX")),
+		Alert:       key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "alert on this")),
+		Alerts:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "alerts page")),
 
 		TapeSide:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "tape: calls/puts")),
 		TapeContract: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "tape: this contract")),
@@ -105,7 +109,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Left, k.Right},
 		{k.PrevExpiry, k.NextExpiry, k.NextPane, k.PrevPane, k.Columns, k.Window, k.Tape, k.Calendar},
-		{k.Symbol, k.Scanner, k.Vol, k.Smile, k.Open, k.Watchlist, k.Alert, k.Alerts, k.Date, k.Mode, k.Refresh},
+		{k.Symbol, k.Scanner, k.Vol, k.Smile, k.Positioning, k.Open, k.Watchlist, k.Alert, k.Alerts, k.Date, k.Mode, k.Refresh},
 		// The general keys share the tape's column: a fourth band would not
 		// fit 80x24.
 		{k.TapeSide, k.TapeContract, k.MinSizeUp, k.MinSizeDown, k.TapeGreeks, k.Help, k.Close, k.Quit, k.Interrupt},

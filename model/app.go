@@ -14,6 +14,7 @@ import (
 	"chainwatch/model/contract"
 	"chainwatch/model/frameclock"
 	"chainwatch/model/link"
+	"chainwatch/model/positioning"
 	"chainwatch/model/scanner"
 	"chainwatch/model/symbols"
 	"chainwatch/model/watch"
@@ -79,7 +80,7 @@ func New(cfg Config) *App {
 	a.built = [common.NumPages]common.Page{
 		common.PageWatch: scr, common.PageVol: vol,
 		common.PageContract:  contract.NewPage(ctx, sh, cfg.BlockSize),
-		common.PageWatchlist: watchlist.NewPage(sh, cfg), common.PageAlerts: alerts.NewPage(sh, cfg),
+		common.PageWatchlist: watchlist.NewPage(sh, cfg), common.PagePositioning: positioning.NewPage(sh), common.PageAlerts: alerts.NewPage(sh, cfg),
 	}
 	if cfg.StartOnWatchlist {
 		a.stack = append(a.stack, common.PageWatchlist)

@@ -70,6 +70,7 @@ const (
 	PageVol
 	PageContract
 	PageWatchlist
+	PagePositioning
 	PageAlerts
 	NumPages
 )

@@ -29,6 +29,8 @@ func (s *Screen) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 		return nil, common.Open{Page: common.PageVol}
 	case key.Matches(k, keys.Watchlist):
 		return nil, common.Open{Page: common.PageWatchlist}
+	case key.Matches(k, keys.Positioning):
+		return nil, common.Open{Page: common.PagePositioning}
 	case key.Matches(k, keys.Alerts):
 		return nil, common.Open{Page: common.PageAlerts}
 	case key.Matches(k, keys.Alert):
