@@ -404,3 +404,11 @@ func nullable[T any](v api.Null[T]) any {
 	}
 	return v.V
 }
+
+// nilIfEmpty is s, or nil (JSON null) for an empty string.
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}

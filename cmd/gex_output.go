@@ -149,13 +149,6 @@ func gexText(v float64) string {
 	return sign + "$" + scan.NumberText(math.Abs(v), 0)
 }
 
-func nilIfEmpty(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
 func orDash(s string) string {
 	if s == "" {
 		return "-"

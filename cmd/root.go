@@ -123,6 +123,7 @@ needs no account.`,
 	root.AddCommand(NewCmdVersion(), NewCmdSandbox(deps, nil), NewCmdLogin(deps, nil), NewCmdLogout(deps, nil),
 		NewCmdStatus(deps, nil), NewCmdScan(deps, nil), NewCmdChain(deps, nil), NewCmdCalendar(deps, nil), NewCmdVol(deps, nil), NewCmdGex(deps, nil),
 		NewCmdTrades(deps, nil), NewCmdTAQ(deps, nil), NewCmdQuotes(deps, nil), NewCmdHistory(deps, nil), NewCmdAlerts(deps, nil))
+	root.AddCommand(NewCmdStrategy(deps, nil), NewCmdPositions(deps, nil))
 	root.ValidArgsFunction = completeSymbols(deps)
 	strictCompletion(root)
 	return root

@@ -268,6 +268,7 @@ func watchRun(o *WatchOptions) error {
 		Watchlist: set.watchlist, WatchlistSkipped: set.watchlistSkipped, StartOnWatchlist: o.Flags.watchlist,
 	}
 	if set.configPath != "" {
+		cfg.PositionsPath = config.PositionsPath(set.configPath)
 		// The modal shows a failed save itself; the file is the one this
 		// run loaded, so what is saved is what the next run lists.
 		cfg.SaveScan = func(s scan.Scan) error { return config.SaveScan(set.configPath, s.Saved(), scan.CheckSaved) }

@@ -82,18 +82,18 @@ func tomlLines(text string) []tomlLine {
 // file) and ends after the last line of TOML before it.
 func findScanBlocks(text string) []scanBlock { return findBlocks(text, "scan") }
 
-// findBlocks is findScanBlocks for the top-level [[key]] headers (scan,
-// alert).
-func findBlocks(text, key string) []scanBlock {
+// findBlocks is findScanBlocks for the [[name]] tables (alert, the positions
+// file's [[position]]).
+func findBlocks(text, name string) []scanBlock {
 	lines := tomlLines(text)
 	var blocks []scanBlock
 	for i, l := range lines {
-		if h, ok := l.header(); !ok || !h.array || h.key != key {
+		if h, ok := l.header(); !ok || !h.array || h.key != name {
 			continue
 		}
 		b := scanBlock{start: l.at, end: l.next}
 		for _, next := range lines[i+1:] {
-			if h, ok := next.header(); ok && (h.key == key || !strings.HasPrefix(h.key, key+".")) {
+			if h, ok := next.header(); ok && (h.key == name || !strings.HasPrefix(h.key, name+".")) {
 				break
 			}
 			if next.content() {

@@ -62,8 +62,8 @@ var feedEndpoints = [NumFeeds]api.Endpoint{api.EndpointOptionQuotes, api.Endpoin
 // is not polled. A page that fills the screen (the watchlist, the
 // contract page) has its feeds polled and the watch screen's not.
 func (f Feed) Shown(c Conditions) bool {
-	under := c.Watchlist || c.Contract // the watch screen is covered
-	ladder := !under && !c.Positioning // the ladder and its panes show
+	under := c.Watchlist || c.Contract || c.Strategy || c.Positions // the watch screen is covered
+	ladder := !under && !c.Positioning                              // the ladder and its panes show
 	switch f {
 	case FeedQuotes, FeedEvents:
 		return c.Watchlist
@@ -118,6 +118,9 @@ type Conditions struct {
 	// Until the page holds one, the chain is polled: its first fetch of
 	// a symbol is the whole chain.
 	Positioning bool
+	// Strategy and Positions are those pages shown: their legs are
+	// marked by a job, and the watch screen beneath is not polled.
+	Strategy, Positions bool
 }
 
 // Scheduler decides when each feed of the watch screen is fetched next so that

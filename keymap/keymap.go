@@ -36,8 +36,12 @@ type KeyMap struct {
 	// walls, dealer gamma), and from it goes back.
 	Positioning key.Binding
 	// Alert proposes an alert rule for what is selected (a ladder row, a
-	// tape print, a watchlist row); Alerts opens the alerts page.
+	// tape print, a watchlist row); Alerts opens the alerts page. The
+	// help lists them as one line (A/a): the help fills 80x24 already.
 	Alert, Alerts key.Binding
+	// The ladder's contract to the strategy ticket, bought or sold; the
+	// strategy page (the ticket) and the positions page.
+	TicketBuy, TicketSell, Ticket, Positions key.Binding
 
 	// The tape's filters.
 	TapeSide     key.Binding // calls and puts, calls only, puts only
@@ -83,8 +87,12 @@ func Default() KeyMap {
 		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "contract page")),
 		Watchlist:   key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "watchlist")),
 		Positioning: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "positioning: OI, GEX")),
-		Alert:       key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "alert on this")),
+		Alert:       key.NewBinding(key.WithKeys("A"), key.WithHelp("A/a", "alert on this/alerts")),
 		Alerts:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "alerts page")),
+		TicketBuy:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "ticket: buy")),
+		TicketSell:  key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "ticket: sell")),
+		Ticket:      key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "strategy page")),
+		Positions:   key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "positions")),
 
 		TapeSide:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "tape: calls/puts")),
 		TapeContract: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "tape: this contract")),
@@ -107,12 +115,12 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp is the help screen, one column per group.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Left, k.Right},
-		{k.PrevExpiry, k.NextExpiry, k.NextPane, k.PrevPane, k.Columns, k.Window, k.Tape, k.Calendar},
-		{k.Symbol, k.Scanner, k.Vol, k.Smile, k.Positioning, k.Open, k.Watchlist, k.Alert, k.Alerts, k.Date, k.Mode, k.Refresh},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Left, k.Right, k.TicketBuy, k.TicketSell},
+		{k.PrevExpiry, k.NextExpiry, k.NextPane, k.PrevPane, k.Columns, k.Window, k.Tape, k.Calendar, k.Ticket, k.Positions},
+		{k.Symbol, k.Scanner, k.Vol, k.Smile, k.Positioning, k.Open, k.Watchlist, k.Date, k.Mode, k.Refresh},
 		// The general keys share the tape's column: a fourth band would not
 		// fit 80x24.
-		{k.TapeSide, k.TapeContract, k.MinSizeUp, k.MinSizeDown, k.TapeGreeks, k.Help, k.Close, k.Quit, k.Interrupt},
+		{k.TapeSide, k.TapeContract, k.MinSizeUp, k.MinSizeDown, k.TapeGreeks, k.Alert, k.Help, k.Close, k.Quit, k.Interrupt},
 	}
 }
 

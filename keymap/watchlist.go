@@ -38,6 +38,7 @@ func Watchlist() WatchlistKeys {
 // FullHelp is the watchlist page's help screen: its own keys, then the
 // screen's keys that work on it.
 func (w WatchlistKeys) FullHelp(k KeyMap) [][]key.Binding {
+	k.Alert.SetHelp("A", "alert on this") // a is add here, not the alerts page
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{w.Open, w.Add, w.Remove, w.Undo, w.MoveUp, w.MoveDown},

@@ -15,7 +15,9 @@ import (
 	"chainwatch/model/frameclock"
 	"chainwatch/model/link"
 	"chainwatch/model/positioning"
+	"chainwatch/model/positions"
 	"chainwatch/model/scanner"
+	"chainwatch/model/strategy"
 	"chainwatch/model/symbols"
 	"chainwatch/model/watch"
 	"chainwatch/model/watchlist"
@@ -80,7 +82,8 @@ func New(cfg Config) *App {
 	a.built = [common.NumPages]common.Page{
 		common.PageWatch: scr, common.PageVol: vol,
 		common.PageContract:  contract.NewPage(ctx, sh, cfg.BlockSize),
-		common.PageWatchlist: watchlist.NewPage(sh, cfg), common.PagePositioning: positioning.NewPage(sh), common.PageAlerts: alerts.NewPage(sh, cfg),
+		common.PageWatchlist: watchlist.NewPage(sh, cfg), common.PagePositioning: positioning.NewPage(sh),
+		common.PageStrategy: strategy.NewPage(sh, cfg), common.PagePositions: positions.NewPage(sh, cfg), common.PageAlerts: alerts.NewPage(sh, cfg),
 	}
 	if cfg.StartOnWatchlist {
 		a.stack = append(a.stack, common.PageWatchlist)

@@ -213,11 +213,3 @@ func painLabel(v *PositioningView, i int) string {
 	}
 	return s
 }
-
-// fixedText is v with decimals, "-" when it is not a number.
-func fixedText(v float64, decimals int) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return dash
-	}
-	return string(appendFixed(nil, v, decimals))
-}

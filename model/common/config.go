@@ -51,6 +51,9 @@ type Config struct {
 	WatchlistSkipped []string
 	SaveWatchlist    func([]string) error
 	StartOnWatchlist bool
+	// PositionsPath is the positions file (positions.toml beside the
+	// config file); "": positions are not saved.
+	PositionsPath string
 	// Monitor is the data monitor the screen subscribes to; nil: one of
 	// its own on Client, Now and Budget.
 	Monitor *feed.Monitor

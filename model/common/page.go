@@ -71,6 +71,8 @@ const (
 	PageContract
 	PageWatchlist
 	PagePositioning
+	PageStrategy
+	PagePositions
 	PageAlerts
 	NumPages
 )
