@@ -60,6 +60,21 @@ type Options struct {
 // subscriber of the monitor. Each event is new: the log had none of them.
 type FiredMsg struct{ Events []Event }
 
+// Fold joins the events of next to f's while a subscriber lags (its
+// mailbox folds what waits): none is lost, up to config.AlertLogMax, the
+// newest kept.
+func (f FiredMsg) Fold(next any) any {
+	n, ok := next.(FiredMsg)
+	if !ok {
+		return next
+	}
+	evs := append(append([]Event(nil), f.Events...), n.Events...)
+	if len(evs) > config.AlertLogMax {
+		evs = evs[len(evs)-config.AlertLogMax:]
+	}
+	return FiredMsg{Events: evs}
+}
+
 // NoticeMsg is a line for the screen and stderr: a rule armed, a command
 // that failed or was killed, a rule's data refused.
 type NoticeMsg struct {

@@ -46,10 +46,11 @@ type headless struct {
 	// sandboxNow is --sandbox-clock's clock (nil: the real one), read by
 	// config before anything asks what day it is.
 	sandboxNow func() time.Time
+	served     *servedClient // chainwatch serve's session (serve_exec.go); nil: the command's own
 }
 
 func newHeadless(deps Deps) headless {
-	h := headless{Getenv: deps.getenv, Now: deps.now}
+	h := headless{Getenv: deps.getenv, Now: deps.now, served: deps.served}
 	if h.Now == nil {
 		h.Now = time.Now
 	}
@@ -197,6 +198,10 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 		_, err := fmt.Fprintln(h.Out, j.plan.describe(h.Watch))
 		return err
 	}
+	if h.served != nil {
+		h.Now = h.served.client.Now
+		return h.run(h.served.client, mode, format, fc, j)
+	}
 	clock := h.sandboxNow
 	svc := h.Service
 	svc.file = &fc.Service
@@ -229,10 +234,16 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 		fmt.Fprintln(h.ErrOut, "chainwatch: no credentials: answering from the embedded sandbox's simulated market")
 	}
 	h.Now = serviceClock(h.Context, client)
+	return h.run(client, mode, format, fc, j)
+}
+
+// run is j on client, once or --watch.
+func (h *headless) run(client *api.Client, mode api.Mode, format Format, fc config.File, j job) error {
 	if h.Watch > 0 {
 		return h.watch(client, mode, format, fc, j)
 	}
 	a, err := h.once(client, j)
+	h.served.book(a.Resps) // a --watch run is booked by the monitor as a job
 	if err != nil {
 		return err
 	}

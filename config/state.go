@@ -58,6 +58,18 @@ func OpenState(getenv func(string) string) State {
 	return State{dir: dir, dirErr: err}
 }
 
+// In is the state kept in the subdirectory name (chainwatch serve keeps
+// each trader's apart); the zero State stays one.
+func (s State) In(name string) State {
+	if s.dir == "" {
+		return s
+	}
+	return State{dir: filepath.Join(s.dir, name)}
+}
+
+// Dir is the state directory; "" when none is known.
+func (s State) Dir() string { return s.dir }
+
 func (s State) path(name string) (string, error) {
 	if s.dir == "" {
 		err := s.dirErr

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/http"
 	"time"
 
 	"chainwatch/api"
@@ -106,13 +107,41 @@ func (s *Scheduler) Outside(resp *api.Response) {
 // balance keeps the month's balance a response reports; headers the
 // service did not send leave the last known values, since unknown is not
 // zero.
+//
+// Requests run side by side, so replies can be booked out of the order the
+// service charged them: a balance that says fewer points were used than
+// the one held, stated no later on the service's clock (its Date header,
+// to the second), is the older one and is skipped. A later second may
+// carry a reset (a new day or month of the allowance) and is taken.
 func (s *Scheduler) balance(resp *api.Response) {
+	at, _ := http.ParseTime(resp.Header.Get("Date"))
+	if s.olderBalance(resp, at) {
+		return
+	}
+	if at.After(s.balanceAt) {
+		s.balanceAt = at
+	}
 	if resp.PointsUsed.Valid {
 		s.pointsUsed = resp.PointsUsed
 	}
 	if resp.PointsLeft.Valid {
 		s.pointsLeft = resp.PointsLeft
 	}
+}
+
+// olderBalance reports whether resp states a balance from before the one
+// held (see balance).
+func (s *Scheduler) olderBalance(resp *api.Response, at time.Time) bool {
+	if at.IsZero() || at.After(s.balanceAt) {
+		return false // undated: nothing to order it by
+	}
+	if used, ok := s.pointsUsed.Get(); ok && resp.PointsUsed.Valid {
+		return resp.PointsUsed.V < used
+	}
+	if left, ok := s.pointsLeft.Get(); ok && resp.PointsLeft.Valid {
+		return resp.PointsLeft.V > left
+	}
+	return false
 }
 
 // book records what a response says about spending: its cost and the

@@ -108,6 +108,7 @@ type entry struct {
 	fetched  bool      // a fetch was started since the entry was made
 	inflight int
 	timer    Stopper
+	replay   replay // its newest replies, for a subscriber that joins it
 	feedCursor
 }
 
@@ -256,6 +257,7 @@ func (m *Monitor) reply(e *entry, msg any) {
 		e.inflight--
 	}
 	msg, runs := m.settle(e, msg, now)
+	e.replay.keep(e.key, msg, e.want.Capacity)
 	posts := m.postAll(e, msg)
 	m.mu.Unlock()
 	m.observe(msg)

@@ -1,6 +1,9 @@
 package feed
 
-import "time"
+import (
+	"reflect"
+	"time"
+)
 
 // What the monitor offers those who watch the data rather than show it
 // (alert rules): every settled reply, within the refresh that brought it;
@@ -28,7 +31,9 @@ func (m *Monitor) observe(msg any) {
 }
 
 // Post puts msg in every subscriber's mailbox: what an observer
-// concluded (an alert fired) reaches every screen and `--watch`.
+// concluded (an alert fired) reaches every screen and `--watch`. A
+// subscriber that lags has a waiting message of msg's type replaced by
+// msg, or folded with it when it is a Folder (events joined, not lost).
 func (m *Monitor) Post(msg any) {
 	m.mu.Lock()
 	subs := make([]*Subscription, 0, len(m.subs))
@@ -36,10 +41,15 @@ func (m *Monitor) Post(msg any) {
 		subs = append(subs, s)
 	}
 	m.mu.Unlock()
+	sl := slot{key: Key{Feed: FeedJob, Job: "post " + reflect.TypeOf(msg).String()}}
 	for _, s := range subs {
-		s.box.put(msg)
+		s.box.put(sl, msg)
 	}
 }
+
+// Folder is a posted message that a newer one of its type may be folded
+// into while a subscriber lags: Fold returns what waits in their place.
+type Folder interface{ Fold(next any) any }
 
 // Polled are the feeds being polled at now, each with the parameters in
 // force (a job is not a feed of data): what a subscriber shows, which an

@@ -140,6 +140,7 @@ type Scheduler struct {
 	spends      []spend // charged fetches of the last hour, oldest first
 	pointsUsed  api.Int
 	pointsLeft  api.Int
+	balanceAt   time.Time // the service's time of the balance held (its Date header)
 	lastErr     error
 	lastErrAt   time.Time
 }

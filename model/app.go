@@ -183,11 +183,17 @@ func (a *App) Query() feed.Query { return a.q }
 
 // quit cancels every request in flight and ends the program; bubbletea
 // restores the terminal.
-func (a *App) quit() tea.Cmd {
-	for _, p := range a.built {
-		p.Update(common.QuitMsg{}) // the watchlist's last edit, if not saved yet
+func (a *App) quit() tea.Cmd { a.Close(); return tea.Quit }
+
+// Close ends what the screen started (once): the watchlist's last edit,
+// the requests in flight, the subscription. chainwatch serve calls it when
+// a session ends without a quit (the client went away).
+func (a *App) Close() {
+	if a.ctx.Err() == nil {
+		for _, p := range a.built {
+			p.Update(common.QuitMsg{}) // the watchlist's last edit, if not saved yet
+		}
+		a.cancel()
+		a.link.Close()
 	}
-	a.cancel()
-	a.link.Close()
-	return tea.Quit
 }

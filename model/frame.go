@@ -48,9 +48,6 @@ func (a *App) prepare() {
 	if p := a.promptOpen(); p != nil {
 		p.SetSize(ui.NewLayout(a.scr.width, a.scr.height, true, true).Status.W, 1)
 	}
-	if f, ok := a.overlay.(common.Floating); ok { // the help, the alert dialog
-		f.SetSize(a.scr.width, a.scr.height)
-	}
 	r := a.scannerRect()
 	a.scan.SetSize(r.W, r.H)
 	top := a.topID()

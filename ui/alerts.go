@@ -154,6 +154,16 @@ type AlertDialogView struct {
 	Keys  string
 }
 
+// FrameSize is the size of a whole frame as drawn (lines of equal width):
+// what an overlay drawn over it is sized by.
+func FrameSize(frame string) (width, height int) {
+	if frame == "" {
+		return 0, 0
+	}
+	first, _, _ := strings.Cut(frame, "\n")
+	return ansi.StringWidth(first), strings.Count(frame, "\n") + 1
+}
+
 // AlertDialogOver draws the dialog centred over screen (a whole frame).
 func AlertDialogOver(screen string, v *AlertDialogView, width, height int, st *theme.Styles) string {
 	if width <= 0 || height <= 0 {

@@ -23,6 +23,9 @@ type StatusData struct {
 	Next     time.Duration // until the next refresh
 	NextFeed string        // which one ("chain", "tape"); "" none scheduled
 	NextCost int           // its points, shown where a page asks (the vol page's term structure); 0 not shown
+	// Shared is how many sessions show the feed counted down (chainwatch
+	// serve): its points are spent once for all of them; below 2 not shown.
+	Shared int
 
 	Err    string        // last error, "" none
 	ErrAge time.Duration // since it happened
@@ -82,6 +85,9 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 		if s.NextCost > 0 {
 			nx.add(theme.ToneMuted, " (").addB(theme.ToneText, nums.int(int64(s.NextCost))).add(theme.ToneMuted, " pts)")
 		}
+	}
+	if s.Shared > 1 {
+		row.seg(35, false).add(theme.ToneMuted, "shared by ").addB(theme.ToneText, nums.int(int64(s.Shared))).add(theme.ToneMuted, " sessions")
 	}
 	if s.Err != "" {
 		e := row.seg(90, false)

@@ -29,7 +29,6 @@ type dialog struct {
 	typed bool // the value was typed: a kind or a flip does not replace it
 	err   string
 	done  bool // armed, but the save failed: any key closes
-	w, h  int
 }
 
 var (
@@ -258,8 +257,8 @@ func (d *dialog) arm() common.Action {
 	return common.Close{}
 }
 
-// SetSize is the frame's size.
-func (d *dialog) SetSize(w, h int) { d.w, d.h = w, h }
+// SetSize: the dialog is sized by the frame it is drawn over (Over).
+func (d *dialog) SetSize(int, int) {}
 
 // View is drawn over the frame (Over).
 func (d *dialog) View() []string { return nil }
@@ -267,7 +266,8 @@ func (d *dialog) View() []string { return nil }
 // Over is the dialog drawn over frame.
 func (d *dialog) Over(frame string) string {
 	v := d.viewData()
-	return ui.AlertDialogOver(frame, &v, d.w, d.h, d.p.sh.Styles)
+	w, h := ui.FrameSize(frame)
+	return ui.AlertDialogOver(frame, &v, w, h, d.p.sh.Styles)
 }
 
 // viewData is what the dialog shows.

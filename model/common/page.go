@@ -180,11 +180,9 @@ type ProposeAlert struct {
 }
 
 // Floating is an overlay drawn over the whole frame (the help, the alert
-// dialog), sized to it.
-type Floating interface {
-	SetSize(width, height int)
-	Over(frame string) string
-}
+// dialog), sized by it (ui.FrameSize): the root needs no size of its own
+// for it.
+type Floating interface{ Over(frame string) string }
 
 // Overlayer is a page that builds the overlay an Action asks for (the
 // alerts page, the alert dialog): the root holds the overlay, the page
