@@ -140,3 +140,27 @@ func TestLogStaysBounded(t *testing.T) {
 		t.Errorf("the newest record is not in the log")
 	}
 }
+
+// TestLaggingReaderLosesNoEvent: a subscriber that does not read (a pipe
+// that stalls) has its waiting FiredMsgs folded into one another by the
+// monitor's bounded mailbox, every event kept.
+func TestLaggingReaderLosesNoEvent(t *testing.T) {
+	clock := feedtest.NewClock(open)
+	mon := feedtest.NewScript(clock).Monitor(t, budget)
+	sub := mon.Subscribe()
+	for i := range 100 {
+		mon.Post(alert.NoticeMsg{Text: fmt.Sprint(i)})
+		mon.Post(alert.FiredMsg{Events: []alert.Event{{Seq: int64(i)}}})
+	}
+	var seqs []int64
+	for _, m := range sub.Pending() {
+		if f, ok := m.(alert.FiredMsg); ok {
+			for _, e := range f.Events {
+				seqs = append(seqs, e.Seq)
+			}
+		}
+	}
+	if len(seqs) != 100 || seqs[0] != 0 || seqs[99] != 99 {
+		t.Errorf("the reader got %d events (%v…)", len(seqs), seqs[:min(len(seqs), 5)])
+	}
+}
