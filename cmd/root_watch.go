@@ -154,6 +154,8 @@ type watchSettings struct {
 	// watchlistSkipped its entries that are not used, with their lines.
 	watchlist        []string
 	watchlistSkipped []string
+	// file is the config file as loaded: its alert rules (alerts_screen.go).
+	file config.File
 }
 
 // parseDate reads --date: a past day (Eastern) is historical, today is the
@@ -289,6 +291,11 @@ func watchRun(o *WatchOptions) error {
 	if o.RunWatch == nil {
 		return errors.New("the watch screen is not available in this build")
 	}
+	stopAlerts, err := screenAlerts(&cfg, o, set, sess.source == fromEmbeddedSandbox, &warn)
+	if err != nil {
+		return err
+	}
+	defer stopAlerts()
 	runErr := o.RunWatch(cfg)
 	wlSave.Lock()
 	warn.add(wlSave.err)

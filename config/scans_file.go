@@ -183,6 +183,9 @@ func editFile(path string, rule ScanRule, what, region string, edit fileEdit) er
 // what the edit was for (which the caller has cleared in both).
 func sameSettings(path string, after, before File) error {
 	after.Service.Path, before.Service.Path = "", ""
+	// A block written above the alerts moves their lines, nothing else.
+	after.AlertLines, before.AlertLines = nil, nil
+	after.AlertKeyLines, before.AlertKeyLines = nil, nil
 	if !reflect.DeepEqual(after, before) {
 		return fmt.Errorf("the edit would change other settings; %s is unchanged", path)
 	}

@@ -82,7 +82,7 @@ func tomlLines(text string) []tomlLine {
 // file) and ends after the last line of TOML before it.
 func findScanBlocks(text string) []scanBlock { return findBlocks(text, "scan") }
 
-// findBlocks is findScanBlocks for the [[name]] tables (the positions
+// findBlocks is findScanBlocks for the [[name]] tables (alert, the positions
 // file's [[position]]).
 func findBlocks(text, name string) []scanBlock {
 	lines := tomlLines(text)

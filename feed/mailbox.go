@@ -170,6 +170,9 @@ func fold(old, next any) any {
 			return keepOld(o, n, n.Err)
 		}
 	}
+	if f, ok := old.(Folder); ok { // a message posted by an observer (Post)
+		return f.Fold(next)
+	}
 	return next
 }
 

@@ -31,6 +31,8 @@ type Monitor struct {
 	feeds  map[Key]*entry
 	subs   map[*Subscription]struct{}
 	union  Conditions // what the subscribers show, for pacing (Mode and Historical are per feed)
+
+	obs []func(any) // observers of every settled reply (monitor_observe.go)
 }
 
 // MonitorOptions builds a Monitor. Fetcher is required.
@@ -258,6 +260,7 @@ func (m *Monitor) reply(e *entry, msg any) {
 	e.replay.keep(e.key, msg, e.want.Capacity)
 	posts := m.postAll(e, msg)
 	m.mu.Unlock()
+	m.observe(msg)
 	deliver(posts)
 	m.start(runs...)
 }

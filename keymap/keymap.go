@@ -35,6 +35,10 @@ type KeyMap struct {
 	// Positioning opens the positioning page (open interest, max pain,
 	// walls, dealer gamma), and from it goes back.
 	Positioning key.Binding
+	// Alert proposes an alert rule for what is selected (a ladder row, a
+	// tape print, a watchlist row); Alerts opens the alerts page. The
+	// help lists them as one line (A/a): the help fills 80x24 already.
+	Alert, Alerts key.Binding
 	// The ladder's contract to the strategy ticket, bought or sold; the
 	// strategy page (the ticket) and the positions page.
 	TicketBuy, TicketSell, Ticket, Positions key.Binding
@@ -83,6 +87,8 @@ func Default() KeyMap {
 		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "contract page")),
 		Watchlist:   key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "watchlist")),
 		Positioning: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "positioning: OI, GEX")),
+		Alert:       key.NewBinding(key.WithKeys("A"), key.WithHelp("A/a", "alert on this/alerts")),
+		Alerts:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "alerts page")),
 		TicketBuy:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "ticket: buy")),
 		TicketSell:  key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "ticket: sell")),
 		Ticket:      key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "strategy page")),
@@ -114,7 +120,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Symbol, k.Scanner, k.Vol, k.Smile, k.Positioning, k.Open, k.Watchlist, k.Date, k.Mode, k.Refresh},
 		// The general keys share the tape's column: a fourth band would not
 		// fit 80x24.
-		{k.TapeSide, k.TapeContract, k.MinSizeUp, k.MinSizeDown, k.TapeGreeks, k.Help, k.Close, k.Quit, k.Interrupt},
+		{k.TapeSide, k.TapeContract, k.MinSizeUp, k.MinSizeDown, k.TapeGreeks, k.Alert, k.Help, k.Close, k.Quit, k.Interrupt},
 	}
 }
 

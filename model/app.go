@@ -9,6 +9,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/model/alerts"
 	"chainwatch/model/common"
 	"chainwatch/model/contract"
 	"chainwatch/model/frameclock"
@@ -82,7 +83,7 @@ func New(cfg Config) *App {
 		common.PageWatch: scr, common.PageVol: vol,
 		common.PageContract:  contract.NewPage(ctx, sh, cfg.BlockSize),
 		common.PageWatchlist: watchlist.NewPage(sh, cfg), common.PagePositioning: positioning.NewPage(sh),
-		common.PageStrategy: strategy.NewPage(sh, cfg), common.PagePositions: positions.NewPage(sh, cfg),
+		common.PageStrategy: strategy.NewPage(sh, cfg), common.PagePositions: positions.NewPage(sh, cfg), common.PageAlerts: alerts.NewPage(sh, cfg),
 	}
 	if cfg.StartOnWatchlist {
 		a.stack = append(a.stack, common.PageWatchlist)

@@ -87,7 +87,7 @@ func (a *App) do(act common.Action) tea.Cmd {
 		return a.syms.Remember(act.Symbol)
 	case common.NoSuchSymbol:
 		a.scr.notice = a.syms.NoSuch(act.Symbol, prompt.Known(a.known()), a.sh.Keys.Symbol.Help().Key)
-	case common.AskSymbol, common.AskDate, common.OpenScanner, common.OpenHelp:
+	case common.AskSymbol, common.AskDate, common.OpenScanner, common.OpenHelp, common.ProposeAlert:
 		return a.open(act)
 	}
 	return nil
@@ -112,6 +112,8 @@ func (a *App) open(act common.Action) tea.Cmd {
 		return a.openScanner()
 	case common.OpenHelp:
 		a.overlay = help.New(a.sh, a.top().FullHelp())
+	case common.ProposeAlert: // the dialog is the alerts page's
+		a.overlay = a.built[common.PageAlerts].(common.Overlayer).Overlay(act)
 	}
 	return nil
 }

@@ -34,6 +34,10 @@ func (s *Screen) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 		return nil, common.Open{Page: common.PageWatchlist}
 	case key.Matches(k, keys.Positioning):
 		return nil, common.Open{Page: common.PagePositioning}
+	case key.Matches(k, keys.Alerts):
+		return nil, common.Open{Page: common.PageAlerts}
+	case key.Matches(k, keys.Alert):
+		return nil, s.proposeAlert()
 	case key.Matches(k, keys.NextPane):
 		s.cycleFocus(1)
 	case key.Matches(k, keys.PrevPane):

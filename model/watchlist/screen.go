@@ -119,6 +119,8 @@ func (p *Page) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 		return nil, common.ChangeQuery{Query: q}
 	case key.Matches(k, keys.Refresh):
 		return nil, common.Refresh{Feeds: []feed.Feed{feed.FeedQuotes}}
+	case key.Matches(k, keys.Alert):
+		return nil, p.ProposeAlert()
 	}
 	p.Model.SetFocused(true)
 	_, cmd := p.Model.Update(k)

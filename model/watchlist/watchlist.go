@@ -150,6 +150,20 @@ func (m *Model) NeedEvents() []string {
 // Selected is the symbol under the cursor, "" when the list is empty.
 func (m *Model) Selected() string { return m.cursor }
 
+// ProposeAlert asks for the alert dialog on the selected symbol, with its
+// price and IV30.
+func (m *Model) ProposeAlert() common.Action {
+	sym := m.cursor
+	if sym == "" {
+		return common.Notice{Text: "the watchlist is empty"}
+	}
+	pa := common.ProposeAlert{Symbol: sym, Price: math.NaN(), IV30: math.NaN()}
+	if e := m.rows[sym]; e != nil && e.loaded {
+		pa.Price, pa.IV30 = e.row.Price, api.OrNaN(e.row.Quote.IV30)
+	}
+	return pa
+}
+
 // Query is what the page shows: the watchlist's mode, date and generation.
 func (m *Model) Query() feed.Query { return m.q }
 
