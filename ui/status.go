@@ -33,6 +33,28 @@ type StatusData struct {
 	Hint string // short help already rendered by the caller, e.g. "? help  q quit"
 }
 
+// rateSeg is the polling rate against the budget, or why nothing is
+// polled; the rate turns to the warning tone above the budget.
+func rateSeg(row *segRow, s *StatusData, nums *paneNums) {
+	rate := row.seg(70, false)
+	rateTone := theme.ToneText
+	if s.BudgetPerHour > 0 && s.HourlyRate > s.BudgetPerHour {
+		rateTone = theme.ToneWarn
+	}
+	switch {
+	case s.Paused != "":
+		// Nothing is polled: a rate would only describe the past.
+		rate.add(theme.ToneText, s.Paused)
+	case s.RateKnown:
+		rate.addB(rateTone, nums.with(func(b []byte) []byte { return appendRate(b, s.HourlyRate) })).add(rateTone, "/h")
+		if s.BudgetPerHour > 0 {
+			rate.add(theme.ToneMuted, " of ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendRate(b, s.BudgetPerHour) })).add(theme.ToneMuted, "/h")
+		}
+	case s.BudgetPerHour > 0:
+		rate.add(theme.ToneMuted, "budget ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendRate(b, s.BudgetPerHour) })).add(theme.ToneMuted, "/h")
+	}
+}
+
 // Status draws the one-line status bar, width cells, on the header shade:
 // "pts 124 session · 310/h of 2400/h · 3.9M left · next chain 3s ·
 // ⚠ 429 rate limited 12s ago", with the hint against the right edge.
@@ -53,23 +75,7 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 	if s.FromHistory > 0 {
 		pts.add(theme.ToneMuted, " (").addB(theme.ToneText, nums.int(int64(s.FromHistory))).add(theme.ToneMuted, " from history)")
 	}
-	rate := row.seg(70, false)
-	rateTone := theme.ToneText
-	if s.BudgetPerHour > 0 && s.HourlyRate > s.BudgetPerHour {
-		rateTone = theme.ToneWarn
-	}
-	switch {
-	case s.Paused != "":
-		// Nothing is polled: a rate would only describe the past.
-		rate.add(theme.ToneText, s.Paused)
-	case s.RateKnown:
-		rate.addB(rateTone, nums.with(func(b []byte) []byte { return appendRate(b, s.HourlyRate) })).add(rateTone, "/h")
-		if s.BudgetPerHour > 0 {
-			rate.add(theme.ToneMuted, " of ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendRate(b, s.BudgetPerHour) })).add(theme.ToneMuted, "/h")
-		}
-	case s.BudgetPerHour > 0:
-		rate.add(theme.ToneMuted, "budget ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendRate(b, s.BudgetPerHour) })).add(theme.ToneMuted, "/h")
-	}
+	rateSeg(&row, s, &nums)
 	left := row.seg(50, false).addB(theme.ToneText, nums.size(s.PointsLeft)).add(theme.ToneMuted, " left") // "-" when unknown
 	if s.Daily {
 		left.add(theme.ToneMuted, " today")
