@@ -41,8 +41,9 @@ func TestMain(m *testing.M) {
 // (start-ms), then the demo client's first token by client credentials over
 // loopback (token-ms, from the beginning), then its first chain, SPY's
 // expiries of the next week as `chainwatch chain SPY` asks for them
-// (chain-ms, from the beginning). The clock is an open market. The state
-// directory is one for the whole run, as a user's is.
+// (chain-ms, from the beginning). The clock is an open market. The key
+// file is in one state directory for the whole run, as a user's is, made
+// by a start before the timed ones.
 //
 //	go test -run '^$' -bench EmbeddedStart -benchtime 20x ./sandbox
 //
@@ -61,21 +62,18 @@ func BenchmarkEmbeddedStart(b *testing.B) {
 		}
 	}
 	var sums [3]float64
-	i := 0
-	for b.Loop() {
-		i++
+	start := func(i int) {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), startChildEnv+"=1", startStateEnv+"="+state)
-		if prof != "" {
+		if prof != "" && i > 0 {
 			cmd.Env = append(cmd.Env, startProfileEnv+"="+prof+".child-"+strconv.Itoa(i))
 		}
+		var errOut strings.Builder
+		cmd.Stderr = &errOut
 		out, err := cmd.Output()
-		if err != nil {
-			b.Fatalf("child: %v\n%s", err, out)
-		}
-		f := strings.Fields(strings.TrimSpace(string(out)))
-		if len(f) != 3 {
-			b.Fatalf("child said %q", out)
+		f := strings.Fields(string(out))
+		if err != nil || len(f) != 3 {
+			b.Fatalf("child: %v, said %q, stderr %q", err, out, errOut.String())
 		}
 		for k := range sums {
 			v, err := strconv.ParseFloat(f[k], 64)
@@ -84,6 +82,13 @@ func BenchmarkEmbeddedStart(b *testing.B) {
 			}
 			sums[k] += v
 		}
+	}
+	start(0)
+	sums = [3]float64{}
+	i := 0
+	for b.Loop() {
+		i++
+		start(i)
 	}
 	for k, unit := range []string{"start-ms", "token-ms", "chain-ms"} {
 		b.ReportMetric(sums[k]/float64(b.N), unit)
@@ -110,7 +115,8 @@ func startChild() int {
 	began := time.Now()
 	ms := func() float64 { return float64(time.Since(began)) / float64(time.Millisecond) }
 	now := Clock(time.Date(2026, 11, 24, 11, 0, 0, 0, api.Eastern), 1)
-	sb, err := Start(Config{Now: now, Market: OneClientMarket(now), Logger: slog.New(slog.DiscardHandler)})
+	sb, err := Start(Config{Now: now, Market: OneClientMarket(now), Logger: slog.New(slog.DiscardHandler),
+		KeyFile: filepath.Join(os.Getenv(startStateEnv), "sandbox-keys.pem")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -47,7 +47,6 @@ func newStore(cfg Config, demoSecret string) *store {
 		now:        cfg.Now,
 		accessTTL:  cfg.AccessTokenTTL,
 		refreshTTL: cfg.RefreshTokenTTL,
-		keys:       newKeyPair(),
 		authReqs:   map[string]*authRequest{},
 		codes:      map[string]codeEntry{},
 		spent:      map[string]codeEntry{},
