@@ -63,12 +63,14 @@ func childEnv(root string, args []string) []string {
 
 // BenchmarkChainSPYJSONEmbedded is `chainwatch chain SPY --json` with no
 // credentials, so on the embedded sandbox, from the process's start to its
-// exit, on an open market (--sandbox-clock). One home serves them all, as
+// exit, on an open market (--sandbox-clock); cpu-ms/run is its CPU time,
+// user and system, which other work on the machine changes less. One home serves them all, as
 // a user's does, after a first run (not timed) that makes its files.
 //
 //	go test -run '^$' -bench ChainSPYJSONEmbedded -benchtime 20x ./cmd
 func BenchmarkChainSPYJSONEmbedded(b *testing.B) {
 	env := childEnv(b.TempDir(), []string{"chain", "SPY", "--json", "--sandbox-clock", benchClock})
+	var cpu time.Duration
 	run := func() time.Duration {
 		c := exec.Command(os.Args[0])
 		c.Env = env
@@ -81,14 +83,17 @@ func BenchmarkChainSPYJSONEmbedded(b *testing.B) {
 		if err != nil || json.Unmarshal(out.Bytes(), &rows) != nil || len(rows) == 0 {
 			b.Fatalf("chain SPY --json: %v, %d bytes out, stderr %q", err, out.Len(), errOut.String())
 		}
+		cpu += c.ProcessState.UserTime() + c.ProcessState.SystemTime()
 		return took
 	}
 	run()
 	var total time.Duration
+	cpu = 0
 	for b.Loop() {
 		total += run()
 	}
 	b.ReportMetric(float64(total)/float64(time.Millisecond)/float64(b.N), "ms/run")
+	b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/run")
 	b.ReportMetric(0, "ns/op")
 }
 
