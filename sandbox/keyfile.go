@@ -43,8 +43,10 @@ func (e keyFileError) Error() string { return e.msg }
 func (e keyFileError) Unwrap() error { return ErrKeyFile }
 
 // keysFromFile reads the key pair in path, or makes one and writes it
-// there when there is no file yet. A key pair that cannot be written is
-// still used, and the failure logged: the next start makes another.
+// there when there is no file yet. The file only saves time: keys that
+// cannot be written, or a path that cannot be read (its directory is a
+// file, or not ours), cost a new key pair and a logged warning, not the
+// start. A file that is there but wrong is refused.
 func keysFromFile(path string, log *slog.Logger) (keyPair, error) {
 	data, fi, err := api.ReadRegularFile(path, maxKeyFile)
 	switch {
@@ -59,7 +61,8 @@ func keysFromFile(path string, log *slog.Logger) (keyPair, error) {
 	case errors.Is(err, api.ErrTooLarge):
 		return keyPair{}, keyFileError{fmt.Sprintf("sandbox keys %s is not a key file the sandbox wrote (too large); move it away, and a new one is made", path)}
 	case err != nil:
-		return keyPair{}, keyFileError{fmt.Sprintf("sandbox keys: %v", err)}
+		log.Warn("sandbox keys not read; new ones made for this start", "file", path, "error", err)
+		return newKeyPair(), nil
 	}
 	if perm := fi.Mode().Perm(); perm&0o077 != 0 && runtime.GOOS != "windows" {
 		return keyPair{}, keyFileError{fmt.Sprintf("sandbox keys %s are open to others (mode %04o): they are private keys; run chmod 600 %s", path, perm, path)}

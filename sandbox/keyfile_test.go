@@ -176,6 +176,24 @@ func writeMode(path string, data []byte, perm os.FileMode) error {
 	return os.Chmod(path, perm)
 }
 
+// TestKeyFileUnusable: a key file whose directory is a file can be
+// neither read nor made; the sandbox starts with keys of its own.
+func TestKeyFileUnusable(t *testing.T) {
+	t.Parallel()
+	notDir := filepath.Join(t.TempDir(), "a-file")
+	if err := writeMode(notDir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := startWithKeys(t, filepath.Join(notDir, "keys.pem"))
+	if err != nil {
+		t.Fatalf("a key file that cannot be made stopped the start: %v", err)
+	}
+	jwks(t, s)
+	if fi := mustStat(t, notDir); fi.Size() != 0 || !fi.Mode().IsRegular() {
+		t.Error("the file in the way was changed")
+	}
+}
+
 func mustStat(t *testing.T, path string) os.FileInfo {
 	t.Helper()
 	fi, err := os.Stat(path)

@@ -91,7 +91,8 @@ type Config struct {
 	// KeyFile keeps the signing keys between starts (keyfile.go): read
 	// when it exists, made and written there when it does not; a file
 	// open to others, or not one the sandbox wrote, is refused
-	// (ErrKeyFile). A saved state's keys win. "" makes them in memory.
+	// (ErrKeyFile), and a path that cannot be used costs new keys, not
+	// the start. A saved state's keys win. "" makes them in memory.
 	KeyFile string
 
 	// Market is the simulated market; nil is sim.New on Now. One given
