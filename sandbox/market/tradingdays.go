@@ -9,8 +9,8 @@ import (
 // The calendar is api's (the NYSE rules the client uses too), kept here
 // as one bit per day number so that the paths and expiries, which ask it
 // for every day they walk, do integer lookups. Each 64 days are looked up
-// when a day among them is first asked for: the whole horizon takes
-// milliseconds, and a process that shows one symbol walks a few years.
+// when a day among them is first asked for: a process that shows one
+// symbol walks a few years of the horizon's 179.
 
 // calendar holds one bit per day number for the trading days, a word of
 // 64 days at a time, and one bit per word once it is filled.
