@@ -196,14 +196,15 @@ func resolveSession(f serviceFlags, getenv func(string) string) (*session, error
 		return nil, errors.New("a service URL is configured but there are no credentials: run `chainwatch login`, or set " +
 			envClientID + " and " + envClientSecret + " (or client_id and client_secret in the config file) for client credentials")
 	}
-	return startEmbedded(f.sandboxNow)
+	return startEmbedded(f.sandboxNow, getenv)
 }
 
 func noClose() error { return nil }
 
 // startEmbedded starts the sandbox in process and signs in to it with the
 // demo client, over loopback HTTP and real OAuth2, as with production.
-func startEmbedded(now func() time.Time) (*session, error) {
+// Its keys are kept in the state directory (without one, made anew).
+func startEmbedded(now func() time.Time, getenv func(string) string) (*session, error) {
 	if now == nil {
 		now = time.Now
 	}
@@ -214,9 +215,16 @@ func startEmbedded(now func() time.Time) (*session, error) {
 		prev := debug.SetMemoryLimit(sandbox.EmbeddedMemoryLimit)
 		restore = func() { debug.SetMemoryLimit(prev) }
 	}
-	sb, err := sandbox.Start(sandbox.Config{Now: now, Market: sandbox.OneClientMarket(now)})
+	keyFile := ""
+	if dir, err := config.UserStateDir(getenv); err == nil {
+		keyFile = filepath.Join(dir, config.SandboxKeys)
+	}
+	sb, err := sandbox.Start(sandbox.Config{Now: now, Market: sandbox.OneClientMarket(now), KeyFile: keyFile})
 	if err != nil {
 		restore()
+		if errors.Is(err, sandbox.ErrKeyFile) {
+			return nil, badInput(err) // the user's file to fix: exit 2
+		}
 		return nil, err
 	}
 	cfg := api.AuthConfig{AuthURL: sb.AuthURL, ClientID: sandbox.DemoClientID, ClientSecret: sb.DemoSecret}

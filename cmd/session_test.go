@@ -143,9 +143,11 @@ func TestEmbeddedSandboxMemoryLimit(t *testing.T) {
 	prev := debug.SetMemoryLimit(-1)
 	t.Cleanup(func() { debug.SetMemoryLimit(prev) })
 
+	env := homeEnv(t)
+	getenv := func(k string) string { return env[k] }
 	t.Setenv("GOMEMLIMIT", "")
 	debug.SetMemoryLimit(math.MaxInt64)
-	s, err := startEmbedded(nil)
+	s, err := startEmbedded(nil, getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +161,7 @@ func TestEmbeddedSandboxMemoryLimit(t *testing.T) {
 
 	t.Setenv("GOMEMLIMIT", "1GiB") // read by the runtime at start; here only its presence counts
 	debug.SetMemoryLimit(1 << 30)
-	s, err = startEmbedded(nil)
+	s, err = startEmbedded(nil, getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,11 @@ import (
 const (
 	RecentFile     = "recent"         // one symbol per line, most recent first
 	FirstRunMarker = "first-run-done" // exists once the welcome banner was shown
+	// SandboxKeys holds the embedded sandbox's signing keys (0600), made
+	// on its first start: an RSA key takes longer to make than the rest
+	// of the start. Unlike the files above, it is refused, not skipped,
+	// when others may read it.
+	SandboxKeys = "sandbox-keys.pem"
 )
 
 // UserStateDir is $XDG_STATE_HOME/chainwatch, by default

@@ -42,8 +42,9 @@ func (p publicKey) Key() any                           { return p.k.key.Public()
 type keyPair struct{ rsa, ec *signingKey }
 
 // processRSA is the RSA key of the sandboxes of this process that were
-// given none (no --state): an RSA key takes tens of milliseconds to make,
-// which every test that starts a sandbox would pay. Each sandbox still
+// given none (no --state, no key file yet): an RSA key takes tens to
+// hundreds of milliseconds to make, which every test that starts a
+// sandbox would pay. Each sandbox still
 // has its own key id, issuer and token records, so a token of one is
 // refused by another.
 var processRSA = sync.OnceValue(func() *rsa.PrivateKey {

@@ -88,6 +88,12 @@ type Config struct {
 	// keys, the demo secret, grants, refresh and access tokens. "" keeps
 	// nothing.
 	StateDir string
+	// KeyFile keeps the signing keys between starts (keyfile.go): read
+	// when it exists, made and written there when it does not; a file
+	// open to others, or not one the sandbox wrote, is refused
+	// (ErrKeyFile), and a path that cannot be used costs new keys, not
+	// the start. A saved state's keys win. "" makes them in memory.
+	KeyFile string
 
 	// Market is the simulated market; nil is sim.New on Now. One given
 	// should run on Now's clock, since "today" for the scanner and the
@@ -184,13 +190,22 @@ func newServer(cfg Config, ln net.Listener) (*Server, error) {
 		done:       make(chan struct{}),
 	}
 	s.store = newStore(cfg, s.DemoSecret, s.BaseURL)
-	if saved != nil {
+	switch {
+	case saved != nil:
 		keys, err := saved.keys()
 		if err != nil {
 			return nil, err
 		}
 		s.store.keys = keys
 		s.store.restoreLocked(saved)
+	case cfg.KeyFile != "":
+		keys, err := keysFromFile(cfg.KeyFile, cfg.Logger)
+		if err != nil {
+			return nil, err
+		}
+		s.store.keys = keys
+	default:
+		s.store.keys = newKeyPair()
 	}
 	if err := s.persist(); err != nil {
 		return nil, err

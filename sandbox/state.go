@@ -8,11 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
+
+	"chainwatch/api"
 )
 
 // A sandbox with a state directory (`chainwatch sandbox --state DIR`)
@@ -27,6 +28,10 @@ import (
 // in a 0700 directory, atomically, and refused when others can read it.
 
 const stateFile = "sandbox-state.json"
+
+// maxStateFile bounds what loadState reads: grants and access tokens of
+// a busy sandbox, a few hundred bytes each.
+const maxStateFile = 64 << 20
 
 type savedState struct {
 	Version    int           `json:"version"`
@@ -65,7 +70,7 @@ type savedAccess struct {
 // loadState reads dir's state; nil (and no error) when there is none yet.
 func loadState(dir string) (*savedState, error) {
 	path := filepath.Join(dir, stateFile)
-	fi, err := os.Stat(path)
+	data, fi, err := api.ReadRegularFile(path, maxStateFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -74,10 +79,6 @@ func loadState(dir string) (*savedState, error) {
 	}
 	if fi.Mode().Perm()&0o077 != 0 {
 		return nil, fmt.Errorf("sandbox state %s is open to others (mode %04o): it holds private keys; run chmod 600 %s", path, fi.Mode().Perm(), path)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox state: %w", err)
 	}
 	var st savedState
 	if err := json.Unmarshal(data, &st); err != nil || st.Version != 1 {
@@ -145,19 +146,7 @@ func (s *store) save(dir, demoSecret string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("sandbox state: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, stateFile+".*")
-	if err != nil {
-		return fmt.Errorf("sandbox state: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after the rename, a no-op
-	_, err = tmp.Write(data)
-	if err = errors.Join(err, tmp.Sync(), tmp.Close()); err != nil {
-		return fmt.Errorf("sandbox state: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, stateFile)); err != nil {
+	if err := writePrivate(filepath.Join(dir, stateFile), data); err != nil {
 		return fmt.Errorf("sandbox state: %w", err)
 	}
 	return nil

@@ -50,7 +50,6 @@ func newStore(cfg Config, demoSecret, audience string) *store {
 		audience:   audience,
 		accessTTL:  cfg.AccessTokenTTL,
 		refreshTTL: cfg.RefreshTokenTTL,
-		keys:       newKeyPair(),
 		authReqs:   map[string]*authRequest{},
 		codes:      map[string]codeEntry{},
 		spent:      map[string]codeEntry{},

@@ -1,6 +1,9 @@
 package market
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // Brownian motions by the Levy (dyadic bridge) construction.
 //
@@ -91,18 +94,23 @@ func (w *walk) at(n int) float64 {
 	}
 }
 
-// walks holds the paths of a universe by key; it is filled while the
-// universe is built and only read afterwards.
-type walks map[uint64]*walk
+// walks holds the paths of a universe by key, each drawn when a model
+// first needs it. It is safe for concurrent use.
+type walks struct {
+	mu sync.Mutex
+	m  map[uint64]func() *walk
+}
 
-// get returns the path of key, drawing it on first use (build time only).
-func (ws walks) get(key uint64) *walk {
-	w, ok := ws[key]
+// get returns the path of key, drawing it on first use.
+func (ws *walks) get(key uint64) *walk {
+	ws.mu.Lock()
+	w, ok := ws.m[key]
 	if !ok {
-		w = newWalk(key)
-		ws[key] = w
+		w = sync.OnceValue(func() *walk { return newWalk(key) })
+		ws.m[key] = w
 	}
-	return w
+	ws.mu.Unlock()
+	return w()
 }
 
 // squash bounds a log vol multiplier smoothly: nearly the identity near

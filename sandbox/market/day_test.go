@@ -169,7 +169,7 @@ func TestConcurrentUse(t *testing.T) {
 func BenchmarkDayBuild(b *testing.B) {
 	u := Default()
 	for _, sym := range []string{"SPX", "AAPL", "SPY", "VIX"} {
-		m := lookup(b, u, sym).m
+		m := u.model(lookup(b, u, sym))
 		b.Run(sym, func(b *testing.B) {
 			for b.Loop() {
 				u.buildDay(m, Anchor)

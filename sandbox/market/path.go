@@ -84,61 +84,46 @@ type model struct {
 
 var marketKey, marketVolKey = hashKey("market"), hashKey("market", "vol")
 
-// buildModels attaches a model to every security of u.
-func (u *Universe) buildModels(rows []row) {
+// buildModel makes the model of s, a security of u from row r. The
+// models it follows (a tracker's index, the VIX's S&P 500) are built
+// first, whole: the VIX's walk reads the S&P 500's vol level.
+func (u *Universe) buildModel(s *Security, r *row) *model {
 	nA := dayNum(Anchor)
 	spx := u.bySym["SPX"]
-	ws := walks{}
-	sigM := realisedShare * spx.Vol
-	for i := range rows {
-		s := u.bySym[rows[i].sym]
-		m := &model{sec: s, opts: rows[i].parseOpts(), nA: nA, logP: math.Log(s.Price), key: hashKey(s.Symbol)}
-		s.m = m
-		sigma := realisedShare * s.Vol
-		m.mkt = s.Beta * sigM
-		resid := math.Max(0, sigma*sigma-m.mkt*m.mkt)
-		share := 0.35
-		switch {
-		case noFactor[m.opts.factor]:
-			share = 0
-		case s.Kind != Stock:
-			share = 0.8
-		}
-		m.sector, m.idio = math.Sqrt(share*resid), math.Sqrt((1-share)*resid)
-		m.mktW, m.secW, m.ownW = ws.get(marketKey), ws.get(hashKey("sector", m.opts.factor)), ws.get(m.key)
-		m.vovMW, m.vovOW = ws.get(marketVolKey), ws.get(mix(m.key, 1))
-		m.mu = drift(s)
-		m.lambda, m.vovMkt = leverage(s, m.opts.factor)
-		m.earn = newEarnSpec(s, m.opts)
-		m.specs = rootSpecs(s, m.opts)
-		slices.SortFunc(m.specs, func(a, b rootSpec) int { return strings.Compare(a.root, b.root) })
+	m := &model{sec: s, opts: r.parseOpts(), nA: nA, logP: math.Log(s.Price), key: hashKey(s.Symbol)}
+	sigma := realisedShare * s.Vol
+	m.mkt = s.Beta * realisedShare * spx.Vol
+	resid := math.Max(0, sigma*sigma-m.mkt*m.mkt)
+	share := 0.35
+	switch {
+	case noFactor[m.opts.factor]:
+		share = 0
+	case s.Kind != Stock:
+		share = 0.8
 	}
-	for _, s := range u.secs {
-		m := s.m
-		switch {
-		case m.opts.vix:
-			m.kind, m.base = vixPath, spx.m
-			m.ratio = s.Price / (100 * spx.Vol)
-		case m.opts.track != "":
-			b := u.bySym[m.opts.track]
-			m.kind, m.base, m.ratio = trackPath, b.m, s.Price/b.Price
-		}
+	m.sector, m.idio = math.Sqrt(share*resid), math.Sqrt((1-share)*resid)
+	ws := &u.walks
+	m.mktW, m.secW, m.ownW = ws.get(marketKey), ws.get(hashKey("sector", m.opts.factor)), ws.get(m.key)
+	m.vovMW, m.vovOW = ws.get(marketVolKey), ws.get(mix(m.key, 1))
+	m.mu = drift(s)
+	m.lambda, m.vovMkt = leverage(s, m.opts.factor)
+	m.earn = newEarnSpec(s, m.opts)
+	m.specs = rootSpecs(s, m.opts)
+	slices.SortFunc(m.specs, func(a, b rootSpec) int { return strings.Compare(a.root, b.root) })
+	switch {
+	case m.opts.vix:
+		m.kind, m.base = vixPath, u.model(spx)
+		m.ratio = s.Price / (100 * spx.Vol)
+	case m.opts.track != "":
+		b := u.bySym[m.opts.track]
+		m.kind, m.base, m.ratio = trackPath, u.model(b), s.Price/b.Price
 	}
-	for _, s := range u.secs {
-		m := s.m
-		m.nS = dayNum(s.Since)
-		m.wA = [3]float64{m.mktW.at(nA), m.secW.at(nA), m.ownW.at(nA)}
-		m.ownS = m.ownW.at(m.nS) - m.wA[2]
-		m.buildJumps()
-	}
-	// The VIX's walk reads the S&P 500's vol level, so it comes last.
-	for _, vix := range []bool{false, true} {
-		for _, s := range u.secs {
-			if (s.m.kind == vixPath) == vix {
-				s.m.zA = s.m.volWalk(nA)
-			}
-		}
-	}
+	m.nS = dayNum(s.Since)
+	m.wA = [3]float64{m.mktW.at(nA), m.secW.at(nA), m.ownW.at(nA)}
+	m.ownS = m.ownW.at(m.nS) - m.wA[2]
+	m.buildJumps()
+	m.zA = m.volWalk(nA)
+	return m
 }
 
 // drift returns the yearly log drift of an own path: indices grow with

@@ -37,7 +37,7 @@ func TestSeriesShape(t *testing.T) {
 	u := Default()
 	for _, s := range u.Optionable() {
 		for _, d := range []api.Date{Anchor, 20261127, 20240328, 20150615} {
-			if d < s.Since || d < s.m.specs[0].from {
+			if d < s.Since || d < u.model(s).specs[0].from {
 				continue // not listed yet (IBIT's options came ten months after it)
 			}
 			checkSeries(t, s, d, u.Series(s, d))

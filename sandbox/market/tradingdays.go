@@ -1,33 +1,43 @@
 package market
 
 import (
-	"sync"
+	"sync/atomic"
 
 	"chainwatch/api"
 )
 
 // The calendar is api's (the NYSE rules the client uses too), kept here
 // as one bit per day number so that the paths and expiries, which ask it
-// for every day they walk, do integer lookups. It is built on first use.
+// for every day they walk, do integer lookups. Each 64 days are looked up
+// when a day among them is first asked for: a process that shows one
+// symbol walks a few years of the horizon's 179.
 
-// calendar holds one bit per day number for the trading days.
+// calendar holds one bit per day number for the trading days, a word of
+// 64 days at a time, and one bit per word once it is filled.
 type calendar struct {
-	trading [horizon / 64]uint64
+	trading [horizon / 64]atomic.Uint64
+	filled  [horizon / 64 / 64]atomic.Uint64
 }
 
-var cal = sync.OnceValue(func() *calendar {
-	c := &calendar{}
-	for n := 0; n < horizon; n++ {
-		if api.IsTradingDay(dateOf(n)) {
-			c.trading[n/64] |= 1 << (n % 64)
-		}
-	}
-	return c
-})
+var cal calendar
 
 // isTrading reports whether day number n is a trading day.
 func isTrading(n int) bool {
-	return n >= 0 && n < horizon && cal().trading[n/64]&(1<<(n%64)) != 0
+	if n < 0 || n >= horizon {
+		return false
+	}
+	w := n / 64
+	if cal.filled[w/64].Load()&(1<<(w%64)) == 0 {
+		var bits uint64
+		for i := range 64 {
+			if api.IsTradingDay(dateOf(w*64 + i)) {
+				bits |= 1 << i
+			}
+		}
+		cal.trading[w].Store(bits) // the same bits whoever fills it
+		cal.filled[w/64].Or(1 << (w % 64))
+	}
+	return cal.trading[w].Load()&(1<<(n%64)) != 0
 }
 
 // prevTrading returns the trading day number before n, or -1.

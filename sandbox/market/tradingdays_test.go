@@ -1,6 +1,7 @@
 package market
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -31,5 +32,31 @@ func TestRate(t *testing.T) {
 		if got := Rate(d); got < r[0] || got > r[1] {
 			t.Errorf("Rate(%v) = %v, want in %v", d, got, r)
 		}
+	}
+}
+
+// TestCalendarIsAPIs: the calendar's bits, filled as days are asked for
+// (here from the end, by four goroutines at once), say what
+// api.IsTradingDay says of every day of the horizon and nothing outside.
+func TestCalendarIsAPIs(t *testing.T) {
+	errs := make(chan string, 8) // an error and the done of each
+	for g := range 4 {
+		go func() {
+			defer func() { errs <- "" }()
+			for n := horizon - 1 - g; n >= 0; n -= 4 {
+				if got, want := isTrading(n), api.IsTradingDay(dateOf(n)); got != want {
+					errs <- fmt.Sprintf("%v: isTrading %v, api %v", dateOf(n), got, want)
+					return
+				}
+			}
+		}()
+	}
+	for range 4 {
+		if e := <-errs; e != "" {
+			t.Fatal(e)
+		}
+	}
+	if isTrading(-1) || isTrading(horizon) || !isTrading(dayNum(Anchor)) {
+		t.Error("the horizon's edges or the anchor day")
 	}
 }

@@ -73,7 +73,18 @@ type Security struct {
 	EPS                  float64  // annual EPS on Anchor, for earnings estimates (0 for indices/ETFs)
 	Roots                []string // option roots, e.g. {"SPX","SPXW"}; {"AAPL"}
 
-	m *model // the path model; nil for a Security not built by this package
+	m *lazyModel // the path model; nil for a Security not built by this package
+}
+
+// lazyModel is a security's path model, built when something first asks
+// for it (Universe.model): a process that shows one symbol builds its
+// model, the models it follows (SPY follows SPX) and the shared factors,
+// not those of every symbol. A model is a pure function of the tables,
+// so when it is built changes none of its numbers.
+type lazyModel struct {
+	once sync.Once
+	row  *row
+	m    *model
 }
 
 // Universe is the set of securities and the caches of their days. It is
@@ -83,6 +94,7 @@ type Universe struct {
 	bySym  map[string]*Security
 	byRoot map[string]*Security
 	days   *dayCache
+	walks  walks // the Brownian paths of the models, drawn on first use
 }
 
 // defaultUniverse builds the shared universe on first use.
@@ -98,11 +110,13 @@ func newUniverse(cacheDays int) *Universe {
 		bySym:  make(map[string]*Security),
 		byRoot: make(map[string]*Security),
 		days:   newDayCache(cacheDays),
+		walks:  walks{m: map[uint64]func() *walk{}},
 	}
 	rows := append(append([]row(nil), indexRows...), etfRows...)
 	rows = append(rows, stockRows...)
 	for i := range rows {
 		s := rows[i].security()
+		s.m = &lazyModel{row: &rows[i]}
 		if _, dup := u.bySym[s.Symbol]; dup {
 			panic("market: duplicate symbol " + s.Symbol)
 		}
@@ -124,7 +138,6 @@ func newUniverse(cacheDays int) *Universe {
 		}
 		return 0
 	})
-	u.buildModels(rows)
 	return u
 }
 
@@ -156,14 +169,18 @@ func (u *Universe) ByRoot(root string) (*Security, bool) {
 	return s, ok
 }
 
-// model returns s's path model, also for a Security value copied or built
-// outside the package (found again by symbol).
+// model returns s's path model, building it on first use, also for a
+// Security value copied or built outside the package (found again by
+// symbol).
 func (u *Universe) model(s *Security) *model {
-	if s.m != nil {
-		return s.m
+	if s.m == nil {
+		t, ok := u.bySym[s.Symbol]
+		if !ok {
+			return nil
+		}
+		s = t
 	}
-	if t, ok := u.bySym[s.Symbol]; ok {
-		return t.m
-	}
-	return nil
+	c := s.m
+	c.once.Do(func() { c.m = u.buildModel(u.bySym[s.Symbol], c.row) })
+	return c.m
 }

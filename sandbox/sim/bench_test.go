@@ -48,7 +48,8 @@ func BenchmarkOptionTradesDaySPX(b *testing.B) {
 	bk, _ := m.book(sec, d)
 	b.ReportAllocs()
 	for b.Loop() {
-		priceTrades(bk, generate(bk))
+		td := priceTrades(bk, generate(bk))
+		td.priceTo(len(td.px))
 	}
 }
 

@@ -109,18 +109,34 @@ type agg struct {
 
 // buildChain prices every contract of b alive at tick in the expiries x and
 // adds the day's aggregates, open interest and previous closes.
+//
+// A symbol's first chain of a day draws two whole days of trades: the
+// day's own (the aggregates, seq_no) and the last session's (open interest
+// grows with its volume), and prices the last session's closes. The two
+// days are made side by side, each on a core; later chains find them
+// cached.
 func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bool) {
-	us, ok := m.under(b.sec, b.date, tick)
-	if !ok {
+	var (
+		us       *underState
+		td       *tradeDay
+		okU, okT bool
+		oi       []int64
+		prev     []float64
+	)
+	parallel(2, func(i int) {
+		if i == 0 {
+			if us, okU = m.under(b.sec, b.date, tick); okU {
+				td, okT = m.tradeDay(b)
+			}
+			return
+		}
+		st := m.state(b)
+		oi, _ = st.openInterest(m)
+		prev = st.prevClose()
+	})
+	if !okU || !okT {
 		return nil, false
 	}
-	td, ok := m.tradeDay(b)
-	if !ok {
-		return nil, false
-	}
-	st := m.state(b)
-	oi, _ := st.openInterest(m)
-	prev := st.prevClose()
 
 	// Lay out the live series of the expiries: each has its rows at off in
 	// the chain, its contracts from base in the book.
