@@ -59,15 +59,15 @@ func americanImplied(price float64, p Params, start *jet) (float64, Greeks, bool
 	return 0, Greeks{}, false
 }
 
-// Newton steps (in vol) below which the step is taken as the answer
-// without another evaluation: its error is of the order of the step
-// squared times volga over vega, 1e-12 or less. A European option's
-// greeks are then computed at the answer (a closed form); an American
-// one's are those of the last evaluation, less than 1e-8 of a vol away, so
-// its step must be small enough for them to be the answer's to their
+// europeanTolerance is how close (in vol) ImpliedVolFrom's European
+// steps come to the answer before they stop. americanShortcutStep is the
+// Newton step below which americanImplied takes the step as the answer
+// without evaluating there: its error is of the order of the step squared
+// times volga over vega, 1e-12 or less, and the greeks of the last
+// evaluation, less than 1e-8 of a vol away, are the answer's to their
 // published digits.
 const (
-	shortcutStep         = 1e-7
+	europeanTolerance    = 1e-9
 	americanShortcutStep = 1e-8
 )
 

@@ -98,18 +98,18 @@ func ImpliedVol(price float64, p Params) (vol float64, ok bool) {
 // to within the tolerance.
 //
 // For a European option the steps are Halley's on Compute (vega and volga
-// in closed form) while they settle quickly, else ImpliedVol decides; for
-// an American one they are Newton's on the American value and its exact
-// vega (see americanImplied).
+// in closed form), to within europeanTolerance of the vol (from half a
+// spread away, one step: they converge cubically), while they settle
+// quickly, else ImpliedVol decides; for an American one they are Newton's
+// on the American value and its exact vega (see americanImplied).
 func ImpliedVolFrom(price float64, p Params, v float64, g Greeks) (float64, Greeks, bool) {
 	if p.American {
 		j := jet{v: v, x: g.Delta * p.S, xx: g.Gamma*p.S*p.S + g.Delta*p.S,
 			s: g.Vega * 100, r: g.Rho * 100, t: -g.Theta * DaysPerYear}
 		return americanImplied(price, p, &j)
 	}
-	if lo, hi := Bounds(p); !(price > lo && price < hi) {
-		return 0, Greeks{}, false
-	}
+	// No bounds check: a price outside them has no vol for the steps to
+	// settle on, and ImpliedVol refuses it.
 	sqrtT := math.Sqrt(p.T)
 	lnFK := math.Log(p.S/p.K) + (p.R-p.Q)*p.T
 	for i := 0; ; i++ {
@@ -118,13 +118,10 @@ func ImpliedVolFrom(price float64, p Params, v float64, g Greeks) (float64, Gree
 			break // too flat, or slow: leave it to the bracketing solver
 		}
 		f := v - price
-		if step := f / vega; math.Abs(step) < shortcutStep {
-			// One Newton step from here is within about 1e-12 of the
-			// root; the greeks there cost one closed form more.
-			if p.Vol -= step; p.Vol < MinIV || p.Vol > MaxIV {
+		if math.Abs(f/vega) < europeanTolerance {
+			if p.Vol < MinIV || p.Vol > MaxIV {
 				return 0, Greeks{}, false
 			}
-			_, g = Compute(p)
 			return p.Vol, g, true
 		}
 		sd := p.Vol * sqrtT
