@@ -11,7 +11,7 @@ func americanPrice(p Params) float64 {
 		v, _ := deterministic(p)
 		return math.Max(v, intrinsic(p))
 	}
-	return americanJet(p).v
+	return americanValue(p)
 }
 
 // americanJet is the value of p (T > 0, Vol > 0, S > 0, K > 0) with its
@@ -55,10 +55,11 @@ func greeksOf(j jet, S float64) Greeks {
 	}
 }
 
-// americanCompute is Compute for an American option: the greeks are the
-// exact derivatives of the value (the formula's, or the European closed
-// form's where the trigger is out of reach), in the conventions' units;
-// theta, as for a European option, is the rate of decay per calendar day.
+// americanCompute is Compute for an American option: the price is
+// Price's (americanValue), the greeks the exact derivatives of the value
+// (the formula's, or the European closed form's where the trigger is out
+// of reach) in the conventions' units; theta, as for a European option, is
+// the rate of decay per calendar day.
 func americanCompute(p Params) (float64, Greeks) {
 	if p.T <= 0 {
 		return expired(p)
@@ -74,13 +75,9 @@ func americanCompute(p Params) (float64, Greeks) {
 		}
 		return v, g
 	}
-	if p.T < MinT {
-		q := p
-		q.T = MinT
-		return americanJet(p).v, greeksOf(americanJet(q), p.S)
-	}
-	j := americanJet(p)
-	return j.v, greeksOf(j, p.S)
+	q := p
+	q.T = math.Max(p.T, MinT)
+	return americanValue(p), greeksOf(americanJet(q), p.S)
 }
 
 // americanBounds are Bounds for an American option: at least the intrinsic

@@ -94,6 +94,18 @@ func (d *bvn) upper(ha *arg, k jet) jet {
 	}
 }
 
+// upperValue is upper's value alone: P(X > h, Y > k), given hN = N(-h).
+func (d *bvn) upperValue(h, hN, k float64) float64 {
+	p := hN * NormCDF(-k)
+	hk, hs := h*k, (h*h+k*k)/2
+	if hs-math.Abs(d.r*hk) <= 37 {
+		for i := range d.a {
+			p += d.w[i] * math.Exp(d.a[i]*hk-d.c[i]*hs)
+		}
+	}
+	return p
+}
+
 // The two distributions of Bjerksund-Stensland 2002.
 var bvnPlus, bvnMinus = func() (bvn, bvn) {
 	x, w := gaussLegendre(bvnNodes)

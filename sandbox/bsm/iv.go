@@ -37,7 +37,7 @@ const maxIter = 100
 // European implied vol of the same price (see americanImplied).
 func ImpliedVol(price float64, p Params) (vol float64, ok bool) {
 	if p.American {
-		v, _, ok := americanImplied(price, p, nil)
+		v, _, ok := americanImplied(price, p, nil, false)
 		return v, ok
 	}
 	if !(p.T > 0 && p.S > 0 && p.K > 0 && price > 0) {
@@ -101,12 +101,11 @@ func ImpliedVol(price float64, p Params) (vol float64, ok bool) {
 // in closed form), to within europeanTolerance of the vol (from half a
 // spread away, one step: they converge cubically), while they settle
 // quickly, else ImpliedVol decides; for an American one they are Newton's
-// on the American value and its exact vega (see americanImplied).
+// on the American value (see americanImplied), and g may be the European
+// greeks at p.Vol: its vega is only the first step's slope.
 func ImpliedVolFrom(price float64, p Params, v float64, g Greeks) (float64, Greeks, bool) {
 	if p.American {
-		j := jet{v: v, x: g.Delta * p.S, xx: g.Gamma*p.S*p.S + g.Delta*p.S,
-			s: g.Vega * 100, r: g.Rho * 100, t: -g.Theta * DaysPerYear}
-		return americanImplied(price, p, &j)
+		return americanImplied(price, p, &ivStart{v, g.Vega * 100}, true)
 	}
 	// No bounds check: a price outside them has no vol for the steps to
 	// settle on, and ImpliedVol refuses it.

@@ -79,7 +79,7 @@ type quote struct {
 	bid, ask     int64
 	bidSz, askSz int64
 	theo, vol    float64    // the model's value at the surface's vol
-	greeks       bsm.Greeks // the model's greeks there: the width's delta, and the first step of inverting the mid
+	greeks       bsm.Greeks // the European greeks there (see theoretical)
 }
 
 // mid is the quote's midpoint in dollars (a half cent is possible).
@@ -106,7 +106,7 @@ func (q *quote) mid() float64 { return float64(q.bid+q.ask) / 200 }
 func (c *tickCtx) quote(s *series, e *expiry, k int, put bool) quote {
 	K := s.Strikes[k]
 	p := c.paramsAt(e, K, put, c.surf.Vol(K, e.F, e.T))
-	theo, g := bsm.Compute(p)
+	theo, g := theoretical(p)
 	intrinsic := intrinsicOf(p)
 	tv := math.Max(theo-intrinsic, 0)
 	lnFK := math.Log(e.F / K)
@@ -135,6 +135,21 @@ func (c *tickCtx) quote(s *series, e *expiry, k int, put bool) quote {
 		q.bidSz = 0
 	}
 	return q
+}
+
+// theoretical is the model's value of p and the European greeks at p.Vol:
+// the model's own for a European option; for an American one (whose
+// greeks cost an evaluation on jets, several times its value's) they stand
+// in where a close figure is enough: the delta of the quote's width, and
+// the vega of the first step inverting its mid.
+func theoretical(p bsm.Params) (float64, bsm.Greeks) {
+	if !p.American {
+		return bsm.Compute(p)
+	}
+	v := bsm.Price(p)
+	p.American = false
+	_, g := bsm.Compute(p)
+	return v, g
 }
 
 // intrinsicOf is the value of exercising p now.

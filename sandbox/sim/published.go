@@ -44,12 +44,13 @@ func (c *tickCtx) quoteIV(e *expiry, K float64, put bool, q *quote) (float64, bs
 // range), and then neither exists.
 func (c *tickCtx) implied(e *expiry, K float64, put bool, price float64) (float64, bsm.Greeks, bool) {
 	p := c.paramsAt(e, K, put, c.surf.Vol(K, e.F, e.T))
-	theo, g := bsm.Compute(p)
+	theo, g := theoretical(p)
 	return c.published(e, p, theo, g, price)
 }
 
 // published is the IV and greeks published for price of contract p, whose
-// model value at p.Vol (the surface's vol) is theo with greeks g.
+// model value at p.Vol (the surface's vol) is theo with greeks g (the
+// European ones for an American option, see theoretical).
 func (c *tickCtx) published(e *expiry, p bsm.Params, theo float64, g bsm.Greeks, price float64) (float64, bsm.Greeks, bool) {
 	floor, _ := e.bounds(p.K, !p.Call) // the model's value at no vol (bsm.Bounds, from the expiry's discounts)
 	if p.American {
@@ -59,6 +60,9 @@ func (c *tickCtx) published(e *expiry, p bsm.Params, theo float64, g bsm.Greeks,
 	if math.Min(theo, price)-floor < tick {
 		if !(p.Vol >= bsm.MinIV && p.Vol <= bsm.MaxIV) || p.T <= 0 {
 			return 0, bsm.Greeks{}, false
+		}
+		if p.American {
+			_, g = bsm.Compute(p)
 		}
 		return p.Vol, g, true
 	}
