@@ -145,6 +145,17 @@ func ImpliedVolFrom(price float64, p Params, v float64, g Greeks) (float64, Gree
 	return iv, g, true
 }
 
+// ImpliedVolNear is ImpliedVolFrom without the greeks, which for an
+// American option saves the evaluation on jets they cost.
+func ImpliedVolNear(price float64, p Params, v float64, g Greeks) (float64, bool) {
+	if p.American {
+		vol, _, ok := americanImplied(price, p, &ivStart{v, g.Vega * 100}, false)
+		return vol, ok
+	}
+	vol, _, ok := ImpliedVolFrom(price, p, v, g)
+	return vol, ok
+}
+
 // solver finds the vol of an undiscounted out-of-the-money Black price c.
 type solver struct {
 	c, F, K, lnFK, sqrtT float64
