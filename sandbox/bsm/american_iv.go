@@ -62,7 +62,7 @@ func americanImplied(price float64, p Params, start *ivStart, greeks bool) (floa
 }
 
 // ivEval is americanImplied's evaluation at p.Vol: the value less the
-// price (f) and the slope there, exact from a jet (when jet) or from the
+// price (f) and the slope there, exact from a jet (isJet) or from the
 // last two values.
 type ivEval struct {
 	p        Params
