@@ -25,6 +25,7 @@ type Client struct {
 	format    Format
 	mode      Mode
 	tokens    TokenSource
+	history   History // past days' answers; nil: none (history.go)
 	retry     RetryPolicy
 	userAgent string
 	maxBody   int64

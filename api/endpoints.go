@@ -33,10 +33,10 @@ func (c *Client) get(ctx context.Context, p params, m Mode, ep Endpoint, path st
 	if err := p.Validate(); err != nil {
 		return nil, nil, err
 	}
-	return c.do(ctx, call{
+	return c.remembered(ctx, call{
 		method: http.MethodGet, path: path, query: p.query(),
 		mode: c.modeOr(m), endpoint: ep, historical: IsHistorical(p.date(), c.Today()),
-	})
+	}, p.date())
 }
 
 // decoded runs a decoder on a body unless the request failed.
@@ -61,6 +61,9 @@ func (c *Client) OptionAndUnderlyingQuotes(ctx context.Context, p OptionQuotesPa
 
 // UnderlyingQuotes returns the quotes of several underlyings.
 func (c *Client) UnderlyingQuotes(ctx context.Context, p UnderlyingQuotesParams) ([]Symbol, *Response, error) {
+	if c.history != nil && p.SeqNo == nil && p.Validate() == nil && IsHistorical(p.date(), c.Today()) {
+		return c.historicalQuotes(ctx, p)
+	}
 	body, resp, err := c.get(ctx, p, p.Mode, EndpointUnderlyingQuotes, pathUnderlyingQuotes)
 	return decoded(body, resp, err, c.format, decodeSymbols)
 }

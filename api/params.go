@@ -21,7 +21,7 @@ import (
 // (option-and-underlying-quotes).
 type OptionQuotesParams struct {
 	Symbol     string     // symbol: the underlying; required
-	Date       string     // date, yyyy-MM-dd; required; before today is an end-of-day snapshot
+	Date       string     // date, yyyy-MM-dd, from EarliestDate; required; before today is an end-of-day snapshot
 	Root       string     // root: one option root of the underlying, e.g. SPXW
 	OptionType OptionType // option_type: Call or Put; empty for both
 	MinExpiry  string     // min_expiry, yyyy-MM-dd
@@ -36,7 +36,7 @@ func (p OptionQuotesParams) Validate() error {
 	var r rules
 	r.mode(p.Mode)
 	r.symbol("symbol", p.Symbol)
-	r.date("date", p.Date, true, 0)
+	r.date("date", p.Date, true, EarliestDate)
 	r.root("root", p.Root)
 	oneOf(&r, "option_type", p.OptionType, Call, Put)
 	lo := r.date("min_expiry", p.MinExpiry, false, 0)
@@ -118,8 +118,8 @@ const (
 type CalendarParams struct {
 	Symbols   []string  // symbols in the path; or exactly one of AllSymbols, AllOptionableSymbols
 	EventType EventType // event_type; empty is the server's default, all
-	StartDate string    // start_date, yyyy-MM-dd; the server's default is 2003-01-01
-	EndDate   string    // end_date, yyyy-MM-dd; the server's default is 2100-01-01
+	StartDate string    // start_date, yyyy-MM-dd; the server's default is EarliestDate
+	EndDate   string    // end_date, yyyy-MM-dd, from EarliestDate; the server's default is 2100-01-01
 	Mode      Mode
 }
 
@@ -140,8 +140,10 @@ func (p CalendarParams) Validate() error {
 		r.symbolList("symbols", p.Symbols)
 	}
 	oneOf(&r, "event_type", p.EventType, EventsAll, EventsEarnings, EventsDividends)
+	// A range that starts before the data still reaches it; one that ends
+	// before it can only come back empty.
 	lo := r.date("start_date", p.StartDate, false, 0)
-	hi := r.date("end_date", p.EndDate, false, 0)
+	hi := r.date("end_date", p.EndDate, false, EarliestDate)
 	inOrder(&r, "start_date", "end_date", lo, hi, lo != 0 && hi != 0)
 	return r.err()
 }

@@ -63,7 +63,7 @@ func (p OptionTradesParams) Validate() error {
 	var r rules
 	r.mode(p.Mode)
 	r.symbolOrOSI("symbol", p.Symbol)
-	r.date("date", p.Date, true, optionTradesFrom)
+	r.date("date", p.Date, true, EarliestDate)
 	r.root("root", p.Root)
 	r.date("expiry", p.Expiry, false, 0)
 	r.floatMin("strike", p.Strike, 0.01)
@@ -126,7 +126,7 @@ func (p TradesAndQuotesParams) Validate() error {
 	var r rules
 	r.mode(p.Mode)
 	r.symbolOrOSI("symbol", p.Symbol)
-	r.date("date", p.Date, true, optionTradesFrom)
+	r.date("date", p.Date, true, EarliestDate)
 	r.timeWindow(p.MinTime, p.MaxTime, true)
 	oneOf(&r, "mode", p.TAQMode, AllQuotes, NBBOChanges, QuotesOnNBBO)
 	r.ids("quote_condition_id", p.QuoteConditionIDs)
@@ -183,7 +183,7 @@ func (p OptionTradesWithGreeksParams) Validate() error {
 	var r rules
 	r.mode(p.Mode)
 	r.osi("symbol", p.Symbol)
-	r.date("date", p.Date, true, optionTradesFrom)
+	r.date("date", p.Date, true, EarliestDate)
 	r.timeWindow(p.MinTime, p.MaxTime, true)
 	intRange(&r, "exchange_id", p.ExchangeID, 0, maxByte)
 	intRange(&r, "condition_id", p.ConditionID, 0, maxByte)

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"math"
 	"net/url"
 	"strings"
@@ -186,6 +187,7 @@ func TestOptionTradesParamsValidate(t *testing.T) {
 			{"OSI symbol, bad padding", func(p *P) { p.Symbol = "SPX 241220P05925000" }, "symbol", "cannot hold"},
 			{"date before depth", func(p *P) { p.Date = "2002-12-31" }, "date", "must be 2003-01-01 or later"},
 			{"date at depth", func(p *P) { p.Date = "2003-01-01" }, "", ""},
+			{"expiry before depth", func(p *P) { p.Expiry = "2002-12-20" }, "", ""},
 			{"root bad", func(p *P) { p.Root = "SPX W" }, "root", "1 to 6 letters or digits"},
 			{"root absent", func(p *P) { p.Root = "" }, "", ""},
 			{"option_type bad", func(p *P) { p.OptionType = "p" }, "option_type", "must be one of C, P"},
@@ -300,4 +302,42 @@ func TestOptionTradesWithGreeksParamsQuery(t *testing.T) {
 	})
 	p := OptionTradesWithGreeksParams{Symbol: " spx   241220c04125000 "}
 	checkQuery(t, p.query(), url.Values{"symbol": {"SPX241220C04125000"}})
+}
+
+// TestEarliestDateBoundsEveryDay holds the one bound on every parameter
+// that names a day of data (or ends a range of days): the day before
+// EarliestDate is refused naming the parameter and the bound, EarliestDate
+// itself is taken. The underlying quotes start later and are held to
+// their own depth in TestUnderlyingQuotesParamsValidate.
+func TestEarliestDateBoundsEveryDay(t *testing.T) {
+	before, first := EarliestDate.AddDays(-1).String(), EarliestDate.String()
+	cases := []struct {
+		endpoint, param string
+		validate        func(day string) error
+	}{
+		{"option-and-underlying-quotes", "date", func(d string) error { p := fullOptionQuotes(); p.Date = d; return p.Validate() }},
+		{"option-trades", "date", func(d string) error { p := fullOptionTrades(); p.Date = d; return p.Validate() }},
+		{"trades-and-quotes", "date", func(d string) error { p := fullTAQ(); p.Date = d; return p.Validate() }},
+		{"option-trades-with-greeks", "date", func(d string) error { p := fullGreeks(); p.Date = d; return p.Validate() }},
+		{"underlying-quotes", "date", func(d string) error {
+			p := UnderlyingQuotesParams{Symbols: []string{"SPY"}, Date: d}
+			return p.Validate()
+		}},
+		{"calendar", "end_date", func(d string) error {
+			p := CalendarParams{Symbols: []string{"SPY"}, StartDate: "1999-01-04", EndDate: d}
+			return p.Validate()
+		}},
+	}
+	for _, c := range cases {
+		var ve *ValidationError
+		if err := c.validate(before); !errors.As(err, &ve) || ve.Param != c.param || !strings.Contains(ve.Rule, "or later") {
+			t.Errorf("%s %s=%s: %v, want %s refused as before the data", c.endpoint, c.param, before, err, c.param)
+		}
+		if c.endpoint == "underlying-quotes" {
+			continue // its history starts in 2011
+		}
+		if err := c.validate(first); err != nil {
+			t.Errorf("%s %s=%s: %v", c.endpoint, c.param, first, err)
+		}
+	}
 }

@@ -89,6 +89,9 @@ type Response struct {
 	// zero).
 	PointsUsed Int
 	PointsLeft Int
+	// FromHistory: the answer came from the local store of past days
+	// (WithHistory): nothing was sent and Cost is 0.
+	FromHistory bool
 	// Attempts counts the HTTP requests made, retries included.
 	Attempts int
 	Header   http.Header

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
 	"syscall"
 )
 
@@ -49,6 +50,36 @@ func ReadRegularFile(path string, limit int64) ([]byte, fs.FileInfo, error) {
 		return nil, fi, fmt.Errorf("%s holds more than the %d bytes it may: %w", path, limit, ErrTooLarge)
 	}
 	return data, fi, nil
+}
+
+// ReadPrivateFile is ReadRegularFile for a file that holds a secret (a
+// client secret): like ssh with a private key, one that group or others
+// may read or write is refused, since the secret may already be someone
+// else's, or theirs to replace. what names the file in the errors, which
+// never hold its contents.
+func ReadPrivateFile(what, path string, limit int64) ([]byte, error) {
+	data, fi, err := ReadRegularFile(path, limit)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPrivate(what, path, fi); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// checkPrivate refuses a file that group or others may read or write,
+// saying which and the chmod to run. Windows has no such bits.
+func checkPrivate(what, path string, fi fs.FileInfo) error {
+	perm := fi.Mode().Perm()
+	if perm&0o077 == 0 || runtime.GOOS == "windows" {
+		return nil
+	}
+	how := "readable"
+	if perm&0o044 == 0 {
+		how = "writable"
+	}
+	return fmt.Errorf("%s %s is %s by others (mode %04o); run: chmod 600 %s", what, path, how, perm, path)
 }
 
 // fileKind names a file that is not a regular one, for messages.

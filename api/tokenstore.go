@@ -102,12 +102,8 @@ func (s FileTokenStore) load() (*storedToken, error) {
 	case err != nil:
 		return nil, fmt.Errorf("cannot read token file: %w", err)
 	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 && runtime.GOOS != "windows" {
-		how := "readable"
-		if perm&0o044 == 0 {
-			how = "writable"
-		}
-		return nil, fmt.Errorf("token file %s is %s by others (mode %04o); run: chmod 600 %s", s.Path, how, perm, s.Path)
+	if err := checkPrivate("token file", s.Path, fi); err != nil {
+		return nil, err
 	}
 	var st storedToken
 	if err := json.Unmarshal(data, &st); err != nil {

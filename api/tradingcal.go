@@ -57,6 +57,14 @@ var specialClosures = map[Date]string{
 	20181205: "a national day of mourning (G. H. W. Bush)", 20250109: "a national day of mourning (Carter)",
 }
 
+// specialEarlyCloses are the 13:00 closes outside the rules: the Friday
+// after a Thursday Christmas was one in 2003, not in 2008, 2014 or 2025.
+// Together with specialClosures it is the one-off table, checked day by
+// day against the exchange's published record from 2003 (api/caltest).
+var specialEarlyCloses = map[Date]string{
+	20031226: "the Friday after Christmas",
+}
+
 // yearDays is one year's exchange holidays (by name) and early closes.
 type yearDays struct {
 	closed map[Date]string
@@ -81,7 +89,13 @@ func daysOf(y int) *yearDays {
 		}
 	}
 	_, thanksgiving := us.ThanksgivingDay.Calc(y)
-	for _, d := range []Date{DateOf(thanksgiving).AddDays(1), NewDate(y, time.December, 24), NewDate(y, time.July, 3)} {
+	early := []Date{DateOf(thanksgiving).AddDays(1), NewDate(y, time.December, 24), NewDate(y, time.July, 3)}
+	for d := range specialEarlyCloses {
+		if d.Year() == y {
+			early = append(early, d)
+		}
+	}
+	for _, d := range early {
 		if _, shut := yd.closed[d]; !shut && weekday(d) {
 			yd.early[d] = true
 		}
@@ -149,8 +163,8 @@ func LastTradingDay(d Date) Date {
 
 // SessionClose returns the end of d's regular session: 13:00 on an early
 // close (the day after Thanksgiving, Christmas Eve and July 3 when they are
-// trading days), 16:00 otherwise, also for days without a session, so that
-// a caller never sees a zero close.
+// trading days, and the one-off specialEarlyCloses), 16:00 otherwise, also
+// for days without a session, so that a caller never sees a zero close.
 func SessionClose(d Date) TimeOfDay {
 	if daysOf(d.Year()).early[d] {
 		return EarlySession

@@ -34,12 +34,19 @@ func Ptr[T any](v T) *T { return &v }
 // characters.
 const maxSymbolLen = 32
 
-// Historical depth: requests for earlier dates can only come back empty, so
-// they are refused rather than charged.
-var (
-	underlyingQuotesFrom = NewDate(2011, 1, 1)
-	optionTradesFrom     = NewDate(2003, 1, 1) // every time-and-sales endpoint
-)
+// EarliestDate is the first day the service has data for. A parameter that
+// names a day of data (every endpoint's date) or ends a range of days (the
+// calendar's end_date) is refused before it: such a request can only come
+// back empty, so it is refused (400, free) rather than charged. A range may
+// start before it (start_date), since it still reaches the data, and expiry
+// filters (expiry, min_expiry, max_expiry) select contracts, not a day.
+// This is the one place the bound is written: the sandbox, the command line
+// and the date prompt all read it.
+const EarliestDate Date = 20030101
+
+// underlyingQuotesFrom is where the underlying quotes' history starts,
+// later than EarliestDate.
+const underlyingQuotesFrom Date = 20110101
 
 // rules collects the broken rules of one params struct.
 type rules struct{ errs []error }

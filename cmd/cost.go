@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -26,6 +27,10 @@ type costPart struct {
 	Mode       api.Mode
 	Historical bool
 	Count      int
+	// Stored asks whether the store of past days holds this part's answer
+	// (nil: a part it never holds); Held is its answer for this run.
+	Stored func(ctx context.Context, c *api.Client) bool
+	Held   bool
 }
 
 // planOf is a plan of one request.
@@ -37,9 +42,33 @@ func planOf(e api.Endpoint, m api.Mode, historical bool) costPlan {
 func (p costPlan) points() int {
 	n := 0
 	for _, c := range p.parts {
-		n += c.Count * api.Cost(c.Endpoint, c.Mode, c.Historical)
+		if !c.Held {
+			n += c.Count * api.Cost(c.Endpoint, c.Mode, c.Historical)
+		}
 	}
 	return n
+}
+
+// probes reports whether a part may be answered from the store.
+func (p costPlan) probes() bool {
+	for _, c := range p.parts {
+		if c.Stored != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// probe asks the store about each part that it may hold.
+func (p *costPlan) probe(ctx context.Context, c *api.Client) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	for i := range p.parts {
+		if s := p.parts[i].Stored; s != nil && c.History() != nil {
+			p.parts[i].Held = s(ctx, c)
+		}
+	}
 }
 
 // describe is --cost's answer: the points, the requests behind them and,
@@ -54,6 +83,10 @@ func (p costPlan) describe(watch time.Duration) string {
 		plural := ""
 		if c.Count != 1 {
 			plural = "s"
+		}
+		if c.Held {
+			reqs = append(reqs, fmt.Sprintf("%d %s answer%s from history (0 points)", c.Count, c.Endpoint, plural))
+			continue
 		}
 		reqs = append(reqs, fmt.Sprintf("%d %s request%s (%s, %d points each)", c.Count, c.Endpoint, plural, kind, api.Cost(c.Endpoint, c.Mode, c.Historical)))
 	}

@@ -146,6 +146,11 @@ type Export struct {
 	Records [][]any
 	// Table is the answer as a person reads it.
 	Table Table
+	// Object is an answer that is one object, not rows (`gex
+	// --summary`): its one record is written as a JSON object, which
+	// --jq and --template see as it is. A table has no place for it:
+	// such a command prints JSON.
+	Object bool
 }
 
 // Table is text cells under titles; a numeric column is right-aligned, a
@@ -225,7 +230,7 @@ func (f Format) bytes(ctx context.Context, e Export) ([]byte, error) {
 }
 
 // json writes the rows as an array of objects, gh's shape, so that
-// `--jq '.[0]'` is the first row; keys in the command's order (or
+// `--jq '.[0]'` is the first row (an Object answer: its one object); keys in the command's order (or
 // fields') rather than encoding/json's sorted map keys: a document read
 // by eye should read like the table.
 func (e Export) json(fields []string) ([]byte, error) {
@@ -240,7 +245,9 @@ func (e Export) json(fields []string) ([]byte, error) {
 		}
 	}
 	var b bytes.Buffer
-	b.WriteByte('[')
+	if !e.Object {
+		b.WriteByte('[')
+	}
 	for i, rec := range e.Records {
 		if i > 0 {
 			b.WriteByte(',')
@@ -261,7 +268,9 @@ func (e Export) json(fields []string) ([]byte, error) {
 		}
 		b.WriteByte('}')
 	}
-	b.WriteByte(']')
+	if !e.Object {
+		b.WriteByte(']')
+	}
 	return b.Bytes(), nil
 }
 
@@ -394,4 +403,12 @@ func nullable[T any](v api.Null[T]) any {
 		return nil
 	}
 	return v.V
+}
+
+// nilIfEmpty is s, or nil (JSON null) for an empty string.
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }

@@ -41,14 +41,16 @@ type headless struct {
 	WatchSet     bool // --watch was given (--watch 0 is refused, not "no watch")
 	SandboxClock string
 	SandboxSpeed float64
+	NoHistory    bool // --no-history: every past day is asked of the service, nothing is kept
 
 	// sandboxNow is --sandbox-clock's clock (nil: the real one), read by
 	// config before anything asks what day it is.
 	sandboxNow func() time.Time
+	served     *servedClient // chainwatch serve's session (serve_exec.go); nil: the command's own
 }
 
 func newHeadless(deps Deps) headless {
-	h := headless{Getenv: deps.getenv, Now: deps.now}
+	h := headless{Getenv: deps.getenv, Now: deps.now, served: deps.served}
 	if h.Now == nil {
 		h.Now = time.Now
 	}
@@ -64,6 +66,7 @@ func addHeadlessFlags(cmd *cobra.Command, h *headless) {
 	fl.StringVar(&h.Mode, "mode", "", "data path: live or delayed (default the config file's mode, else live)")
 	fl.StringVar(&h.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/chainwatch/config.toml)")
 	addServiceFlags(cmd, &h.Service)
+	fl.BoolVar(&h.NoHistory, "no-history", false, "run without the store of past days: ask the service for every past day and keep nothing")
 	addClockFlags(cmd, &h.SandboxClock, &h.SandboxSpeed, "sandbox-clock", "sandbox-speed")
 }
 
@@ -161,7 +164,22 @@ func (a answer) summary() string {
 			left = r.PointsLeft
 		}
 	}
-	return "chainwatch: " + a.Rows + ", " + spent(a.cost(), left)
+	s := "chainwatch: " + a.Rows + ", " + spent(a.cost(), left)
+	if n := a.fromHistory(); n > 0 {
+		s += fmt.Sprintf(" (%d of %s from history, 0 points)", n, plural(len(a.Resps), "answer"))
+	}
+	return s
+}
+
+// fromHistory counts the answers the store of past days gave.
+func (a answer) fromHistory() int {
+	n := 0
+	for _, r := range a.Resps {
+		if r != nil && r.FromHistory {
+			n++
+		}
+	}
+	return n
 }
 
 // runTimeout bounds one run: a script must not hang on a dead service.
@@ -176,9 +194,13 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 	if err := h.checkWatch(j); err != nil {
 		return err
 	}
-	if h.Cost {
+	if h.Cost && !j.plan.probes() {
 		_, err := fmt.Fprintln(h.Out, j.plan.describe(h.Watch))
 		return err
+	}
+	if h.served != nil {
+		h.Now = h.served.client.Now
+		return h.run(h.served.client, mode, format, fc, j)
 	}
 	clock := h.sandboxNow
 	svc := h.Service
@@ -194,8 +216,17 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 	if clock != nil && sess.source != fromEmbeddedSandbox {
 		return badInput(fmt.Errorf("--sandbox-clock sets the embedded sandbox's clock, but chainwatch is using %s", sess.source))
 	}
-	client, err := api.NewClient(api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(h.Now))
+	store := openHistory(h.Context, h.Getenv, h.NoHistory, sess, h.ErrOut)
+	defer closeHistory(store, h.ErrOut)
+	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(h.Now)}
+	client, err := api.NewClient(append(opts, withHistory(store)...)...)
 	if err != nil {
+		return err
+	}
+	if h.Cost {
+		// Which of the plan's past days the store holds: nothing is sent.
+		j.plan.probe(h.Context, client)
+		_, err := fmt.Fprintln(h.Out, j.plan.describe(h.Watch))
 		return err
 	}
 	if sess.source == fromEmbeddedSandbox {
@@ -203,10 +234,16 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 		fmt.Fprintln(h.ErrOut, "chainwatch: no credentials: answering from the embedded sandbox's simulated market")
 	}
 	h.Now = serviceClock(h.Context, client)
+	return h.run(client, mode, format, fc, j)
+}
+
+// run is j on client, once or --watch.
+func (h *headless) run(client *api.Client, mode api.Mode, format Format, fc config.File, j job) error {
 	if h.Watch > 0 {
 		return h.watch(client, mode, format, fc, j)
 	}
 	a, err := h.once(client, j)
+	h.served.book(a.Resps) // a --watch run is booked by the monitor as a job
 	if err != nil {
 		return err
 	}

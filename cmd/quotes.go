@@ -86,6 +86,11 @@ func quotesRun(f *QuotesOptions) error {
 	q := feed.Query{Mode: mode, Date: date}
 	historical := q.Historical(now)
 	plan := planOf(api.EndpointUnderlyingQuotes, mode, historical)
+	if historical {
+		plan.parts[0].Stored = func(ctx context.Context, c *api.Client) bool {
+			return c.StoredAnswer(ctx, api.UnderlyingQuotesParams{Symbols: symbols, Date: date.String(), Mode: mode}, api.EndpointUnderlyingQuotes)
+		}
+	}
 	if f.Events {
 		plan.parts = append(plan.parts, costPart{Endpoint: api.EndpointCalendar, Mode: mode, Count: 1})
 	}
@@ -128,7 +133,7 @@ func runQuotes(ctx context.Context, f *QuotesOptions, client *api.Client, q feed
 			next = feed.Next(em.Events, q.Day(f.Now()))
 		}
 	}
-	for _, r := range feed.QuoteRows(symbols, qm.Quotes, next) {
+	for _, r := range feed.WithPast(feed.QuoteRows(symbols, qm.Quotes, next), qm.Past) {
 		if r.Found {
 			out.Rows = append(out.Rows, r)
 		}

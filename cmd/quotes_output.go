@@ -33,6 +33,7 @@ var quotesKeys = []string{
 	"iv30", "iv30_change", "iv30_change_percent",
 	"implied_underlying_bid", "implied_underlying_ask", "implied_underlying_mid", "implied_underlying_indicator",
 	"report_date", "ex_dividend_date",
+	"iv_rank", "iv_percentile", "hv10", "hv20", "hv30", "iv30_hv30",
 }
 
 // quotesExport is the outcome as the exporter prints it: a row per known
@@ -42,8 +43,8 @@ func quotesExport(out quotesOutcome) Export {
 	e := Export{
 		Keys: quotesKeys,
 		Table: Table{
-			Head:    []string{"SYMBOL", "LAST", "CHG", "CHG%", "BID", "ASK", "VOLUME", "IV30", "IVCHG", "IMPLIED", "NEXT EVENT"},
-			Numeric: []bool{false, true, true, true, true, true, true, true, true, false, false},
+			Head:    []string{"SYMBOL", "LAST", "CHG", "CHG%", "BID", "ASK", "VOLUME", "IV30", "IVCHG", "IVR", "IV%ILE", "HV30", "IMPLIED", "NEXT EVENT"},
+			Numeric: []bool{false, true, true, true, true, true, true, true, true, true, true, true, false, false},
 		},
 	}
 	for _, r := range out.Rows {
@@ -56,6 +57,8 @@ func quotesExport(out quotesOutcome) Export {
 			nullable(q.ImpliedUnderlyingBid), nullable(q.ImpliedUnderlyingAsk), nullable(q.ImpliedUnderlyingMid),
 			indicatorOrNil(q.ImpliedUnderlyingIndicator),
 			dateOrNil(r.Next.Earnings), dateOrNil(r.Next.ExDividend),
+			num(round(r.Past.IVRank, 2)), num(round(r.Past.IVPercentile, 2)),
+			num(iv(r.Past.HV10)), num(iv(r.Past.HV20)), num(iv(r.Past.HV30)), num(round(r.Past.IVHV, 4)),
 		})
 		e.Table.Rows = append(e.Table.Rows, quotesTableRow(r))
 	}
@@ -94,7 +97,8 @@ func quotesTableRow(r feed.QuoteRow) []string {
 		}
 	}
 	return []string{r.Symbol, last, signed(r.Change, 2), chgPct, price(api.OrNaN(q.Bid)), price(api.OrNaN(q.Ask)), vol, iv,
-		signed(api.OrNaN(q.IV30Change), 2), strings.ToUpper(string(q.ImpliedUnderlyingIndicator.V)), event}
+		signed(api.OrNaN(q.IV30Change), 2), fixedNum(r.Past.IVRank, 0), fixedNum(r.Past.IVPercentile, 0), pct(r.Past.HV30, 1),
+		strings.ToUpper(string(q.ImpliedUnderlyingIndicator.V)), event}
 }
 
 // price is a price with two decimals, "" for null (the table shows "-").

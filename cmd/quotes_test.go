@@ -102,7 +102,7 @@ func TestQuotesJSONAndTable(t *testing.T) {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != 3 || !regexpMatch(`^SYMBOL +LAST +CHG +CHG% +BID +ASK +VOLUME +IV30 +IVCHG +IMPLIED +NEXT EVENT$`, lines[0]) ||
+	if len(lines) != 3 || !regexpMatch(`^SYMBOL +LAST +CHG +CHG% +BID +ASK +VOLUME +IV30 +IVCHG +IVR +IV%ILE +HV30 +IMPLIED +NEXT EVENT$`, lines[0]) ||
 		!regexpMatch(`^SPY +[\d,]+\.\d\d +[+-]?\d+\.\d\d +[+-]?\d+\.\d\d% .* GREEN +-$`, lines[1]) {
 		t.Fatalf("table:\n%s", out)
 	}

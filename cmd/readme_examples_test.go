@@ -28,3 +28,31 @@ func TestReadmeContractExamplesExist(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeKeepsTheSandboxSecretPrivate: README's shell lines never send
+// `chainwatch sandbox`'s four lines (the demo secret among them) through a
+// redirection, which makes a file as the umask says (0644 as a rule), nor
+// put a secret on the command line; they use --print-credentials (a 0600
+// file: TestSandboxClientSecretFile) and --client-secret-file.
+func TestReadmeKeepsTheSandboxSecretPrivate(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := 0
+	for line := range strings.Lines(string(readme)) {
+		if !strings.Contains(line, "chainwatch sandbox") && !strings.Contains(line, "go run . sandbox") {
+			continue
+		}
+		code, _, _ := strings.Cut(line, "#")
+		if strings.Contains(code, ">") || strings.Contains(code, "--client-secret ") || strings.Contains(code, "$(cat") {
+			t.Errorf("README: %s", strings.TrimSpace(line))
+		}
+		if strings.Contains(code, "--print-credentials ") {
+			shown++
+		}
+	}
+	if shown < 2 {
+		t.Errorf("README shows --print-credentials %d times, want the two ways to save the credentials", shown)
+	}
+}

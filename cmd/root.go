@@ -5,6 +5,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"runtime"
@@ -36,7 +37,11 @@ func Execute(deps Deps, args []string) int {
 		}
 	}
 	mark(root)
-	err := root.Execute()
+	ctx := deps.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	err := root.ExecuteContext(ctx)
 	if err != nil && !started {
 		return ExitInput
 	}
@@ -70,6 +75,11 @@ type Deps struct {
 	runWatch func(model.Config) error
 	// now is the clock for --date's "today"; nil is time.Now.
 	now func() time.Time
+	// ctx ends the commands (an exec request's client gone); nil: never.
+	ctx context.Context
+	// served runs the headless commands on chainwatch serve's session
+	// and monitor (an exec request) instead of one of their own.
+	served *servedClient
 }
 
 // NewCmdRoot builds the command tree. The root command itself is the
@@ -121,8 +131,10 @@ needs no account.`,
 	root.SetVersionTemplate("chainwatch {{.Version}}\n")
 	addWatchFlags(root, &opts.Flags)
 	root.AddCommand(NewCmdVersion(), NewCmdSandbox(deps, nil), NewCmdLogin(deps, nil), NewCmdLogout(deps, nil),
-		NewCmdStatus(deps, nil), NewCmdScan(deps, nil), NewCmdChain(deps, nil), NewCmdCalendar(deps, nil), NewCmdVol(deps, nil),
-		NewCmdTrades(deps, nil), NewCmdTAQ(deps, nil), NewCmdQuotes(deps, nil))
+		NewCmdStatus(deps, nil), NewCmdScan(deps, nil), NewCmdChain(deps, nil), NewCmdCalendar(deps, nil), NewCmdVol(deps, nil), NewCmdGex(deps, nil),
+		NewCmdTrades(deps, nil), NewCmdTAQ(deps, nil), NewCmdQuotes(deps, nil), NewCmdHistory(deps, nil))
+	root.AddCommand(NewCmdStrategy(deps, nil), NewCmdPositions(deps, nil), NewCmdServe(deps, nil))
+	root.AddCommand(NewCmdAlerts(deps, nil))
 	root.ValidArgsFunction = completeSymbols(deps)
 	strictCompletion(root)
 	return root

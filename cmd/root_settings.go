@@ -110,7 +110,7 @@ func (s *watchSettings) readConfigFile(o *WatchOptions) (config.File, error) {
 	if err != nil {
 		return fc, err
 	}
-	s.configExists, s.service = exists, fc.Service
+	s.configExists, s.service, s.file = exists, fc.Service, fc
 	s.configPath, s.scans = path, scan.FromSavedAll(fc.SavedScans())
 	s.watchlist, s.watchlistSkipped = fc.WatchlistSymbols(), fc.WatchlistWarnings()
 	return fc, nil

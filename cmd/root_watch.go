@@ -45,6 +45,7 @@ type watchFlags struct {
 	noColor    bool
 	noFlash    bool
 	watchlist  bool
+	noHistory  bool // --no-history
 	svc        serviceFlags
 	// The embedded sandbox's clock: --sandbox-clock, --sandbox-speed.
 	sandboxClock string
@@ -88,6 +89,7 @@ func addWatchFlags(cmd *cobra.Command, f *watchFlags) {
 	fl.BoolVar(&f.noColor, "no-color", false, "no colours at all (also when NO_COLOR is set)")
 	fl.BoolVar(&f.noFlash, "no-flash", false, "changed quotes are not highlighted (a refresh then writes about half the bytes, for a slow link)")
 	fl.BoolVar(&f.watchlist, "watchlist", false, "start on the watchlist page (the config file's watchlist; W switches)")
+	fl.BoolVar(&f.noHistory, "no-history", false, "run without the store of past days: ask the service for every past day and keep nothing")
 	fl.StringVar(&f.svc.authURL, "auth-url", "", "token service URL, {auth_url} (env "+envAuthURL+")")
 	fl.StringVar(&f.svc.baseURL, "base-url", "", "data service URL, {base_url} (env "+envBaseURL+")")
 	fl.StringVar(&f.svc.clientID, "client-id", "", "OAuth client ID for client credentials (env "+envClientID+"; the secret only from "+envClientSecret+" or the config file)")
@@ -152,6 +154,8 @@ type watchSettings struct {
 	// watchlistSkipped its entries that are not used, with their lines.
 	watchlist        []string
 	watchlistSkipped []string
+	// file is the config file as loaded: its alert rules (alerts_screen.go).
+	file config.File
 }
 
 // parseDate reads --date: a past day (Eastern) is historical, today is the
@@ -229,7 +233,10 @@ func watchRun(o *WatchOptions) error {
 			}
 		}
 	}
-	client, err := api.NewClient(api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(set.mode), api.WithClock(o.Now))
+	store := openHistory(context.Background(), o.Getenv, o.Flags.noHistory, sess, o.ErrOut)
+	defer closeHistory(store, o.ErrOut)
+	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(set.mode), api.WithClock(o.Now)}
+	client, err := api.NewClient(append(opts, withHistory(store)...)...)
 	if err != nil {
 		return err
 	}
@@ -261,6 +268,7 @@ func watchRun(o *WatchOptions) error {
 		Watchlist: set.watchlist, WatchlistSkipped: set.watchlistSkipped, StartOnWatchlist: o.Flags.watchlist,
 	}
 	if set.configPath != "" {
+		cfg.PositionsPath = config.PositionsPath(set.configPath)
 		// The modal shows a failed save itself; the file is the one this
 		// run loaded, so what is saved is what the next run lists.
 		cfg.SaveScan = func(s scan.Scan) error { return config.SaveScan(set.configPath, s.Saved(), scan.CheckSaved) }
@@ -283,6 +291,11 @@ func watchRun(o *WatchOptions) error {
 	if o.RunWatch == nil {
 		return errors.New("the watch screen is not available in this build")
 	}
+	stopAlerts, err := screenAlerts(&cfg, o, set, sess.source == fromEmbeddedSandbox, &warn)
+	if err != nil {
+		return err
+	}
+	defer stopAlerts()
 	runErr := o.RunWatch(cfg)
 	wlSave.Lock()
 	warn.add(wlSave.err)

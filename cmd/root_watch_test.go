@@ -29,6 +29,7 @@ func homeEnv(t *testing.T) map[string]string {
 		"HOME":            filepath.Join(root, "home"),
 		"XDG_CONFIG_HOME": filepath.Join(root, "config"),
 		"XDG_STATE_HOME":  filepath.Join(root, "state"),
+		"XDG_DATA_HOME":   filepath.Join(root, "data"),
 	}
 }
 

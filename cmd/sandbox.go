@@ -34,10 +34,14 @@ type SandboxOptions struct {
 	Faults       string
 	Entitlements string
 	ClientSecret string // "" also from the environment (envSandboxSecret)
-	State        string
-	Clock        string
-	Speed        float64
-	Getenv       func(string) string
+	// ClientSecretFile holds the secret instead (sandbox_secret.go).
+	ClientSecretFile string
+	// PrintCredentials is a file for the four lines instead of stdout.
+	PrintCredentials string
+	State            string
+	Clock            string
+	Speed            float64
+	Getenv           func(string) string
 }
 
 // envSandboxSecret fixes the sandbox's demo client secret, as
@@ -57,14 +61,15 @@ func NewCmdSandbox(deps Deps, runF func(*SandboxOptions) error) *cobra.Command {
 		Long: `Run the sandbox: a local deployment of the market-data service and its
 OAuth 2.0 / OpenID Connect token service, for trying chainwatch and for tests.
 
-It prints four lines on stdout, for scripts:
+It prints four lines on stdout, for scripts, or writes them to the file
+--print-credentials names (0600: they hold the secret):
 
   base_url=URL         the data endpoints ({base_url})
   auth_url=URL         the token service ({auth_url})
   client_id=ID         the confidential demo client
   client_secret=SECRET its secret: new on every start, unless fixed by
-                       --client-secret (or ` + envSandboxSecret + `) or kept
-                       under --state
+                       --client-secret-file (or --client-secret, or
+                       ` + envSandboxSecret + `) or kept under --state
 
 and logs requests to stderr. Log in with the public client
 (chainwatch login --auth-url URL --base-url URL) or fetch a token with the
@@ -96,8 +101,10 @@ of the kinds, chosen uniformly (all of them when none is named):
 
 e.g. --faults 0.05 or --faults 0.1:500,503,slow.
 
-Identity across restarts: with --client-secret the demo client's secret
-is the same on every start, so a chainwatch that was using the sandbox
+Identity across restarts: with --client-secret-file FILE the demo
+client's secret is the one in FILE (the secret alone, or the client_secret=
+line of a file --print-credentials wrote; a file others can read is
+refused) on every start, so a chainwatch that was using the sandbox
 fetches a new token by itself after a restart on the same --listen
 address. --state DIR also keeps the signing keys, the logins with their
 refresh tokens and the access tokens in DIR (a private file), so nothing a
@@ -105,6 +112,7 @@ client holds stops working.
 
 Clock: --clock 2026-11-24T11:30:00-05:00 runs the simulated market from
 that instant (an open market at any hour), --speed N N times as fast.
+Every answer's Date header and every time in a token follow this clock.
 
 It stops on Ctrl+C or SIGTERM.`,
 		Args: cobra.NoArgs,
@@ -121,7 +129,9 @@ It stops on Ctrl+C or SIGTERM.`,
 	cmd.Flags().StringVar(&opts.Plan, "plan", "professional", "points plan of every client: "+strings.Join(quota.PlanNames(), ", "))
 	cmd.Flags().Float64Var(&opts.PerSecond, "rate", sandbox.DefaultPerSecond, "requests per second per client; 0 for no limit")
 	cmd.Flags().StringVar(&opts.Faults, "faults", "", "inject faults: RATE or RATE:KIND,... with kinds 500, 503, 429, slow, truncate, reset, token (off by default)")
-	cmd.Flags().StringVar(&opts.ClientSecret, "client-secret", "", "fix the demo client's secret (16 to 128 printable characters; env "+envSandboxSecret+")")
+	cmd.Flags().StringVar(&opts.ClientSecret, "client-secret", "", "fix the demo client's secret (16 to 128 printable characters; env "+envSandboxSecret+"); --client-secret-file keeps it out of the process list")
+	cmd.Flags().StringVar(&opts.ClientSecretFile, "client-secret-file", "", "fix the demo client's secret to the one in this file, which only you may read")
+	cmd.Flags().StringVar(&opts.PrintCredentials, "print-credentials", "", "write the four lines to this file (made 0600) instead of stdout")
 	cmd.Flags().StringVar(&opts.State, "state", "", "keep keys, secret, logins and tokens in this directory across restarts")
 	addClockFlags(cmd, &opts.Clock, &opts.Speed, "clock", "speed")
 	cmd.Flags().StringVar(&opts.Entitlements, "entitlements", "consolidated_tape,utp,opra", "subscriptions of every client: a comma list of consolidated_tape, utp, opra, or none")
@@ -144,12 +154,12 @@ func sandboxRun(o *SandboxOptions) error {
 		log.Warn("listening beyond loopback: the sandbox speaks plain http, and chainwatch refuses plain http to any host but loopback", "listen", o.Listen)
 	}
 	cfg.Addr, cfg.Logger, cfg.AccessTokenTTL, cfg.StateDir = o.Listen, log, o.TokenTTL, o.State
-	if cfg.DemoSecret = o.ClientSecret; cfg.DemoSecret == "" && o.Getenv != nil {
-		cfg.DemoSecret = o.Getenv(envSandboxSecret)
+	if cfg.DemoSecret, err = sandboxSecret(o); err != nil {
+		return err
 	}
-	if cfg.DemoSecret != "" {
-		if err := sandbox.CheckDemoSecret(cfg.DemoSecret); err != nil {
-			return usageError{fmt.Errorf("--client-secret: %w", err)}
+	if o.PrintCredentials != "" {
+		if err := checkCredentialsPath(o.PrintCredentials); err != nil {
+			return err
 		}
 	}
 	if cfg.Now, err = sandboxClock("--clock", o.Clock, "--speed", o.Speed); err != nil {
@@ -166,8 +176,13 @@ func sandboxRun(o *SandboxOptions) error {
 		}
 		return err
 	}
-	fmt.Fprintf(o.Out, "base_url=%s\nauth_url=%s\nclient_id=%s\nclient_secret=%s\n",
-		s.BaseURL, s.AuthURL, sandbox.DemoClientID, s.DemoSecret)
+	if o.PrintCredentials == "" {
+		fmt.Fprint(o.Out, credentialsText(s))
+	} else if err := writeCredentials(o.PrintCredentials, s); err != nil {
+		return errors.Join(err, s.Close())
+	} else {
+		log.Info("credentials written", "file", o.PrintCredentials)
+	}
 	log.Info("to log in as a user: chainwatch login --auth-url " + s.AuthURL + " --base-url " + s.BaseURL)
 
 	ctx, stop := signal.NotifyContext(o.Context, os.Interrupt, syscall.SIGTERM)

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,12 @@ import (
 // sandbox.Browse) and returns the environment that uses the login.
 func loginTo(t *testing.T, s *sandbox.Server) map[string]string {
 	t.Helper()
+	return loginAt(t, s.AuthURL, s.BaseURL)
+}
+
+// loginAt is loginTo for a sandbox known by its addresses.
+func loginAt(t *testing.T, authURL, baseURL string) map[string]string {
+	t.Helper()
 	env := homeEnv(t)
 	env[envTokenFile] = filepath.Join(t.TempDir(), "token.json")
 	browser := func(u string) error {
@@ -35,7 +42,7 @@ func loginTo(t *testing.T, s *sandbox.Server) map[string]string {
 		}()
 		return nil
 	}
-	out, done := runLogin(t, cli{env: env, browser: browser}, "--auth-url", s.AuthURL, "--base-url", s.BaseURL)
+	out, done := runLogin(t, cli{env: env, browser: browser}, "--auth-url", authURL, "--base-url", baseURL)
 	if err := wait(t, done); err != nil {
 		t.Fatalf("login: %v\n%s", err, out)
 	}
@@ -80,7 +87,9 @@ func TestLoginWithShortLivedTokensKeepsTheLiveRefreshToken(t *testing.T) {
 // login whose access token has expired all refresh through one lock:
 // one rotates the refresh token, the others wait and use what it saved.
 // (Before, 4 of 5 `chain SPY` failed with invalid_grant.) Each command
-// has its own store and lock descriptor, as separate processes do.
+// has its own store and lock descriptor, as separate processes do. The
+// sandbox ends a login whose rotated refresh token is used again (RFC
+// 9700), so the refresh that works at the end shows none was.
 func TestProcessesShareOneTokenFile(t *testing.T) {
 	s := startSandbox(t)
 	env := loginTo(t, s)
@@ -117,6 +126,40 @@ func TestProcessesShareOneTokenFile(t *testing.T) {
 	}
 	if err := refreshWorks(t, s, env[envTokenFile]); err != nil {
 		t.Fatalf("the stored login is dead after the commands: %v", err)
+	}
+}
+
+// TestCopiedTokenFileReuseEndsTheLogin: a copy of the token file (another
+// machine, a backup) shares no lock with the original. Once one of them
+// has refreshed, the other's refresh presents the rotated token: the
+// service ends the whole login (RFC 9700), and both say to log in again.
+func TestCopiedTokenFileReuseEndsTheLogin(t *testing.T) {
+	s := startSandbox(t)
+	env := loginTo(t, s)
+	store := api.FileTokenStore{Path: env[envTokenFile]}
+	tok, svc, err := store.LoadLogin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok.Expiry = time.Now().Add(-time.Minute) // each must refresh first
+	copied := maps.Clone(env)
+	copied[envTokenFile] = filepath.Join(t.TempDir(), "copy.json")
+	for _, path := range []string{env[envTokenFile], copied[envTokenFile]} {
+		if err := (api.FileTokenStore{Path: path}).SaveLogin(tok, svc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, errOut, err := (cli{env: env}).run(t, "quotes", "SPY", "--json=symbol"); err != nil || !strings.Contains(out, `"SPY"`) {
+		t.Fatalf("the original's first refresh: %v\n%s%s", err, out, errOut)
+	}
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+	}{{"the copy", copied}, {"the original, after the copy's reuse", env}} {
+		_, errOut, err := (cli{env: c.env}).run(t, "status")
+		if err == nil || !strings.Contains(err.Error()+errOut, "run `chainwatch login`") || strings.Contains(err.Error()+errOut, tok.RefreshToken) {
+			t.Errorf("%s: %v\n%s", c.name, err, errOut)
+		}
 	}
 }
 

@@ -48,12 +48,16 @@ func (h *headless) checkWatch(j job) error {
 func (h *headless) watch(client *api.Client, mode api.Mode, format Format, fc config.File, j job) error {
 	tty := format.kind == kindTable && isTerminal(h.Out)
 	format.lines = true
-	mon := feed.NewMonitor(feed.MonitorOptions{Fetcher: feed.Source{Client: client, Now: h.Now},
-		Clock: feed.RealClock{NowFunc: h.Now}, Budget: budgetOf(fc)})
-	defer mon.Close()
+	mon, name := h.served.monitor(), "watch "+h.served.commandLine()
+	if mon == nil {
+		mon = feed.NewMonitor(feed.MonitorOptions{Fetcher: feed.Source{Client: client, Now: h.Now},
+			Clock: feed.RealClock{NowFunc: h.Now}, Budget: budgetOf(fc)})
+		defer mon.Close()
+	}
 	sub := mon.Subscribe()
+	defer sub.Close()
 	sub.Set(feed.Attention{Focused: true}, feed.Want{Feed: feed.FeedJob, Job: &feed.Job{
-		Name: "watch", Every: h.Watch, Mode: mode,
+		Name: name, Every: h.Watch, Mode: mode,
 		Run: func(context.Context) feed.JobResult {
 			a, err := h.once(client, j)
 			return feed.JobResult{Value: a, Resps: a.Resps, Err: err}

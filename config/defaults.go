@@ -146,3 +146,33 @@ const (
 // DefaultWatchlist is the watchlist of a config file without one: the
 // index products and the names most traded in options.
 var DefaultWatchlist = []string{"SPY", "QQQ", "IWM", "SPX", "VIX", "AAPL", "MSFT", "NVDA", "AMZN", "TSLA"}
+
+// Alert rules (the alert package, `chainwatch alerts`).
+const (
+	// AlertEvery is how often the data a rule needs and nothing on screen
+	// fetches is fetched for it: a price a few seconds late is an alert
+	// in time, and 4 points every 30 s is 480 an hour.
+	AlertEvery = 30 * time.Second
+	// AlertScanEvery is how often a scan rule runs its scan: a scan's
+	// results change over minutes and a run costs 30 points live.
+	AlertScanEvery = 5 * time.Minute
+	// AlertExecTimeout bounds a rule's command (--exec): it is killed
+	// then, and the screen says so. MaxAlertExecTimeout is the longest
+	// the config file may ask for.
+	AlertExecTimeout    = 10 * time.Second
+	MaxAlertExecTimeout = 10 * time.Minute
+	// AlertExecParallel commands run at once; AlertExecQueue more wait.
+	// Beyond them an event is logged but its command not run, and said.
+	AlertExecParallel = 4
+	AlertExecQueue    = 64
+	// AlertLogMax bounds the fired-event log (lines): past it the file is
+	// rewritten with its newest half, each rule's last state kept.
+	AlertLogMax = 10000
+	// MaxAlerts bounds the rules of a file and a session.
+	MaxAlerts = 2000
+	// AlertNoticeEvery is the shortest time between two notices, bells or
+	// desktop notifications: a flood of events is one notice with a count.
+	AlertNoticeEvery = time.Second
+	// AlertLogFile is the fired-event log in the state directory.
+	AlertLogFile = "alerts.jsonl"
+)

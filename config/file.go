@@ -31,6 +31,12 @@ type File struct {
 	Budget     Budget      `toml:"budget"`
 	Service    Service     `toml:"service"`
 	Scans      []ScanTable `toml:"scan"` // [[scan]] tables, scans.go
+	// Alerts are the [[alert]] rules (alerts.go), AlertLines the line of
+	// each one's header, AlertSettings the [alerts] table.
+	Alerts        []AlertTable     `toml:"alert"`
+	AlertLines    []int            `toml:"-"`
+	AlertKeyLines []map[string]int `toml:"-"` // each rule's keys' lines
+	AlertSettings AlertSettings    `toml:"alerts"`
 	// Watchlist is the watchlist page's symbols (watchlist.go); nil when
 	// the file leaves the key out, so that an emptied list stays empty
 	// instead of turning back into the default one.
@@ -144,6 +150,9 @@ func Load(path string, explicit bool, rule ScanRule) (fc File, exists bool, err 
 		return File{}, true, tomlError(path, string(data), err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
+		if err, ok := unknownAlertKey(path, string(data), und[0]); ok {
+			return File{}, true, err
+		}
 		keys := make([]string, len(und))
 		for i, k := range und {
 			keys[i] = k.String()
@@ -161,6 +170,9 @@ func Load(path string, explicit bool, rule ScanRule) (fc File, exists bool, err 
 	if err := fc.check(rule); err != nil {
 		return File{}, true, fmt.Errorf("%s: %w", path, err)
 	}
+	if err := fc.checkAlerts(path, string(data)); err != nil {
+		return File{}, true, err
+	}
 	fc.checkWatchlist(string(data))
 	return fc, true, nil
 }
@@ -172,6 +184,10 @@ var configKeys = []string{
 	"service.base_url", "service.auth_url", "service.client_id", "service.client_secret", "service.token_file",
 	"scan.name", "scan.description", "scan.all_results",
 	"scan.field.formula", "scan.field.display_name", "scan.field.include_in_resultset", "scan.field.sort",
+	"alert.name", "alert.kind", "alert.symbol", "alert.contract", "alert.above", "alert.below", "alert.margin",
+	"alert.move", "alert.from", "alert.min_size", "alert.min_premium", "alert.ratio", "alert.min_volume",
+	"alert.scan", "alert.exec", "alert.enabled",
+	"alerts.every", "alerts.exec", "alerts.exec_timeout", "alerts.desktop", "alerts.bell",
 }
 
 // typeError is the decoder's message for a value of the wrong type, which

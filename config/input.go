@@ -67,16 +67,13 @@ func symbolProblem(s string) string {
 	return ""
 }
 
-// EarliestDate is the first day the service has option data for.
-var EarliestDate = api.NewDate(2003, 1, 1)
-
 // ParseDate reads a day to show, as yyyy-mm-dd. It returns 0 for today
 // (empty, "today" or today's date: the live screen). A day in the future,
-// before EarliestDate, or without a session is refused before anything is
+// before api.EarliestDate, or without a session is refused before anything is
 // asked of the service, which would charge for its 204; a day without a
 // session names the trading day before it, the one the user most likely
 // wants, or the one after it when the day before is itself refused
-// (before EarliestDate): a suggestion is always a day ParseDate takes.
+// (before api.EarliestDate): a suggestion is always a day ParseDate takes.
 func ParseDate(s string, now time.Time) (api.Date, error) {
 	today := api.Today(now)
 	s = strings.TrimSpace(s)
@@ -89,16 +86,16 @@ func ParseDate(s string, now time.Time) (api.Date, error) {
 		return 0, fmt.Errorf("%s is not a date: use yyyy-mm-dd, e.g. %s", text.Quote(s), today)
 	case d > today:
 		return 0, fmt.Errorf("%s is in the future (today is %s, Eastern)", d, today)
-	case d < EarliestDate:
-		return 0, fmt.Errorf("%s is before the service's option data, which starts on %s", d, EarliestDate)
+	case d < api.EarliestDate:
+		return 0, fmt.Errorf("%s is before the service's option data, which starts on %s", d, api.EarliestDate)
 	case !api.IsTradingDay(d):
-		if prev := api.PrevTradingDay(d); prev >= EarliestDate {
+		if prev := api.PrevTradingDay(d); prev >= api.EarliestDate {
 			return 0, fmt.Errorf("%s is %s, not a trading day; try %s %s",
 				d, api.ClosedReason(d), prev.Weekday().String()[:3], prev)
 		}
 		next := api.NextTradingDay(d)
 		return 0, fmt.Errorf("%s is %s, not a trading day, and the service's data starts on %s; the first trading day is %s %s",
-			d, api.ClosedReason(d), EarliestDate, next.Weekday().String()[:3], next)
+			d, api.ClosedReason(d), api.EarliestDate, next.Weekday().String()[:3], next)
 	case d == today:
 		return 0, nil
 	}

@@ -183,6 +183,9 @@ func editFile(path string, rule ScanRule, what, region string, edit fileEdit) er
 // what the edit was for (which the caller has cleared in both).
 func sameSettings(path string, after, before File) error {
 	after.Service.Path, before.Service.Path = "", ""
+	// A block written above the alerts moves their lines, nothing else.
+	after.AlertLines, before.AlertLines = nil, nil
+	after.AlertKeyLines, before.AlertKeyLines = nil, nil
 	if !reflect.DeepEqual(after, before) {
 		return fmt.Errorf("the edit would change other settings; %s is unchanged", path)
 	}
@@ -217,7 +220,20 @@ func onlyBlocks(text string, e textEdit, blocks []scanBlock) bool {
 // reads it back, and renames it over path only if it holds old's bytes
 // outside the edited lines unchanged and verify accepts the file it loads
 // as.
-func writeVerified(path string, rule ScanRule, old string, e textEdit, perm os.FileMode, region string, verify func(File) error) (err error) {
+func writeVerified(path string, rule ScanRule, old string, e textEdit, perm os.FileMode, region string, verify func(File) error) error {
+	return writeChecked(path, old, e, perm, region, func(tmpPath string) error {
+		after, _, err := Load(tmpPath, true, rule)
+		if err != nil {
+			return fmt.Errorf("the edited file would not load (%s); %s is unchanged",
+				strings.ReplaceAll(err.Error(), tmpPath, path), path)
+		}
+		return verify(after)
+	})
+}
+
+// writeChecked is writeVerified for any file: check reads the temporary
+// file back and says whether it holds what was intended.
+func writeChecked(path, old string, e textEdit, perm os.FileMode, region string, check func(tmpPath string) error) (err error) {
 	text := e.apply(old)
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -251,12 +267,7 @@ func writeVerified(path string, rule ScanRule, old string, e textEdit, perm os.F
 		string(got[:e.lo]) != old[:e.lo] || string(got[e.lo+len(e.insert):]) != old[e.hi:] {
 		return fmt.Errorf("the edited file would change text outside %s; %s is unchanged", region, path)
 	}
-	after, _, err := Load(tmpPath, true, rule)
-	if err != nil {
-		return fmt.Errorf("the edited file would not load (%s); %s is unchanged",
-			strings.ReplaceAll(err.Error(), tmpPath, path), path)
-	}
-	if err := verify(after); err != nil {
+	if err := check(tmpPath); err != nil {
 		return err
 	}
 	if err := os.Rename(tmpPath, path); err != nil {

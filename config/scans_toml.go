@@ -80,16 +80,20 @@ func tomlLines(text string) []tomlLine {
 // file order, which is the order of File.Scans. A block runs to the
 // next header that is not one of its [[scan.field]]s (or the end of the
 // file) and ends after the last line of TOML before it.
-func findScanBlocks(text string) []scanBlock {
+func findScanBlocks(text string) []scanBlock { return findBlocks(text, "scan") }
+
+// findBlocks is findScanBlocks for the [[name]] tables (alert, the positions
+// file's [[position]]).
+func findBlocks(text, name string) []scanBlock {
 	lines := tomlLines(text)
 	var blocks []scanBlock
 	for i, l := range lines {
-		if h, ok := l.header(); !ok || !h.array || h.key != "scan" {
+		if h, ok := l.header(); !ok || !h.array || h.key != name {
 			continue
 		}
 		b := scanBlock{start: l.at, end: l.next}
 		for _, next := range lines[i+1:] {
-			if h, ok := next.header(); ok && (h.key == "scan" || !strings.HasPrefix(h.key, "scan.")) {
+			if h, ok := next.header(); ok && (h.key == name || !strings.HasPrefix(h.key, name+".")) {
 				break
 			}
 			if next.content() {

@@ -58,6 +58,18 @@ func OpenState(getenv func(string) string) State {
 	return State{dir: dir, dirErr: err}
 }
 
+// In is the state kept in the subdirectory name (chainwatch serve keeps
+// each trader's apart); the zero State stays one.
+func (s State) In(name string) State {
+	if s.dir == "" {
+		return s
+	}
+	return State{dir: filepath.Join(s.dir, name)}
+}
+
+// Dir is the state directory; "" when none is known.
+func (s State) Dir() string { return s.dir }
+
 func (s State) path(name string) (string, error) {
 	if s.dir == "" {
 		err := s.dirErr
@@ -113,7 +125,7 @@ func (s State) SaveRecent(list []string) error {
 		b.WriteString(sym)
 		b.WriteByte('\n')
 	}
-	if err := writeFileAtomic(p, []byte(b.String())); err != nil {
+	if err := WriteFileAtomic(p, []byte(b.String())); err != nil {
 		return fmt.Errorf("cannot save the recent symbols: %w", err)
 	}
 	return nil
@@ -137,7 +149,7 @@ func (s State) MarkFirstRun() error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(p, nil); err != nil {
+	if err := WriteFileAtomic(p, nil); err != nil {
 		return fmt.Errorf("cannot record the first run: %w", err)
 	}
 	return nil
@@ -162,10 +174,12 @@ func normalizeRecent(list []string) []string {
 	return out
 }
 
-// writeFileAtomic writes data to a temporary file beside path and renames
+// WriteFileAtomic writes data to a temporary file beside path and renames
 // it over path, creating the directory 0700: a reader sees the old file or
-// the new one, never half of one.
-func writeFileAtomic(path string, data []byte) (err error) {
+// the new one, never half of one, and the file is 0600 from its first
+// byte whatever the umask (`sandbox --print-credentials` writes a secret
+// with it).
+func WriteFileAtomic(path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/http"
 	"time"
 
 	"chainwatch/api"
@@ -106,13 +107,41 @@ func (s *Scheduler) Outside(resp *api.Response) {
 // balance keeps the month's balance a response reports; headers the
 // service did not send leave the last known values, since unknown is not
 // zero.
+//
+// Requests run side by side, so replies can be booked out of the order the
+// service charged them: a balance that says fewer points were used than
+// the one held, stated no later on the service's clock (its Date header,
+// to the second), is the older one and is skipped. A later second may
+// carry a reset (a new day or month of the allowance) and is taken.
 func (s *Scheduler) balance(resp *api.Response) {
+	at, _ := http.ParseTime(resp.Header.Get("Date"))
+	if s.olderBalance(resp, at) {
+		return
+	}
+	if at.After(s.balanceAt) {
+		s.balanceAt = at
+	}
 	if resp.PointsUsed.Valid {
 		s.pointsUsed = resp.PointsUsed
 	}
 	if resp.PointsLeft.Valid {
 		s.pointsLeft = resp.PointsLeft
 	}
+}
+
+// olderBalance reports whether resp states a balance from before the one
+// held (see balance).
+func (s *Scheduler) olderBalance(resp *api.Response, at time.Time) bool {
+	if at.IsZero() || at.After(s.balanceAt) {
+		return false // undated: nothing to order it by
+	}
+	if used, ok := s.pointsUsed.Get(); ok && resp.PointsUsed.Valid {
+		return resp.PointsUsed.V < used
+	}
+	if left, ok := s.pointsLeft.Get(); ok && resp.PointsLeft.Valid {
+		return resp.PointsLeft.V > left
+	}
+	return false
 }
 
 // book records what a response says about spending: its cost and the
@@ -123,6 +152,9 @@ func (s *Scheduler) book(resp *api.Response, now time.Time) {
 	}
 	if resp == nil {
 		return
+	}
+	if resp.FromHistory {
+		s.fromHistory++
 	}
 	s.charge(resp.Cost, now)
 	s.balance(resp)
@@ -149,6 +181,7 @@ func (s *Scheduler) charge(cost int, now time.Time) {
 // Stats is the scheduler's account of spending, for the status bar.
 type Stats struct {
 	SessionSpent  int       // points charged this session (sum of resp.Cost)
+	FromHistory   int       // answers the store of past days gave this session, at 0 points
 	HourlyRate    float64   // points per hour polling spends (see Stats); valid when RateKnown
 	RateKnown     bool      // false until the first poll: the loads before it are not a rate
 	BudgetPerHour float64   // what the budget allows now
@@ -176,6 +209,7 @@ func (s *Scheduler) Polled(now time.Time) {
 func (s *Scheduler) Stats(now time.Time) Stats {
 	st := Stats{
 		SessionSpent:  s.spent,
+		FromHistory:   s.fromHistory,
 		BudgetPerHour: s.BudgetPerHour(now),
 		PointsUsed:    s.pointsUsed,
 		PointsLeft:    s.pointsLeft,

@@ -2,6 +2,7 @@ package feed
 
 import (
 	"math"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -206,5 +207,28 @@ func TestSchedulerSpend(t *testing.T) {
 	}
 	if d, ok := s.Next(FeedChain, pastDate(liveCond), wed, wed.Add(time.Hour)); ok {
 		t.Errorf("Spend disturbed the chain: historical Next = %v, true", d)
+	}
+}
+
+// TestSchedulerBalanceOutOfOrder: replies booked out of the order the
+// service charged them keep the newest balance (the most used within one
+// second of the service's clock), and a later second may reset it.
+func TestSchedulerBalanceOutOfOrder(t *testing.T) {
+	at := func(resp *api.Response, date string) *api.Response {
+		resp.Header = http.Header{"Date": {date}}
+		return resp
+	}
+	const sec = "Wed, 25 Nov 2026 15:00:00 GMT"
+	s := NewScheduler(DefaultBudget())
+	s.Observe(FeedChain, at(charged(3, api.Some[int64](27), api.Some[int64](473)), sec), nil, wed)
+	s.Observe(FeedTape, at(charged(3, api.Some[int64](33), api.Some[int64](467)), sec), nil, wed)
+	s.Observe(FeedCalendar, at(charged(3, api.Some[int64](30), api.Some[int64](470)), sec), nil, wed)
+	if st := s.Stats(wed); st.SessionSpent != 9 || st.PointsLeft != api.Some[int64](467) || st.PointsUsed != api.Some[int64](33) {
+		t.Fatalf("spent %d, used %v, left %v: want 9, 33 and 467 (the newest balance)", st.SessionSpent, st.PointsUsed, st.PointsLeft)
+	}
+	// The next day the trial's allowance starts again.
+	s.Observe(FeedChain, at(charged(3, api.Some[int64](3), api.Some[int64](497)), "Thu, 26 Nov 2026 15:00:01 GMT"), nil, wed)
+	if st := s.Stats(wed); st.PointsLeft != api.Some[int64](497) {
+		t.Fatalf("left %v after a reset, want 497", st.PointsLeft)
 	}
 }

@@ -18,8 +18,13 @@ type Clock interface {
 // Stopper cancels a timer; a timer that already fired is left alone.
 type Stopper interface{ Stop() bool }
 
-// RealClock is now's time with real timers.
-type RealClock struct{ NowFunc func() time.Time }
+// RealClock is now's time with real timers. With a Speed (the embedded
+// sandbox's --sandbox-speed) a wait of d on its clock is d/Speed of real
+// time, so what is paced on the market's clock keeps its pace.
+type RealClock struct {
+	NowFunc func() time.Time
+	Speed   float64
+}
 
 // Now is NowFunc's time, or the system's.
 func (c RealClock) Now() time.Time {
@@ -30,7 +35,12 @@ func (c RealClock) Now() time.Time {
 }
 
 // AfterFunc calls f in its own goroutine after d of real time.
-func (c RealClock) AfterFunc(d time.Duration, f func()) Stopper { return time.AfterFunc(d, f) }
+func (c RealClock) AfterFunc(d time.Duration, f func()) Stopper {
+	if c.Speed > 0 && c.Speed != 1 {
+		d = time.Duration(float64(d) / c.Speed)
+	}
+	return time.AfterFunc(d, f)
+}
 
 // Fetcher does the monitor's I/O, one method a feed. Source is the real
 // one; tests answer with fixtures.

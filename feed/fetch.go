@@ -35,7 +35,13 @@ func (s Source) Chain(ctx context.Context, q Query, expiry api.Date) ChainMsg {
 		p.MinExpiry, p.MaxExpiry = expiry.String(), expiry.String()
 	}
 	ch, resp, err := s.Client.OptionAndUnderlyingQuotes(ctx, p)
-	return ChainMsg{Query: q, Expiry: expiry, Chain: ch, Resp: resp, Err: err, At: s.Now()}
+	m := ChainMsg{Query: q, Expiry: expiry, Chain: ch, Resp: resp, Err: err, At: s.Now()}
+	if err == nil && ch != nil {
+		if past, ok := PastOf(ctx, s.Client, q.Symbol, ShownDay(q, s.Now()), ch.IV30); ok {
+			m.Past = &past
+		}
+	}
+	return m
 }
 
 // Term fetches the whole chain for the vol page's term structure.
@@ -90,14 +96,20 @@ func (s Source) Exchanges(ctx context.Context, mode api.Mode) ExchangesMsg {
 	return ExchangesMsg{List: list, Err: err}
 }
 
-// Calendar fetches the symbol's events from 120 days back (the last
-// reports, for context) to 200 days ahead (the next two).
+// Calendar fetches the symbol's events from two years back (the last
+// eight reports, whose realized moves the vol page sets against the next
+// one's implied move) to 200 days ahead (the next two); one request, 15
+// points, however long the window.
 func (s Source) Calendar(ctx context.Context, q Query) CalendarMsg {
 	ctx, cancel := context.WithTimeout(ctx, config.FetchTimeout)
 	defer cancel()
 	day := q.Day(s.Now())
 	p := api.CalendarParams{Symbols: []string{q.Symbol}, EventType: api.EventsAll,
-		StartDate: day.AddDays(-120).String(), EndDate: day.AddDays(200).String(), Mode: q.Mode}
+		StartDate: day.AddDays(-config.EarningsLookback).String(), EndDate: day.AddDays(200).String(), Mode: q.Mode}
 	ev, resp, err := s.Client.Calendar(ctx, p)
-	return CalendarMsg{Query: q, Events: ev, Resp: resp, Err: err, At: s.Now()}
+	m := CalendarMsg{Query: q, Events: ev, Resp: resp, Err: err, At: s.Now()}
+	if err == nil {
+		m.Moves = RealizedMoves(ctx, s.Client, q.Symbol, ev, day)
+	}
+	return m
 }

@@ -31,6 +31,8 @@ type Monitor struct {
 	feeds  map[Key]*entry
 	subs   map[*Subscription]struct{}
 	union  Conditions // what the subscribers show, for pacing (Mode and Historical are per feed)
+
+	obs []func(any) // observers of every settled reply (monitor_observe.go)
 }
 
 // MonitorOptions builds a Monitor. Fetcher is required.
@@ -106,6 +108,7 @@ type entry struct {
 	fetched  bool      // a fetch was started since the entry was made
 	inflight int
 	timer    Stopper
+	replay   replay // its newest replies, for a subscriber that joins it
 	feedCursor
 }
 
@@ -254,8 +257,10 @@ func (m *Monitor) reply(e *entry, msg any) {
 		e.inflight--
 	}
 	msg, runs := m.settle(e, msg, now)
+	e.replay.keep(e.key, msg, e.want.Capacity)
 	posts := m.postAll(e, msg)
 	m.mu.Unlock()
+	m.observe(msg)
 	deliver(posts)
 	m.start(runs...)
 }

@@ -3,7 +3,6 @@ package feed
 import (
 	"context"
 	"slices"
-	"sync"
 	"time"
 
 	"chainwatch/api"
@@ -146,6 +145,7 @@ func (s *Subscription) Set(att Attention, wants ...Want) {
 	}
 	slices.SortFunc(keys, func(a, b Key) int { return int(a.Feed) - int(b.Feed) })
 	var runs []func()
+	var posts []post
 	m.recount(now) // first: a page opened paces its feeds under what it shows
 	for _, k := range keys {
 		w := next[k]
@@ -153,10 +153,14 @@ func (s *Subscription) Set(att Attention, wants ...Want) {
 		if had && sameWant(old, w) && m.feeds[k] != nil {
 			continue
 		}
+		if e := m.feeds[k]; e != nil && !had {
+			posts = append(posts, e.replay.to(s, w)...) // what the others have: a feed joined shows at once
+		}
 		runs = append(runs, m.want(s, w, now))
 	}
 	runs = append(runs, m.askNeeded(now))
 	m.mu.Unlock()
+	deliver(posts)
 	m.start(runs...)
 }
 
@@ -413,6 +417,7 @@ type FeedStatus struct {
 	InFlight bool          // a request is out
 	Interval time.Duration // the steady interval under the budget now; 0: not polled
 	NoSuch   bool          // the chain: the service does not know the symbol
+	Shared   int           // the subscribers that want the feed, this one included (SSH sessions)
 }
 
 // Snapshot is the monitor as a subscriber may show it at one moment: the
@@ -435,7 +440,7 @@ func (s *Subscription) Snapshot(now time.Time) Snapshot {
 			continue
 		}
 		st := &snap.Feeds[k.Feed]
-		st.Wanted, st.Due, st.InFlight = true, e.due, e.inflight > 0
+		st.Wanted, st.Due, st.InFlight, st.Shared = true, e.due, e.inflight > 0, len(e.subs)
 		st.Interval = m.sched.Interval(k.Feed, m.conditions(e, now), now)
 		if c := m.chainOf(e); c != nil {
 			st.NoSuch = c.noSuch
@@ -446,22 +451,23 @@ func (s *Subscription) Snapshot(now time.Time) Snapshot {
 
 // post is one message for one subscriber.
 type post struct {
-	to  *Subscription
-	msg any
+	to   *Subscription
+	slot slot
+	msg  any
 }
 
 // postAll is msg for each subscriber of e, stamped with its own query.
 func (m *Monitor) postAll(e *entry, msg any) []post {
 	posts := make([]post, 0, len(e.subs))
 	for s, w := range e.subs {
-		posts = append(posts, post{s, stamp(msg, w)})
+		posts = append(posts, post{s, slotOf(e.key, msg), stamp(msg, w)})
 	}
 	return posts
 }
 
 func deliver(posts []post) {
 	for _, p := range posts {
-		p.to.box.put(p.msg)
+		p.to.box.put(p.slot, p.msg)
 	}
 }
 
@@ -500,68 +506,4 @@ func stamp(msg any, w Want) any {
 		return r
 	}
 	return msg
-}
-
-// mailbox holds a subscriber's messages in order until it takes them: the
-// monitor never waits for a subscriber.
-type mailbox struct {
-	mu     sync.Mutex
-	q      []any
-	ready  chan struct{}
-	closed bool
-}
-
-func (b *mailbox) init() { b.ready = make(chan struct{}, 1) }
-
-func (b *mailbox) put(msg any) {
-	b.mu.Lock()
-	if !b.closed {
-		b.q = append(b.q, msg)
-	}
-	b.mu.Unlock()
-	select {
-	case b.ready <- struct{}{}:
-	default:
-	}
-}
-
-func (b *mailbox) close() {
-	b.mu.Lock()
-	b.closed = true
-	b.mu.Unlock()
-	select {
-	case b.ready <- struct{}{}:
-	default:
-	}
-}
-
-func (b *mailbox) next(ctx context.Context) (any, bool) {
-	for {
-		b.mu.Lock()
-		if len(b.q) > 0 {
-			msg := b.q[0]
-			b.q[0] = nil
-			b.q = b.q[1:]
-			b.mu.Unlock()
-			return msg, true
-		}
-		closed := b.closed
-		b.mu.Unlock()
-		if closed {
-			return nil, false
-		}
-		select {
-		case <-b.ready:
-		case <-ctx.Done():
-			return nil, false
-		}
-	}
-}
-
-func (b *mailbox) drain() []any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	q := b.q
-	b.q = nil
-	return q
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/vol"
 )
 
 // Query is what the screen is looking at. Gen rises whenever Symbol, Mode
@@ -50,6 +51,9 @@ type ChainMsg struct {
 	Resp   *api.Response
 	Err    error
 	At     time.Time // when the reply arrived
+	// Past is the symbol against its stored year (PastOf), from the
+	// store of past days at 0 points; nil without one.
+	Past *vol.Past
 }
 
 // TapeMsg is a page of option trades from sequence number From (0: the
@@ -86,6 +90,9 @@ type CalendarMsg struct {
 	Resp   *api.Response
 	Err    error
 	At     time.Time
+	// Moves are the realized moves of the symbol's last reports
+	// (RealizedMoves), from the store of past days; nil without one.
+	Moves []vol.EarningsMove
 }
 
 // FetchError is a failed fetch and when it failed: the status bar says how

@@ -8,6 +8,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/config"
+	"chainwatch/vol"
 )
 
 // The watchlist's data: one underlying-quotes request for all its symbols
@@ -25,6 +26,9 @@ type QuotesMsg struct {
 	Resp    *api.Response
 	Err     error
 	At      time.Time
+	// Past is each symbol's figures against its stored year (PastOf), by
+	// upper-case symbol; nil without a store of past days.
+	Past map[string]vol.Past
 }
 
 // EventsMsg is the upcoming earnings and dividends of Symbols.
@@ -49,7 +53,11 @@ func (s Source) Quotes(ctx context.Context, q Query, symbols []string) QuotesMsg
 	defer cancel()
 	p := api.UnderlyingQuotesParams{Symbols: symbols, Date: ShownDay(q, s.Now()).String(), Mode: q.Mode}
 	quotes, resp, err := s.Client.UnderlyingQuotes(ctx, p)
-	return QuotesMsg{Query: q, Symbols: symbols, Quotes: quotes, Resp: resp, Err: err, At: s.Now()}
+	m := QuotesMsg{Query: q, Symbols: symbols, Quotes: quotes, Resp: resp, Err: err, At: s.Now()}
+	if err == nil {
+		m.Past = pastOfQuotes(ctx, s.Client, ShownDay(q, s.Now()), quotes)
+	}
+	return m
 }
 
 // Events fetches the earnings and dividends of symbols from the query's
@@ -124,6 +132,10 @@ type QuoteRow struct {
 	Implied           bool
 	Change, ChangePct float64
 	Next              NextEvents
+	// Past is the symbol's figures against its stored year (WithPast);
+	// HasPast is false without a store of past days.
+	Past    vol.Past
+	HasPast bool
 }
 
 // QuoteRows are the rows of symbols, in their order: each with its quote

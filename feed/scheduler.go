@@ -62,22 +62,23 @@ var feedEndpoints = [NumFeeds]api.Endpoint{api.EndpointOptionQuotes, api.Endpoin
 // is not polled. A page that fills the screen (the watchlist, the
 // contract page) has its feeds polled and the watch screen's not.
 func (f Feed) Shown(c Conditions) bool {
-	under := c.Watchlist || c.Contract // the watch screen is covered
+	under := c.Watchlist || c.Contract || c.Strategy || c.Positions // the watch screen is covered
+	ladder := !under && !c.Positioning                              // the ladder and its panes show
 	switch f {
 	case FeedQuotes, FeedEvents:
 		return c.Watchlist
 	case FeedChain, FeedCalendar:
-		return !under
+		return ladder
 	case FeedTape:
-		return c.TapeVisible && !under
+		return c.TapeVisible && ladder
 	case FeedTerm:
 		// A past day's whole chain is held from the screen's first fetch
 		// and never changes: the term structure needs nothing more.
-		return c.VolVisible && !c.Historical && !under
+		return (c.VolVisible || c.Positioning) && !c.Historical && !under
 	case FeedContractQuote, FeedContractTrades, FeedContractTAQ:
 		return c.Contract
 	case FeedTapeGreeks:
-		return c.TapeGreeks && c.TapeVisible && !under
+		return c.TapeGreeks && c.TapeVisible && ladder
 	}
 	return false
 }
@@ -111,6 +112,15 @@ type Conditions struct {
 	// account entitled to them): FeedTapeGreeks is polled.
 	TapeGreeks bool
 	Watchlist  bool // the watchlist page fills the screen (see Feed.Shown)
+	// Positioning is the positioning page shown, holding a whole chain:
+	// it is refreshed on the whole chain's schedule (FeedTerm), and the
+	// ladder's chain, tape and calendar, which it covers, are not polled.
+	// Until the page holds one, the chain is polled: its first fetch of
+	// a symbol is the whole chain.
+	Positioning bool
+	// Strategy and Positions are those pages shown: their legs are
+	// marked by a job, and the watch screen beneath is not polled.
+	Strategy, Positions bool
 }
 
 // Scheduler decides when each feed of the watch screen is fetched next so that
@@ -123,14 +133,16 @@ type Scheduler struct {
 	feeds      [NumFeeds]feedState
 	retryUntil time.Time // a 429 holds back every feed: both limits are per account
 
-	firstPoll  time.Time // the first timed fetch: the points rate is measured from there
-	clock      time.Time // latest time seen by Observe or Next, for Spend
-	spent      int
-	spends     []spend // charged fetches of the last hour, oldest first
-	pointsUsed api.Int
-	pointsLeft api.Int
-	lastErr    error
-	lastErrAt  time.Time
+	firstPoll   time.Time // the first timed fetch: the points rate is measured from there
+	clock       time.Time // latest time seen by Observe or Next, for Spend
+	spent       int
+	fromHistory int     // answers the store of past days gave (Stats.FromHistory)
+	spends      []spend // charged fetches of the last hour, oldest first
+	pointsUsed  api.Int
+	pointsLeft  api.Int
+	balanceAt   time.Time // the service's time of the balance held (its Date header)
+	lastErr     error
+	lastErrAt   time.Time
 }
 
 type feedState struct {

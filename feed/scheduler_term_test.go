@@ -55,3 +55,25 @@ func TestTermFeedWithinTheBudget(t *testing.T) {
 		{"blurred: term", NewScheduler(Budget{PerDay: 1300}), blurred(volShown(liveCond)), wed, FeedTerm, 15 * time.Minute},
 	})
 }
+
+// TestPositioningPolls: with the positioning page shown holding a whole
+// chain, the whole chain is polled on its own schedule and the ladder's
+// chain, tape, calendar and tape greeks it covers are not; nothing of it
+// on a past day; under the contract page, nothing of the page's.
+func TestPositioningPolls(t *testing.T) {
+	shown := liveCond
+	shown.TapeVisible, shown.TapeGreeks, shown.Positioning = false, true, true
+	for f, want := range map[Feed]bool{FeedTerm: true, FeedChain: false, FeedTape: false, FeedCalendar: false, FeedTapeGreeks: false} {
+		if got := f.Shown(shown); got != want {
+			t.Errorf("%s shown under the positioning page: %v, want %v", f, got, want)
+		}
+	}
+	if FeedTerm.Shown(pastDate(shown)) {
+		t.Error("the whole chain is polled again for a past day")
+	}
+	covered := shown
+	covered.Contract = true
+	if FeedTerm.Shown(covered) || FeedChain.Shown(covered) {
+		t.Error("the page's feeds are polled under the contract page")
+	}
+}

@@ -32,6 +32,16 @@ type KeyMap struct {
 	Open key.Binding
 	// Watchlist opens the watchlist page, and from it goes back.
 	Watchlist key.Binding
+	// Positioning opens the positioning page (open interest, max pain,
+	// walls, dealer gamma), and from it goes back.
+	Positioning key.Binding
+	// Alert proposes an alert rule for what is selected (a ladder row, a
+	// tape print, a watchlist row); Alerts opens the alerts page. The
+	// help lists them as one line (A/a): the help fills 80x24 already.
+	Alert, Alerts key.Binding
+	// The ladder's contract to the strategy ticket, bought or sold; the
+	// strategy page (the ticket) and the positions page.
+	TicketBuy, TicketSell, Ticket, Positions key.Binding
 
 	// The tape's filters.
 	TapeSide     key.Binding // calls and puts, calls only, puts only
@@ -63,19 +73,26 @@ func Default() KeyMap {
 		NextPane:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		PrevPane:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev pane")),
 
-		Symbol:    key.NewBinding(key.WithKeys("/", "s"), key.WithHelp("/", "symbol")),
-		Date:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "date")),
-		Mode:      key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "live/delayed")),
-		Columns:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "columns")),
-		Window:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "strikes 10/20/40/all")),
-		Tape:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tape")),
-		Calendar:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "calendar")),
-		Refresh:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh now")),
-		Scanner:   key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "scanner")),
-		Vol:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "vol page")),
-		Smile:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "vol: smile calls+puts/OTM")),
-		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "contract page")),
-		Watchlist: key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "watchlist")),
+		Symbol:      key.NewBinding(key.WithKeys("/", "s"), key.WithHelp("/", "symbol")),
+		Date:        key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "date")),
+		Mode:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "live/delayed")),
+		Columns:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "columns")),
+		Window:      key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "strikes 10/20/40/all")),
+		Tape:        key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tape")),
+		Calendar:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "calendar")),
+		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh now")),
+		Scanner:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "scanner")),
+		Vol:         key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "vol page")),
+		Smile:       key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "vol: smile calls+puts/OTM")),
+		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "contract page")),
+		Watchlist:   key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "watchlist")),
+		Positioning: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "positioning: OI, GEX")),
+		Alert:       key.NewBinding(key.WithKeys("A"), key.WithHelp("A/a", "alert on this/alerts")),
+		Alerts:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "alerts page")),
+		TicketBuy:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "ticket: buy")),
+		TicketSell:  key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "ticket: sell")),
+		Ticket:      key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "strategy page")),
+		Positions:   key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "positions")),
 
 		TapeSide:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "tape: calls/puts")),
 		TapeContract: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "tape: this contract")),
@@ -98,12 +115,12 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp is the help screen, one column per group.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Left, k.Right},
-		{k.PrevExpiry, k.NextExpiry, k.NextPane, k.PrevPane, k.Columns, k.Window, k.Tape, k.Calendar},
-		{k.Symbol, k.Scanner, k.Vol, k.Smile, k.Open, k.Watchlist, k.Date, k.Mode, k.Refresh},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Left, k.Right, k.TicketBuy, k.TicketSell},
+		{k.PrevExpiry, k.NextExpiry, k.NextPane, k.PrevPane, k.Columns, k.Window, k.Tape, k.Calendar, k.Ticket, k.Positions},
+		{k.Symbol, k.Scanner, k.Vol, k.Smile, k.Positioning, k.Open, k.Watchlist, k.Date, k.Mode, k.Refresh},
 		// The general keys share the tape's column: a fourth band would not
 		// fit 80x24.
-		{k.TapeSide, k.TapeContract, k.MinSizeUp, k.MinSizeDown, k.TapeGreeks, k.Help, k.Close, k.Quit, k.Interrupt},
+		{k.TapeSide, k.TapeContract, k.MinSizeUp, k.MinSizeDown, k.TapeGreeks, k.Alert, k.Help, k.Close, k.Quit, k.Interrupt},
 	}
 }
 

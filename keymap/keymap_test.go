@@ -25,6 +25,12 @@ func TestNoKeyDoesTwoThings(t *testing.T) {
 			t.Errorf("key %q is not bound", must)
 		}
 	}
+	// The alerts page's key shares its help line with A's (A/a).
+	for _, k := range Default().Alerts.Keys() {
+		if prev, ok := seen[k]; ok {
+			t.Errorf("the alerts page's key %q is bound to %q too", k, prev)
+		}
+	}
 }
 
 // TestEveryBindingHasHelp: the full help lists every binding with a key

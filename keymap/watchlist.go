@@ -38,11 +38,12 @@ func Watchlist() WatchlistKeys {
 // FullHelp is the watchlist page's help screen: its own keys, then the
 // screen's keys that work on it.
 func (w WatchlistKeys) FullHelp(k KeyMap) [][]key.Binding {
+	k.Alert.SetHelp("A", "alert on this") // a is add here, not the alerts page
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{w.Open, w.Add, w.Remove, w.Undo, w.MoveUp, w.MoveDown},
 		{w.SortPrev, w.SortNext, w.SortFlip, k.Refresh, k.Mode, k.Date},
-		{k.Symbol, k.Scanner, k.Watchlist, w.Back, k.Help, k.Quit, k.Interrupt},
+		{k.Symbol, k.Scanner, k.Watchlist, k.Alert, w.Back, k.Help, k.Quit, k.Interrupt},
 	}
 }
 

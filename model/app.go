@@ -9,11 +9,15 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/model/alerts"
 	"chainwatch/model/common"
 	"chainwatch/model/contract"
 	"chainwatch/model/frameclock"
 	"chainwatch/model/link"
+	"chainwatch/model/positioning"
+	"chainwatch/model/positions"
 	"chainwatch/model/scanner"
+	"chainwatch/model/strategy"
 	"chainwatch/model/symbols"
 	"chainwatch/model/watch"
 	"chainwatch/model/watchlist"
@@ -78,7 +82,8 @@ func New(cfg Config) *App {
 	a.built = [common.NumPages]common.Page{
 		common.PageWatch: scr, common.PageVol: vol,
 		common.PageContract:  contract.NewPage(ctx, sh, cfg.BlockSize),
-		common.PageWatchlist: watchlist.NewPage(sh, cfg),
+		common.PageWatchlist: watchlist.NewPage(sh, cfg), common.PagePositioning: positioning.NewPage(sh),
+		common.PageStrategy: strategy.NewPage(sh, cfg), common.PagePositions: positions.NewPage(sh, cfg), common.PageAlerts: alerts.NewPage(sh, cfg),
 	}
 	if cfg.StartOnWatchlist {
 		a.stack = append(a.stack, common.PageWatchlist)
@@ -178,11 +183,17 @@ func (a *App) Query() feed.Query { return a.q }
 
 // quit cancels every request in flight and ends the program; bubbletea
 // restores the terminal.
-func (a *App) quit() tea.Cmd {
-	for _, p := range a.built {
-		p.Update(common.QuitMsg{}) // the watchlist's last edit, if not saved yet
+func (a *App) quit() tea.Cmd { a.Close(); return tea.Quit }
+
+// Close ends what the screen started (once): the watchlist's last edit,
+// the requests in flight, the subscription. chainwatch serve calls it when
+// a session ends without a quit (the client went away).
+func (a *App) Close() {
+	if a.ctx.Err() == nil {
+		for _, p := range a.built {
+			p.Update(common.QuitMsg{}) // the watchlist's last edit, if not saved yet
+		}
+		a.cancel()
+		a.link.Close()
 	}
-	a.cancel()
-	a.link.Close()
-	return tea.Quit
 }

@@ -156,6 +156,15 @@ func TestWatchScreenEndToEnd(t *testing.T) {
 	tm.Type("]")
 	waitState(t, tm, "next expiry", func(s snapshot) bool { return s.expiry > first.expiry && s.rows > 0 })
 
+	// A typo: the service is asked, says no, and the ladder never left.
+	tm.Type("/")
+	tm.Type("nope")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	screen.wait(t, tm, "the refusal", "no such symbol: NOPE")
+	if s := waitState(t, tm, "SPY still shown", func(s snapshot) bool { return s.symbol == "SPY" }); s.rows == 0 || !s.loaded {
+		t.Fatalf("SPY's ladder did not stay through the lookup: %+v", s)
+	}
+
 	tm.Type("/")
 	tm.Type("qqq")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})

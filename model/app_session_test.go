@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -33,59 +34,100 @@ func sessionRig(t *testing.T, now *time.Time) *rig {
 }
 
 // TestAppUnknownSymbolIsSaidOnceAndNotPolled: a symbol nobody has seen
-// asks for its chain alone; the service's 204 stops every feed, says "no
-// such symbol" with the nearest known one, and the prompt refuses the
-// symbol from then on without a request.
+// is looked up with its chain alone while the screen stays on the one it
+// shows; the service's 204 leaves the screen there, says "no such symbol"
+// with the nearest known one, and the prompt refuses the symbol from then
+// on without a request.
 func TestAppUnknownSymbolIsSaidOnceAndNotPolled(t *testing.T) {
 	now := testNow
 	r := sessionRig(t, &now)
 	a := r.a
-	for _, f := range []feed.Feed{feed.FeedChain, feed.FeedTape, feed.FeedCalendar} {
+	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4)})
+	for _, f := range []feed.Feed{feed.FeedTape, feed.FeedCalendar} {
 		r.take(f) // SPY's first fetches, left unanswered
 	}
+	gen, rows := a.q.Gen, a.ws().Chain().Strikes()
 	typeSymbol(a, "spyy")
-	if a.q.Symbol != "SPYY" {
-		t.Fatalf("query %+v", a.q)
-	}
-	fv := a.feeds()
-	if !fv.InFlight(feed.FeedChain) || fv.InFlight(feed.FeedTape) || fv.InFlight(feed.FeedCalendar) {
-		t.Fatalf("in flight: chain %v, tape %v, calendar %v: an unknown symbol's chain goes first, alone",
-			fv.InFlight(feed.FeedChain), fv.InFlight(feed.FeedTape), fv.InFlight(feed.FeedCalendar))
+	frame := ansi.Strip(a.drawAt(now))
+	if a.q.Symbol != "SPY" || a.q.Gen != gen || a.ws().Chain().Strikes() != rows || !strings.Contains(frame, "looking up SPYY") {
+		t.Fatalf("the screen left SPY before the service answered for SPYY: query %+v\n%s", a.q, frame)
 	}
 	q := r.answer(feed.FeedChain, feed.ChainMsg{Err: api.ErrNoData, Resp: okResp(4)})
 	if q.Query.Symbol != "SPYY" || q.Expiry != 0 {
 		t.Fatalf("the request answered: %+v, want SPYY's whole chain", q)
 	}
-	if n := r.asked(feed.FeedTape) + r.asked(feed.FeedCalendar); n != 0 {
-		t.Fatalf("%d tape or calendar requests for SPYY: its chain goes first, alone", n)
-	}
-	for f := feed.Feed(0); f < feed.NumFeeds; f++ {
-		if !a.feeds().Due(f).IsZero() || a.feeds().InFlight(f) {
-			t.Fatalf("feed %v still planned after the 204: due %v", f, a.feeds().Due(f))
+	for _, f := range []feed.Feed{feed.FeedTape, feed.FeedCalendar} {
+		if n := r.asked(f); n != 0 {
+			t.Fatalf("%d %v requests after SPYY was looked up: its chain goes alone", n, f)
 		}
 	}
-	frame := ansi.Strip(a.drawAt(now))
+	frame = ansi.Strip(a.drawAt(now))
 	if !strings.Contains(frame, "no such symbol: SPYY; did you mean SPY?") {
 		t.Fatalf("the status bar does not say it:\n%s", frame)
 	}
-	if strings.Contains(frame, "loading") {
-		t.Fatalf("a pane still says loading:\n%s", frame)
+	if a.q.Symbol != "SPY" || a.q.Gen != gen || a.ws().Chain().Strikes() != rows || a.ws().Chain().NoSuchSymbol() {
+		t.Fatalf("SPY's ladder did not stay: query %+v, %d rows", a.q, a.ws().Chain().Strikes())
 	}
-	gen := a.q.Gen
 	typeSymbol(a, "SPYY")
 	if a.q.Gen != gen || a.promptOpen() == nil || a.promptOpen().Err() != "no such symbol: SPYY; did you mean SPY?" {
 		t.Fatalf("the prompt let a known-unknown symbol through: gen %d→%d, prompt %v", gen, a.q.Gen, a.promptOpen())
 	}
-	// An hour on, nothing of SPYY has been asked for again.
+	a.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	// An hour on, SPY is polled and nothing of SPYY has been asked for again.
 	now = now.Add(time.Hour)
 	r.fire()
-	for f := feed.Feed(0); f < feed.NumFeeds; f++ {
-		if n := r.asked(f); n != 0 {
-			t.Fatalf("%d %v requests after the 204", n, f)
+	r.held = append(r.held, r.s.Pending()...)
+	for _, q := range r.held {
+		if q.Query.Symbol != "SPY" {
+			t.Fatalf("a %v request for %q after the 204", q.Feed, q.Query.Symbol)
 		}
 	}
-	if got := a.feeds().Stats(now).SessionSpent; got != 4 {
-		t.Fatalf("spent %d, want the one chain request's 4", got)
+}
+
+// TestAppLookedUpSymbolTakesItsFirstChain: a symbol the service knows
+// moves the screen when its chain comes back, that chain its first (no
+// second request), and its tape and calendar follow.
+func TestAppLookedUpSymbolTakesItsFirstChain(t *testing.T) {
+	now := testNow
+	r := sessionRig(t, &now)
+	a := r.a
+	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4)})
+	r.take(feed.FeedTape) // SPY's, left unanswered
+	r.take(feed.FeedCalendar)
+	gen := a.q.Gen
+	typeSymbol(a, "zzzz")
+	if a.q.Symbol != "SPY" {
+		t.Fatalf("query %+v before the service answered", a.q)
+	}
+	// A failure: still on SPY, said, and asked again.
+	q := r.answer(feed.FeedChain, feed.ChainMsg{Err: errors.New("503 Service Unavailable"), Resp: okResp(0)})
+	if q.Query.Symbol != "ZZZZ" || a.q.Symbol != "SPY" || !strings.Contains(ansi.Strip(a.drawAt(now)), "ZZZZ not looked up yet: 503") {
+		t.Fatalf("after a failed lookup: asked %+v, query %+v", q.Query, a.q)
+	}
+	now = now.Add(time.Minute)
+	r.fire()
+	zz := modeltest.SynthChain(3, 60, 0)
+	zz.Symbol = "ZZZZ"
+	for range 3 { // SPY's refresh is due too: left unanswered
+		if q = r.take(feed.FeedChain); q.Query.Symbol == "ZZZZ" {
+			break
+		}
+	}
+	r.answerTo(q, feed.ChainMsg{Chain: zz, Resp: okResp(4)})
+	if q.Query.Symbol != "ZZZZ" || a.q.Symbol != "ZZZZ" || a.q.Gen != gen+1 {
+		t.Fatalf("asked %+v; query %+v, want ZZZZ at generation %d", q.Query, a.q, gen+1)
+	}
+	if a.ws().Chain().LastOK().IsZero() || a.ws().Chain().Strikes() == 0 {
+		t.Fatal("ZZZZ's first chain was not taken")
+	}
+	if r.take(feed.FeedTape).Query.Symbol != "ZZZZ" || r.take(feed.FeedCalendar).Query.Symbol != "ZZZZ" {
+		t.Fatal("ZZZZ's tape and calendar not asked for")
+	}
+	r.asked(feed.FeedChain)
+	for _, q := range r.held {
+		if q.Feed == feed.FeedChain && q.Query.Symbol == "ZZZZ" {
+			t.Fatalf("ZZZZ's chain asked for again (%+v): the lookup's answer is its first", q)
+		}
 	}
 }
 

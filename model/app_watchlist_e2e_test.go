@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -24,6 +25,10 @@ type wlSnapshot struct {
 	inflight    int  // watchlist requests in flight
 	chainBusy   bool // a chain request is in flight or planned
 	replies     int  // quotes replies received
+	listed      []string
+	checking    string // a symbol picked to add, not answered for yet
+	note        string // the page's last word
+	prompt      bool   // the symbol prompt is open
 }
 
 // wlApp counts the quotes replies the App receives and answers probes.
@@ -41,7 +46,7 @@ func (w wlApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			quotesOK: a.wl().LastOK(), missing: a.wl().Missing(),
 			quotesDue: !a.feeds().Due(feed.FeedQuotes).IsZero(), inflight: inflight(a, feed.FeedQuotes),
 			chainBusy: a.feeds().InFlight(feed.FeedChain) || !a.feeds().Due(feed.FeedChain).IsZero(),
-			replies:   *w.replies,
+			replies:   *w.replies, listed: a.wl().Symbols(), checking: a.wl().Checking(), note: a.wl().Note(), prompt: a.promptOpen() != nil,
 		}
 		return w, nil
 	case link.Msg:
@@ -98,6 +103,16 @@ func TestWatchlistEndToEnd(t *testing.T) {
 	oneRequestPerRefresh(t, tm, &reqs)
 	if n := reqs.Count("/option-and-underlying-quotes"); n != chainReqs || second.chainBusy {
 		t.Fatalf("the hidden chain was fetched %d times under the watchlist", n-chainReqs)
+	}
+
+	// a and a typo: the service leaves it out of its answer; it is not added.
+	tm.Type("a")
+	waitProbe(t, tm, "the prompt", func(s wlSnapshot) bool { return s.prompt })
+	tm.Type("nope")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	nope := waitProbe(t, tm, "the answer for NOPE", func(s wlSnapshot) bool { return s.note == "no such symbol: NOPE; not added" })
+	if slices.Contains(nope.listed, "NOPE") || len(nope.listed) != len(fourSymbols) {
+		t.Fatalf("NOPE added: %v", nope.listed)
 	}
 
 	// enter on QQQ (the second row) opens its chain; the watchlist's

@@ -136,8 +136,11 @@ func TestWatchlistTakesThePollingAndGivesItBack(t *testing.T) {
 	}
 }
 
-// TestWatchlistAddsThroughThePrompt: a, a symbol, enter: it is on the list,
-// saved, and fetched at once; a symbol on the list already is refused.
+// TestWatchlistAddsThroughThePrompt: a, a symbol, enter: the service is
+// asked about it at once (in the next quotes request, nothing more), and
+// only then is it on the list and saved; a symbol the service leaves out
+// of its answer is refused and never saved; one on the list already is
+// refused by the prompt.
 func TestWatchlistAddsThroughThePrompt(t *testing.T) {
 	r, c, sv := watchApp(t, true)
 	a := r.a
@@ -153,22 +156,52 @@ func TestWatchlistAddsThroughThePrompt(t *testing.T) {
 		t.Fatal("SPY, already on the list, was accepted")
 	}
 	press(a, tea.KeyPressMsg{Code: tea.KeyEscape})
-	typeKeys(a, "atsla")
-	cmd := press(a, tea.KeyPressMsg{Code: tea.KeyEnter})
-	if a.promptOpen() != nil || !slices.Contains(a.wl().Symbols(), "TSLA") || a.wl().Selected() != "TSLA" {
-		t.Fatalf("TSLA not added: %v", a.wl().Symbols())
+	saves := len(sv.lists)
+	// A typo: asked about, refused, never saved.
+	typeKeys(a, "aspyy")
+	runCmd(a, press(a, tea.KeyPressMsg{Code: tea.KeyEnter}))
+	if a.promptOpen() != nil || slices.Contains(a.wl().Symbols(), "SPYY") || a.wl().Checking() != "SPYY" || len(sv.lists) != saves {
+		t.Fatalf("SPYY on the list or saved before the service answered: %v", a.wl().Symbols())
 	}
-	runCmd(a, cmd)
-	if got := sv.last(); !slices.Equal(got, append(slices.Clone(fourSymbols), "TSLA")) {
-		t.Fatalf("saved %v", got)
+	if !strings.Contains(ansi.Strip(a.drawAt(c.t)), "checking SPYY with the service") {
+		t.Fatal("the page does not say it is checking SPYY")
 	}
 	// At once: now, not at the next refresh an interval after the last.
 	if due := r.due(feed.FeedQuotes); !due.Equal(c.t) {
-		t.Fatalf("the new symbol's quote is not fetched at once: due in %v", due.Sub(c.t))
+		t.Fatalf("the symbol is not checked at once: due in %v", due.Sub(c.t))
 	}
 	r.fire()
-	if q := r.take(feed.FeedQuotes); !slices.Contains(q.Symbols, "TSLA") {
-		t.Fatalf("the quotes asked for after the add: %v", q.Symbols)
+	q := r.take(feed.FeedQuotes)
+	if !slices.Contains(q.Symbols, "SPYY") {
+		t.Fatalf("the quotes asked for after the pick: %v", q.Symbols)
+	}
+	reply := quotesReply(a, c.t, 1)
+	reply.Symbols = q.Symbols // SPYY asked for, left out of the answer
+	r.answerTo(q, reply)
+	if err := a.wl().Flush(); err != nil { // what a save in flight would write
+		t.Fatal(err)
+	}
+	if slices.Contains(a.wl().Symbols(), "SPYY") || a.wl().Checking() != "" || len(sv.lists) != saves ||
+		!strings.Contains(ansi.Strip(a.drawAt(c.t)), "no such symbol: SPYY; not added") {
+		t.Fatalf("SPYY not refused: list %v, %d saves", a.wl().Symbols(), len(sv.lists)-saves)
+	}
+	// A symbol the service knows: added, selected and saved once it answers.
+	typeKeys(a, "atsla")
+	runCmd(a, press(a, tea.KeyPressMsg{Code: tea.KeyEnter}))
+	r.fire()
+	q = r.take(feed.FeedQuotes)
+	reply = quotesReply(a, c.t, 2)
+	reply.Symbols = q.Symbols
+	reply.Quotes = append(reply.Quotes, synthQuote("TSLA", 390, 2))
+	r.answerTo(q, reply)
+	if err := a.wl().Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(a.wl().Symbols(), "TSLA") || a.wl().Selected() != "TSLA" {
+		t.Fatalf("TSLA not added: %v", a.wl().Symbols())
+	}
+	if got := sv.last(); !slices.Equal(got, append(slices.Clone(fourSymbols), "TSLA")) {
+		t.Fatalf("saved %v", got)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/model/common"
-	"chainwatch/model/help"
 	"chainwatch/ui"
 )
 
@@ -48,9 +47,6 @@ func (a *App) render() {
 func (a *App) prepare() {
 	if p := a.promptOpen(); p != nil {
 		p.SetSize(ui.NewLayout(a.scr.width, a.scr.height, true, true).Status.W, 1)
-	}
-	if h, ok := a.overlay.(*help.Model); ok {
-		h.SetSize(a.scr.width, a.scr.height)
 	}
 	r := a.scannerRect()
 	a.scan.SetSize(r.W, r.H)
@@ -105,8 +101,8 @@ func (a *App) frame(now time.Time) string {
 		return ui.Compose(w, h, []ui.Pane{{R: lay.Header, Lines: header}, {R: a.scannerRect(), Lines: a.scan.View()}, status}, st)
 	}
 	out := ui.Compose(w, h, []ui.Pane{{R: ui.Rect{W: w, H: h - 1}, Lines: a.top().View()}, status}, st)
-	if help, ok := a.overlay.(*help.Model); ok {
-		return help.Over(out)
+	if f, ok := a.overlay.(common.Floating); ok {
+		return f.Over(out)
 	}
 	return out
 }

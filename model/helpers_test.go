@@ -149,17 +149,25 @@ func (r *rig) asked(f feed.Feed) int {
 func (r *rig) answer(f feed.Feed, msg any) *feedtest.Request {
 	r.tb.Helper()
 	q := r.take(f)
+	r.answerTo(q, msg)
+	return q
+}
+
+// answerTo answers request q with msg, hands the App what the monitor then
+// posts, and returns the command the App's Update returned for the reply.
+func (r *rig) answerTo(q *feedtest.Request, msg any) tea.Cmd {
+	r.tb.Helper()
 	r.pump()
 	q.Answer(msg)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	m, ok := r.a.link.Sub.Next(ctx)
 	if !ok {
-		r.tb.Fatalf("the %s reply was not posted in 5 s", f)
+		r.tb.Fatalf("the %s reply was not posted in 5 s", q.Feed)
 	}
-	r.a.Update(link.Msg{Msg: m})
+	_, cmd := r.a.Update(link.Msg{Msg: m})
 	r.pump()
-	return q
+	return cmd
 }
 
 // due is when the monitor plans f's next fetch, from the App's snapshot.

@@ -74,6 +74,9 @@ func (a *App) do(act common.Action) tea.Cmd {
 		}
 	case common.ChangeQuery:
 		a.changeQuery(act.Query)
+		if act.Msg != nil {
+			return a.toPages(act.Msg)
+		}
 	case common.Refresh:
 		if t := a.link.Sub.Refresh(act.Feeds...).Text(); t != "" {
 			a.scr.notice = t // nothing fetched: the session is held
@@ -84,7 +87,7 @@ func (a *App) do(act common.Action) tea.Cmd {
 		return a.syms.Remember(act.Symbol)
 	case common.NoSuchSymbol:
 		a.scr.notice = a.syms.NoSuch(act.Symbol, prompt.Known(a.known()), a.sh.Keys.Symbol.Help().Key)
-	case common.AskSymbol, common.AskDate, common.OpenScanner, common.OpenHelp:
+	case common.AskSymbol, common.AskDate, common.OpenScanner, common.OpenHelp, common.ProposeAlert:
 		return a.open(act)
 	}
 	return nil
@@ -109,6 +112,8 @@ func (a *App) open(act common.Action) tea.Cmd {
 		return a.openScanner()
 	case common.OpenHelp:
 		a.overlay = help.New(a.sh, a.top().FullHelp())
+	case common.ProposeAlert: // the dialog is the alerts page's
+		a.overlay = a.built[common.PageAlerts].(common.Overlayer).Overlay(act)
 	}
 	return nil
 }
@@ -142,7 +147,7 @@ func (a *App) fromOverlay(from common.Overlay, act common.Action) tea.Cmd {
 		return nil
 	case common.PickSymbol:
 		a.close(from)
-		return a.send(a.topID(), common.PickSymbol{Symbol: strings.ToUpper(act.Symbol)})
+		return a.send(a.topID(), common.PickSymbol{Symbol: strings.ToUpper(act.Symbol), Known: act.Known})
 	}
 	a.close(from)
 	return a.send(a.topID(), act)
@@ -158,14 +163,5 @@ func (a *App) close(o common.Overlay) {
 	}
 }
 
-// known are the symbols the prompt completes from and trusts: the recent
-// ones, then the pages' (the watchlist's).
-func (a *App) known() []string {
-	var more [][]string
-	for _, p := range a.built {
-		if k, ok := p.(common.Known); ok {
-			more = append(more, k.Known())
-		}
-	}
-	return a.syms.Known(more...)
-}
+// known are the symbols the prompt completes from and trusts.
+func (a *App) known() []string { return a.syms.KnownOf(a.built[:]) }

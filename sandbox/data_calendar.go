@@ -11,10 +11,11 @@ import (
 	"chainwatch/sandbox/wire"
 )
 
-// The calendar's default range, as the spec gives it.
+// The calendar's default range, as the spec gives it: from the first day
+// of the service's data (api.EarliestDate) to 2100-01-01.
 const (
-	calendarFrom api.Date = 20030101
-	calendarTo   api.Date = 21000101
+	calendarFrom = api.EarliestDate
+	calendarTo   = api.Date(21000101)
 )
 
 // calendarSymbols reads the {symbols} path segment. It is split on the

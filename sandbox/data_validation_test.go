@@ -1,10 +1,13 @@
 package sandbox_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+
+	"chainwatch/api"
 )
 
 // rule is one broken rule sent to an endpoint, with the exact 400 body.
@@ -53,6 +56,7 @@ func TestDataValidation(t *testing.T) {
 			{"symbol=" + long, `symbol "` + long + `" is longer than 32 characters`},
 			{"date=", "date is required"},
 			{"date=20240315", `date must be a date of the form yyyy-MM-dd, not "20240315"`},
+			{"date=2002-12-31", "date must be 2003-01-01 or later: the service has no earlier data"},
 			{"date=" + futureDay(), futureMessage()},
 			{"root=ABCDEFG", `root "ABCDEFG" must be 1 to 6 letters or digits`},
 			{"option_type=X", `option_type must be one of C, P, not "X"`},
@@ -143,6 +147,7 @@ func TestDataValidation(t *testing.T) {
 			{"start_date=2024", `start_date must be a date of the form yyyy-MM-dd, not "2024"`},
 			{"end_date=x", `end_date must be a date of the form yyyy-MM-dd, not "x"`},
 			{"start_date=2025-01-01&end_date=2024-01-01", "start_date must be <= end_date"},
+			{"start_date=1999-01-04&end_date=2002-12-31", "end_date must be 2003-01-01 or later: the service has no earlier data"},
 		}},
 	}
 	for _, ep := range endpoints {
@@ -165,4 +170,57 @@ func TestDataValidation(t *testing.T) {
 		resp, body := e.getLive("market/symbols/"+seg+"/calendar", "")
 		wantError(t, "calendar "+seg, resp, body, http.StatusBadRequest, want)
 	}
+}
+
+// TestEarliestDayIsServed is the other side of the bound: at the first
+// trading day of the service's data (2003-01-02; 2003-01-01 is a holiday),
+// or the underlying quotes' (2011-01-03), every endpoint that takes a
+// date answers with data, so the 400 above is the bound and not a broken
+// endpoint.
+func TestEarliestDayIsServed(t *testing.T) {
+	t.Parallel()
+	e := newDataEnv(t, nil)
+	first := api.NextTradingDay(api.EarliestDate.AddDays(-1)).String()
+	window := "&min_time=09:30:00.000&max_time=16:00:00.000"
+	resp, body := e.getLive(pathChain, "symbol=SPX&min_strike=800&max_strike=1000&max_expiry=2003-03-31&date="+first)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("chain of %s: %d %s", first, resp.StatusCode, body)
+	}
+	osi := firstOSI(t, body)
+	for _, c := range []struct{ path, query string }{
+		{pathUnderlying, "symbols=SPX&date=2011-01-03"},
+		{pathTrades, "symbol=SPX&date=" + first},
+		{pathTAQ, "symbol=AAPL&date=" + first + window},
+		{pathGreeks, "symbol=" + osi + "&date=" + first + window},
+		{"market/symbols/AAPL/calendar", "start_date=1999-01-04&end_date=2003-12-31"},
+	} {
+		if resp, body := e.getLive(c.path, c.query); resp.StatusCode != http.StatusOK {
+			t.Errorf("%s?%s: %d %.200s", c.path, c.query, resp.StatusCode, body)
+		}
+	}
+}
+
+// firstOSI is the OSI symbol of the most traded contract of a chain's JSON
+// body, one that has trades on that day.
+func firstOSI(t *testing.T, body string) string {
+	t.Helper()
+	var chain struct {
+		Options []struct {
+			Symbol string `json:"option"`
+			Volume int64  `json:"option_volume"`
+		} `json:"options"`
+	}
+	if err := json.Unmarshal([]byte(body), &chain); err != nil {
+		t.Fatal(err)
+	}
+	best, vol := "", int64(-1)
+	for _, o := range chain.Options {
+		if o.Volume > vol {
+			best, vol = o.Symbol, o.Volume
+		}
+	}
+	if vol <= 0 {
+		t.Fatalf("no traded contract among %d", len(chain.Options))
+	}
+	return best
 }

@@ -32,6 +32,7 @@ type accessToken struct {
 	clientID string
 	subject  string
 	scopes   []string
+	issued   time.Time // on the sandbox clock, as expiry
 	expiry   time.Time
 	grantID  string // empty when no refresh token stands behind it
 	origin   string // authorize request, for code-reuse revocation
@@ -82,12 +83,14 @@ func requestInfo(req op.TokenRequest) (clientID, origin, grantID string) {
 
 func (s *store) newAccessLocked(req op.TokenRequest, grantID string) *accessToken {
 	clientID, origin, _ := requestInfo(req)
+	now := s.now()
 	t := &accessToken{
 		id:       newID(),
 		clientID: clientID,
 		subject:  req.GetSubject(),
 		scopes:   slices.Clone(req.GetScopes()),
-		expiry:   s.now().Add(s.accessTTL),
+		issued:   now,
+		expiry:   now.Add(s.accessTTL),
 		grantID:  grantID,
 		origin:   origin,
 	}
@@ -105,7 +108,8 @@ func (s *store) CreateAccessToken(_ context.Context, req op.TokenRequest) (strin
 
 // CreateAccessAndRefreshTokens starts a grant (code exchange) or rotates
 // one (refresh). The rotation checks and consumes the presented refresh
-// token under the lock, so of two racing uses of one token exactly one wins.
+// token under the lock, so of two racing uses of one token exactly one
+// wins, and the others are reuse (reuse.go).
 func (s *store) CreateAccessAndRefreshTokens(_ context.Context, req op.TokenRequest, current string) (string, string, time.Time, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -119,17 +123,12 @@ func (s *store) CreateAccessAndRefreshTokens(_ context.Context, req op.TokenRequ
 		}
 		s.grants[g.id] = g
 	} else {
-		id, ok := s.refresh[hash(current)]
-		if !ok || !s.now().Before(s.grants[id].refreshExpiry) {
-			return "", "", time.Time{}, oidc.ErrInvalidGrant().WithDescription("%s", errRefreshInvalid)
+		var err error
+		if g, err = s.presentedGrantLocked(current); err != nil {
+			return "", "", time.Time{}, oidc.ErrInvalidGrant().WithDescription("%s", err)
 		}
-		g = s.grants[id]
-		delete(s.refresh, g.refreshHash)
 	}
-	token := newID()
-	g.refreshHash = hash(token)
-	g.refreshExpiry = s.now().Add(s.refreshTTL)
-	s.refresh[g.refreshHash] = g.id
+	token := s.rotateLocked(g)
 	t := s.newAccessLocked(req, g.id)
 	return t.id, token, t.expiry, nil
 }
@@ -137,11 +136,11 @@ func (s *store) CreateAccessAndRefreshTokens(_ context.Context, req op.TokenRequ
 func (s *store) TokenRequestByRefreshToken(_ context.Context, token string) (op.RefreshTokenRequest, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	id, ok := s.refresh[hash(token)]
-	if !ok || !s.now().Before(s.grants[id].refreshExpiry) {
-		return nil, errRefreshInvalid
+	found, err := s.presentedGrantLocked(token)
+	if err != nil {
+		return nil, err
 	}
-	g := *s.grants[id]
+	g := *found
 	g.scopes = slices.Clone(g.scopes)
 	return &refreshRequest{g: g, scopes: g.scopes}, nil
 }
@@ -164,11 +163,11 @@ const grantRef = "grant:"
 func (s *store) GetRefreshTokenInfo(_ context.Context, _ string, token string) (string, string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	id, ok := s.refresh[hash(token)]
+	g, ok := s.grantOfRefreshLocked(token)
 	if !ok {
 		return "", "", op.ErrInvalidRefreshToken
 	}
-	return s.grants[id].subject, grantRef + id, nil
+	return g.subject, grantRef + g.id, nil
 }
 
 // RevokeToken revokes an access token (by ID) or a whole grant. Unknown
@@ -201,6 +200,7 @@ func (s *store) RevokeToken(_ context.Context, tokenOrID, _ string, clientID str
 func (s *store) deleteGrantLocked(id string, g *grant) {
 	delete(s.refresh, g.refreshHash)
 	delete(s.grants, id)
+	s.forgetRotatedLocked(id, time.Time{})
 	for tid, t := range s.access {
 		if t.grantID == id {
 			delete(s.access, tid)

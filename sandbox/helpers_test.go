@@ -26,8 +26,8 @@ const (
 )
 
 // fakeClock is the sandbox clock of a test: it only moves on Advance. It
-// starts at the real time, since the library still stamps iat/exp checks
-// with the real clock.
+// starts at the real time; every time in a token follows it, however far
+// it is moved (TestTokenTimesOnSandboxClock).
 type fakeClock struct {
 	mu  sync.Mutex
 	now time.Time

@@ -12,6 +12,10 @@ import (
 // a Content-Type is read. Every standard client library checks some of
 // these; none of them changes what a well-behaved client gets.
 
+// maxFormBody bounds the form of a token, revocation or introspection
+// request: a few tokens and names, never near 64 KiB.
+const maxFormBody = 64 << 10
+
 // basicRealm names the sandbox in a Basic challenge.
 const basicRealm = `Basic realm="chainwatch sandbox", charset="UTF-8"`
 
@@ -20,6 +24,7 @@ const basicRealm = `Basic realm="chainwatch sandbox", charset="UTF-8"`
 //     section 5.1: they hold tokens);
 //   - a 401 to a client that sent Basic credentials carries a Basic
 //     challenge (RFC 6749 section 5.2, RFC 7235);
+//   - a form body holds at most maxFormBody bytes (net/http reads 10 MB);
 //   - a form body sent without a Content-Type (some public clients do) is
 //     read as the form it is; a JSON body is refused with invalid_request
 //     naming its type, instead of a puzzling "grant_type missing".
@@ -29,6 +34,7 @@ func oauthEndpoint(next http.Handler) http.Handler {
 		h.Set("Cache-Control", "no-store")
 		h.Set("Pragma", "no-cache")
 		if r.Method == http.MethodPost {
+			r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
 			ct := r.Header.Get("Content-Type")
 			mt, _, _ := mime.ParseMediaType(ct)
 			switch {

@@ -90,6 +90,8 @@ func setUser(info *oidc.UserInfo, subject string, profile bool) {
 	}
 }
 
+// SetIntrospectionFromToken is the library's introspection, whose route
+// the sandbox's own endpoint (introspect.go) takes; it says the same.
 func (s *store) SetIntrospectionFromToken(_ context.Context, resp *oidc.IntrospectionResponse, tokenID, _, _ string) error {
 	t, ok := s.liveAccess(tokenID)
 	if !ok {
@@ -103,7 +105,7 @@ func (s *store) SetIntrospectionFromToken(_ context.Context, resp *oidc.Introspe
 	resp.ClientID = t.clientID
 	resp.Subject = t.subject
 	resp.Expiration = oidc.FromTime(t.expiry)
-	resp.Audience = []string{t.clientID}
+	resp.Audience = []string{s.audience}
 	return nil
 }
 

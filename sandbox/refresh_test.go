@@ -72,14 +72,8 @@ func TestRefreshRotation(t *testing.T) {
 			t.Errorf("%s: userinfo after refresh: %d %v", cfg.ClientID, status, info)
 		}
 
-		// The used refresh token is dead.
-		tok, err := e.refresh(cfg, first.RefreshToken)
-		if tok != nil {
-			t.Fatalf("%s: the old refresh token still works", cfg.ClientID)
-		}
-		e.wantOAuthError(err, "invalid_grant", http.StatusBadRequest)
-
-		// The new one works, and rotates in its turn.
+		// The new one works, and rotates in its turn; the used one is
+		// dead (reuse_test.go: using it ends the grant).
 		third, err := e.refresh(cfg, second.RefreshToken)
 		if err != nil {
 			t.Fatalf("%s: the new refresh token: %v", cfg.ClientID, err)
@@ -88,6 +82,11 @@ func TestRefreshRotation(t *testing.T) {
 			t.Errorf("%s: second refresh did not rotate", cfg.ClientID)
 		}
 		e.wantLive(third.AccessToken)
+		tok, err := e.refresh(cfg, first.RefreshToken)
+		if tok != nil {
+			t.Fatalf("%s: the old refresh token still works", cfg.ClientID)
+		}
+		e.wantOAuthError(err, "invalid_grant", http.StatusBadRequest)
 	}
 }
 
@@ -138,6 +137,11 @@ func TestRefreshTokenExpiry(t *testing.T) {
 	})
 }
 
+// TestRefreshConcurrent: of eight uses of one refresh token at once
+// exactly one rotates it; the others come after it, present a rotated
+// token and so end the grant (RFC 9700 section 4.14.2), the winner's new
+// tokens with it. A client never races itself like this: chainwatch
+// refreshes one at a time under a lock (api/tokenlock.go).
 func TestRefreshConcurrent(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -178,8 +182,11 @@ func TestRefreshConcurrent(t *testing.T) {
 		t.Fatalf("%d of %d concurrent uses of one refresh token succeeded, want exactly 1", wins, workers)
 	}
 	winner := <-tokens
-	e.wantLive(winner.AccessToken)
-	if _, err := e.refresh(cfg, winner.RefreshToken); err != nil {
-		t.Errorf("the winner's refresh token: %v", err)
+	e.wantDead(winner.AccessToken)
+	e.wantDead(tok.AccessToken)
+	got, err := e.refresh(cfg, winner.RefreshToken)
+	if got != nil {
+		t.Fatal("the winner's refresh token works after the others reused the token it replaced")
 	}
+	e.wantOAuthError(err, "invalid_grant", http.StatusBadRequest)
 }

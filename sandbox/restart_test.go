@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
@@ -75,7 +76,8 @@ func TestRestartWithFixedSecret(t *testing.T) {
 
 // TestRestartWithState: --state keeps keys, secret, grants and tokens: an
 // access token and a refresh token from before the restart still work,
-// and the state file is private.
+// the state file is private, and a rotated refresh token is still known
+// as one.
 func TestRestartWithState(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "state")
@@ -104,4 +106,15 @@ func TestRestartWithState(t *testing.T) {
 		t.Fatalf("refresh after the restart: %v", err)
 	}
 	e.wantLive(tok.AccessToken)
+
+	// The rotation is kept too: the refresh token used above, presented
+	// after another restart, is a reuse and ends the login.
+	tr.CloseIdleConnections()
+	e.s = r.restart()
+	got, err := e.refresh(e.nativeConfig(redirectV4, "offline_access"), user.RefreshToken)
+	if got != nil {
+		t.Fatal("a rotated refresh token worked after a restart")
+	}
+	e.wantOAuthError(err, "invalid_grant", http.StatusBadRequest)
+	e.wantDead(tok.AccessToken)
 }

@@ -21,8 +21,8 @@ func (s *Server) routes() http.Handler {
 	mux.Handle(authPrefix+oidc.DiscoveryEndpoint, s.tokens.discoveryHandler())
 	mux.Handle(authPrefix+"/", http.StripPrefix(authPrefix, s.tokens.router))
 	mux.Handle(authPrefix+"/connect/token", s.persisting(oauthEndpoint(s.exactExpiresIn(http.StripPrefix(authPrefix, s.tokens.router)))))
-	mux.Handle(authPrefix+"/connect/revocation", s.persisting(oauthEndpoint(http.StripPrefix(authPrefix, s.tokens.router))))
-	mux.Handle(authPrefix+"/connect/introspect", oauthEndpoint(http.StripPrefix(authPrefix, s.tokens.router)))
+	mux.Handle(authPrefix+"/connect/revocation", s.persisting(oauthEndpoint(revocationNeedsToken(http.StripPrefix(authPrefix, s.tokens.router)))))
+	mux.Handle(authPrefix+"/connect/introspect", oauthEndpoint(s.introspection()))
 	mux.Handle(authPrefix+"/connect/userinfo", s.userinfoAuth(http.StripPrefix(authPrefix, s.tokens.router)))
 	mux.Handle("/v1/", s.RequireToken(s.dataRoutes()))
 	mux.HandleFunc("/", notFound)
@@ -32,13 +32,43 @@ func (s *Server) routes() http.Handler {
 // serviceDate sets every answer's Date header from the sandbox's clock
 // (--clock, --speed), not the machine's: a client takes "today" from it
 // (service-conventions.md), so a sandbox replaying a past day is that day
-// for its clients too. net/http keeps a Date a handler set.
+// for its clients too. net/http keeps a Date a handler set. It is set as
+// the request comes in, for a handler that writes its own answer on the
+// hijacked connection (faults' truncate), and again as the answer's header
+// goes out (RFC 9110 section 6.6.1: the moment the message is made), for
+// one that takes its time (faults' slow, a whole chain).
 func (s *Server) serviceDate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Date", s.store.now().UTC().Format(http.TimeFormat))
-		next.ServeHTTP(w, r)
+		w.Header().Set("Date", httpDate(s.store.now()))
+		next.ServeHTTP(&dateWriter{ResponseWriter: w, now: s.store.now}, r)
 	})
 }
+
+func httpDate(t time.Time) string { return t.UTC().Format(http.TimeFormat) }
+
+// dateWriter stamps Date when the header is written.
+type dateWriter struct {
+	http.ResponseWriter
+	now     func() time.Time
+	stamped bool
+}
+
+func (w *dateWriter) WriteHeader(code int) {
+	if !w.stamped {
+		w.stamped = code >= 200 // an informational header is not the answer
+		w.Header().Set("Date", httpDate(w.now()))
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *dateWriter) Write(p []byte) (int, error) {
+	if !w.stamped {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *dateWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // notFound answers an unknown path as the conventions say: 404, plain text.
 func notFound(w http.ResponseWriter, r *http.Request) {

@@ -183,7 +183,7 @@ func newServer(cfg Config, ln net.Listener) (*Server, error) {
 		log:        cfg.Logger,
 		done:       make(chan struct{}),
 	}
-	s.store = newStore(cfg, s.DemoSecret)
+	s.store = newStore(cfg, s.DemoSecret, s.BaseURL)
 	if saved != nil {
 		keys, err := saved.keys()
 		if err != nil {

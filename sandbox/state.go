@@ -19,7 +19,8 @@ import (
 // keeps its identity across restarts: the signing keys (so tokens it
 // issued still verify), the demo client's secret, and the grants with
 // their refresh tokens (so a stored login survives) and the access tokens
-// (so a running chainwatch carries on without even a new token). Codes and
+// (so a running chainwatch carries on without even a new token), and the
+// rotated refresh tokens (so a reuse is caught after a restart). Codes and
 // pending logins are not kept: they live for a minute.
 //
 // The file holds private keys and the demo secret, so it is written 0600
@@ -34,6 +35,14 @@ type savedState struct {
 	EC         savedKey      `json:"ec_key"`
 	Grants     []savedGrant  `json:"grants"`
 	Access     []savedAccess `json:"access_tokens"`
+	// Rotated are the used refresh tokens (hashes), so that reuse is
+	// caught after a restart too (reuse.go). A file without them is read.
+	Rotated []savedRotated `json:"rotated_refresh,omitempty"`
+}
+
+type savedRotated struct {
+	Hash, GrantID string
+	Expiry        time.Time
 }
 
 type savedKey struct {
@@ -99,9 +108,12 @@ func (s *store) restoreLocked(st *savedState) {
 			origin: g.Origin, refreshHash: g.RefreshHash, refreshExpiry: g.RefreshExpiry}
 		s.refresh[g.RefreshHash] = g.ID
 	}
+	for _, r := range st.Rotated {
+		s.rotated[r.Hash] = rotatedRefresh{grantID: r.GrantID, expiry: r.Expiry}
+	}
 	for _, a := range st.Access {
 		s.access[a.ID] = &accessToken{id: a.ID, clientID: a.ClientID, subject: a.Subject, scopes: a.Scopes,
-			expiry: a.Expiry, grantID: a.GrantID, origin: a.Origin}
+			issued: a.Expiry.Add(-s.accessTTL), expiry: a.Expiry, grantID: a.GrantID, origin: a.Origin}
 	}
 }
 
@@ -116,6 +128,9 @@ func (s *store) save(dir, demoSecret string) error {
 	for _, a := range s.access {
 		st.Access = append(st.Access, savedAccess{ID: a.id, ClientID: a.clientID, Subject: a.subject, GrantID: a.grantID,
 			Origin: a.origin, Scopes: a.scopes, Expiry: a.expiry})
+	}
+	for h, r := range s.rotated {
+		st.Rotated = append(st.Rotated, savedRotated{Hash: h, GrantID: r.grantID, Expiry: r.expiry})
 	}
 	keys := s.keys
 	s.mu.Unlock()

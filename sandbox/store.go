@@ -24,16 +24,18 @@ import (
 type store struct {
 	mu         sync.Mutex
 	now        func() time.Time
+	audience   string // every access token's aud: the data service, {base_url}
 	accessTTL  time.Duration
 	refreshTTL time.Duration
 	keys       keyPair
 	clients    map[string]*client
-	authReqs   map[string]*authRequest // by request ID
-	codes      map[string]codeEntry    // by code hash
-	spent      map[string]codeEntry    // used codes, by hash, to detect reuse
-	grants     map[string]*grant       // by grant ID
-	refresh    map[string]string       // refresh-token hash → grant ID
-	access     map[string]*accessToken // by token ID (the JWT's jti)
+	authReqs   map[string]*authRequest   // by request ID
+	codes      map[string]codeEntry      // by code hash
+	spent      map[string]codeEntry      // used codes, by hash, to detect reuse
+	grants     map[string]*grant         // by grant ID
+	refresh    map[string]string         // refresh-token hash → grant ID
+	rotated    map[string]rotatedRefresh // used refresh tokens, by hash, to detect reuse
+	access     map[string]*accessToken   // by token ID (the JWT's jti)
 	lastSweep  time.Time
 }
 
@@ -42,9 +44,10 @@ type codeEntry struct {
 	issued    time.Time
 }
 
-func newStore(cfg Config, demoSecret string) *store {
+func newStore(cfg Config, demoSecret, audience string) *store {
 	s := &store{
 		now:        cfg.Now,
+		audience:   audience,
 		accessTTL:  cfg.AccessTokenTTL,
 		refreshTTL: cfg.RefreshTokenTTL,
 		keys:       newKeyPair(),
@@ -53,11 +56,20 @@ func newStore(cfg Config, demoSecret string) *store {
 		spent:      map[string]codeEntry{},
 		grants:     map[string]*grant{},
 		refresh:    map[string]string{},
+		rotated:    map[string]rotatedRefresh{},
 		access:     map[string]*accessToken{},
 	}
 	s.registerClients(demoSecret, func(id string) string { return authPrefix + "/login?id=" + id })
 	return s
 }
+
+// clockOffset is how far the sandbox clock is from the real one. Every
+// time in a token is on the sandbox clock (tokenanswer.go), and the
+// library checks a token's exp and iat against the real clock plus a
+// verifier's Offset: the verifiers the provider makes are given this one
+// (newTokenService), so userinfo, revocation and an id_token_hint judge a
+// token by the clock that issued it.
+func (s *store) clockOffset() time.Duration { return s.now().Sub(time.Now()) }
 
 func hash(secret string) string {
 	sum := sha256.Sum256([]byte(secret))
@@ -258,4 +270,5 @@ func (s *store) sweepLocked() {
 			s.deleteGrantLocked(id, g)
 		}
 	}
+	s.forgetRotatedLocked("", now)
 }

@@ -138,16 +138,37 @@ func InSweep(trades []Trade) (in []bool, sweeps int, volume int64) {
 // also returns how many sweeps there are and their volume.
 func InSweepWithin(trades []Trade, window time.Duration) (in []bool, sweeps int, volume int64) {
 	in = make([]bool, len(trades))
+	EachSweep(trades, window, func(run []int) {
+		for _, i := range run {
+			in[i] = true
+			volume += trades[i].Size
+		}
+		sweeps++
+	})
+	return in, sweeps, volume
+}
+
+// EachSweep calls f with the indices into trades of each sweep, by the
+// rule of InSweepWithin (in sequence order when trades are): an alert
+// fires once a sweep and says its size. f must not keep run.
+func EachSweep(trades []Trade, window time.Duration, f func(run []int)) {
 	idx := make([]int, len(trades))
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		if c := cmp.Compare(trades[a].Key, trades[b].Key); c != 0 {
-			return c
-		}
-		return cmp.Compare(trades[a].Seq, trades[b].Seq)
-	})
+	// A sweep's prints are adjacent in sequence, so in sequence order they
+	// are next to each other already: a page of the tape, which comes in
+	// that order, is read as it is (a print of another contract between
+	// two of one parts them either way). Any other order is sorted.
+	bySeq := func(a, b int) int { return cmp.Compare(trades[a].Seq, trades[b].Seq) }
+	if !slices.IsSortedFunc(idx, bySeq) {
+		slices.SortStableFunc(idx, func(a, b int) int {
+			if c := cmp.Compare(trades[a].Key, trades[b].Key); c != 0 {
+				return c
+			}
+			return bySeq(a, b)
+		})
+	}
 	win := api.TimeOfDay(window.Milliseconds())
 
 	// The run being built: counted prints of one contract and side, each
@@ -163,21 +184,15 @@ func InSweepWithin(trades []Trade, window time.Duration) (in []bool, sweeps int,
 		if len(run) >= 2 {
 			var exch [4]uint64 // a bit per exchange id
 			n := 0
-			var vol int64
 			for _, i := range run {
 				e := trades[i].Exchange
 				if exch[e>>6]&(1<<(e&63)) == 0 {
 					exch[e>>6] |= 1 << (e & 63)
 					n++
 				}
-				vol += trades[i].Size
 			}
 			if n >= 2 {
-				for _, i := range run {
-					in[i] = true
-				}
-				sweeps++
-				volume += vol
+				f(run)
 			}
 		}
 		run = run[:0]
@@ -204,7 +219,6 @@ func InSweepWithin(trades []Trade, window time.Duration) (in []bool, sweeps int,
 		}
 	}
 	closeRun()
-	return in, sweeps, volume
 }
 
 func absTime(d api.TimeOfDay) api.TimeOfDay {

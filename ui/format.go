@@ -380,3 +380,11 @@ func appendFit(dst []byte, v float64, decimals, w int, short bool) []byte {
 		dst = dst[:start]
 	}
 }
+
+// fixedText is v with decimals, "-" when it is not a number.
+func fixedText(v float64, decimals int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return dash
+	}
+	return string(appendFixed(nil, v, decimals))
+}

@@ -26,6 +26,11 @@ type HeaderData struct {
 	Last, PrevClose, Bid, Ask, Open, High, Low float64
 	BidSize, AskSize, Volume                   int64
 	IV30, IV30Change                           float64 // percentage points
+	// The symbol against its stored year (HasPast: a store of past days
+	// answered): IV rank and percentile 0-100, HV30 and IV30/HV30.
+	HasPast              bool
+	IVRank, IVPercentile float64
+	HV30, IVHV           float64
 
 	ImpliedBid, ImpliedAsk, ImpliedMid float64
 	Indicator                          api.Indicator // "" unknown (historical: implied fields are null)
@@ -132,6 +137,9 @@ func Header(h *HeaderData, width int, st *theme.Styles) []string {
 	if !math.IsNaN(h.IV30Change) {
 		iv.add(theme.ToneText, " ")
 		iv.addB(signTone(h.IV30Change), nums.signed(h.IV30Change, 2))
+	}
+	if h.HasPast {
+		pastSegs(&row, &nums, h)
 	}
 	row.seg(30, false).add(theme.ToneMuted, "Vol ").addB(theme.ToneText, nums.size(h.Volume))
 	ohlc := row.seg(20, false)
@@ -247,4 +255,25 @@ func appendClock(dst []byte, t api.TimeOfDay, ms bool) []byte {
 		dst = append(dst, '.', byte('0'+f/100), byte('0'+f/10%10), byte('0'+f%10))
 	}
 	return dst
+}
+
+// pastSegs are the header's figures from the store of past days: "IVR 31
+// 25%ile" (where IV30 stands in its year) and "HV30 14.0% IV/HV 1.03".
+func pastSegs(row *segRow, nums *paneNums, h *HeaderData) {
+	r := row.seg(58, false).add(theme.ToneMuted, "IVR ")
+	r.addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendRound(b, h.IVRank) }))
+	r.add(theme.ToneMuted, " ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendRound(b, h.IVPercentile) })).add(theme.ToneMuted, "%ile")
+	hv := row.seg(40, false).add(theme.ToneMuted, "HV30 ")
+	hv.addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendPlainPct(b, h.HV30*100) }))
+	if !math.IsNaN(h.IVHV) {
+		hv.add(theme.ToneMuted, " IV/HV ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return strconv.AppendFloat(b, h.IVHV, 'f', 2, 64) }))
+	}
+}
+
+// appendRound appends v rounded to a whole number; "-" for NaN.
+func appendRound(dst []byte, v float64) []byte {
+	if math.IsNaN(v) {
+		return append(dst, dash...)
+	}
+	return strconv.AppendInt(dst, int64(math.Round(v)), 10)
 }

@@ -147,6 +147,19 @@ func (l *paneLine) putASCII(sp theme.Span, s []byte) {
 	l.n += len(s)
 }
 
+// putCells writes s in sp where its width is known to be cells (a run of
+// one block or rule rune, which measuring would cost more than writing);
+// it must fit the room left.
+func (l *paneLine) putCells(sp theme.Span, s string, cells int) {
+	if s == "" || cells <= 0 || cells > l.room() {
+		return
+	}
+	l.open(sp)
+	l.b = append(l.b, s...)
+	l.close(sp)
+	l.n += cells
+}
+
 // raw writes already styled text of a known width (cut if it overflows).
 func (l *paneLine) raw(s string, w int) {
 	if s == "" || l.n >= l.w {

@@ -13,6 +13,7 @@ import (
 // StatusData is the status bar: what polling costs and what comes next.
 type StatusData struct {
 	Spent                     int     // points spent this session
+	FromHistory               int     // answers from the store of past days this session (0 points)
 	HourlyRate, BudgetPerHour float64 // points per hour: spending now, and allowed
 	RateKnown                 bool    // HourlyRate is measured (polling has begun)
 	Paused                    string  // "paused until 09:30 ET (in 13h20m)": no rate, no next
@@ -22,11 +23,36 @@ type StatusData struct {
 	Next     time.Duration // until the next refresh
 	NextFeed string        // which one ("chain", "tape"); "" none scheduled
 	NextCost int           // its points, shown where a page asks (the vol page's term structure); 0 not shown
+	// Shared is how many sessions show the feed counted down (chainwatch
+	// serve): its points are spent once for all of them; below 2 not shown.
+	Shared int
 
 	Err    string        // last error, "" none
 	ErrAge time.Duration // since it happened
 
 	Hint string // short help already rendered by the caller, e.g. "? help  q quit"
+}
+
+// rateSeg is the polling rate against the budget, or why nothing is
+// polled; the rate turns to the warning tone above the budget.
+func rateSeg(row *segRow, s *StatusData, nums *paneNums) {
+	rate := row.seg(70, false)
+	rateTone := theme.ToneText
+	if s.BudgetPerHour > 0 && s.HourlyRate > s.BudgetPerHour {
+		rateTone = theme.ToneWarn
+	}
+	switch {
+	case s.Paused != "":
+		// Nothing is polled: a rate would only describe the past.
+		rate.add(theme.ToneText, s.Paused)
+	case s.RateKnown:
+		rate.addB(rateTone, nums.with(func(b []byte) []byte { return appendRate(b, s.HourlyRate) })).add(rateTone, "/h")
+		if s.BudgetPerHour > 0 {
+			rate.add(theme.ToneMuted, " of ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendRate(b, s.BudgetPerHour) })).add(theme.ToneMuted, "/h")
+		}
+	case s.BudgetPerHour > 0:
+		rate.add(theme.ToneMuted, "budget ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendRate(b, s.BudgetPerHour) })).add(theme.ToneMuted, "/h")
+	}
 }
 
 // Status draws the one-line status bar, width cells, on the header shade:
@@ -45,24 +71,11 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 	var arena [128]byte
 	nums := paneNums{b: arena[:0]}
 	var row segRow
-	row.seg(60, false).add(theme.ToneMuted, "pts ").addB(theme.ToneText, nums.int(int64(s.Spent))).add(theme.ToneMuted, " session")
-	rate := row.seg(70, false)
-	rateTone := theme.ToneText
-	if s.BudgetPerHour > 0 && s.HourlyRate > s.BudgetPerHour {
-		rateTone = theme.ToneWarn
+	pts := row.seg(60, false).add(theme.ToneMuted, "pts ").addB(theme.ToneText, nums.int(int64(s.Spent))).add(theme.ToneMuted, " session")
+	if s.FromHistory > 0 {
+		pts.add(theme.ToneMuted, " (").addB(theme.ToneText, nums.int(int64(s.FromHistory))).add(theme.ToneMuted, " from history)")
 	}
-	switch {
-	case s.Paused != "":
-		// Nothing is polled: a rate would only describe the past.
-		rate.add(theme.ToneText, s.Paused)
-	case s.RateKnown:
-		rate.addB(rateTone, nums.with(func(b []byte) []byte { return appendRate(b, s.HourlyRate) })).add(rateTone, "/h")
-		if s.BudgetPerHour > 0 {
-			rate.add(theme.ToneMuted, " of ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendRate(b, s.BudgetPerHour) })).add(theme.ToneMuted, "/h")
-		}
-	case s.BudgetPerHour > 0:
-		rate.add(theme.ToneMuted, "budget ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendRate(b, s.BudgetPerHour) })).add(theme.ToneMuted, "/h")
-	}
+	rateSeg(&row, s, &nums)
 	left := row.seg(50, false).addB(theme.ToneText, nums.size(s.PointsLeft)).add(theme.ToneMuted, " left") // "-" when unknown
 	if s.Daily {
 		left.add(theme.ToneMuted, " today")
@@ -78,6 +91,9 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 		if s.NextCost > 0 {
 			nx.add(theme.ToneMuted, " (").addB(theme.ToneText, nums.int(int64(s.NextCost))).add(theme.ToneMuted, " pts)")
 		}
+	}
+	if s.Shared > 1 {
+		row.seg(35, false).add(theme.ToneMuted, "shared by ").addB(theme.ToneText, nums.int(int64(s.Shared))).add(theme.ToneMuted, " sessions")
 	}
 	if s.Err != "" {
 		e := row.seg(90, false)

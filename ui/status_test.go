@@ -53,6 +53,23 @@ func TestStatusSaysWhatPollingCosts(t *testing.T) {
 	}
 }
 
+// chainwatch serve: a feed several sessions show says so, and gives way
+// first when the bar is short; one session's bar is as before.
+func TestStatusSharedFeed(t *testing.T) {
+	s := pxStatus()
+	s.Err, s.Shared = "", 3
+	if out := ansi.Strip(Status(s, 200, pxColor)); !strings.Contains(out, "next chain 3s · shared by 3 sessions") {
+		t.Errorf("shared by three: %q", out)
+	}
+	if out := ansi.Strip(Status(s, 90, pxColor)); strings.Contains(out, "shared") || !strings.Contains(out, "3.9M left") {
+		t.Errorf("a short bar keeps the points, not the sharing: %q", out)
+	}
+	s.Shared = 1
+	if out := ansi.Strip(Status(s, 200, pxColor)); strings.Contains(out, "shared") {
+		t.Errorf("one session: %q", out)
+	}
+}
+
 func TestStatusOverBudgetWarns(t *testing.T) {
 	s := pxStatus()
 	s.HourlyRate = 3000

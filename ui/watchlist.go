@@ -25,6 +25,8 @@ type WatchRow struct {
 	PrevClose         float64
 	Volume            int64
 	IV30, IV30Change  float64 // percentage points
+	IVRank            float64 // 0-100 over the stored year; NaN unknown
+	HV30              float64 // realized vol, a fraction; NaN unknown
 	ImpliedBid        float64
 	ImpliedAsk        float64
 	Indicator         api.Indicator
@@ -65,6 +67,11 @@ type WatchlistView struct {
 	Loading    bool
 	NoData     bool // nothing has loaded and the last try failed
 	Cost       int  // points a refresh costs
+	// FromHistory: the last refresh came from the store of past days
+	// (0 points); Past: some row has figures from it (the IVR and HV30
+	// columns are drawn).
+	FromHistory bool
+	Past        bool
 
 	Message string // shown instead of rows (an empty list, a failure before any data)
 	Notes   []Note // under the table: skipped config entries, a save's outcome
@@ -102,7 +109,7 @@ func Watchlist(v *WatchlistView, width, height int, st *theme.Styles) []string {
 	for i := range v.Rows {
 		symW = max(symW, paneWidth(v.Rows[i].Symbol))
 	}
-	v.layout = layoutWatch(width, min(symW, 10))
+	v.layout = layoutWatch(width, min(symW, 10), v.Past)
 	out = append(out, watchTitle(v, width, st))
 	if height > 1 {
 		out = append(out, watchHeads(v, width, st))
@@ -190,7 +197,10 @@ func watchTitle(v *WatchlistView, width int, st *theme.Styles) string {
 	if v.AsOf >= 0 && !v.Loading && !v.NoData {
 		row.seg(30, true).add(theme.ToneMuted, "as of ").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendClock(b, v.AsOf, false) }))
 	}
-	if v.Cost > 0 {
+	switch {
+	case v.FromHistory:
+		row.seg(55, true).add(theme.ToneMuted, "from history, ").addB(theme.ToneText, nums.int(0)).add(theme.ToneMuted, " pts")
+	case v.Cost > 0:
 		row.seg(55, true).addB(theme.ToneText, nums.int(int64(v.Cost))).add(theme.ToneMuted, " pts a refresh")
 	}
 	fitSegs(row.list(), width-2, 2)

@@ -21,21 +21,25 @@ const (
 	WColVolume
 	WColIV30
 	WColIVChange
+	WColIVRank
+	WColHV30
 	WColImplied
 	WColEvent
 	NumWatchCols
 )
 
-var watchTitles = [NumWatchCols]string{"SYMBOL", "LAST", "CHG", "CHG%", "BID", "ASK", "VOLUME", "IV30", "IVCHG", "IMPLIED", "NEXT EVENT"}
+var watchTitles = [NumWatchCols]string{"SYMBOL", "LAST", "CHG", "CHG%", "BID", "ASK", "VOLUME", "IV30", "IVCHG", "IVR", "HV30", "IMPLIED", "NEXT EVENT"}
 
 // watchWidths are the columns' widths; the symbol's grows with the
 // longest symbol. Each leaves a cell for the sort mark.
-var watchWidths = [NumWatchCols]int{6, 9, 7, 7, 9, 9, 7, 7, 6, 8, 11}
+var watchWidths = [NumWatchCols]int{6, 9, 7, 7, 9, 9, 7, 7, 6, 4, 7, 8, 11}
 
 // watchPrio is which columns stay when the width runs out: the price and
 // its move, then the badge a trader trusts the price by, IV and the next
 // event; bid and ask go first (the details line shows them with sizes).
-var watchPrio = [NumWatchCols]int{100, 95, 85, 90, 45, 44, 65, 75, 50, 80, 70}
+// IV rank and HV30 (from the store of past days) are shown only when
+// some row has them (WatchlistView.Past).
+var watchPrio = [NumWatchCols]int{100, 95, 85, 90, 45, 44, 65, 75, 50, 72, 48, 80, 70}
 
 // Title is the column's heading.
 func (c WatchCol) Title() string {
@@ -70,7 +74,7 @@ const (
 
 // layoutWatch keeps the highest-priority columns that fit width and gives
 // the sparkline what is left, if that is enough for one.
-func layoutWatch(width, symW int) watchLayout {
+func layoutWatch(width, symW int, past bool) watchLayout {
 	w := watchWidths
 	w[WColSymbol] = max(w[WColSymbol], symW+1)
 	var keep [NumWatchCols]bool
@@ -88,7 +92,7 @@ func layoutWatch(width, symW int) watchLayout {
 		return n
 	}
 	for c := range NumWatchCols {
-		keep[c] = true
+		keep[c] = past || c != WColIVRank && c != WColHV30
 	}
 	for need() > width {
 		low := -1

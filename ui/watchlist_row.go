@@ -100,6 +100,13 @@ func watchCell(dst []byte, r *WatchRow, c WatchCol, w int, today api.Date) ([]by
 		return appendPlainPct(dst, r.IV30), theme.ToneText
 	case WColIVChange:
 		return appendSignedFit(dst, r.IV30Change, 2, room), signTone(r.IV30Change)
+	case WColIVRank:
+		if math.IsNaN(r.IVRank) {
+			return append(dst, dash...), theme.ToneMuted
+		}
+		return strconv.AppendInt(dst, int64(math.Round(r.IVRank)), 10), theme.ToneText
+	case WColHV30:
+		return appendPlainPct(dst, r.HV30*100), theme.ToneText
 	case WColEvent:
 		d, earnings := r.Event, r.EventIsEarnings
 		tone := theme.ToneMuted

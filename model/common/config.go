@@ -3,6 +3,7 @@ package common
 import (
 	"time"
 
+	"chainwatch/alert"
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
@@ -50,9 +51,22 @@ type Config struct {
 	WatchlistSkipped []string
 	SaveWatchlist    func([]string) error
 	StartOnWatchlist bool
+	// PositionsPath is the positions file (positions.toml beside the
+	// config file); "": positions are not saved.
+	PositionsPath string
 	// Monitor is the data monitor the screen subscribes to; nil: one of
 	// its own on Client, Now and Budget.
 	Monitor *feed.Monitor
+	// Alerts are the alert rules evaluated on Monitor (nil: none, and the
+	// alerts page says so); SaveAlert writes a rule made or edited on the
+	// screen in place of the one named old, DeleteAlert drops one (nil:
+	// rules last for the session). Desktop notifies through the terminal;
+	// NoBell keeps the bell quiet.
+	Alerts      *alert.Engine
+	SaveAlert   func(old string, r alert.Rule) error
+	DeleteAlert func(name string) error
+	Desktop     alert.Desktop
+	NoBell      bool
 }
 
 // WithDefaults is cfg with every field left zero that has a default set

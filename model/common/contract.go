@@ -40,8 +40,13 @@ type Action interface{ action() }
 // Close asks the root to close the overlay.
 type Close struct{}
 
-// PickSymbol asks the root to close the overlay and watch Symbol.
-type PickSymbol struct{ Symbol string }
+// PickSymbol asks the root to close the overlay and watch Symbol. Known:
+// the session knows it (recent, listed, popular, or found by a scan); one
+// it does not is looked up before the screen leaves the symbol it is on.
+type PickSymbol struct {
+	Symbol string
+	Known  bool
+}
 
 // PickDate asks the root to close the overlay and show Date's session
 // (zero: today, live).

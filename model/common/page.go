@@ -70,6 +70,10 @@ const (
 	PageVol
 	PageContract
 	PageWatchlist
+	PagePositioning
+	PageStrategy
+	PagePositions
+	PageAlerts
 	NumPages
 )
 
@@ -121,8 +125,13 @@ type Open struct {
 // "open the chain").
 type Back struct{ Symbol string }
 
-// ChangeQuery asks the root to show Query (a new generation is given).
-type ChangeQuery struct{ Query feed.Query }
+// ChangeQuery asks the root to show Query (a new generation is given),
+// then hand the pages Msg (nil: nothing): the reply that confirmed a
+// symbol looked up, made for that generation, which the pages then take.
+type ChangeQuery struct {
+	Query feed.Query
+	Msg   tea.Msg
+}
 
 // Refresh asks the monitor to fetch Feeds now, whatever the timers say.
 type Refresh struct{ Feeds []feed.Feed }
@@ -154,6 +163,33 @@ type Remember struct{ Symbol string }
 // NoSuchSymbol tells the root the service does not know Symbol.
 type NoSuchSymbol struct{ Symbol string }
 
+// ProposeAlert asks for the alert dialog over the top page, proposing a
+// rule for what is selected: a contract of the ladder (Contract, its
+// quote), a print of the tape (Print, its size and premium), an
+// underlying (Price, IV30); Edit names a rule to edit instead. The alerts
+// page builds the dialog (Overlayer).
+type ProposeAlert struct {
+	Symbol, Contract string
+	Price, IV30      float64 // the underlying's; NaN unknown; IV30 in points
+	Bid, Ask, Mid    float64 // the contract's
+	IV               float64 // the contract's, a fraction
+	Print            bool
+	Size             int64
+	Premium          float64
+	Edit             string
+}
+
+// Floating is an overlay drawn over the whole frame (the help, the alert
+// dialog), sized by it (ui.FrameSize): the root needs no size of its own
+// for it.
+type Floating interface{ Over(frame string) string }
+
+// Overlayer is a page that builds the overlay an Action asks for (the
+// alerts page, the alert dialog): the root holds the overlay, the page
+// knows what is in it.
+type Overlayer interface{ Overlay(act Action) Overlay }
+
+func (ProposeAlert) action() {}
 func (Open) action()         {}
 func (Back) action()         {}
 func (ChangeQuery) action()  {}

@@ -15,7 +15,7 @@ import (
 func (s Status) Bar(snap *feed.Snapshot, q feed.Query, now time.Time) ui.StatusData {
 	st := snap.Stats
 	d := ui.StatusData{
-		Spent: st.SessionSpent, HourlyRate: st.HourlyRate, BudgetPerHour: st.BudgetPerHour, RateKnown: st.RateKnown, Daily: st.Daily,
+		Spent: st.SessionSpent, FromHistory: st.FromHistory, HourlyRate: st.HourlyRate, BudgetPerHour: st.BudgetPerHour, RateKnown: st.RateKnown, Daily: st.Daily,
 		PointsLeft: -1,
 		Hint:       s.Hint,
 	}
@@ -23,6 +23,7 @@ func (s Status) Bar(snap *feed.Snapshot, q feed.Query, now time.Time) ui.StatusD
 		d.PointsLeft = v
 	}
 	f := snap.Feeds[s.Shown]
+	d.Shared = f.Shared
 	switch {
 	case snap.Feeds[feed.FeedChain].NoSuch && s.Shown != feed.FeedQuotes && s.Shown != feed.FeedEvents || q.Historical(now):
 		// Nothing will be polled: no pause to wait out, no next refresh.

@@ -14,7 +14,6 @@ import (
 type Model struct {
 	sh   *common.Common
 	keys [][]key.Binding
-	w, h int
 }
 
 var _ common.Overlay = (*Model)(nil)
@@ -22,8 +21,8 @@ var _ common.Overlay = (*Model)(nil)
 // New is the help of a page with keys.
 func New(sh *common.Common, keys [][]key.Binding) *Model { return &Model{sh: sh, keys: keys} }
 
-// SetSize is the frame's size.
-func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
+// SetSize: the help is sized by the frame it is drawn over (Over).
+func (m *Model) SetSize(int, int) {}
 
 // ShortHelp and FullHelp are the keys it shows.
 func (m *Model) ShortHelp() []key.Binding  { return nil }
@@ -47,4 +46,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 func (m *Model) View() []string { return nil }
 
 // Over is the help drawn over frame, the page under it.
-func (m *Model) Over(frame string) string { return ui.HelpOver(frame, m.keys, m.w, m.h, m.sh.Styles) }
+func (m *Model) Over(frame string) string {
+	w, h := ui.FrameSize(frame)
+	return ui.HelpOver(frame, m.keys, w, h, m.sh.Styles)
+}

@@ -169,7 +169,7 @@ func (p *Model) submitSymbol() common.Action {
 		}
 		return nil
 	}
-	return common.PickSymbol{Symbol: sym}
+	return common.PickSymbol{Symbol: sym, Known: slices.Contains(p.pool, sym)}
 }
 
 // submitDate accepts a past trading day or today (today as 0: live), by

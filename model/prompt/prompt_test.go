@@ -72,8 +72,9 @@ func TestSymbolPromptRefusesWhatASymbolCannotHold(t *testing.T) {
 	if p.Err() != "" {
 		t.Fatalf("BRK. is on its way to BRK.B, yet: %q", p.Err())
 	}
+	// BRK.B is neither recent nor popular: the screen looks it up before moving.
 	typeInto(p, "b")
-	if _, act := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); act != (common.PickSymbol{Symbol: "BRK.B"}) {
+	if _, act := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); act != (common.PickSymbol{Symbol: "BRK.B", Known: false}) {
 		t.Fatalf("BRK.B: %v %q", act, p.Err())
 	}
 }
@@ -152,7 +153,7 @@ func TestWatchSymbolPrompt(t *testing.T) {
 	}
 	p = NewWatchSymbol(testCommon, []string{"SPY"}, nil, nil)
 	typeInto(p, "tsla")
-	if _, act := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); act != (common.PickSymbol{Symbol: "TSLA"}) {
+	if _, act := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); act != (common.PickSymbol{Symbol: "TSLA", Known: true}) {
 		t.Fatalf("TSLA: %#v %q", act, p.Err())
 	}
 	p.SetSize(80, 1)

@@ -173,7 +173,7 @@ func (s *Model) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 	cmd, picked := s.update(msg)
 	switch {
 	case picked != "":
-		return cmd, common.PickSymbol{Symbol: picked}
+		return cmd, common.PickSymbol{Symbol: picked, Known: true}
 	case wasOpen && !s.open:
 		return cmd, common.Close{}
 	}

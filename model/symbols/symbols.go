@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/config"
+	"chainwatch/model/common"
 )
 
 // Session is the session's symbols.
@@ -66,6 +67,18 @@ func (s *Session) Known(more ...[]string) []string {
 		}
 	}
 	return out
+}
+
+// KnownOf is Known with the symbols of the pages that know some (the
+// watchlist's), in the pages' order.
+func (s *Session) KnownOf(pages []common.Page) []string {
+	var more [][]string
+	for _, p := range pages {
+		if k, ok := p.(common.Known); ok {
+			more = append(more, k.Known())
+		}
+	}
+	return s.Known(more...)
 }
 
 // NoSuch notes that the service does not know sym and says so, with the

@@ -1,12 +1,15 @@
 package watch
 
 import (
+	"math"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"chainwatch/api"
 	"chainwatch/feed"
 	"chainwatch/model/common"
+	"chainwatch/strategy"
 	"chainwatch/ui"
 )
 
@@ -29,6 +32,12 @@ func (s *Screen) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 		return nil, common.Open{Page: common.PageVol}
 	case key.Matches(k, keys.Watchlist):
 		return nil, common.Open{Page: common.PageWatchlist}
+	case key.Matches(k, keys.Positioning):
+		return nil, common.Open{Page: common.PagePositioning}
+	case key.Matches(k, keys.Alerts):
+		return nil, common.Open{Page: common.PageAlerts}
+	case key.Matches(k, keys.Alert):
+		return nil, s.proposeAlert()
 	case key.Matches(k, keys.NextPane):
 		s.cycleFocus(1)
 	case key.Matches(k, keys.PrevPane):
@@ -43,6 +52,10 @@ func (s *Screen) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 		return nil, common.Refresh{Feeds: []feed.Feed{feed.FeedChain, feed.FeedTape}}
 	case key.Matches(k, keys.Open):
 		return nil, s.openContract()
+	case key.Matches(k, keys.TicketBuy, keys.TicketSell, keys.Ticket):
+		return s.ticket(k)
+	case key.Matches(k, keys.Positions):
+		return nil, common.Open{Page: common.PagePositions, Msg: common.PositionsChangedMsg{}}
 	default:
 		if act, ok := s.queryKey(k); ok {
 			return nil, act
@@ -180,4 +193,27 @@ func (s *state) onWheel(m tea.Mouse) {
 
 func inside(r ui.Rect, x, y int) bool {
 	return r.W > 0 && r.H > 0 && x >= r.X && x < r.X+r.W && y >= r.Y && y < r.Y+r.H
+}
+
+// ticket sends the ladder's cursor to the strategy page: with the
+// contract under it bought (space) or sold, which leaves the screen as it
+// is, or (T) opening the page.
+func (s *state) ticket(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
+	cur, ok := s.chain.Cursor()
+	if !ok {
+		return nil, common.Notice{Text: "no contract under the cursor"}
+	}
+	keys := s.sh.Keys
+	if key.Matches(k, keys.Ticket) {
+		return nil, common.Open{Page: common.PageStrategy, Msg: common.TicketMsg{Cursor: cur}}
+	}
+	leg := strategy.Leg{Kind: strategy.Put, Qty: 1, Root: cur.Root, Expiry: cur.Expiry, Strike: cur.Strike, Price: math.NaN()}
+	if cur.Call {
+		leg.Kind = strategy.Call
+	}
+	if key.Matches(k, keys.TicketSell) {
+		leg.Qty = -1
+	}
+	msg := common.TicketMsg{Cursor: cur, Add: leg}
+	return func() tea.Msg { return msg }, nil
 }

@@ -38,10 +38,13 @@ func (v *Vol) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 		v.snap = msg.Feeds
 		now := v.sh.Now()
 		c := v.chain
-		v.vol.Set(vol.Input{
+		in := vol.Input{
 			Surface: c.Surface(), Expiry: c.Expiry(), Cursor: c.CursorStrike(),
 			Earnings: c.Earnings(), Term: v.termCost(now), Message: v.message(),
-		})
+			Moves: v.cal.Moves(),
+		}
+		in.Next.ReportDate, in.Next.TimeOfDay = v.cal.NextReport(feed.ShownDay(v.q, now))
+		v.vol.Set(in)
 	case tea.KeyPressMsg:
 		return v.onKey(msg)
 	case common.PickSymbol, common.PickDate:

@@ -47,7 +47,8 @@ type state struct {
 	focused           bool // the screen is on top and no prompt takes the keys
 	w, h              int  // the page: the frame less the status bar
 	snap              feed.Snapshot
-	expiryGen         uint64 // outdates an expiry change's debounce by a later one
+	expiryGen         uint64      // outdates an expiry change's debounce by a later one
+	lookingUp         *feed.Query // a symbol picked that the service has not confirmed yet (lookup.go)
 }
 
 // Screen is the watch screen, the bottom page.
@@ -94,7 +95,7 @@ func (s *state) TapeFocused() bool { return s.focus == paneTape }
 // setQuery points every pane at q; replies still in flight for the old
 // one are booked by the monitor and never delivered.
 func (s *state) setQuery(q feed.Query) {
-	s.q = q
+	s.q, s.lookingUp = q, nil // a lookup is outdated by any newer choice
 	s.chain.SetQuery(q)
 	s.tape.SetQuery(q)
 	s.cal.SetQuery(q)
@@ -144,6 +145,9 @@ func (s *state) pick(msg tea.Msg) common.Action {
 	switch msg := msg.(type) {
 	case common.PickSymbol:
 		q.Symbol = msg.Symbol
+		if !msg.Known && q != s.q {
+			return s.lookUp(q)
+		}
 	case common.PickDate:
 		q.Date = msg.Date
 	}
@@ -154,6 +158,9 @@ func (s *state) pick(msg tea.Msg) common.Action {
 }
 
 func (s *state) onChain(m feed.ChainMsg) (tea.Cmd, common.Action) {
+	if act, ok := s.lookedUp(m); ok {
+		return nil, act
+	}
 	applied := s.chain.Apply(m)
 	if s.chain.NoSuchSymbol() {
 		return nil, s.noSuchSymbol()
@@ -212,14 +219,14 @@ func (s *Screen) Wants(c feed.Conditions) []feed.Want {
 	q := s.q
 	hide := func(f feed.Feed) bool { return !f.Shown(c) }
 	osi, from, minT, ok := s.tape.NextGreeks()
-	return []feed.Want{
+	return append(s.lookUpWant(), []feed.Want{
 		{Feed: feed.FeedChain, Query: q, Expiry: s.chain.Expiry(), Hidden: hide(feed.FeedChain)},
 		{Feed: feed.FeedTape, Query: q, Capacity: s.cfg.TapeCapacity, Hidden: hide(feed.FeedTape)},
 		{Feed: feed.FeedCalendar, Query: q, Hidden: hide(feed.FeedCalendar)},
 		{Feed: feed.FeedTerm, Query: q, Hidden: hide(feed.FeedTerm)},
 		{Feed: feed.FeedTapeGreeks, Query: q, Hidden: hide(feed.FeedTapeGreeks),
 			Greeks: feed.GreeksAsk{OSI: osi, From: from, MinTime: minT, OK: ok}},
-	}
+	}...)
 }
 
 // Status: the chain's refresh is counted down, the panes' failures are

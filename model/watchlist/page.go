@@ -1,6 +1,7 @@
 package watchlist
 
 import (
+	"math"
 	"slices"
 	"time"
 
@@ -171,6 +172,7 @@ func (m *Model) viewData(now time.Time) ui.WatchlistView {
 			v.Cursor = i
 		}
 		v.Rows = append(v.Rows, e.watchRow(sym))
+		v.Past = v.Past || e.loaded && e.row.HasPast
 		if e.loaded && e.row.Quote.Timestamp > asOf {
 			asOf = e.row.Quote.Timestamp
 		}
@@ -178,7 +180,7 @@ func (m *Model) viewData(now time.Time) ui.WatchlistView {
 	notes := m.notes()
 	v.Offset = m.shownOffset(v.Cursor, len(notes))
 	v.Manual, v.Sort, v.Desc = m.manual, m.sortCol, m.desc
-	v.Source, v.Mode, v.Cost = m.source, m.q.Mode, m.cost
+	v.Source, v.Mode, v.Cost, v.FromHistory = m.source, m.q.Mode, m.cost, m.fromHistory
 	v.Date, v.Today = feed.ShownDay(m.q, now), m.q.Day(now)
 	v.Historical = m.q.Historical(now)
 	v.Closed = !v.Historical && !feed.SessionLive(now, m.q.Mode)
@@ -248,6 +250,10 @@ func (e *entry) watchRow(sym string) ui.WatchRow {
 	r.Open, r.High, r.Low, r.PrevClose = api.OrNaN(q.Open), api.OrNaN(q.High), api.OrNaN(q.Low), api.OrNaN(q.PrevDayClose)
 	r.Volume = orNull(q.Volume)
 	r.IV30, r.IV30Change = api.OrNaN(q.IV30), api.OrNaN(q.IV30Change)
+	r.IVRank, r.HV30 = math.NaN(), math.NaN()
+	if e.row.HasPast {
+		r.IVRank, r.HV30 = e.row.Past.IVRank, e.row.Past.HV30
+	}
 	r.ImpliedBid, r.ImpliedAsk = api.OrNaN(q.ImpliedUnderlyingBid), api.OrNaN(q.ImpliedUnderlyingAsk)
 	r.Indicator = q.ImpliedUnderlyingIndicator.V
 	n := e.row.Next

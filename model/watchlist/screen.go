@@ -64,8 +64,9 @@ func (p *Page) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 	case common.PickSymbol, common.PickDate, common.Close:
 		return p.pick(msg)
 	case feed.QuotesMsg:
+		save := p.Confirm(msg)
 		if p.Apply(msg); msg.Err == nil {
-			return common.FlashDone(p.sh), nil
+			return tea.Batch(save, common.FlashDone(p.sh)), nil
 		}
 	case feed.EventsMsg:
 		p.ApplyEvents(msg)
@@ -118,6 +119,8 @@ func (p *Page) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 		return nil, common.ChangeQuery{Query: q}
 	case key.Matches(k, keys.Refresh):
 		return nil, common.Refresh{Feeds: []feed.Feed{feed.FeedQuotes}}
+	case key.Matches(k, keys.Alert):
+		return nil, p.ProposeAlert()
 	}
 	p.Model.SetFocused(true)
 	_, cmd := p.Model.Update(k)
@@ -133,8 +136,8 @@ func (p *Page) pick(msg tea.Msg) (tea.Cmd, common.Action) {
 	switch msg := msg.(type) {
 	case common.PickSymbol:
 		if adding {
-			_, save := p.Add(msg.Symbol)
-			return save, nil
+			p.Propose(msg.Symbol)
+			return nil, nil
 		}
 		return nil, common.Back{Symbol: msg.Symbol}
 	case common.PickDate:
@@ -155,7 +158,7 @@ func (p *Page) Feeds(c *feed.Conditions) { c.Watchlist = true }
 func (p *Page) Wants(c feed.Conditions) []feed.Want {
 	q, syms := p.Query(), p.Fetchable()
 	return []feed.Want{
-		{Feed: feed.FeedQuotes, Query: q, Symbols: syms, Hidden: !feed.FeedQuotes.Shown(c)},
+		{Feed: feed.FeedQuotes, Query: q, Symbols: p.quoted(), Hidden: !feed.FeedQuotes.Shown(c)},
 		{Feed: feed.FeedEvents, Query: q, Symbols: syms, Need: p.NeedEvents(), Hidden: !feed.FeedEvents.Shown(c)},
 	}
 }

@@ -45,7 +45,7 @@ func TestWatchlistPageFollowsTheScreensModeAndDay(t *testing.T) {
 
 // TestWatchlistPageAsksTheRoot: what the page wants of the root comes
 // back as an Action: the chain of a symbol (back to the screen), the
-// symbol prompt to add one (whose pick is then added), the other mode,
+// symbol prompt to add one (whose pick is checked with the service, then added), the other mode,
 // a refresh; its wants are hidden until the page shows.
 func TestWatchlistPageAsksTheRoot(t *testing.T) {
 	p := screenPage(t, "AAPL")
@@ -56,8 +56,11 @@ func TestWatchlistPageAsksTheRoot(t *testing.T) {
 	if ask, ok := act.(common.AskSymbol); !ok || !ask.Add || !slices.Equal(ask.Have, []string{"AAPL"}) || !p.Adding() {
 		t.Fatalf("add: %#v", act)
 	}
-	if _, act := p.Update(common.PickSymbol{Symbol: "TSLA"}); act != nil || !slices.Contains(p.Symbols(), "TSLA") || p.Adding() {
-		t.Fatalf("the pick was not added: %#v %v", act, p.Symbols())
+	if _, act := p.Update(common.PickSymbol{Symbol: "TSLA"}); act != nil || p.Checking() != "TSLA" || slices.Contains(p.Symbols(), "TSLA") || p.Adding() {
+		t.Fatalf("the pick is not checked with the service before it is added: %#v %v", act, p.Symbols())
+	}
+	if w := p.Wants(feed.Conditions{})[0]; w.Feed != feed.FeedQuotes || !slices.Equal(w.Symbols, []string{"AAPL", "TSLA"}) {
+		t.Fatalf("the quotes wanted while TSLA is checked: %+v", w)
 	}
 	if _, act := p.Update(common.PickSymbol{Symbol: "MSFT"}); act != (common.Back{Symbol: "MSFT"}) {
 		t.Fatalf("a pick not for adding opens its chain: %#v", act)

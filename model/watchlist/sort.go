@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"chainwatch/api"
+	"chainwatch/feed"
 	"chainwatch/ui"
 )
 
@@ -140,6 +141,10 @@ func (m *Model) sortKey(sym string) (sortVal, bool) {
 		return num(api.OrNaN(q.IV30))
 	case ui.WColIVChange:
 		return num(api.OrNaN(q.IV30Change))
+	case ui.WColIVRank:
+		return num(pastOr(r, r.Past.IVRank))
+	case ui.WColHV30:
+		return num(pastOr(r, r.Past.HV30))
 	case ui.WColImplied:
 		switch q.ImpliedUnderlyingIndicator.V {
 		case api.Green:
@@ -155,4 +160,12 @@ func (m *Model) sortKey(sym string) (sortVal, bool) {
 		return sortVal{n: float64(d)}, d != 0
 	}
 	return sortVal{}, false
+}
+
+// pastOr is v when the row has figures from the store of past days, else NaN.
+func pastOr(r *feed.QuoteRow, v float64) float64 {
+	if !r.HasPast {
+		return math.NaN()
+	}
+	return v
 }

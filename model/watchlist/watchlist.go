@@ -55,13 +55,16 @@ type Model struct {
 	evErr   error
 	evErrAt time.Time
 	loading bool
-	day     api.Date // the session the sparklines are of
+	// fromHistory: the last quotes came from the store of past days.
+	fromHistory bool
+	day         api.Date // the session the sparklines are of
 
-	skipped []string // config entries not used, until a save drops them
-	note    ui.Note  // the outcome of the last action
-	added   string   // the symbol added last, until the service answers for it
-	undo    *removal
-	saver   *saver
+	skipped  []string // config entries not used, until a save drops them
+	note     ui.Note  // the outcome of the last action
+	added    string   // the symbol added last, until the service answers for it
+	checking string   // a symbol picked to add, until the service answers for it (Confirm)
+	undo     *removal
+	saver    *saver
 
 	// What the root tells the page before View (SetContext).
 	source   string
@@ -147,6 +150,20 @@ func (m *Model) NeedEvents() []string {
 // Selected is the symbol under the cursor, "" when the list is empty.
 func (m *Model) Selected() string { return m.cursor }
 
+// ProposeAlert asks for the alert dialog on the selected symbol, with its
+// price and IV30.
+func (m *Model) ProposeAlert() common.Action {
+	sym := m.cursor
+	if sym == "" {
+		return common.Notice{Text: "the watchlist is empty"}
+	}
+	pa := common.ProposeAlert{Symbol: sym, Price: math.NaN(), IV30: math.NaN()}
+	if e := m.rows[sym]; e != nil && e.loaded {
+		pa.Price, pa.IV30 = e.row.Price, api.OrNaN(e.row.Quote.IV30)
+	}
+	return pa
+}
+
 // Query is what the page shows: the watchlist's mode, date and generation.
 func (m *Model) Query() feed.Query { return m.q }
 
@@ -200,7 +217,8 @@ func (m *Model) Apply(msg feed.QuotesMsg) bool {
 		}
 		m.day = day
 	}
-	rows := feed.QuoteRows(msg.Symbols, msg.Quotes, nil)
+	m.fromHistory = msg.Resp != nil && msg.Resp.FromHistory
+	rows := feed.WithPast(feed.QuoteRows(msg.Symbols, msg.Quotes, nil), msg.Past)
 	for _, r := range rows {
 		e, ok := m.rows[r.Symbol]
 		if !ok {

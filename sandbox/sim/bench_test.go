@@ -77,3 +77,15 @@ func BenchmarkScanQuotes(b *testing.B) {
 		m.ScanQuotes(mo)
 	}
 }
+
+// BenchmarkSkeletonDaySPX draws a full SPX day of trades without pricing
+// them: what the scanner pays per symbol and day for volumes.
+func BenchmarkSkeletonDaySPX(b *testing.B) {
+	m, _ := noon(b)
+	sec := mustSec(b, m, "SPX")
+	bk, _ := m.book(sec, api.Date(20261119))
+	b.ReportAllocs()
+	for b.Loop() {
+		generate(bk)
+	}
+}

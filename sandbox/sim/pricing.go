@@ -37,6 +37,7 @@ func (b *book) at(tick api.TimeOfDay) tickCtx {
 		if ms > 0 {
 			c.surf.EventTime = ms / yearMs
 			c.surf.EventVar = b.evVar
+			c.surf.ATM *= runUp(ms) // runup.go
 			break
 		}
 	}

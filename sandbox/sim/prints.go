@@ -8,11 +8,12 @@ import (
 	"chainwatch/sandbox/market"
 )
 
-// cluster adds a burst of ordinary prints starting at t: one order worked
-// in pieces a few hundred milliseconds apart, mostly in one contract, now
-// and then moving to a neighbouring strike or to the other side.
-func (g *gen) cluster(t api.TimeOfDay) {
-	ci := g.pick(t)
+// cluster adds a burst of ordinary prints starting at t in contract ci:
+// one order worked in pieces a few hundred milliseconds apart (never
+// within sweepApart, or two pieces would look like a sweep), mostly in one
+// contract, now and then moving to a neighbouring strike or to the other
+// side.
+func (g *gen) cluster(t api.TimeOfDay, ci int32) {
 	n := 1
 	for n < 12 && g.rng.Float64() < 0.45 {
 		n++
@@ -23,7 +24,7 @@ func (g *gen) cluster(t api.TimeOfDay) {
 		}
 		kind, cond := g.ordinaryKind()
 		g.add(skelTrade{t: t, ci: ci, size: g.size(), exch: g.exchange(), cond: cond, kind: kind})
-		t += api.TimeOfDay(1 + g.rng.ExpFloat64()*200)
+		t += api.TimeOfDay(sweepApart + 1 + g.rng.ExpFloat64()*200)
 		if g.rng.Float64() < 0.35 {
 			ci = g.neighbour(ci)
 		}
@@ -52,33 +53,11 @@ func (g *gen) ordinaryKind() (kind, cond uint8) {
 	return crossed, market.CondRegular
 }
 
-// sweep adds an intermarket sweep: 2 to 5 prints in the same millisecond on
-// different exchanges, taking the NBBO size everywhere and, for the last
-// piece, sometimes walking a tick through it.
-func (g *gen) sweep(t api.TimeOfDay) {
-	ci := g.pick(t)
-	kind := sweepBuy
-	if g.rng.IntN(2) == 0 {
-		kind = sweepSell
-	}
-	n := 2 + g.rng.IntN(4)
-	ex := market.OptionExchanges
-	perm := g.rng.Perm(len(ex))
-	for i := 0; i < n && i < len(perm); i++ {
-		var level uint8
-		if i == n-1 && g.rng.Float64() < 0.35 {
-			level = 1
-		}
-		g.add(skelTrade{t: t, ci: ci, size: int32(1 + g.rng.IntN(50)), exch: ex[perm[i]],
-			cond: market.CondSweep, kind: kind, level: level})
-	}
-}
-
-// block adds one large negotiated print (500 to 5,000 contracts).
-func (g *gen) block(t api.TimeOfDay) {
+// block adds one large negotiated print (500 to 5,000 contracts) in ci.
+func (g *gen) block(t api.TimeOfDay, ci int32) {
 	size := int32(500 + 4500*math.Pow(g.rng.Float64(), 3))
 	kinds := [...]uint8{atMid, atMid, atBid, atAsk}
-	g.add(skelTrade{t: t, ci: g.pick(t), size: size, exch: g.exchange(),
+	g.add(skelTrade{t: t, ci: ci, size: size, exch: g.exchange(),
 		cond: market.CondBlock, kind: kinds[g.rng.IntN(len(kinds))]})
 }
 

@@ -37,7 +37,11 @@ type skelTrade struct {
 	flag  uint8 // api.CancelFlag
 	kind  uint8
 	level uint8 // ticks through the NBBO for sweeps and late prints
+	part  uint8 // the piece's number in its sweep, from 1; 0 for a print of no sweep
 }
+
+// skelTrades is a day's skeleton trades while it is drawn.
+type skelTrades []skelTrade
 
 // skeleton is one symbol's option trades of one day, sorted by time (seq_no
 // is the index + 1).
@@ -72,6 +76,7 @@ type gen struct {
 	weights   []float64 // cumulative series weights
 	exWeights []float64 // cumulative exchange weights
 	out       []skelTrade
+	lastSweep api.TimeOfDay // when the last sweep started (sweeps never overlap)
 }
 
 // tradeCount is the number of prints of the day: the name's typical
@@ -102,9 +107,9 @@ func generate(b *book) *skeleton {
 	if len(g.weights) == 0 || acc == 0 || g.weights[len(g.weights)-1] == 0 {
 		return &skeleton{}
 	}
-	// Events (an order worked in a burst, a sweep, a block) at times drawn
-	// with the session's intensity, in time order so that the trades come
-	// out nearly sorted; 1.84 prints per event on average.
+	// Orders (worked in a burst, a sweep, a block: see order) at times
+	// drawn with the session's intensity, in time order so that the trades
+	// come out nearly sorted; 1.84 prints per order on average.
 	span := float64(g.close - g.open)
 	events := make([]float64, int(float64(n)/1.84))
 	for i := range events {
@@ -113,14 +118,7 @@ func generate(b *book) *skeleton {
 	slices.Sort(events)
 	for _, u := range events {
 		t := g.open + api.TimeOfDay(u*span)
-		switch r := g.rng.Float64(); {
-		case r < 0.015:
-			g.sweep(t)
-		case r < 0.018:
-			g.block(t)
-		default:
-			g.cluster(t)
-		}
+		g.order(t, g.pick(t))
 	}
 	for i := range g.out {
 		g.out[i].ord = int32(i)
@@ -131,7 +129,9 @@ func generate(b *book) *skeleton {
 		}
 		return int(a.ord) - int(b.ord)
 	})
-	return &skeleton{trades: g.out}
+	out := skelTrades(g.out)
+	out.spread()
+	return &skeleton{trades: out.separate(b)}
 }
 
 // exchangeSeqs numbers the trades per exchange, rising through the day

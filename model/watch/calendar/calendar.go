@@ -10,6 +10,7 @@ import (
 	"chainwatch/feed"
 	"chainwatch/model/common"
 	"chainwatch/ui"
+	"chainwatch/vol"
 )
 
 // Model is the symbol's earnings and dividends. It changes a few times
@@ -30,6 +31,7 @@ type Model struct {
 	loading       bool
 	stopped       string // why nothing will be fetched (Stop)
 
+	moves []vol.EarningsMove // the last reports' realized moves, from the store of past days
 }
 
 // New returns an empty calendar; SetQuery starts it.
@@ -61,7 +63,7 @@ func (c *Model) Apply(m feed.CalendarMsg) bool {
 		c.err, c.errAt = m.Err, m.At
 		return true
 	}
-	c.earnings, c.dividends = c.earnings[:0], c.dividends[:0]
+	c.earnings, c.dividends, c.moves = c.earnings[:0], c.dividends[:0], m.Moves
 	for i := range m.Events {
 		e := &m.Events[i]
 		if s := e.Symbol(); s != "" && !strings.EqualFold(s, c.q.Symbol) {
@@ -135,4 +137,18 @@ func (c *Model) message() string {
 		return "loading events…"
 	}
 	return "no earnings or dividends for " + c.q.Symbol
+}
+
+// Moves are the realized moves of the symbol's last reports (newest
+// first), from the store of past days; nil without one.
+func (c *Model) Moves() []vol.EarningsMove { return c.moves }
+
+// NextReport is the first report on or after today and when in the day
+// it comes; a zero date when none is known.
+func (c *Model) NextReport(today api.Date) (api.Date, api.ReportTime) {
+	i, _ := slices.BinarySearchFunc(c.earnings, today, func(e ui.Earning, d api.Date) int { return cmp.Compare(e.Date, d) })
+	if i < len(c.earnings) {
+		return c.earnings[i].Date, c.earnings[i].Time
+	}
+	return 0, ""
 }

@@ -2,6 +2,7 @@ package calendar
 
 import (
 	"chainwatch/api"
+	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/model/modeltest"
 	"context"
@@ -22,7 +23,7 @@ func TestFetchCalendar(t *testing.T) {
 	}
 	today := q.Day(modeltest.Now)
 	for _, e := range cal.earnings {
-		if e.Date < today.AddDays(-120) || e.Date > today.AddDays(200) {
+		if e.Date < today.AddDays(-config.EarningsLookback) || e.Date > today.AddDays(200) {
 			t.Errorf("report %s outside the window", e.Date)
 		}
 	}

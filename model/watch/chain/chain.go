@@ -14,6 +14,7 @@ import (
 	"chainwatch/feed"
 	"chainwatch/model/common"
 	"chainwatch/ui"
+	"chainwatch/vol"
 )
 
 // Model is the strike ladder of one expiry, the expiry tabs and the details
@@ -53,6 +54,8 @@ type Model struct {
 
 	ver uint64   // rises with every change of the held chain, for volCache
 	vc  volCache // the held chain as the vol figures read it (vol.go)
+
+	past *vol.Past // the symbol against its stored year (past.go); nil none
 }
 
 // New returns an empty ladder; SetQuery starts it.
@@ -69,7 +72,7 @@ func (c *Model) SetQuery(q feed.Query) {
 	c.expiry, c.root, c.strike, c.side, c.offset, c.center, c.winLo = 0, "", math.NaN(), api.Call, 0, true, math.NaN()
 	c.fullAt, c.lastOK, c.errAt, c.err = time.Time{}, time.Time{}, time.Time{}, nil
 	c.noSuch = false
-	c.loading, c.earnings = true, 0
+	c.loading, c.earnings, c.past = true, 0, nil
 	c.ver++
 	c.layout()
 }
@@ -141,6 +144,7 @@ func (c *Model) apply(m feed.ChainMsg) bool {
 		c.selectExpiry(c.nearestExpiry())
 	}
 	c.lastOK, c.err, c.errAt = m.At, nil, time.Time{}
+	c.takePast(m)
 	c.ver++
 	return true
 }
@@ -309,6 +313,7 @@ func (c *Model) Header() ui.HeaderData {
 		h.Symbol = c.q.Symbol
 	}
 	h.View = viewLabels[c.set%len(viewLabels)][c.win]
+	c.pastHeader(&h)
 	return h
 }
 

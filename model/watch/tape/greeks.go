@@ -9,6 +9,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
+	"chainwatch/ui"
 )
 
 // greeksState is the tape's IV, delta and premium columns: shown or not,
@@ -143,6 +144,14 @@ func (t *Model) SelectedOSI() string {
 		return ""
 	}
 	return o.String()
+}
+
+// Selected is the selected print, as SelectedOSI's.
+func (t *Model) Selected() (ui.TapeTrade, bool) {
+	if t.cur >= len(t.vis) {
+		return ui.TapeTrade{}, false
+	}
+	return t.vis[t.cur], true
 }
 
 // GreeksFilled counts the held prints whose IV has arrived.

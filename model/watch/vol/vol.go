@@ -56,6 +56,10 @@ type Input struct {
 	Earnings api.Date
 	Term     ui.TermCost
 	Message  string
+	// Next is the next earnings report (a zero date: none known) and
+	// Moves the last reports' realized moves, from the store of past days.
+	Next  api.EarningsEvent
+	Moves []volfig.EarningsMove
 }
 
 // Set computes the figures of in and draws the page. The surface is read
@@ -78,6 +82,12 @@ func (m *Model) set(in Input) {
 		d.Figures = append(d.Figures, volfig.Compute(&s.Exps[i], s.Spot))
 	}
 	d.Earnings = ui.EarningsIndex(d.Figures, in.Earnings)
+	d.Realized = in.Moves
+	if in.Next.ReportDate != 0 {
+		if im, ok := volfig.ImpliedMove(in.Next, d.Figures, s.Spot); ok {
+			d.Implied = &im
+		}
+	}
 	if i := s.Find(in.Expiry); i >= 0 {
 		d.Selected = i
 		rows := s.Exps[i].Rows

@@ -1,0 +1,195 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"chainwatch/api"
+	"chainwatch/config"
+	"chainwatch/feed"
+	"chainwatch/positioning"
+)
+
+// GexOptions are `chainwatch gex`'s inputs.
+type GexOptions struct {
+	headless
+
+	Symbol  string
+	Expiry  string
+	DTE     int
+	MaxDTE  int
+	Date    string
+	Summary bool
+
+	dteSet, maxDTESet bool
+}
+
+// NewCmdGex prints the positioning page for scripts: open interest,
+// volume and dealer gamma exposure by strike, and the figures (max pain,
+// walls, P/C OI, GEX, the zero-gamma level) from chainwatch/positioning,
+// the page's own code. runF replaces gexRun in tests of the flags.
+func NewCmdGex(deps Deps, runF func(*GexOptions) error) *cobra.Command {
+	f := &GexOptions{headless: newHeadless(deps)}
+	cmd := &cobra.Command{
+		Use:   "gex SYMBOL [--expiry DATE | --dte N | --max-dte N] [--summary]",
+		Short: "Print open interest and dealer gamma by strike, max pain, walls and the zero-gamma level (4 points)",
+		Long: `gex prints where SYMBOL's open interest sits, a row per strike summed over the
+expiries asked for (every root): call and put open interest, today's call and put
+volume, and the dealers' gamma exposure (GEX) in dollars per 1 % move of the
+underlying: gamma x open interest x 100 x spot² x 0.01, calls positive and puts
+negative, dealers taken as long the calls and short the puts the public holds.
+
+The summary goes to stderr: max pain per expiry (the strike where the holders'
+options are worth least at expiry), the call wall and put wall (the most call
+open interest at or above spot, the most put open interest at or below it), the
+put/call open-interest ratio, GEX in total, and the zero-gamma level (the spot
+within 10 % where total GEX changes sign, every contract's gamma priced again
+there). --summary prints it instead of the rows, as one JSON object (--jq and
+--template see the object; --csv has no place for it).
+
+The expiries: every one (default), --expiry DATE, the first at least --dte N
+calendar days out (--dte 0: the nearest, 0DTE), or every one at most --max-dte N
+days out. One request for those expiries: 4 points live, 8 delayed, 3 for a
+past --date.`,
+		Example: `  chainwatch gex SPX --max-dte 30 --json
+  chainwatch gex SPY --dte 0
+  chainwatch gex SPX --summary --jq '.zero_gamma'
+  chainwatch gex QQQ --expiry 2026-12-18 --csv > qqq-dec.csv`,
+		Args:              exactlyOneSymbol,
+		ValidArgsFunction: completeSymbols(deps),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f.bind(cmd)
+			f.Symbol = args[0]
+			f.dteSet, f.maxDTESet = cmd.Flags().Changed("dte"), cmd.Flags().Changed("max-dte")
+			if runF != nil {
+				return runF(f)
+			}
+			return gexRun(f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.Expiry, "expiry", "", "one expiry, yyyy-mm-dd")
+	fl.IntVar(&f.DTE, "dte", 0, "the first expiry at least N calendar days out (0: the nearest)")
+	fl.IntVar(&f.MaxDTE, "max-dte", 0, "every expiry at most N calendar days out")
+	fl.StringVar(&f.Date, "date", "", "a past trading day's end-of-day chain, yyyy-mm-dd (default today)")
+	fl.BoolVar(&f.Summary, "summary", false, "print the summary as one JSON object instead of the rows")
+	addHeadlessFlags(cmd, &f.headless)
+	cmd.MarkFlagsMutuallyExclusive("expiry", "dte", "max-dte")
+	return cmd
+}
+
+// gexRun checks the flags, then fetches the expiries asked for in one
+// request and prints their positioning as every headless command prints
+// (headless.execute).
+func gexRun(f *GexOptions) error {
+	fc, mode, err := f.setup()
+	if err != nil {
+		return err
+	}
+	sym, err := config.ParseSymbol(f.Symbol)
+	if err != nil {
+		return badInput(err)
+	}
+	now := f.Now()
+	date, err := parseDate(f.Date, now)
+	if err != nil {
+		return badInput(err)
+	}
+	r, err := f.expiries()
+	if err != nil {
+		return badInput(err)
+	}
+	keys := gexKeys
+	if f.Summary {
+		if f.Export.csv {
+			return badInput(fmt.Errorf("--summary is one JSON object: --csv has no place for it; use --json, --jq or --template"))
+		}
+		if f.Export.json == "" && f.Export.jq == "" && f.Export.template == "" {
+			f.Export.json = allFields
+		}
+		keys = gexSummaryKeys
+	}
+	q := feed.Query{Symbol: sym, Mode: mode, Date: date, Gen: 1}
+	historical := q.Historical(now)
+	j := job{plan: planOf(api.EndpointOptionQuotes, mode, historical), keys: keys, historical: historical,
+		run: func(ctx context.Context, c *api.Client) (answer, error) {
+			return runGex(ctx, c, q, feed.ShownDay(q, f.Now()), r, f.Summary, f.Now())
+		}}
+	return f.execute(fc, mode, j)
+}
+
+// expiries is the range the flags ask for.
+func (f *GexOptions) expiries() (positioning.Range, error) {
+	switch {
+	case f.Expiry != "":
+		d, err := api.ParseDate(f.Expiry)
+		if err != nil {
+			return positioning.Range{}, fmt.Errorf("--expiry %q is not a date: use yyyy-mm-dd", f.Expiry)
+		}
+		if !api.IsTradingDay(d) {
+			// Refused before the request: the service would charge for its 204.
+			return positioning.Range{}, fmt.Errorf("--expiry %s is %s, not a trading day: no option expires then", d, api.ClosedReason(d))
+		}
+		return positioning.Range{Kind: positioning.OnDate, Date: d}, nil
+	case f.dteSet:
+		if f.DTE < 0 || f.DTE > maxDTE {
+			return positioning.Range{}, fmt.Errorf("--dte %d: want 0 to %d calendar days", f.DTE, maxDTE)
+		}
+		return positioning.Range{Kind: positioning.FirstFrom, Days: f.DTE}, nil
+	case f.maxDTESet:
+		if f.MaxDTE < 0 || f.MaxDTE > maxDTE {
+			return positioning.Range{}, fmt.Errorf("--max-dte %d: want 0 to %d calendar days", f.MaxDTE, maxDTE)
+		}
+		return positioning.Range{Kind: positioning.WithinDays, Days: f.MaxDTE}, nil
+	}
+	return positioning.Range{Kind: positioning.AllExpiries}, nil
+}
+
+// runGex asks for the expiries r may take in one request (the service
+// charges a chain the same whatever its size, and fewer expiries are
+// fewer bytes) and computes their figures, the data's time at for a
+// snapshot without one.
+func runGex(ctx context.Context, c *api.Client, q feed.Query, day api.Date, r positioning.Range, summary bool, at time.Time) (answer, error) {
+	p := api.OptionQuotesParams{Symbol: q.Symbol, Date: day.String(), Mode: q.Mode, MinExpiry: day.String()}
+	what := q.Symbol
+	switch r.Kind {
+	case positioning.OnDate:
+		p.MinExpiry, p.MaxExpiry = r.Date.String(), r.Date.String()
+		what += " --expiry " + r.Date.String()
+	case positioning.WithinDays:
+		p.MaxExpiry = day.AddDays(r.Days).String()
+		what += fmt.Sprintf(" --max-dte %d", r.Days)
+	case positioning.FirstFrom:
+		p.MinExpiry = day.AddDays(r.Days).String()
+		what += fmt.Sprintf(" --dte %d", r.Days)
+	}
+	snap, resp, err := c.OptionAndUnderlyingQuotes(ctx, p)
+	a := answer{Resps: []*api.Response{resp}}
+	if err != nil && !api.IsNoData(err) {
+		return a, serviceError(err, "the chain of "+what)
+	}
+	if snap == nil || len(snap.Options) == 0 {
+		if r.Kind == positioning.AllExpiries {
+			return a, noData(fmt.Errorf("no such symbol: the service lists no options for %s", q.Symbol))
+		}
+		return a, noData(fmt.Errorf("%s: no expiry in that range on %s; is %s a listed symbol?", what, day, q.Symbol))
+	}
+	ch := positioning.FromSnapshot(snap, day, at)
+	sel := r.Select(ch)
+	if len(sel) == 0 {
+		return a, noData(fmt.Errorf("%s: no expiry in that range on or after %s", what, day))
+	}
+	g := gexResult{chain: ch, r: r, figs: positioning.Compute(ch, sel)}
+	g.flip = positioning.NewCurve(ch, sel).ZeroGamma(ch.Spot, positioning.ZeroGammaGrid)
+	if summary {
+		a.Export = g.summaryExport()
+		a.Rows = "the positioning summary of " + g.what()
+		return a, nil
+	}
+	a.Export = g.rowsExport()
+	a.Rows = g.summaryText()
+	return a, nil
+}

@@ -1,0 +1,81 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"chainwatch/api"
+	"chainwatch/config"
+	"chainwatch/history"
+)
+
+// historyService names the market a session's answers belong to in the
+// store: the embedded sandbox's simulated market is "sandbox" (its
+// address changes on every start, its market does not); any other
+// service is its base URL, so a sandbox's answers never answer a real
+// service's requests.
+func historyService(sess *session) string {
+	if sess.source == fromEmbeddedSandbox {
+		return "sandbox"
+	}
+	return sess.baseURL
+}
+
+// openHistory opens the store of past days for the session, or returns
+// nil (with the reason on errOut) to run without it: off (--no-history),
+// a directory that cannot be written, a file that is not a chainwatch
+// store (never touched: `chainwatch history --move-aside` moves it on the
+// user's word).
+func openHistory(ctx context.Context, getenv func(string) string, off bool, sess *session, errOut io.Writer) *history.Store {
+	if off {
+		return nil
+	}
+	path, err := config.HistoryPath(getenv)
+	if err == nil {
+		var st *history.Store
+		if st, err = history.Open(ctx, path, historyService(sess)); err == nil {
+			return st
+		}
+	}
+	fmt.Fprintf(errOut, "chainwatch: warning: %s; running without history%s\n", historyProblem(err), moveAsideHint(err))
+	return nil
+}
+
+// historyProblem words a store that could not be opened.
+func historyProblem(err error) string {
+	var bad *history.BadFileError
+	if errors.As(err, &bad) {
+		return bad.Error()
+	}
+	return fmt.Sprintf("history: %v", err)
+}
+
+func moveAsideHint(err error) string {
+	var bad *history.BadFileError
+	if errors.As(err, &bad) {
+		return " (`chainwatch history --move-aside` moves it aside; nothing is deleted)"
+	}
+	return ""
+}
+
+// withHistory is the client option for st, none for nil (a nil store must
+// not become a non-nil api.History).
+func withHistory(st *history.Store) []api.Option {
+	if st == nil {
+		return nil
+	}
+	return []api.Option{api.WithHistory(st)}
+}
+
+// closeHistory closes st and says why it stopped saving, if it did.
+func closeHistory(st *history.Store, errOut io.Writer) {
+	if st == nil {
+		return
+	}
+	if n := st.Notice(); n != "" {
+		fmt.Fprintf(errOut, "chainwatch: warning: %s\n", n)
+	}
+	st.Close()
+}

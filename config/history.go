@@ -1,0 +1,55 @@
+package config
+
+import (
+	"errors"
+	"path/filepath"
+	"runtime"
+)
+
+// HistoryFile is the name of the store of past days' answers.
+const HistoryFile = "history.db"
+
+// UserDataDir is $XDG_DATA_HOME/chainwatch, by default
+// ~/.local/share/chainwatch (%LocalAppData%\chainwatch on Windows). The
+// store of past days lives here, not in the state directory: it holds
+// market data bought with points, worth backing up and moving to another
+// machine, which the XDG spec puts in the data directory; the state
+// directory is for what only this machine's runs need (the recent list).
+func UserDataDir(getenv func(string) string) (string, error) {
+	if dir := getenv("XDG_DATA_HOME"); dir != "" {
+		if !filepath.IsAbs(dir) {
+			return "", errors.New("the path in $XDG_DATA_HOME is relative")
+		}
+		return filepath.Join(dir, "chainwatch"), nil
+	}
+	if runtime.GOOS == "windows" {
+		if dir := getenv("LocalAppData"); dir != "" {
+			return filepath.Join(dir, "chainwatch"), nil
+		}
+		return "", errors.New("%LocalAppData% is not set")
+	}
+	if home := getenv("HOME"); home != "" {
+		return filepath.Join(home, ".local", "share", "chainwatch"), nil
+	}
+	return "", errors.New("neither $XDG_DATA_HOME nor $HOME is set")
+}
+
+// HistoryPath is where the store of past days is: CHAINWATCH_HISTORY when
+// set (an absolute path), else HistoryFile in UserDataDir.
+func HistoryPath(getenv func(string) string) (string, error) {
+	if p := getenv("CHAINWATCH_HISTORY"); p != "" {
+		if !filepath.IsAbs(p) {
+			return "", errors.New("the path in $CHAINWATCH_HISTORY is relative")
+		}
+		return p, nil
+	}
+	dir, err := UserDataDir(getenv)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, HistoryFile), nil
+}
+
+// EarningsLookback is how many calendar days back the events are asked
+// for: two years and a month hold the last eight quarterly reports.
+const EarningsLookback = 760

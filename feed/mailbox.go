@@ -1,0 +1,263 @@
+package feed
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"chainwatch/api"
+	"chainwatch/config"
+)
+
+// mailbox holds a subscriber's messages in order until it takes them: the
+// monitor never waits for a subscriber. It is bounded: once lagLimit
+// messages wait, a reply for a slot whose previous reply still waits
+// takes its place (folded into it when the two are pages that continue
+// one another), so a subscriber that lags (an SSH session whose client
+// stopped reading) holds at most one message a slot beyond those and
+// skips the replies it would only have drawn over, instead of queueing
+// them. One that keeps up (or falls behind by a few, as `--watch` writing
+// to a slow pipe may) sees every reply.
+type mailbox struct {
+	mu      sync.Mutex
+	q       []letter
+	ready   chan struct{}
+	closed  bool
+	skipped int // replies folded into a newer one
+}
+
+// lagLimit is how many messages wait before replies are folded: far more
+// than a subscriber that keeps up ever holds (a few per refresh).
+const lagLimit = 32
+
+type letter struct {
+	slot slot
+	msg  any
+}
+
+// slot is what a waiting message may be replaced by: a newer one of the
+// same feed and kind. A whole chain and one expiry's are two slots (the
+// ladder takes an expiry's only after the whole chain that set it), as are
+// each contract's tape greeks, and the fetch-started notice and the reply.
+type slot struct {
+	key      Key
+	expiry   api.Date
+	osi      string
+	fetching bool
+}
+
+func slotOf(k Key, msg any) slot {
+	s := slot{key: k}
+	switch r := msg.(type) {
+	case FetchingMsg:
+		s.fetching = true
+	case ChainMsg:
+		s.expiry = r.Expiry
+	case TapeGreeksMsg:
+		s.osi = r.OSI
+	}
+	return s
+}
+
+func (b *mailbox) init() { b.ready = make(chan struct{}, 1) }
+
+func (b *mailbox) put(s slot, msg any) {
+	b.mu.Lock()
+	if !b.closed {
+		i := -1
+		if len(b.q) >= lagLimit {
+			i = b.last(s) // the newest: a page continues the one just before it
+		}
+		if i < 0 {
+			b.q = append(b.q, letter{s, msg})
+		} else {
+			b.q[i].msg = fold(b.q[i].msg, msg)
+			b.skipped++
+		}
+	}
+	b.mu.Unlock()
+	select {
+	case b.ready <- struct{}{}:
+	default:
+	}
+}
+
+// Skipped is how many replies to s were folded into a newer one while s
+// lagged behind: what a slow reader did not have to queue.
+func (s *Subscription) Skipped() int {
+	s.box.mu.Lock()
+	defer s.box.mu.Unlock()
+	return s.box.skipped
+}
+
+func (b *mailbox) last(s slot) int {
+	for i := len(b.q) - 1; i >= 0; i-- {
+		if b.q[i].slot == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func (b *mailbox) close() {
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
+	select {
+	case b.ready <- struct{}{}:
+	default:
+	}
+}
+
+func (b *mailbox) next(ctx context.Context) (any, bool) {
+	for {
+		b.mu.Lock()
+		if len(b.q) > 0 {
+			msg := b.q[0].msg
+			b.q[0] = letter{}
+			b.q = b.q[1:]
+			b.mu.Unlock()
+			return msg, true
+		}
+		closed := b.closed
+		b.mu.Unlock()
+		if closed {
+			return nil, false
+		}
+		select {
+		case <-b.ready:
+		case <-ctx.Done():
+			return nil, false
+		}
+	}
+}
+
+func (b *mailbox) drain() []any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]any, len(b.q))
+	for i, l := range b.q {
+		out[i] = l.msg
+	}
+	b.q = nil
+	return out
+}
+
+// fold is what waits in a slot once next arrives behind old: next, except
+// that pages of trades that continue one another (the tape, a contract's
+// trades and NBBO changes, its greeks) are joined, since each page only
+// applies where the one before it ended and a dropped page would stop the
+// subscriber's tape for good.
+func fold(old, next any) any {
+	switch n := next.(type) {
+	case TapeMsg:
+		if o, ok := old.(TapeMsg); ok {
+			return foldTape(o, n)
+		}
+	case ContractTradesMsg:
+		if o, ok := old.(ContractTradesMsg); ok && joins(o.From, n.From, o.Err, n.Query.Gen == o.Query.Gen) {
+			n.From, n.Trades = o.From, concat(o.Trades, n.Trades)
+			return keepOld(o, n, n.Err)
+		}
+	case ContractTAQMsg:
+		if o, ok := old.(ContractTAQMsg); ok && joins(o.From, n.From, o.Err, n.Query.Gen == o.Query.Gen) {
+			n.From, n.Records = o.From, concat(o.Records, n.Records)
+			return keepOld(o, n, n.Err)
+		}
+	case TapeGreeksMsg:
+		if o, ok := old.(TapeGreeksMsg); ok && joins(o.From, n.From, o.Err, n.Query.Gen == o.Query.Gen) {
+			n.From, n.Trades = min(o.From, n.From), concat(o.Trades, n.Trades)
+			return keepOld(o, n, n.Err)
+		}
+	}
+	if f, ok := old.(Folder); ok { // a message posted by an observer (Post)
+		return f.Fold(next)
+	}
+	return next
+}
+
+// joins reports whether a page from next follows one from old that waits
+// unread: the same query, old an answer, next later. A page again from
+// old's point (a retry after a failure) replaces it instead.
+func joins(old, next int64, oldErr error, sameQuery bool) bool {
+	return sameQuery && next > old && (oldErr == nil || api.IsNoData(oldErr))
+}
+
+// keepOld is the joined page, or the waiting one when the newer failed:
+// a failed page would carry the trades into a reply the subscriber does
+// not apply. The failure is asked again and shown once the reader is back.
+func keepOld[T any](old, joined T, err error) T {
+	if err != nil && !api.IsNoData(err) {
+		return old
+	}
+	return joined
+}
+
+func concat[T any](a, b []T) []T { return append(slices.Clip(a), b...) }
+
+// foldTape joins two tape pages of one session. Past the largest tape a
+// subscriber can hold, the joined page starts the tape over on its latest
+// trades, as the monitor does with a backlog: the bound of what waits.
+func foldTape(o, n TapeMsg) TapeMsg {
+	if n.From == 0 || o.Day != n.Day || !joins(o.From, n.From, o.Err, n.Query.Gen == o.Query.Gen) {
+		return n
+	}
+	j := n
+	j.From, j.Restart, j.Trades = o.From, o.Restart, concat(o.Trades, n.Trades)
+	if len(j.Trades) > config.MaxTapeSize {
+		j.From, j.Restart = 0, true
+		j.Trades = j.Trades[len(j.Trades)-config.MaxTapeSize:]
+	}
+	return keepOld(o, j, n.Err)
+}
+
+// replay is a feed's newest replies, one a slot, tape and contract pages
+// joined from the first (capped at the tape's capacity): what a
+// subscriber that joins the feed later (a second SSH session on SPY) is
+// handed at once, instead of an empty screen until the next refresh and
+// a tape that never starts (a page applies only where the tape ended).
+// The replies are kept without a query; each is stamped with the
+// joiner's.
+type replay struct{ q []letter }
+
+func (r *replay) keep(k Key, msg any, capacity int) {
+	msg = stamp(msg, Want{})
+	s := slotOf(k, msg)
+	for i := range r.q {
+		if r.q[i].slot == s {
+			msg = fold(r.q[i].msg, msg)
+			if t, ok := msg.(TapeMsg); ok && capacity > 0 && len(t.Trades) > capacity {
+				t.From, t.Restart, t.Trades = 0, true, slices.Clone(t.Trades[len(t.Trades)-capacity:])
+				msg = t
+			}
+			r.q[i].msg = msg
+			return
+		}
+	}
+	r.q = append(r.q, letter{s, msg})
+}
+
+// to is the replay for a subscriber joining with w. A page that does not
+// start a tape (no first page is held) would not apply, and is left out.
+func (r *replay) to(s *Subscription, w Want) []post {
+	posts := make([]post, 0, len(r.q))
+	for _, l := range r.q {
+		if from, paged := firstOf(l.msg); paged && from != 0 {
+			continue
+		}
+		posts = append(posts, post{s, l.slot, stamp(l.msg, w)})
+	}
+	return posts
+}
+
+func firstOf(msg any) (int64, bool) {
+	switch r := msg.(type) {
+	case TapeMsg:
+		return r.From, true
+	case ContractTradesMsg:
+		return r.From, true
+	case ContractTAQMsg:
+		return r.From, true
+	}
+	return 0, false
+}

@@ -1,0 +1,68 @@
+package feed
+
+import (
+	"reflect"
+	"time"
+)
+
+// What the monitor offers those who watch the data rather than show it
+// (alert rules): every settled reply, within the refresh that brought it;
+// a way to post to every subscriber; and which feeds are being polled,
+// so that a rule adds a feed only for what nothing fetches already.
+
+// Observe adds f, called with every reply the monitor settles (a job's
+// run included), after it is booked and before it is posted: what f
+// concludes from it reaches the subscribers with it. f runs on the
+// fetch's goroutine, outside the monitor's lock, and must not block.
+func (m *Monitor) Observe(f func(msg any)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.obs = append(m.obs, f)
+}
+
+// observe hands msg to every observer.
+func (m *Monitor) observe(msg any) {
+	m.mu.Lock()
+	obs := m.obs
+	m.mu.Unlock()
+	for _, f := range obs {
+		f(msg)
+	}
+}
+
+// Post puts msg in every subscriber's mailbox: what an observer
+// concluded (an alert fired) reaches every screen and `--watch`. A
+// subscriber that lags has a waiting message of msg's type replaced by
+// msg, or folded with it when it is a Folder (events joined, not lost).
+func (m *Monitor) Post(msg any) {
+	m.mu.Lock()
+	subs := make([]*Subscription, 0, len(m.subs))
+	for s := range m.subs {
+		subs = append(subs, s)
+	}
+	m.mu.Unlock()
+	sl := slot{key: Key{Feed: FeedJob, Job: "post " + reflect.TypeOf(msg).String()}}
+	for _, s := range subs {
+		s.box.put(sl, msg)
+	}
+}
+
+// Folder is a posted message that a newer one of its type may be folded
+// into while a subscriber lags: Fold returns what waits in their place.
+type Folder interface{ Fold(next any) any }
+
+// Polled are the feeds being polled at now, each with the parameters in
+// force (a job is not a feed of data): what a subscriber shows, which an
+// observer sees come by without asking for it.
+func (m *Monitor) Polled(now time.Time) []Want {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []Want
+	for _, e := range m.feeds {
+		if !e.visible || e.key.Feed == FeedJob || m.held(e) || !e.key.Feed.Shown(m.conditions(e, now)) {
+			continue
+		}
+		out = append(out, e.want)
+	}
+	return out
+}

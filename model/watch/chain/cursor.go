@@ -1,0 +1,33 @@
+package chain
+
+import (
+	"chainwatch/api"
+	"chainwatch/feed"
+	"chainwatch/strategy"
+)
+
+// Cursor is where a strategy's template is built and the ticket's leg
+// taken from: the symbol, the selected expiry and root, its listed
+// strikes, the strike and side under the cursor, and the next expiry.
+func (c *Model) Cursor() (strategy.Cursor, bool) {
+	r, k := c.selected()
+	if r == nil || !k.Listed() {
+		return strategy.Cursor{}, false
+	}
+	o, err := api.ParseOSI(k.OSI)
+	if err != nil {
+		return strategy.Cursor{}, false
+	}
+	cur := strategy.Cursor{Symbol: c.q.Symbol, Root: o.Root, Expiry: c.expiry, Strike: r.Strike, Call: c.side == api.Call}
+	for _, row := range c.rows() {
+		cur.Strikes = append(cur.Strikes, row.Strike)
+	}
+	day := feed.ShownDay(c.q, c.sh.Now())
+	for i := range c.st.exps {
+		if d := c.st.exps[i].date; d > c.expiry && d >= day && c.st.exps[i].root == o.Root {
+			cur.Next = d
+			break
+		}
+	}
+	return cur, true
+}

@@ -1,0 +1,145 @@
+// Package positioning computes where a symbol's open interest sits and
+// what it means for the dealers on the other side: open interest and
+// volume by strike, max pain per expiry, the call and put walls, the
+// put/call open-interest ratio, dealer gamma exposure (GEX) per strike
+// and in total, and the zero-gamma level. It has no terminal in it, so
+// the positioning page and `chainwatch gex` compute the same figures from
+// the same code: the page from the whole chain the screen holds, the
+// command from one snapshot.
+package positioning
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+
+	"chainwatch/api"
+)
+
+// Side is what the figures read of one contract, kept small: a whole
+// SPX chain is 20,000 contracts and the page holds one between fetches.
+// Counts are -1 and floats NaN where the service sent null.
+type Side struct {
+	OI, Volume int32
+	Gamma, IV  float32 // gamma per 1.00 of the underlying; IV a fraction
+}
+
+// Row is one strike of one expiry of one root: its call and its put.
+type Row struct {
+	Strike    float64
+	Call, Put Side
+}
+
+// Expiry is one expiry of one root, its strikes ascending. SPX's third
+// Fridays are two (the AM-settled SPX and the PM-settled SPXW): different
+// contracts, each with its own holders and its own max pain.
+type Expiry struct {
+	Date api.Date
+	Root string
+	DTE  int     // calendar days from the day the data shows
+	T    float64 // years (ACT/365) from the data's time to the close of the expiry day; <= 0: settled
+	Rows []Row
+}
+
+// Chain is a snapshot as the figures read it: the underlying's price and
+// every expiry still trading on the day the data shows.
+type Chain struct {
+	Symbol  string
+	Day     api.Date  // the day the data shows: DTE counts from it
+	AsOf    time.Time // the data's time: the underlying's timestamp on Day
+	Spot    float64   // NaN: no price known
+	Implied bool      // Spot is the implied mid of the option book
+	Exps    []Expiry  // by date, then root (the one named like the underlying first)
+}
+
+// daysPerYear is the day count of T: ACT/365, the service's greeks'.
+const daysPerYear = 365
+
+// nullSide is a contract that is not listed.
+var nullSide = Side{OI: -1, Volume: -1, Gamma: float32(math.NaN()), IV: float32(math.NaN())}
+
+// FromSnapshot groups a snapshot into a Chain for day. Expiries before
+// day have settled and are left out. The data's time is the underlying's
+// timestamp on day; without one, at, but no later than day's close.
+func FromSnapshot(snap *api.SymbolWithOptions, day api.Date, at time.Time) *Chain {
+	c := &Chain{Symbol: snap.Symbol, Day: day, AsOf: asOf(&snap.Underlying, day, at)}
+	c.Spot, c.Implied = snap.Underlying.SpotImplied()
+	opts := snap.Options
+	idx := make([]int32, 0, len(opts))
+	for i := range opts {
+		o := &opts[i]
+		if o.OptionType.Valid() && o.Expiry >= day && !math.IsNaN(o.Strike) {
+			idx = append(idx, int32(i))
+		}
+	}
+	less := func(a, b int32) int {
+		x, y := &opts[a], &opts[b]
+		return cmp.Or(cmp.Compare(x.Expiry, y.Expiry), cmp.Compare(rootRank(x.Root, snap.Symbol), rootRank(y.Root, snap.Symbol)),
+			cmp.Compare(x.Root, y.Root), cmp.Compare(x.Strike, y.Strike))
+	}
+	// The service sends a chain in order: sorting is for one that is not.
+	if !slices.IsSortedFunc(idx, less) {
+		slices.SortStableFunc(idx, less)
+	}
+	for _, i := range idx {
+		o := &opts[i]
+		n := len(c.Exps)
+		if n == 0 || c.Exps[n-1].Date != o.Expiry || c.Exps[n-1].Root != o.Root {
+			c.Exps = append(c.Exps, Expiry{Date: o.Expiry, Root: o.Root, DTE: day.DaysUntil(o.Expiry), T: yearsTo(o.Expiry, c.AsOf)})
+			n++
+		}
+		e := &c.Exps[n-1]
+		if r := len(e.Rows); r == 0 || e.Rows[r-1].Strike != o.Strike {
+			e.Rows = append(e.Rows, Row{Strike: o.Strike, Call: nullSide, Put: nullSide})
+		}
+		r := &e.Rows[len(e.Rows)-1]
+		if o.OptionType == api.Put {
+			r.Put = sideOf(o)
+		} else {
+			r.Call = sideOf(o)
+		}
+	}
+	return c
+}
+
+// sideOf reads one contract.
+func sideOf(o *api.OptionData) Side {
+	return Side{OI: count(o.OpenInterest), Volume: count(o.Volume), Gamma: float32(api.OrNaN(o.Gamma)), IV: float32(api.OrNaN(o.IV))}
+}
+
+func count(n api.Int) int32 {
+	if !n.Valid || n.V < 0 {
+		return -1
+	}
+	return int32(min(n.V, math.MaxInt32))
+}
+
+func rootRank(root, symbol string) int {
+	if root == symbol {
+		return 0
+	}
+	return 1
+}
+
+// asOf is the data's time: the underlying's timestamp on day, else at,
+// no later than day's close (a past day's data is its close).
+func asOf(u *api.Underlying, day api.Date, at time.Time) time.Time {
+	if u.Timestamp > 0 {
+		return u.Timestamp.On(day)
+	}
+	if end := api.SessionClose(day).On(day); at.IsZero() || at.After(end) {
+		return end
+	}
+	return at
+}
+
+// yearsTo is the time from t to the close of expiry day d, in years.
+func yearsTo(d api.Date, t time.Time) float64 {
+	return api.SessionClose(d).On(d).Sub(t).Hours() / 24 / daysPerYear
+}
+
+// oi is a count as a number to add: a null counts nothing.
+func (s *Side) oi() int64 { return int64(max(s.OI, 0)) }
+
+func (s *Side) volume() int64 { return int64(max(s.Volume, 0)) }

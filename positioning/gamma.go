@@ -1,0 +1,210 @@
+package positioning
+
+import (
+	"math"
+
+	"chainwatch/tas"
+)
+
+// The zero-gamma level is the spot at which the dealers' total gamma
+// exposure changes sign: above it their hedging damps moves (they sell
+// rallies and buy dips), below it their hedging feeds them. The service
+// sends each contract's gamma at today's spot only, so the level is found
+// by pricing every contract's gamma again at other spots.
+//
+// Gamma is Black-Scholes's, e^(-d1²/2) / (S σ √(2π T)) with
+// d1 = (ln(S/K) + σ²T/2) / (σ√T), from the contract's own IV and its time
+// to the close of its expiry day, with no rate and no dividend: over a
+// ±10 % grid they move a contract's gamma far less than its IV's error.
+// It is the sandbox's bsm gamma at R = Q = 0 (a test holds them equal);
+// the client does not import the sandbox, which stands for a remote
+// service.
+
+// ZeroGammaRange is how far from spot the level is looked for: ±10 %.
+const ZeroGammaRange = 0.10
+
+// ZeroGammaGrid is the number of spots the search prices first.
+const ZeroGammaGrid = 200
+
+// minT is one minute in years: an option with less time left is priced
+// as if it had a minute, as the service's greeks are, so that an
+// at-the-money gamma on the last tick does not run to infinity.
+const minT = 1.0 / (daysPerYear * 24 * 60)
+
+// invSqrt2Pi is 1/√(2π).
+const invSqrt2Pi = 0.3989422804014327
+
+// term is one contract of the curve: its exposure at spot S is
+// S x w x exp(-x²/2) with x = (ln S - m) / sd. m and sd fold the strike,
+// IV and time; w the open interest, the sign, 100 x 0.01 and 1/(sd√(2π)).
+type term struct{ m, inv, w float64 }
+
+// Curve is the total dealer gamma exposure of a range of expiries as a
+// function of spot: each contract's gamma priced again at that spot.
+type Curve struct{ terms []term }
+
+// NewCurve is the curve of the expiries sel. A contract without open
+// interest or IV, or whose expiry has settled, adds nothing.
+func NewCurve(c *Chain, sel []int) *Curve {
+	n := 0
+	for _, x := range sel {
+		n += 2 * len(c.Exps[x].Rows)
+	}
+	cv := &Curve{terms: make([]term, 0, n)}
+	for _, x := range sel {
+		e := &c.Exps[x]
+		if e.T <= 0 {
+			continue
+		}
+		sqrtT := math.Sqrt(max(e.T, minT))
+		for i := range e.Rows {
+			r := &e.Rows[i]
+			cv.add(r.Strike, &r.Call, sqrtT, 1)
+			cv.add(r.Strike, &r.Put, sqrtT, -1)
+		}
+	}
+	return cv
+}
+
+func (cv *Curve) add(strike float64, s *Side, sqrtT, sign float64) {
+	iv := float64(s.IV)
+	if s.oi() <= 0 || !(iv > 0) || math.IsInf(iv, 0) || !(strike > 0) {
+		return
+	}
+	sd := iv * sqrtT
+	w := sign * float64(s.oi()) * tas.Multiplier * 0.01 * invSqrt2Pi / sd
+	cv.terms = append(cv.terms, term{m: math.Log(strike) - sd*sd/2, inv: 1 / sd, w: w})
+}
+
+// Len is the number of contracts on the curve.
+func (cv *Curve) Len() int { return len(cv.terms) }
+
+// At is the total exposure at spot s, in dollars per 1 % move.
+func (cv *Curve) At(s float64) float64 {
+	ls := math.Log(s)
+	var sum float64
+	for i := range cv.terms {
+		t := &cv.terms[i]
+		x := (ls - t.m) * t.inv
+		if x > cut || x < -cut {
+			continue
+		}
+		sum += t.w * math.Exp(-x*x/2)
+	}
+	return s * sum
+}
+
+// cut is where a contract's density is too small to count:
+// e^(-cut²/2) is 1e-18 of its peak.
+const cut = 9.1
+
+// Grid is the exposure at n spots from lo to hi, evenly spaced in log
+// price (n >= 2). Each contract's Gaussian in log price is walked by a
+// ratio that changes by a constant factor from one spot to the next, so
+// the grid costs two multiplications a contract a spot, not an
+// exponential; the walk starts at the contract's peak, so a value too
+// small to hold (underflow) only ever shrinks further.
+func (cv *Curve) Grid(lo, hi float64, n int) (spots, gex []float64) {
+	spots, gex = make([]float64, n), make([]float64, n)
+	l0 := math.Log(lo)
+	step := (math.Log(hi) - l0) / float64(n-1)
+	for i := range spots {
+		spots[i] = math.Exp(l0 + step*float64(i))
+	}
+	for i := range cv.terms {
+		cv.terms[i].walk(gex, l0, step)
+	}
+	for i := range gex {
+		gex[i] *= spots[i]
+	}
+	return spots, gex
+}
+
+// walk adds the term's w x exp(-x_i²/2) to acc at every spot i, where
+// x_i = x0 + i a: from the spot nearest its peak (x = 0) outward both
+// ways, f(i±1) = f(i) r and r is multiplied by exp(-a²) at each step.
+func (t *term) walk(acc []float64, l0, step float64) {
+	n := len(acc)
+	x0, a := (l0-t.m)*t.inv, step*t.inv
+	peak := int(min(max(math.Round(-x0/a), 0), float64(n-1)))
+	xp := x0 + float64(peak)*a
+	if xp > cut || xp < -cut {
+		return // the nearest spot is already in the tail: so are the others
+	}
+	q := math.Exp(-a * a)
+	fp := t.w * math.Exp(-xp*xp/2)
+	acc[peak] += fp
+	// Upward: f(i+1)/f(i) = exp(-(x_i a + a²/2)).
+	f, r := fp, math.Exp(-(xp*a + a*a/2))
+	for i := peak + 1; i < n && f != 0; i++ {
+		f *= r
+		r *= q
+		acc[i] += f
+	}
+	// Downward: f(i-1)/f(i) = exp(x_i a - a²/2).
+	f, r = fp, math.Exp(xp*a-a*a/2)
+	for i := peak - 1; i >= 0 && f != 0; i-- {
+		f *= r
+		r *= q
+		acc[i] += f
+	}
+}
+
+// Flip is where the exposure changes sign near spot: Level is the spot
+// where it does (NaN when it keeps one sign over the whole range), and
+// Sign is the exposure's sign over the range when it does not (+1 or
+// -1; 0 when it flips, or nothing is held).
+type Flip struct {
+	Level float64
+	Sign  int
+}
+
+// ZeroGamma finds the zero-gamma level within ±ZeroGammaRange of spot:
+// the exposure is priced on a grid of n spots, the sign change nearest
+// spot is taken, and the level is narrowed down within it by bisection to
+// a millionth of spot.
+func (cv *Curve) ZeroGamma(spot float64, n int) Flip {
+	if !(spot > 0) || len(cv.terms) == 0 || n < 2 {
+		return Flip{Level: math.NaN()}
+	}
+	spots, gex := cv.Grid(spot*(1-ZeroGammaRange), spot*(1+ZeroGammaRange), n)
+	best := -1
+	for i := 0; i+1 < n; i++ {
+		if !crosses(gex[i], gex[i+1]) {
+			continue
+		}
+		if best < 0 || math.Abs(spots[i]+spots[i+1]-2*spot) < math.Abs(spots[best]+spots[best+1]-2*spot) {
+			best = i
+		}
+	}
+	if best < 0 {
+		f := Flip{Level: math.NaN(), Sign: 1}
+		if gex[0] < 0 {
+			f.Sign = -1
+		}
+		return f
+	}
+	lo, hi, glo := spots[best], spots[best+1], gex[best]
+	switch {
+	case glo == 0:
+		return Flip{Level: lo}
+	case gex[best+1] == 0:
+		return Flip{Level: hi}
+	}
+	for range 64 {
+		if hi-lo <= spot*1e-6 {
+			break
+		}
+		mid := (lo + hi) / 2
+		if g := cv.At(mid); (g < 0) == (glo < 0) {
+			lo, glo = mid, g
+		} else {
+			hi = mid
+		}
+	}
+	return Flip{Level: (lo + hi) / 2}
+}
+
+// crosses reports whether the exposure changes sign from a to b (one of
+// them zero counts).
+func crosses(a, b float64) bool { return a < 0 && b >= 0 || a > 0 && b <= 0 || a == 0 && b != 0 }

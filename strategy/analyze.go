@@ -1,0 +1,258 @@
+package strategy
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"chainwatch/api"
+)
+
+// Figures are a strategy's numbers at a market. Money is in dollars (a
+// leg's units times its price per share); NaN where the market cannot
+// support a figure (a leg without a quote).
+type Figures struct {
+	// NetMid is the entry at the legs' mids, NetNatural at the natural
+	// (pay the ask, receive the bid): above zero a debit.
+	NetMid, NetNatural float64
+	// Cost is the entry the other figures count from: the legs' fills,
+	// else their mids.
+	Cost float64
+	// Position greeks, the legs' greeks times their units: delta and
+	// gamma in shares, theta in dollars a day, vega in dollars a vol
+	// point. DollarDelta is delta times spot; DollarGamma the dollar
+	// delta gained on a 1% rise (gamma x spot² / 100).
+	Delta, Gamma, Theta, Vega float64
+	DollarDelta, DollarGamma  float64
+	// MaxProfit and MaxLoss are at the first expiry (MaxLoss is negative
+	// or zero); +Inf and -Inf when unbounded (the underlying rising
+	// without limit; a fall stops at zero).
+	MaxProfit, MaxLoss float64
+	Breakevens         []float64 // underlying prices at the first expiry, ascending
+	// PoP is the probability that P&L at the first expiry is above zero,
+	// the underlying lognormal with drift at the rate and volatility
+	// Sigma, the mean of the legs' IVs on that expiry weighted by their
+	// quantities.
+	PoP, Sigma float64
+	// Move is the one-standard-deviation move to the first expiry
+	// (spot x Sigma x sqrt(T)): the risk graph spans two of them.
+	Move   float64
+	Expiry api.Date // the first expiry; 0 for the underlying alone
+	At     time.Time
+}
+
+// Analyze computes the figures of s at m.
+func (s *Strategy) Analyze(m *Market) Figures {
+	f := Figures{NetNatural: 0, Cost: s.Cost(m)}
+	for i := range s.Legs {
+		l := &s.Legs[i]
+		q := m.quote(i)
+		u := l.Units()
+		f.NetMid += u * q.MidPrice()
+		if u > 0 {
+			f.NetNatural += u * q.Ask
+		} else {
+			f.NetNatural += u * q.Bid
+		}
+		g := s.legGreeks(m, i)
+		f.Delta += u * g.Delta
+		f.Gamma += u * g.Gamma
+		f.Theta += u * g.Theta
+		f.Vega += u * g.Vega
+	}
+	if s.stockOnly() {
+		f.NetMid, f.NetNatural = f.Cost, f.Cost
+	}
+	f.DollarDelta = f.Delta * m.Spot
+	f.DollarGamma = f.Gamma * m.Spot * m.Spot / 100
+	exps := s.Expiries()
+	if len(exps) == 0 {
+		f.MaxProfit, f.MaxLoss, f.PoP = math.NaN(), math.NaN(), math.NaN()
+		return f
+	}
+	f.Expiry = exps[0]
+	f.At = ExpiryTime(f.Expiry)
+	p := s.Pricer(m, 0)
+	xs := s.breakpoints(m.Spot, len(exps) > 1)
+	f.MaxProfit, f.MaxLoss = s.extremes(p, xs, f.At)
+	f.Breakevens = roots(p, xs, f.At, s.upSlope())
+	f.Sigma = s.sigma(m, f.Expiry)
+	T := YearsTo(m.Now, f.Expiry)
+	f.Move = m.Spot * f.Sigma * math.Sqrt(T)
+	f.PoP = pop(p, f.Breakevens, f.At, m.Spot, m.Rate, f.Sigma, T)
+	return f
+}
+
+func (s *Strategy) stockOnly() bool {
+	for i := range s.Legs {
+		if s.Legs[i].Option() {
+			return false
+		}
+	}
+	return true
+}
+
+// legGreeks are leg i's greeks per share: the service's, else BSM's from
+// its IV; the underlying's delta is 1.
+func (s *Strategy) legGreeks(m *Market, i int) Greeks {
+	l := &s.Legs[i]
+	q := m.quote(i)
+	switch {
+	case l.Kind == Stock:
+		return Greeks{Delta: 1}
+	case q.HasGreeks:
+		return q.Greeks
+	case math.IsNaN(q.IV) || math.IsNaN(m.Spot):
+		return Greeks{Delta: math.NaN(), Gamma: math.NaN(), Theta: math.NaN(), Vega: math.NaN()}
+	}
+	return GreeksOf(l.Kind == Call, m.Spot, l.Strike, YearsTo(m.Now, l.Expiry), m.Rate, q.IV)
+}
+
+// upSlope is the P&L's slope (dollars per 1.00 of the underlying) far
+// above every strike: each call and the underlying count their units.
+func (s *Strategy) upSlope() float64 {
+	slope := 0.0
+	for i := range s.Legs {
+		if k := s.Legs[i].Kind; k == Call || k == Stock {
+			slope += s.Legs[i].Units()
+		}
+	}
+	return slope
+}
+
+// breakpoints are where the P&L at the first expiry can turn: zero and
+// the strikes (it is straight between them when every leg expires then);
+// with later legs, repriced by BSM, a fine grid as well.
+func (s *Strategy) breakpoints(spot float64, curved bool) []float64 {
+	xs := []float64{0}
+	hi := spot
+	for i := range s.Legs {
+		if s.Legs[i].Option() {
+			xs = append(xs, s.Legs[i].Strike)
+			hi = max(hi, s.Legs[i].Strike)
+		}
+	}
+	if curved && hi > 0 && !math.IsNaN(hi) {
+		const n = 600
+		for j := 1; j <= n; j++ {
+			xs = append(xs, 3*hi*float64(j)/n)
+		}
+	}
+	slices.Sort(xs)
+	return slices.Compact(xs)
+}
+
+// extremes are the largest profit and loss at t over xs, unbounded where
+// the slope beyond the last strike says so.
+func (s *Strategy) extremes(p *Pricer, xs []float64, t time.Time) (hi, lo float64) {
+	hi, lo = math.Inf(-1), math.Inf(1)
+	for _, x := range xs {
+		v := p.PnL(x, t)
+		hi, lo = max(hi, v), min(lo, v)
+	}
+	switch up := s.upSlope(); {
+	case up > 1e-9:
+		hi = math.Inf(1)
+	case up < -1e-9:
+		lo = math.Inf(-1)
+	}
+	return hi, min(lo, 0)
+}
+
+// roots are the breakevens: where the P&L at t crosses zero between the
+// breakpoints (exact for straight pieces, refined by bisection on
+// curved ones), and beyond the last one along the upward slope.
+func roots(p *Pricer, xs []float64, t time.Time, slope float64) []float64 {
+	var out []float64
+	add := func(x float64) {
+		if len(out) == 0 || math.Abs(out[len(out)-1]-x) > 1e-9 {
+			out = append(out, x)
+		}
+	}
+	prev := p.PnL(xs[0], t)
+	for j := 1; j < len(xs); j++ {
+		a, b := xs[j-1], xs[j]
+		v := p.PnL(b, t)
+		if prev != 0 && v != 0 && (prev < 0) != (v < 0) {
+			add(bisect(p, a, b, prev, t))
+		} else if v == 0 && prev != 0 && j < len(xs)-1 {
+			add(b)
+		}
+		prev = v
+	}
+	last := xs[len(xs)-1]
+	if slope != 0 && prev != 0 && (prev < 0) == (slope > 0) {
+		add(last - prev/slope)
+	}
+	return out
+}
+
+// bisect finds the zero between a and b (f(a)=fa, opposite signs): the
+// straight line's root, refined while the curve bends.
+func bisect(p *Pricer, a, b, fa float64, t time.Time) float64 {
+	fb := p.PnL(b, t)
+	for range 60 {
+		x := a - fa*(b-a)/(fb-fa)
+		fx := p.PnL(x, t)
+		if math.Abs(fx) < 1e-7 || b-a < 1e-9 {
+			return x
+		}
+		if (fx < 0) == (fa < 0) {
+			a, fa = x, fx
+		} else {
+			b, fb = x, fx
+		}
+	}
+	return (a + b) / 2
+}
+
+// sigma is the IV the probability assumes: the quantity-weighted mean of
+// the IVs of the legs expiring on d.
+func (s *Strategy) sigma(m *Market, d api.Date) float64 {
+	sum, w := 0.0, 0.0
+	for i := range s.Legs {
+		l := &s.Legs[i]
+		q := m.quote(i)
+		if l.Option() && l.Expiry == d && !math.IsNaN(q.IV) && q.IV > 0 {
+			n := math.Abs(float64(l.Qty))
+			sum += n * q.IV
+			w += n
+		}
+	}
+	if w == 0 {
+		return math.NaN()
+	}
+	return sum / w
+}
+
+// pop is the lognormal probability that the P&L at t is above zero:
+// the chance of each stretch between breakevens where it is.
+func pop(p *Pricer, bes []float64, t time.Time, spot, r, sigma, T float64) float64 {
+	if math.IsNaN(sigma) || math.IsNaN(spot) || T <= 0 {
+		return math.NaN()
+	}
+	sd := sigma * math.Sqrt(T)
+	cdf := func(x float64) float64 {
+		if x <= 0 {
+			return 0
+		}
+		return normCDF((math.Log(x/spot) - (r-sigma*sigma/2)*T) / sd)
+	}
+	edges := append([]float64{0}, bes...)
+	prob := 0.0
+	for j, a := range edges {
+		b, probe := math.Inf(1), a*2+1
+		if j+1 < len(edges) {
+			b = edges[j+1]
+			probe = (a + b) / 2
+		}
+		if p.PnL(probe, t) > 0 {
+			hi := 1.0
+			if !math.IsInf(b, 1) {
+				hi = cdf(b)
+			}
+			prob += hi - cdf(a)
+		}
+	}
+	return prob
+}

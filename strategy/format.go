@@ -1,0 +1,128 @@
+package strategy
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"chainwatch/scan"
+)
+
+// The figures in words, one wording for the strategy page, the positions
+// page and the headless commands: what a trader reads on each is the
+// same text. "" is a dash (no market to say it from).
+
+// Money is dollars with thousands grouped and a sign: "+$1,250",
+// "-$480", "$0".
+func Money(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	r := math.Round(v)
+	s := "$" + scan.NumberText(math.Abs(r), 0)
+	switch {
+	case r > 0:
+		return "+" + s
+	case r < 0:
+		return "-" + s
+	}
+	return s
+}
+
+// NetText is an entry per unit (dollars over the 100 shares of a
+// contract) with what it is: "5.20 debit", "1.85 credit", "even".
+func NetText(dollars float64) string {
+	if math.IsNaN(dollars) {
+		return ""
+	}
+	per := dollars / OptionMultiplier
+	s := strconv.FormatFloat(math.Abs(per), 'f', 2, 64)
+	switch {
+	case s == "0.00":
+		return "even"
+	case per > 0:
+		return s + " debit"
+	}
+	return s + " credit"
+}
+
+// ProfitText is the max profit: dollars, or "unbounded".
+func ProfitText(v float64) string {
+	if math.IsInf(v, 1) {
+		return "unbounded"
+	}
+	return Money(v)
+}
+
+// LossText is the max loss: dollars, or "unbounded".
+func LossText(v float64) string {
+	if math.IsInf(v, -1) {
+		return "unbounded"
+	}
+	return Money(v)
+}
+
+// BreakevensText lists the breakevens: "693.50 706.50", "none".
+func BreakevensText(bes []float64) string {
+	if len(bes) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(bes))
+	for i, b := range bes {
+		parts[i] = strconv.FormatFloat(b, 'f', 2, 64)
+	}
+	return strings.Join(parts, " ")
+}
+
+// PctText is a probability as a percentage: "43%".
+func PctText(p float64) string {
+	if math.IsNaN(p) {
+		return ""
+	}
+	return strconv.FormatFloat(p*100, 'f', 0, 64) + "%"
+}
+
+// PoPAssumption states what the probability of profit assumes.
+const PoPAssumption = "lognormal, the legs' IV, drift at the rate"
+
+// Name is what the legs make, for a title: a template's name when they
+// have its shape, else the number of legs.
+func (s *Strategy) Name() string {
+	n := len(s.Legs)
+	calls, puts, stock := 0, 0, 0
+	for i := range s.Legs {
+		switch s.Legs[i].Kind {
+		case Call:
+			calls++
+		case Put:
+			puts++
+		default:
+			stock++
+		}
+	}
+	exps := len(s.Expiries())
+	switch {
+	case n == 1 && stock == 1:
+		return "shares"
+	case n == 1:
+		return "single"
+	case stock == 1 && n == 2 && calls == 1:
+		return CoveredCall.String()
+	case n == 2 && exps == 2:
+		if s.Legs[0].Strike == s.Legs[1].Strike {
+			return Calendar.String()
+		}
+		return Diagonal.String()
+	case n == 2 && (calls == 2 || puts == 2):
+		return Vertical.String()
+	case n == 2 && s.Legs[0].Strike == s.Legs[1].Strike:
+		return Straddle.String()
+	case n == 2:
+		return Strangle.String()
+	case n == 3 && (calls == 3 || puts == 3):
+		return Butterfly.String()
+	case n == 4 && calls == 2 && puts == 2:
+		return IronCondor.String()
+	}
+	return strconv.Itoa(n) + " legs"
+}
