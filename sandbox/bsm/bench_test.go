@@ -68,6 +68,57 @@ func BenchmarkImpliedVol(b *testing.B) {
 	}
 }
 
+// americanParams is benchParams with American exercise and SPY's yield:
+// most of its puts have their trigger in reach (the formula), most calls
+// not (the European closed form).
+func americanParams() []Params {
+	ps := benchParams()
+	for i := range ps {
+		ps[i].American, ps[i].Q = true, 0.0115
+	}
+	return ps
+}
+
+func BenchmarkAmericanCompute(b *testing.B) {
+	ps := americanParams()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		price, g := Compute(ps[i%len(ps)])
+		sink += price + g.Delta + g.Gamma + g.Vega + g.Theta + g.Rho
+		i++
+	}
+}
+
+// BenchmarkAmericanImpliedVolFrom inverts mids a little off the value, from
+// the value's vol and greeks, as the sim does for quotes.
+func BenchmarkAmericanImpliedVolFrom(b *testing.B) {
+	ps := americanParams()
+	type start struct {
+		p      Params
+		v, mid float64
+		g      Greeks
+	}
+	var kept []start
+	for _, p := range ps {
+		v, g := Compute(p)
+		mid := math.Round(v*100)/100 + 0.005
+		if lo, hi := Bounds(p); mid > lo+0.01 && mid < hi {
+			if _, _, ok := ImpliedVolFrom(mid, p, v, g); ok {
+				kept = append(kept, start{p, v, mid, g})
+			}
+		}
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		s := &kept[i%len(kept)]
+		v, g, _ := ImpliedVolFrom(s.mid, s.p, s.v, s.g)
+		sink += v + g.Delta
+		i++
+	}
+}
+
 func BenchmarkSurfaceVol(b *testing.B) {
 	s := DefaultSurface(0.2, true)
 	s.EventTime, s.EventVar = 0.02, EarningsVar(0.04)
@@ -84,10 +135,14 @@ func BenchmarkSurfaceVol(b *testing.B) {
 func TestNoAllocs(t *testing.T) {
 	p := Params{S: 100, K: 95, T: 0.3, R: 0.04, Q: 0.01, Vol: 0.3}
 	s := DefaultSurface(0.25, false)
+	a := p
+	a.American = true
 	n := testing.AllocsPerRun(100, func() {
 		price, g := Compute(p)
 		v, _ := ImpliedVol(price, p)
-		sink += g.Delta + v + s.Vol(p.K, 100, p.T)
+		ap, ag := Compute(a)
+		av, _, _ := ImpliedVolFrom(ap+0.01, a, ap, ag)
+		sink += g.Delta + v + s.Vol(p.K, 100, p.T) + av
 	})
 	if n != 0 {
 		t.Errorf("%v allocations per run", n)

@@ -1,11 +1,14 @@
-// Package bsm prices European options under Black-Scholes-Merton with a
-// continuous risk-free rate and a continuous dividend yield, computes greeks
-// in the units of the service conventions, inverts prices to implied
-// volatilities and describes the sandbox's volatility surface.
+// Package bsm prices options: European ones under Black-Scholes-Merton and
+// American ones by Bjerksund-Stensland 2002 (american.go), both with a
+// continuous risk-free rate and a continuous dividend yield. It computes
+// greeks in the units of the service conventions, inverts prices to
+// implied volatilities and describes the sandbox's volatility surface.
 //
 // The sandbox prices about 20,000 contracts per tick, so every function here
-// is allocation-free and works on plain float64 values; Compute costs a
-// handful of transcendental calls (one Log, one Sqrt, three Exp, two Erfc).
+// is allocation-free and works on plain float64 values; a European Compute
+// costs a handful of transcendental calls (one Log, one Sqrt, three Exp, two
+// Erfc), an American one, where the exercise trigger is in reach, about
+// twenty bivariate normal probabilities with all its derivatives.
 //
 // Units (service conventions): delta and gamma per 1.00 move of the
 // underlying; vega per one volatility point (0.01); theta per calendar day
@@ -27,11 +30,15 @@ const MinT = 1.0 / (DaysPerYear * 24 * 60)
 
 const sqrt2Pi = 2.5066282746310002 // sqrt(2*pi)
 
-// Params describe one European option. T is in years (ACT/365); R and Q are
-// continuously compounded rate and dividend yield; Vol is a fraction (0.25).
+// Params describe one option. T is in years (ACT/365); R and Q are
+// continuously compounded rate and dividend yield; Vol is a fraction
+// (0.25). An American option may be exercised at any time up to T and is
+// priced by Bjerksund-Stensland 2002 (american.go); a European one only at
+// T, by Black-Scholes-Merton.
 type Params struct {
 	S, K, T, R, Q, Vol float64
 	Call               bool
+	American           bool
 }
 
 // Greeks are the sensitivities of one option in the conventions' units
@@ -58,8 +65,13 @@ func NormPDF(x float64) float64 { return math.Exp(-0.5*x*x) / sqrt2Pi }
 // Bounds are the no-arbitrage bounds of the option's price: the discounted
 // intrinsic value of the forward (lower) and the discounted asset or strike
 // (upper). A price strictly between them has exactly one implied volatility.
-// For T <= 0 both are the intrinsic value.
+// For T <= 0 both are the intrinsic value. An American option's lower
+// bound is also at least its intrinsic value, and a put's upper bound is
+// the strike itself.
 func Bounds(p Params) (lower, upper float64) {
+	if p.American {
+		return americanBounds(p)
+	}
 	if p.T <= 0 {
 		v := intrinsic(p)
 		return v, v
@@ -83,8 +95,12 @@ func intrinsic(p Params) float64 {
 // (T <= 0) it is the intrinsic value; with no volatility (or a non-positive
 // S or K) it is the discounted intrinsic value of the forward. The result
 // is never below the lower no-arbitrage bound, so rounding cannot produce a
-// price that ImpliedVol would have to reject as an arbitrage.
+// price that ImpliedVol would have to reject as an arbitrage. An American
+// option's value is never below its intrinsic value either.
 func Price(p Params) float64 {
+	if p.American {
+		return americanPrice(p)
+	}
 	if p.T <= 0 {
 		return intrinsic(p)
 	}
@@ -121,7 +137,13 @@ func closedForm(sdq, kdr, lnSK, driftT, sqrtT, vol float64, call bool) float64 {
 // discounted forward intrinsic value: delta e^{-QT} (or -e^{-QT}) when in
 // the money, theta and rho of that deterministic value, gamma and vega 0.
 // For 0 < T < MinT the greeks are those at MinT (see MinT).
+//
+// An American option's greeks are finite differences of its price, and
+// its theta is the day's decay (see americanCompute).
 func Compute(p Params) (price float64, g Greeks) {
+	if p.American {
+		return americanCompute(p)
+	}
 	if p.T <= 0 {
 		return expired(p)
 	}

@@ -32,7 +32,14 @@ const maxIter = 100
 // better than price itself far from the money. Steps are Halley's (Newton
 // with the curvature from volga, no extra transcendental call), limited to
 // a factor of two, inside a bracket that falls back to geometric bisection.
+//
+// An American option's vol is searched on its American value, from the
+// European implied vol of the same price (see americanImplied).
 func ImpliedVol(price float64, p Params) (vol float64, ok bool) {
+	if p.American {
+		v, _, ok := americanImplied(price, p, nil, false)
+		return v, ok
+	}
 	if !(p.T > 0 && p.S > 0 && p.K > 0 && price > 0) {
 		return 0, false
 	}
@@ -82,6 +89,71 @@ func ImpliedVol(price float64, p Params) (vol float64, ok bool) {
 		return v, true
 	}
 	return 0, false
+}
+
+// ImpliedVolFrom is ImpliedVol with the greeks at the vol found, searched
+// from p.Vol, where the option is worth v with greeks g (as Compute gives
+// them): for a quote, its theoretical value, half a spread from the
+// answer, so one or two steps find it. The vol agrees with ImpliedVol's
+// to within the tolerance.
+//
+// For a European option the steps are Halley's on Compute (vega and volga
+// in closed form), to within europeanTolerance of the vol (from half a
+// spread away, one step: they converge cubically), while they settle
+// quickly, else ImpliedVol decides; for an American one they are Newton's
+// on the American value (see americanImplied), and g may be the European
+// greeks at p.Vol: its vega is only the first step's slope.
+func ImpliedVolFrom(price float64, p Params, v float64, g Greeks) (float64, Greeks, bool) {
+	if p.American {
+		return americanImplied(price, p, &ivStart{v, g.Vega * 100}, true)
+	}
+	// No bounds check: a price outside them has no vol for the steps to
+	// settle on, and ImpliedVol refuses it.
+	sqrtT := math.Sqrt(p.T)
+	lnFK := math.Log(p.S/p.K) + (p.R-p.Q)*p.T
+	for i := 0; ; i++ {
+		vega := g.Vega * 100 // per unit of vol
+		if !(vega > 1e-9*math.Max(1, price)) || i == 4 {
+			break // too flat, or slow: leave it to the bracketing solver
+		}
+		f := v - price
+		if math.Abs(f/vega) < europeanTolerance {
+			if p.Vol < MinIV || p.Vol > MaxIV {
+				return 0, Greeks{}, false
+			}
+			return p.Vol, g, true
+		}
+		sd := p.Vol * sqrtT
+		d1 := lnFK/sd + 0.5*sd
+		volga := vega * d1 * (d1 - sd) / p.Vol
+		step := f / vega
+		if den := 1 - 0.5*step*volga/vega; den > 0.5 && den < 2 {
+			step /= den
+		}
+		p.Vol -= step
+		if !(p.Vol > MinIV/2 && p.Vol < 2*MaxIV) {
+			break
+		}
+		v, g = Compute(p)
+	}
+	iv, ok := ImpliedVol(price, p)
+	if !ok {
+		return 0, Greeks{}, false
+	}
+	p.Vol = iv
+	_, g = Compute(p)
+	return iv, g, true
+}
+
+// ImpliedVolNear is ImpliedVolFrom without the greeks, which for an
+// American option saves the evaluation on jets they cost.
+func ImpliedVolNear(price float64, p Params, v float64, g Greeks) (float64, bool) {
+	if p.American {
+		vol, _, ok := americanImplied(price, p, &ivStart{v, g.Vega * 100}, false)
+		return vol, ok
+	}
+	vol, _, ok := ImpliedVolFrom(price, p, v, g)
+	return vol, ok
 }
 
 // solver finds the vol of an undiscounted out-of-the-money Black price c.

@@ -26,7 +26,8 @@ const (
 //	atm(T) = ATM * clamp((T/T30)^TermSlope, MinTermFactor, MaxTermFactor)
 //	k      = ln(K/F) / sqrt(T)
 //	vol    = atm(T) * clamp(1 + Skew*k + Smile*k*k, MinWing, MaxWing)
-//	         (the upper clamp bends smoothly from 2 to MaxWing, see capWing)
+//	         (the upper clamp bends smoothly from 2 to MaxWing, see capWing;
+//	         far out Smile*k*k goes on along its tangent, see smile)
 //	vol    = sqrt(vol^2 + EventVar/T)  if EventTime > 0 and T > EventTime
 //
 // then floored at MinSurfaceVol and capped at MaxSurfaceVol.
@@ -80,14 +81,27 @@ func DefaultSurface(atm float64, index bool) Surface {
 	return Surface{ATM: atm, TermSlope: 0.03, Skew: stockSkewSD / a, Smile: stockSmileSD / (a * a)}
 }
 
+// UpsideSurface is the surface of a volatility product (VIX and its
+// options): calls richer, since its spikes are up, and an inverted term
+// structure. Its shape is set per standard deviation as DefaultSurface's:
+// a call 2 standard deviations out is about 1.3 ATM. (Steeper, its short
+// calls' prices would rise with the strike: the term structure doubles the
+// shortest tenors' vol, and with it the skew per standard deviation.)
+func UpsideSurface(atm float64) Surface {
+	a := math.Max(atm, 0.05)
+	return Surface{ATM: atm, TermSlope: -0.15, Skew: upsideSkewSD / a, Smile: upsideSmileSD / (a * a)}
+}
+
 // Default shapes per standard deviation of the move (see DefaultSurface):
 // vol/atm = 1 + skewSD*z + smileSD*z^2. An index put 2 standard deviations
 // out is about 1.35 ATM and its call 0.70; a stock's put 1.32, its call 0.96.
 const (
-	indexSkewSD  = -0.162 // -0.9 at atm 0.18
-	indexSmileSD = 0.0065 // 0.2 at atm 0.18
-	stockSkewSD  = -0.09  // -0.3 at atm 0.30
-	stockSmileSD = 0.036  // 0.4 at atm 0.30
+	indexSkewSD   = -0.162 // -0.9 at atm 0.18
+	indexSmileSD  = 0.0065 // 0.2 at atm 0.18
+	stockSkewSD   = -0.09  // -0.3 at atm 0.30
+	stockSmileSD  = 0.036  // 0.4 at atm 0.30
+	upsideSkewSD  = 0.12   // UpsideSurface's: 0.14 at atm 0.85
+	upsideSmileSD = 0.015  // 0.02 at atm 0.85
 )
 
 // EarningsVar is the total variance of an event whose typical one-day
@@ -113,7 +127,7 @@ func (s Surface) Vol(K, F, T float64) float64 {
 	wing := 1.0
 	if K > 0 && F > 0 {
 		k := math.Log(K/F) / math.Sqrt(T)
-		wing = 1 + s.Skew*k + s.Smile*k*k
+		wing = 1 + s.Skew*k + s.smile(k)
 		wing = math.Max(capWing(wing), MinWing)
 	}
 	vol := atm * wing
@@ -124,6 +138,28 @@ func (s Surface) Vol(K, F, T float64) float64 {
 		return MinSurfaceVol
 	}
 	return math.Min(vol, MaxSurfaceVol)
+}
+
+// wingLine is where the smile's quadratic turns into its tangent line, as
+// a fraction of the distance 1/sqrt(Smile) at which it would make the
+// wing's prices turn: beyond that a vol rising as k^2 lifts a call's price
+// faster than the strike lowers it (a call spread worth less than
+// nothing), and a put's likewise; a vol rising in proportion to |k| keeps
+// them monotone until the wing's cap levels it off (the tests walk the
+// wings of every shape the sandbox uses).
+const wingLine = 0.6
+
+// smile is the smile term of the wing at k: Smile k^2, continued by its
+// tangent line from |k| = wingLine/sqrt(Smile) on.
+func (s Surface) smile(k float64) float64 {
+	if s.Smile <= 0 {
+		return s.Smile * k * k
+	}
+	kl := wingLine / math.Sqrt(s.Smile)
+	if a := math.Abs(k); a > kl {
+		return s.Smile * kl * (2*a - kl)
+	}
+	return s.Smile * k * k
 }
 
 // wingKnee is where the upper wing clamp starts to bend.

@@ -20,6 +20,20 @@ func BenchmarkChainSPX(b *testing.B) {
 	}
 }
 
+// BenchmarkChainSPY builds the SPY chain (American exercise) at a new tick
+// each iteration, the day's trades and state cached.
+func BenchmarkChainSPY(b *testing.B) {
+	m, mo := noon(b)
+	m.Chain("SPY", mo)
+	b.ReportAllocs()
+	for b.Loop() {
+		mo.Time += 1000
+		if _, ok := m.Chain("SPY", mo); !ok {
+			b.Fatal("no chain")
+		}
+	}
+}
+
 // BenchmarkChainSPXOneExpiry builds the nearest expiry of SPX at a new
 // tick each iteration, as the watch screen polls it (the whole chain of
 // the tick not cached).

@@ -50,15 +50,16 @@ type book struct {
 	series []series
 	n      int
 
-	r, q    float64  // rate and dividend yield of the day
-	skew    skewKind // the shape of the vol surface
-	penny   bool     // 0.01 ticks at every price
-	dailies bool     // lists an expiry every day (SPXW, SPY, QQQ): 0DTE draws heavy trading
-	illiq   float64  // spread multiplier of the carrying cost, 1 for the most liquid names
-	baseW   float64  // base spread width in dollars, from the price level
-	adverse float64  // adverse-selection half-spread per unit of delta, per unit of S and of vol
-	sizes   float64  // quote size scale
-	seed    uint64
+	r, q     float64  // rate and dividend yield of the day
+	american bool     // options exercisable any day (stocks and funds), not only at expiry (indices)
+	skew     skewKind // the shape of the vol surface
+	penny    bool     // 0.01 ticks at every price
+	dailies  bool     // lists an expiry every day (SPXW, SPY, QQQ): 0DTE draws heavy trading
+	illiq    float64  // spread multiplier of the carrying cost, 1 for the most liquid names
+	baseW    float64  // base spread width in dollars, from the price level
+	adverse  float64  // adverse-selection half-spread per unit of delta, per unit of S and of vol
+	sizes    float64  // quote size scale
+	seed     uint64
 
 	events [2]event // the next two earnings reports from the book's date
 	evVar  float64  // total variance an earnings report adds
@@ -94,7 +95,7 @@ func (b *book) surface(atm float64) bsm.Surface {
 	case indexSkew:
 		return bsm.DefaultSurface(atm, true)
 	case volSkew:
-		return bsm.Surface{ATM: atm, TermSlope: -0.15, Skew: 0.5, Smile: 0.3}
+		return bsm.UpsideSurface(atm)
 	}
 	return bsm.DefaultSurface(atm, false)
 }
@@ -111,7 +112,7 @@ func (m *Market) book(sec *market.Security, date api.Date) (*book, bool) {
 			return nil, false
 		}
 		b := &book{sec: sec, date: date, day: day, r: market.Rate(date), q: sec.DivYield,
-			seed: seed(sec.Symbol, date, "book")}
+			american: sec.Kind != market.Index, seed: seed(sec.Symbol, date, "book")}
 		week := map[string]int{} // PM expiries within a week, by root
 		for _, ms := range m.u.Series(sec, date) {
 			s := series{Series: ms, base: b.n, days: date.DaysUntil(ms.Expiry)}

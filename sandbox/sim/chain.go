@@ -232,9 +232,10 @@ func (f *chainFill) series(s *series, rows []api.OptionData, aggs []agg) {
 				o.Delta = api.Some(round(g.Delta, 6))
 				o.Gamma = api.Some(round(g.Gamma, 8))
 				o.Vega = api.Some(round(g.Vega, 6))
-				// Theta per calendar day, never more than the option is
-				// worth: the last day of a 0.01 option loses 0.01, not 29.
-				o.Theta = api.Some(round(math.Max(g.Theta, -mid), 6))
+				// Theta per calendar day, never more than the option's
+				// time value: the last day of a 0.01 option loses 0.01,
+				// not 29.
+				o.Theta = api.Some(round(capTheta(g.Theta, mid, intrinsicOf(f.c.params(&e, K, put)), b.american), 6))
 				o.Rho = api.Some(round(g.Rho, 6))
 			}
 			if p := f.prev[ci]; !math.IsNaN(p) {

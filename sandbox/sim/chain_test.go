@@ -5,13 +5,10 @@ import (
 	"testing"
 
 	"chainwatch/api"
-	"chainwatch/sandbox/bsm"
 )
 
 // TestChainConsistency checks a mid-session chain of an index and of a
-// stock the way a trader's checks would: quotes ordered, put-call parity
-// within the spread, iv re-inverted from the mid, greeks against finite
-// differences of the price at that iv, and the OSI symbols.
+// stock the way a trader's checks would (see checkChain).
 func TestChainConsistency(t *testing.T) {
 	m, mo := noon(t)
 	for _, sym := range []string{"SPX", "AAPL"} {
@@ -35,115 +32,6 @@ func TestChainConsistency(t *testing.T) {
 			}
 		})
 	}
-}
-
-func checkChain(t *testing.T, b *book, c *tickCtx, opts []api.OptionData) {
-	t.Helper()
-	var greeksChecked, ivNull int
-	for i := 0; i+1 < len(opts); i += 2 {
-		call, put := &opts[i], &opts[i+1]
-		if call.OptionType != api.Call || put.OptionType != api.Put || call.Strike != put.Strike || call.Expiry != put.Expiry {
-			t.Fatalf("rows %d, %d are not a call and put of one strike: %+v %+v", i, i+1, call, put)
-		}
-		if i > 0 {
-			p := &opts[i-2]
-			if p.Root > call.Root || p.Root == call.Root && (p.Expiry > call.Expiry || p.Expiry == call.Expiry && p.Strike >= call.Strike) {
-				t.Fatalf("row %d out of order: %s after %s", i, call.Option, p.Option)
-			}
-		}
-		ci, ok := b.find(mustOSI(t, call.Option))
-		if !ok {
-			t.Fatalf("%s not found in the book", call.Option)
-		}
-		s, _, _ := b.contract(ci)
-		e := c.expiry(s)
-		for _, o := range []*api.OptionData{call, put} {
-			osi := mustOSI(t, o.Option)
-			if osi.Root != o.Root || osi.Expiry != o.Expiry || osi.Type != o.OptionType || osi.Strike() != o.Strike {
-				t.Errorf("%s does not name %s %v %s %v", o.Option, o.Root, o.Expiry, o.OptionType, o.Strike)
-			}
-			if o.Bid.V < 0 || o.Bid.V >= o.Ask.V || math.Abs(o.Mid.V-(o.Bid.V+o.Ask.V)/2) > 1e-9 {
-				t.Errorf("%s: bid %v ask %v mid %v", o.Option, o.Bid.V, o.Ask.V, o.Mid.V)
-			}
-			q := quote{bid: int64(math.Round(o.Bid.V * 100)), ask: int64(math.Round(o.Ask.V * 100))}
-			if !o.IV.Valid && q.bid > 0 && !q.wide() && e.T > 1.0/365 {
-				t.Errorf("%s: a two-sided market %v / %v (T %.3f) without iv", o.Option, o.Bid.V, o.Ask.V, e.T)
-			}
-			if o.IV.Valid && (q.bid == 0 || q.wide()) {
-				t.Errorf("%s: iv %v from a market of %v / %v", o.Option, o.IV.V, o.Bid.V, o.Ask.V)
-			}
-			if o.Theta.Valid && o.Theta.V < -o.Mid.V-1e-9 {
-				t.Errorf("%s: theta %v larger than the option's value %v", o.Option, o.Theta.V, o.Mid.V)
-			}
-			if !o.IV.Valid {
-				ivNull++
-				if o.Delta.Valid {
-					t.Errorf("%s: greeks without iv", o.Option)
-				}
-				continue
-			}
-			p := c.params(&e, o.Strike, o.OptionType == api.Put)
-			iv, ok := bsm.ImpliedVol(o.Mid.V, p)
-			if lo, _ := e.bounds(o.Strike, o.OptionType == api.Put); o.Mid.V <= lo {
-				// Deep in the money, the mid a tick under the bound: the
-				// model's vol, checked below through its greeks.
-				iv, ok = o.IV.V, true
-			}
-			if !ok || math.Abs(iv-o.IV.V) > 1e-4 {
-				t.Errorf("%s: iv %v, re-inverted from mid %v: %v %v", o.Option, o.IV.V, o.Mid.V, iv, ok)
-			}
-			p.Vol = o.IV.V
-			if checkGreeks(t, o, p) {
-				greeksChecked++
-			}
-		}
-		// Put-call parity: C - P = S e^{-qT} - K e^{-rT}, within the widths.
-		fwd := c.S*math.Exp(-b.q*e.T) - call.Strike*math.Exp(-b.r*e.T)
-		slack := (call.Ask.V-call.Bid.V+put.Ask.V-put.Bid.V)/2 + 1e-9
-		if d := call.Mid.V - put.Mid.V - fwd; math.Abs(d) > slack {
-			t.Errorf("%s: C-P = %v, parity %v, off by %v > %v", call.Option, call.Mid.V-put.Mid.V, fwd, d, slack)
-		}
-	}
-	if greeksChecked < len(opts)/4 {
-		t.Errorf("greeks checked on only %d of %d contracts (%d without iv)", greeksChecked, len(opts), ivNull)
-	}
-}
-
-// checkGreeks compares the greeks with central differences of bsm.Price at
-// the contract's iv, within 1 %, skipping values too small for the rounding
-// of the published figures.
-func checkGreeks(t *testing.T, o *api.OptionData, p bsm.Params) bool {
-	t.Helper()
-	price := func(f func(*bsm.Params)) float64 { q := p; f(&q); return bsm.Price(q) }
-	hS := p.S * 1e-4
-	up := price(func(q *bsm.Params) { q.S += hS })
-	dn := price(func(q *bsm.Params) { q.S -= hS })
-	hT := p.T * 1e-4
-	fd := map[string][2]float64{
-		"delta": {o.Delta.V, (up - dn) / (2 * hS)},
-		"gamma": {o.Gamma.V, (up - 2*bsm.Price(p) + dn) / (hS * hS)},
-		"vega":  {o.Vega.V, (price(func(q *bsm.Params) { q.Vol += 1e-5 }) - price(func(q *bsm.Params) { q.Vol -= 1e-5 })) / 2e-5 * 0.01},
-		"theta": {o.Theta.V, -(price(func(q *bsm.Params) { q.T += hT }) - price(func(q *bsm.Params) { q.T -= hT })) / (2 * hT) / 365},
-		"rho":   {o.Rho.V, (price(func(q *bsm.Params) { q.R += 1e-6 }) - price(func(q *bsm.Params) { q.R -= 1e-6 })) / 2e-6 * 0.01},
-	}
-	if -o.Theta.V >= o.Mid.V-1e-6 {
-		delete(fd, "theta") // capped at the option's value (see chainFill)
-	}
-	checked := false
-	for name, v := range fd {
-		floor := 1e-3
-		if name == "gamma" {
-			floor = 1e-5
-		}
-		if math.Abs(v[0]) < floor || math.Abs(v[1]) < floor {
-			continue
-		}
-		checked = true
-		if math.Abs(v[0]-v[1]) > 0.01*math.Abs(v[1]) {
-			t.Errorf("%s: %s %v, finite difference %v", o.Option, name, v[0], v[1])
-		}
-	}
-	return checked
 }
 
 func mustOSI(t *testing.T, s string) api.OSI {

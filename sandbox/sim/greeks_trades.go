@@ -5,10 +5,11 @@ import (
 )
 
 // TradesWithGreeks returns the trades of one contract up to at.Time, each
-// with the iv implied by its price at that moment (null when the price
-// cannot be inverted, for instance below the discounted intrinsic value,
-// and then every greek is null too), the greeks at that iv, and dollar
-// greeks for the traded size:
+// with the iv implied by its price at that moment as a chain's mid would
+// be (see published: the model's vol where the time value is under a
+// tick; null when the price cannot be inverted, and then every greek is
+// null too), the greeks at that iv, theta never more than the price's
+// time value, and dollar greeks for the traded size:
 //
 //	dollar_delta = delta x S x 100 x size   (dollars of underlying exposure)
 //	dollar_vega  = vega x 100 x size        (value of one vol point)
@@ -44,8 +45,9 @@ func (m *Market) TradesWithGreeks(o api.OSI, at Moment) ([]api.OptionTradeWithGr
 			Trade:         tradeRecord(&t),
 		}
 		e := c.expiry(s)
-		if iv, g, ok := c.implied(&e, s.Strikes[k], put, t.Price.V, c.surf.Vol(s.Strikes[k], e.F, e.T)); ok {
+		if iv, g, ok := c.implied(&e, s.Strikes[k], put, t.Price.V); ok {
 			size := float64(t.Size)
+			g.Theta = capTheta(g.Theta, t.Price.V, intrinsicOf(c.params(&e, s.Strikes[k], put)), b.american)
 			w.IV = api.Some(round(iv, 8))
 			w.Delta = api.Some(round(g.Delta, 6))
 			w.Gamma = api.Some(round(g.Gamma, 8))

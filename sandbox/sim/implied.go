@@ -136,7 +136,7 @@ func (c *tickCtx) atmIV(s *series) (float64, bool) {
 		var n int
 		for _, put := range []bool{false, true} {
 			q := c.quote(s, &e, k, put)
-			if iv, _, ok := c.invert(&e, c.paramsAt(&e, s.Strikes[k], put, q.vol), q.theo, q.greeks, q.lnFK, q.mid()); ok {
+			if iv, ok := bsm.ImpliedVolNear(q.mid(), c.paramsAt(&e, s.Strikes[k], put, q.vol), q.theo, q.greeks); ok {
 				sum += iv
 				n++
 			}

@@ -15,6 +15,10 @@ type underQuote struct {
 	bid, ask, bidSz, askSz int64
 }
 
+// mid is the quote's midpoint in dollars: the underlying_mid a chain
+// publishes, and the spot every option of the tick is priced from.
+func (q underQuote) mid() float64 { return float64(q.bid+q.ask) / 200 }
+
 func quoteUnderlying(sec *market.Security, day *market.Day, tick api.TimeOfDay) underQuote {
 	p := day.Price(tick) * 100
 	var w int64 = 1
@@ -95,7 +99,7 @@ func underlyingFields(sec *market.Security, day *market.Day, tick api.TimeOfDay)
 		Ask:            api.Some(dollars(q.ask)),
 		BidSize:        api.Some(q.bidSz),
 		AskSize:        api.Some(q.askSz),
-		Mid:            api.Some(float64(q.bid+q.ask) / 200),
+		Mid:            api.Some(q.mid()),
 		LastTradePrice: api.Some(round(day.Price(tick), 2)),
 		LastTradeSize:  api.Some(day.LastSize(tick)),
 		PrevDayClose:   api.Some(round(day.PrevClose, 2)),
