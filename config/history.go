@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"path/filepath"
-	"runtime"
 )
 
 // HistoryFile is the name of the store of past days' answers.
@@ -16,22 +15,7 @@ const HistoryFile = "history.db"
 // machine, which the XDG spec puts in the data directory; the state
 // directory is for what only this machine's runs need (the recent list).
 func UserDataDir(getenv func(string) string) (string, error) {
-	if dir := getenv("XDG_DATA_HOME"); dir != "" {
-		if !filepath.IsAbs(dir) {
-			return "", errors.New("the path in $XDG_DATA_HOME is relative")
-		}
-		return filepath.Join(dir, "chainwatch"), nil
-	}
-	if runtime.GOOS == "windows" {
-		if dir := getenv("LocalAppData"); dir != "" {
-			return filepath.Join(dir, "chainwatch"), nil
-		}
-		return "", errors.New("%LocalAppData% is not set")
-	}
-	if home := getenv("HOME"); home != "" {
-		return filepath.Join(home, ".local", "share", "chainwatch"), nil
-	}
-	return "", errors.New("neither $XDG_DATA_HOME nor $HOME is set")
+	return xdgDir(getenv, "XDG_DATA_HOME", ".local", "share")
 }
 
 // HistoryPath is where the store of past days is: CHAINWATCH_HISTORY when

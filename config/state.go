@@ -33,9 +33,16 @@ const (
 // ~/.local/state/chainwatch (%LocalAppData%\chainwatch on Windows), from
 // getenv for the same reason as UserConfigDir.
 func UserStateDir(getenv func(string) string) (string, error) {
-	if dir := getenv("XDG_STATE_HOME"); dir != "" {
+	return xdgDir(getenv, "XDG_STATE_HOME", ".local", "state")
+}
+
+// xdgDir is $env/chainwatch, by default ~/<home...>/chainwatch
+// (%LocalAppData%\chainwatch on Windows): the state and the data
+// directories, which differ only in their variable and default.
+func xdgDir(getenv func(string) string, env string, home ...string) (string, error) {
+	if dir := getenv(env); dir != "" {
 		if !filepath.IsAbs(dir) {
-			return "", errors.New("the path in $XDG_STATE_HOME is relative")
+			return "", errors.New("the path in $" + env + " is relative")
 		}
 		return filepath.Join(dir, "chainwatch"), nil
 	}
@@ -45,10 +52,10 @@ func UserStateDir(getenv func(string) string) (string, error) {
 		}
 		return "", errors.New("%LocalAppData% is not set")
 	}
-	if home := getenv("HOME"); home != "" {
-		return filepath.Join(home, ".local", "state", "chainwatch"), nil
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(append(append([]string{h}, home...), "chainwatch")...), nil
 	}
-	return "", errors.New("neither $XDG_STATE_HOME nor $HOME is set")
+	return "", errors.New("neither $" + env + " nor $HOME is set")
 }
 
 // State reads and writes the state directory. The zero value (no
