@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"chainwatch/api"
-	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/positioning"
 )
@@ -85,19 +84,11 @@ past --date.`,
 // request and prints their positioning as every headless command prints
 // (headless.execute).
 func gexRun(f *GexOptions) error {
-	fc, mode, err := f.setup()
+	fc, q, err := f.symbolQuery(f.Symbol, f.Date)
 	if err != nil {
 		return err
 	}
-	sym, err := config.ParseSymbol(f.Symbol)
-	if err != nil {
-		return badInput(err)
-	}
-	now := f.Now()
-	date, err := parseDate(f.Date, now)
-	if err != nil {
-		return badInput(err)
-	}
+	mode, now := q.Mode, f.Now()
 	r, err := f.expiries()
 	if err != nil {
 		return badInput(err)
@@ -112,7 +103,6 @@ func gexRun(f *GexOptions) error {
 		}
 		keys = gexSummaryKeys
 	}
-	q := feed.Query{Symbol: sym, Mode: mode, Date: date, Gen: 1}
 	historical := q.Historical(now)
 	j := job{plan: planOf(api.EndpointOptionQuotes, mode, historical), keys: keys, historical: historical,
 		run: func(ctx context.Context, c *api.Client) (answer, error) {

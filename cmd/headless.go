@@ -107,6 +107,24 @@ func (h *headless) setup() (config.File, api.Mode, error) {
 	return fc, mode, err
 }
 
+// symbolQuery is setup, then the command's symbol and --date as the
+// query it asks about; a bad symbol or date is bad input (exit 2).
+func (h *headless) symbolQuery(symbol, date string) (config.File, feed.Query, error) {
+	fc, mode, err := h.setup()
+	if err != nil {
+		return fc, feed.Query{}, err
+	}
+	sym, err := config.ParseSymbol(symbol)
+	if err != nil {
+		return fc, feed.Query{}, badInput(err)
+	}
+	day, err := parseDate(date, h.Now())
+	if err != nil {
+		return fc, feed.Query{}, badInput(err)
+	}
+	return fc, feed.Query{Symbol: sym, Mode: mode, Date: day, Gen: 1}, nil
+}
+
 // dataMode is --mode, else the config file's mode, else live.
 func (h *headless) dataMode(fc config.File) (api.Mode, error) {
 	switch {

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"chainwatch/api"
-	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/vol"
 )
@@ -75,25 +74,16 @@ every command's JSON; expected_move_percent is in percent.`,
 // every expiry's figures as every headless command prints
 // (headless.execute).
 func volRun(f *VolOptions) error {
-	fc, mode, err := f.setup()
+	fc, q, err := f.symbolQuery(f.Symbol, f.Date)
 	if err != nil {
 		return err
 	}
-	sym, err := config.ParseSymbol(f.Symbol)
-	if err != nil {
-		return badInput(err)
-	}
-	now := f.Now()
-	date, err := parseDate(f.Date, now)
-	if err != nil {
-		return badInput(err)
-	}
-	q := feed.Query{Symbol: sym, Mode: mode, Date: date, Gen: 1}
+	sym, mode, now := q.Symbol, q.Mode, f.Now()
 	historical := q.Historical(now)
 	plan := planOf(api.EndpointOptionQuotes, mode, historical)
 	if historical {
 		plan.parts[0].Stored = func(ctx context.Context, c *api.Client) bool {
-			return c.StoredAnswer(ctx, api.OptionQuotesParams{Symbol: sym, Date: date.String(), Mode: mode}, api.EndpointOptionQuotes)
+			return c.StoredAnswer(ctx, api.OptionQuotesParams{Symbol: sym, Date: q.Date.String(), Mode: mode}, api.EndpointOptionQuotes)
 		}
 	}
 	if f.Earnings {
