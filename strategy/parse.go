@@ -43,6 +43,7 @@ func Parse(s string) (Strategy, error) {
 		return st, errors.New("empty strategy; write it as SPY 2026-12-18 +C700 -C710")
 	}
 	var date api.Date
+	stock := "" // a stock leg's symbol pins the underlying: it is not shortened
 	for _, w := range words {
 		up := strings.ToUpper(w)
 		switch {
@@ -51,8 +52,11 @@ func Parse(s string) (Strategy, error) {
 			if err != nil {
 				return st, fmt.Errorf("leg %s: %w", text.Quote(w), err)
 			}
-			if err := st.setSymbol(underlyingOf(leg)); err != nil {
+			if err := st.setSymbol(underlyingOf(leg), stock); err != nil {
 				return st, fmt.Errorf("leg %s: %w", text.Quote(w), err)
+			}
+			if leg.Kind == Stock {
+				stock = leg.Root
 			}
 			if len(st.Legs) == MaxLegs {
 				return st, fmt.Errorf("more than %d legs", MaxLegs)
@@ -71,7 +75,7 @@ func Parse(s string) (Strategy, error) {
 			if err != nil {
 				return st, fmt.Errorf("%w; a leg starts with + (buy) or - (sell)", err)
 			}
-			if err := st.setSymbol(sym); err != nil {
+			if err := st.setSymbol(sym, stock); err != nil {
 				return st, err
 			}
 		}
@@ -82,19 +86,27 @@ func Parse(s string) (Strategy, error) {
 	return st, nil
 }
 
-// setSymbol sets the underlying, refusing a second one.
-func (st *Strategy) setSymbol(sym string) error {
+// setSymbol sets the underlying, refusing a second one. A shorter root of
+// the same underlying replaces it (SPX, not SPXW) unless a stock leg has
+// pinned it: a stock leg names its symbol exactly, so AA0's shares are
+// not AA's.
+func (st *Strategy) setSymbol(sym, stock string) error {
 	switch {
 	case st.Symbol == "" || st.Symbol == sym:
 		st.Symbol = sym
-	case SameUnderlying(st.Symbol, sym):
+	case SameUnderlying(st.Symbol, sym) && (stock == "" || len(sym) > len(stock)):
 		if len(sym) < len(st.Symbol) {
 			st.Symbol = sym // SPX, not SPXW
 		}
 	default:
-		return fmt.Errorf("legs on two underlyings, %s and %s; a strategy is on one", st.Symbol, sym)
+		return twoUnderlyings(st.Symbol, sym)
 	}
 	return nil
+}
+
+// twoUnderlyings is the one wording for a strategy that names two.
+func twoUnderlyings(a, b string) error {
+	return fmt.Errorf("legs on two underlyings, %s and %s; a strategy is on one", a, b)
 }
 
 // SameUnderlying reports whether two roots are one underlying's: equal,
@@ -177,7 +189,7 @@ func parseBody(leg *Leg, w, symbol string, date api.Date) error {
 	if o, err := api.ParseOSI(w); err == nil {
 		leg.Kind, leg.Root, leg.Expiry, leg.Strike = Kind(o.Type[0]), o.Root, o.Expiry, o.Strike()
 		if symbol != "" && !SameUnderlying(symbol, o.Root) && underlyingOf(*leg) != symbol {
-			return fmt.Errorf("legs on two underlyings, %s and %s; a strategy is on one", symbol, o.Root)
+			return twoUnderlyings(symbol, o.Root)
 		}
 		return nil
 	}
@@ -186,7 +198,7 @@ func parseBody(leg *Leg, w, symbol string, date api.Date) error {
 		return fmt.Errorf("%s is neither C or P and a strike, an OSI symbol nor the underlying", text.Quote(w))
 	}
 	if symbol != "" && sym != symbol {
-		return fmt.Errorf("legs on two underlyings, %s and %s; a strategy is on one", symbol, sym)
+		return twoUnderlyings(symbol, sym)
 	}
 	leg.Kind, leg.Root = Stock, sym
 	return nil

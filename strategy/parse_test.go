@@ -56,6 +56,8 @@ func TestParseRefuses(t *testing.T) {
 		{"SPY QQQ 2026-12-18 +C700", "two underlyings"},
 		{"SPY 2026-12-18 +C700 +QQQ261218C00500000", "two underlyings"},
 		{"+SPY261218C00700000 -QQQ261218C00500000", "two underlyings"},
+		{"+AA0 AA", "two underlyings"},
+		{"+SPXW +SPX261218C05000000", "two underlyings"},
 		{"SPY +C700", "no expiry"},
 		{"2026-12-18 +C700", "no symbol"},
 		{"SPY 2026-13-18 +C700", "not a date"},
@@ -81,7 +83,7 @@ func TestCheckDates(t *testing.T) {
 // FuzzParse: Parse never panics, every leg it accepts is within the
 // limits, and what it accepts reads back the same.
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"SPY 2026-12-18 +C700 -C710", "+SPY261218C00700000", "SPY +100xSPY 2026-12-18 -C710@2.5", "SPX +SPXW261218P05000000", "- + @ x", "SPY 2026-12-18 +1e300C1"} {
+	for _, s := range []string{"SPY 2026-12-18 +C700 -C710", "+SPY261218C00700000", "SPY +100xSPY 2026-12-18 -C710@2.5", "SPX +SPXW261218P05000000", "- + @ x", "SPY 2026-12-18 +1e300C1", "+AA0 AA", "+SPXW SPX", "+AA0 +AA261218C00010000"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
