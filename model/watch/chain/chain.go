@@ -49,8 +49,10 @@ type Model struct {
 
 	common.Frame // size and focus, from the root
 
-	tabs []ui.ExpiryTab
-	lv   ui.LadderView
+	tabs   []ui.ExpiryTab
+	tabSel int     // the selected tab of tabs
+	tabsOf tabsKey // what tabs were made from (Tabs)
+	lv     ui.LadderView
 
 	ver uint64   // rises with every change of the held chain, for volCache
 	vc  volCache // the held chain as the vol figures read it (vol.go)

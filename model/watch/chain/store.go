@@ -32,6 +32,7 @@ type chainStore struct {
 	oneDate api.Date // the expiry that one describes
 
 	order []int32 // scratch for the rebuild path
+	seq   uint64  // the last expiryRows.ver given; kept across clear
 }
 
 // expiryRows is one expiry of one root of the ladder: an expiry that two
@@ -42,6 +43,7 @@ type expiryRows struct {
 	date api.Date
 	root string
 	rows []ui.StrikeRow
+	ver  uint64 // new with every change of rows, so figures drawn from them are computed once a change
 }
 
 // matcher maps snapshot indices to cells; see chainStore.
@@ -77,7 +79,7 @@ func (m *matcher) update(opts []api.OptionData, at int64) {
 
 // clear forgets everything, for a new symbol.
 func (s *chainStore) clear() {
-	*s = chainStore{order: s.order[:0]}
+	*s = chainStore{order: s.order[:0], seq: s.seq}
 }
 
 // find returns the index of the first root of expiry d in s.exps.
@@ -130,6 +132,9 @@ func (s *chainStore) applyFull(snap *api.SymbolWithOptions, at int64) {
 	opts := snap.Options
 	if s.full.matches(opts) {
 		s.full.update(opts, at)
+		for i := range s.exps {
+			s.touch(i)
+		}
 		return
 	}
 	s.exps = s.build(opts, snap.Symbol, 0, s.exps, &s.full, at)
@@ -145,6 +150,9 @@ func (s *chainStore) applyExpiry(d api.Date, snap *api.SymbolWithOptions, at int
 	opts := snap.Options
 	if s.oneDate == d && s.one.matches(opts) {
 		s.one.update(opts, at)
+		for i, ok := s.find(d); ok && i < len(s.exps) && s.exps[i].date == d; i++ {
+			s.touch(i)
+		}
 		return
 	}
 	i, found := s.find(d)
@@ -161,10 +169,17 @@ func (s *chainStore) applyExpiry(d api.Date, snap *api.SymbolWithOptions, at int
 	case found:
 		// The expiry is listed but has no contracts now: one empty tab.
 		s.exps = slices.Replace(s.exps, i, j, expiryRows{date: d, root: s.exps[i].root})
+		s.touch(i)
 	}
 	// The expiry's rows were reallocated, so the whole-chain matcher no
 	// longer points at them; the next whole chain takes the rebuild path.
 	s.full.reset()
+}
+
+// touch marks expiry i's rows changed.
+func (s *chainStore) touch(i int) {
+	s.seq++
+	s.exps[i].ver = s.seq
 }
 
 // build groups the contracts of opts (only those of expiry only, unless it
@@ -195,7 +210,8 @@ func (s *chainStore) build(opts []api.OptionData, symbol string, only api.Date, 
 			if k > 0 {
 				exps[len(exps)-1].rows = rows[start : r+1 : r+1]
 			}
-			exps = append(exps, expiryRows{date: o.Expiry, root: o.Root})
+			s.seq++
+			exps = append(exps, expiryRows{date: o.Expiry, root: o.Root, ver: s.seq})
 			start, prev, p = r+1, rowsOf(old, o.Expiry, o.Root), 0
 		}
 		if newExp || o.Strike != rows[r].Strike {

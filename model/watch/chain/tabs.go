@@ -62,8 +62,18 @@ func (c *Model) rootOfTab(d api.Date) string {
 // DTE counts from the day the data shows (feed.ShownDay: Friday's close on
 // a Sunday), so it matches the prices beside it; an expiry before that day
 // is not a tab at all, so no tab ever reads a negative DTE.
+//
+// The tabs are drawn twice a frame (the bar and the strip) and change only
+// with the chain, the day, the selection or the next report, so they are
+// made again only when one of those changed.
 func (c *Model) Tabs() ([]ui.ExpiryTab, int) {
-	day := feed.ShownDay(c.q, c.sh.Now())
+	now := c.sh.Now()
+	day := feed.ShownDay(c.q, now)
+	key := tabsKey{ver: c.ver, day: day, today: c.q.Day(now), expiry: c.expiry, earnings: c.earnings, root: c.root}
+	if c.tabsOf == key && c.ver != 0 {
+		return c.tabs, c.tabSel
+	}
+	c.tabsOf = key
 	figs, spot := c.stripFigs(day), c.Spot()
 	c.tabs = c.tabs[:0]
 	sel := 0
@@ -94,7 +104,15 @@ func (c *Model) Tabs() ([]ui.ExpiryTab, int) {
 		}
 		c.tabs = append(c.tabs, t)
 	}
+	c.tabSel = sel
 	return c.tabs, sel
+}
+
+// tabsKey is what the tabs were last made from.
+type tabsKey struct {
+	ver                          uint64
+	day, today, expiry, earnings api.Date
+	root                         string
 }
 
 // firstListed is the index of the first expiry still trading on the

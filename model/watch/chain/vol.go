@@ -22,10 +22,10 @@ import (
 // volCache holds each expiry's ATM figures for the strip and, once the
 // vol page asked, the held chain in vol's shape.
 type volCache struct {
-	ver, surfVer uint64   // Model.ver each was built for; 0: never
-	day, surfDay api.Date // the day the data showed when each was built
-	surfRoot     string   // the selected root the surface was built with
-	atm          []atmFigs
+	ver, surfVer uint64    // Model.ver each was built for; 0: never
+	day, surfDay api.Date  // the day the data showed when each was built
+	surfRoot     string    // the selected root the surface was built with
+	atm, prev    []atmFigs // prev: the last call's, whose unchanged expiries are kept
 	scratch      []vol.Row // one expiry's rows, while its figures are computed
 	surf         vol.Surface
 	rows         []vol.Row // one buffer behind every expiry's rows
@@ -35,29 +35,59 @@ type volCache struct {
 type atmFigs struct {
 	date     api.Date
 	root     string
+	ver      uint64 // expiryRows.ver the figures were computed from
 	iv, move float64
 }
 
 // stripFigs returns the ATM figures of every expiry still trading on day,
-// in date order, computing them again only when the chain changed since
-// the last call.
+// in date order. A refresh of one expiry changes one expiry's rows, so
+// only the expiries whose rows changed since the last call are computed
+// again (each with the spot of its own refresh); a new day computes all.
+// Many served sessions draw the same refresh, so this is per-session work
+// the desk's CPU pays for each of them.
 func (c *Model) stripFigs(day api.Date) []atmFigs {
 	vc := &c.vc
 	if vc.ver == c.ver && vc.day == day && c.ver != 0 {
 		return vc.atm
 	}
+	kept := vc.atm
+	if vc.day != day {
+		kept = nil
+	}
 	vc.ver, vc.day = c.ver, day
-	vc.atm = vc.atm[:0]
+	vc.prev, vc.atm = vc.atm, vc.prev[:0]
 	spot := c.Spot()
-	for _, e := range c.st.exps {
+	for i := range c.st.exps {
+		e := &c.st.exps[i]
 		if e.date < day {
 			continue // settled: not a tab
 		}
+		for len(kept) > 0 && kept[0].date < e.date {
+			kept = kept[1:]
+		}
+		if f, ok := keptFigs(kept, e); ok {
+			vc.atm = append(vc.atm, f)
+			continue
+		}
 		vc.scratch = volRows(vc.scratch[:0], e.rows)
 		_, iv, move := vol.ATM(vc.scratch, spot)
-		vc.atm = append(vc.atm, atmFigs{e.date, e.root, iv, move})
+		vc.atm = append(vc.atm, atmFigs{e.date, e.root, e.ver, iv, move})
 	}
 	return vc.atm
+}
+
+// keptFigs finds e's figures among kept (those of e's date first) when
+// they were computed from the rows e holds now.
+func keptFigs(kept []atmFigs, e *expiryRows) (atmFigs, bool) {
+	for _, f := range kept {
+		if f.date != e.date {
+			break
+		}
+		if f.root == e.root {
+			return f, f.ver == e.ver
+		}
+	}
+	return atmFigs{}, false
 }
 
 // surface returns the held chain for day in vol's shape, converting it
