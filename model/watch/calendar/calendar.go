@@ -32,6 +32,10 @@ type Model struct {
 	stopped       string // why nothing will be fetched (Stop)
 
 	moves []vol.EarningsMove // the last reports' realized moves, from the store of past days
+
+	ver   uint64   // rises with every change of what View draws
+	drawn viewKey  // what lines were drawn from
+	lines []string // the last View
 }
 
 // New returns an empty calendar; SetQuery starts it.
@@ -39,7 +43,7 @@ func New(sh *common.Common) *Model { return &Model{sh: sh} }
 
 // SetQuery empties the calendar for another symbol.
 func (c *Model) SetQuery(q feed.Query) {
-	c.q = q
+	c.q, c.ver = q, c.ver+1
 	c.earnings, c.dividends, c.scroll = c.earnings[:0], c.dividends[:0], 0
 	c.lastOK, c.errAt, c.err, c.loading = time.Time{}, time.Time{}, nil, true
 	c.stopped = ""
@@ -47,7 +51,7 @@ func (c *Model) SetQuery(q feed.Query) {
 
 // Stop says why the events will not be fetched for this query (the
 // service does not know the symbol), instead of "loading" for ever.
-func (c *Model) Stop(why string) { c.stopped, c.loading = why, false }
+func (c *Model) Stop(why string) { c.stopped, c.loading, c.ver = why, false, c.ver+1 }
 
 // LastOK is when the events were last applied; Err the last failure since.
 func (c *Model) LastOK() time.Time { return c.lastOK }
@@ -58,7 +62,7 @@ func (c *Model) Apply(m feed.CalendarMsg) bool {
 	if m.Query.Gen != c.q.Gen {
 		return false
 	}
-	c.loading = false
+	c.loading, c.ver = false, c.ver+1
 	if m.Err != nil && !api.IsNoData(m.Err) {
 		c.err, c.errAt = m.Err, m.At
 		return true
@@ -99,7 +103,7 @@ func (c *Model) NextEarnings(today api.Date) api.Date {
 // Scroll moves down the events by delta lines.
 func (c *Model) Scroll(delta int) {
 	n := len(c.earnings) + len(c.dividends)
-	c.scroll = min(max(c.scroll+delta, 0), max(n-1, 0))
+	c.scroll, c.ver = min(max(c.scroll+delta, 0), max(n-1, 0)), c.ver+1
 }
 
 // shownAfter reports whether an event on a is listed after one on b:

@@ -10,6 +10,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/feed"
 	"chainwatch/model/modeltest"
+	"chainwatch/ui"
 )
 
 func earning(sym string, d api.Date, q int) api.CalendarEvent {
@@ -57,8 +58,8 @@ func TestCalendar(t *testing.T) {
 		t.Fatalf("%d lines", len(lines))
 	}
 	// Upcoming first, soonest first; then recent, latest first.
-	if c.shown().Earnings[0].Date != today.AddDays(70) || c.shown().Earnings[1].Date != today.AddDays(-20) || c.shown().Dividends[0].ExDate != today.AddDays(10) {
-		t.Errorf("order %+v %+v", c.shown().Earnings, c.shown().Dividends)
+	if shownOf(c).Earnings[0].Date != today.AddDays(70) || shownOf(c).Earnings[1].Date != today.AddDays(-20) || shownOf(c).Dividends[0].ExDate != today.AddDays(10) {
+		t.Errorf("order %+v %+v", shownOf(c).Earnings, shownOf(c).Dividends)
 	}
 	text := ansi.Strip(strings.Join(lines, "\n"))
 	if !strings.Contains(text, "0.42") || !strings.Contains(text, "1.23") {
@@ -66,9 +67,14 @@ func TestCalendar(t *testing.T) {
 	}
 	// Scrolling hides the first line of that order: the dividend in 10 days.
 	c.Scroll(1)
-	view(c, 60, 9, false)
-	if len(c.shown().Dividends) != 1 || len(c.shown().Earnings) != 3 {
-		t.Errorf("scrolled: %d dividends, %d earnings", len(c.shown().Dividends), len(c.shown().Earnings))
+	if scrolled := ansi.Strip(strings.Join(view(c, 60, 9, false), "\n")); scrolled == text {
+		t.Errorf("the drawn lines did not follow the scroll:\n%s", scrolled)
+	}
+	if wide := view(c, 80, 9, true); ansi.StringWidth(wide[0]) != 80 {
+		t.Errorf("drawn at 80 columns, the first line is %d wide", ansi.StringWidth(wide[0]))
+	}
+	if len(shownOf(c).Dividends) != 1 || len(shownOf(c).Earnings) != 3 {
+		t.Errorf("scrolled: %d dividends, %d earnings", len(shownOf(c).Dividends), len(shownOf(c).Earnings))
 	}
 	c.Scroll(100)
 	if c.scroll != 4 {
@@ -83,6 +89,13 @@ func TestCalendar(t *testing.T) {
 	if c.NextEarnings(today) != 0 || !strings.Contains(ansi.Strip(strings.Join(view(c, 60, 9, false), "")), "loading") {
 		t.Error("SetQuery kept the old events")
 	}
+}
+
+// shownOf is what View draws now.
+func shownOf(c *Model) ui.CalendarView {
+	now := c.sh.Now()
+	today := feed.ShownDay(c.q, now)
+	return c.shown(today, today != c.q.Day(now))
 }
 
 // view draws c at w x h through the pane contract.

@@ -7,6 +7,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/feed"
 	"chainwatch/model/common"
+	"chainwatch/theme"
 	"chainwatch/ui"
 )
 
@@ -36,21 +37,37 @@ func (c *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 	return c, nil
 }
 
-// View is the events, upcoming first, then the recent ones.
+// View is the events, upcoming first, then the recent ones. They change
+// a few times a quarter and the frame many times a second (on every
+// refresh of every served session), so the lines are kept until what
+// they show changes.
 func (c *Model) View() []string {
-	cv := c.shown()
-	return ui.Calendar(&cv, c.W, c.H, c.sh.Styles)
-}
-
-// shown is what View draws: the events in the screen's order, less those
-// scrolled past.
-func (c *Model) shown() ui.CalendarView {
 	// The day the data shows (Wednesday's close on Thanksgiving), as the
 	// expiry tabs count their DTE from: an event and an expiry on the
 	// same date are the same number of days away.
 	now := c.sh.Now()
 	today := feed.ShownDay(c.q, now)
-	asOf := today != c.q.Day(now)
+	key := viewKey{ver: c.ver, today: today, asOf: today != c.q.Day(now), focused: c.Focused, w: c.W, h: c.H, st: c.sh.Styles}
+	if key != c.drawn || c.lines == nil {
+		cv := c.shown(key.today, key.asOf)
+		c.drawn, c.lines = key, ui.Calendar(&cv, c.W, c.H, c.sh.Styles)
+	}
+	return c.lines
+}
+
+// viewKey is what the drawn lines depend on.
+type viewKey struct {
+	ver     uint64
+	today   api.Date
+	asOf    bool
+	focused bool
+	w, h    int
+	st      *theme.Styles
+}
+
+// shown is what View draws: the events in the screen's order, less those
+// scrolled past.
+func (c *Model) shown(today api.Date, asOf bool) ui.CalendarView {
 	ve := upcomingFirst(make([]ui.Earning, 0, len(c.earnings)), c.earnings, today, func(e ui.Earning) api.Date { return e.Date })
 	vd := upcomingFirst(make([]ui.Dividend, 0, len(c.dividends)), c.dividends, today, func(d ui.Dividend) api.Date { return d.ExDate })
 	for range min(c.scroll, len(ve)+len(vd)) {
