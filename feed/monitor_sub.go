@@ -116,11 +116,20 @@ func (s *Subscription) Pending() []any { return s.box.drain() }
 // longer lists are dropped, new ones start (the chain, tape, calendar and
 // contract at once, the others when the budget allows), a feed shown
 // again is fetched when its interval since the last fetch is up. Calling
-// it again with the same wants costs a comparison.
+// it again with the same wants costs a comparison: a screen calls it after
+// every message, and the recount walks every subscriber's wants, which
+// for a served desk made each session's message cost grow with the
+// number of sessions.
 func (s *Subscription) Set(att Attention, wants ...Want) {
 	m := s.m
 	m.mu.Lock()
 	now := m.clock.Now()
+	if att == s.att && s.wantsAll(wants) {
+		run := m.askNeeded(now) // events a reply just applied made due
+		m.mu.Unlock()
+		m.start(run)
+		return
+	}
 	next := make(map[Key]Want, len(wants))
 	for _, w := range wants {
 		next[w.Key()] = w
@@ -162,6 +171,19 @@ func (s *Subscription) Set(att Attention, wants ...Want) {
 	m.mu.Unlock()
 	deliver(posts)
 	m.start(runs...)
+}
+
+// wantsAll reports whether wants are exactly what s wants already.
+func (s *Subscription) wantsAll(wants []Want) bool {
+	if len(wants) != len(s.wants) {
+		return false
+	}
+	for _, w := range wants {
+		if old, ok := s.wants[w.Key()]; !ok || !sameWant(old, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameWant reports whether b asks for nothing a does not.

@@ -36,8 +36,7 @@ func (t *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 // View is the tape at the set size: a title with the filters, the trades
 // newest first, and the legend, as laid out after the last change.
 func (t *Model) View() []string {
-	tv := t.tv
-	return ui.Tape(&tv, t.W, t.H, t.sh.Styles)
+	return t.drawn.view(&t.tv, t.W, t.H, t.sh.Styles)
 }
 
 // layout works out what View draws: the rows the set height holds, the

@@ -82,8 +82,9 @@ type Model struct {
 	// not a live session today: it has ended, so its tape is complete.
 	session string
 
-	vis []ui.TapeTrade
-	tv  ui.TapeView
+	vis   []ui.TapeTrade
+	tv    ui.TapeView
+	drawn drawnTape // the last View (drawn.go)
 
 	greeks greeksState // the IV, delta and premium columns (greeks.go)
 }
