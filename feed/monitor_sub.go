@@ -173,17 +173,22 @@ func (s *Subscription) Set(att Attention, wants ...Want) {
 	m.start(runs...)
 }
 
-// wantsAll reports whether wants are exactly what s wants already.
+// wantsAll reports whether wants are exactly what s wants already. Two
+// pages may want one feed; as in Set, the last want of a key is the one.
 func (s *Subscription) wantsAll(wants []Want) bool {
-	if len(wants) != len(s.wants) {
-		return false
-	}
-	for _, w := range wants {
-		if old, ok := s.wants[w.Key()]; !ok || !sameWant(old, w) {
+	var buf [16]Key
+	seen := buf[:0]
+	for i := len(wants) - 1; i >= 0; i-- {
+		k := wants[i].Key()
+		if slices.Contains(seen, k) {
+			continue
+		}
+		seen = append(seen, k)
+		if old, ok := s.wants[k]; !ok || !sameWant(old, wants[i]) {
 			return false
 		}
 	}
-	return true
+	return len(seen) == len(s.wants)
 }
 
 // sameWant reports whether b asks for nothing a does not.
