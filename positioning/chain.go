@@ -53,9 +53,6 @@ type Chain struct {
 	Exps    []Expiry  // by date, then root (the one named like the underlying first)
 }
 
-// daysPerYear is the day count of T: ACT/365, the service's greeks'.
-const daysPerYear = 365
-
 // nullSide is a contract that is not listed.
 var nullSide = Side{OI: -1, Volume: -1, Gamma: float32(math.NaN()), IV: float32(math.NaN())}
 
@@ -86,7 +83,7 @@ func FromSnapshot(snap *api.SymbolWithOptions, day api.Date, at time.Time) *Chai
 		o := &opts[i]
 		n := len(c.Exps)
 		if n == 0 || c.Exps[n-1].Date != o.Expiry || c.Exps[n-1].Root != o.Root {
-			c.Exps = append(c.Exps, Expiry{Date: o.Expiry, Root: o.Root, DTE: day.DaysUntil(o.Expiry), T: yearsTo(o.Expiry, c.AsOf)})
+			c.Exps = append(c.Exps, Expiry{Date: o.Expiry, Root: o.Root, DTE: day.DaysUntil(o.Expiry), T: api.YearsTo(o.Expiry, c.AsOf)})
 			n++
 		}
 		e := &c.Exps[n-1]
@@ -132,11 +129,6 @@ func asOf(u *api.Underlying, day api.Date, at time.Time) time.Time {
 		return end
 	}
 	return at
-}
-
-// yearsTo is the time from t to the close of expiry day d, in years.
-func yearsTo(d api.Date, t time.Time) float64 {
-	return api.SessionClose(d).On(d).Sub(t).Hours() / 24 / daysPerYear
 }
 
 // oi is a count as a number to add: a null counts nothing.

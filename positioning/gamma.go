@@ -3,6 +3,8 @@ package positioning
 import (
 	"math"
 
+	"chainwatch/api"
+
 	"chainwatch/tas"
 )
 
@@ -25,11 +27,6 @@ const ZeroGammaRange = 0.10
 
 // ZeroGammaGrid is the number of spots the search prices first.
 const ZeroGammaGrid = 200
-
-// minT is one minute in years: an option with less time left is priced
-// as if it had a minute, as the service's greeks are, so that an
-// at-the-money gamma on the last tick does not run to infinity.
-const minT = 1.0 / (daysPerYear * 24 * 60)
 
 // invSqrt2Pi is 1/√(2π).
 const invSqrt2Pi = 0.3989422804014327
@@ -56,7 +53,7 @@ func NewCurve(c *Chain, sel []int) *Curve {
 		if e.T <= 0 {
 			continue
 		}
-		sqrtT := math.Sqrt(max(e.T, minT))
+		sqrtT := math.Sqrt(max(e.T, api.MinT))
 		for i := range e.Rows {
 			r := &e.Rows[i]
 			cv.add(r.Strike, &r.Call, sqrtT, 1)

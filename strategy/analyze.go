@@ -71,7 +71,7 @@ func (s *Strategy) Analyze(m *Market) Figures {
 		return f
 	}
 	f.Expiry = exps[0]
-	f.At = ExpiryTime(f.Expiry)
+	f.At = api.ExpiryTime(f.Expiry)
 	p := s.Pricer(m, 0)
 	xs := s.breakpoints(m.Spot, len(exps) > 1)
 	f.MaxProfit, f.MaxLoss = s.extremes(p, xs, f.At)

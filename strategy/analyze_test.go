@@ -86,7 +86,7 @@ func TestExpiryByLoop(t *testing.T) {
 	st := legsOf(t, "SPY 2026-12-18 +P90@1 -P95@2 -C105@2 +C110@1")
 	m := flat(st, 100, 0.2)
 	p := st.Pricer(m, 0)
-	at := ExpiryTime(testExp)
+	at := api.ExpiryTime(testExp)
 	var xs []float64
 	for x := 80.0; x <= 120; x += 0.5 {
 		xs = append(xs, x)
@@ -141,7 +141,7 @@ func TestBSMAgainstItself(t *testing.T) {
 		near(t, "delta", math.Round(g.Delta*1e5), math.Round((Price(call, s+h, k, T, r, v)-Price(call, s-h, k, T, r, v))/(2*h)*1e5))
 		near(t, "gamma", math.Round(g.Gamma*1e5), math.Round((Price(call, s+h, k, T, r, v)-2*Price(call, s, k, T, r, v)+Price(call, s-h, k, T, r, v))/(h*h)*1e5))
 		near(t, "vega", math.Round(g.Vega*1e5), math.Round((Price(call, s, k, T, r, v+0.005)-Price(call, s, k, T, r, v-0.005))*1e5))
-		day := 1.0 / DaysPerYear
+		day := 1.0 / api.DaysPerYear
 		near(t, "theta", math.Round(g.Theta*1e3), math.Round((Price(call, s, k, T-day/2, r, v)-Price(call, s, k, T+day/2, r, v))*1e3))
 	}
 }

@@ -1,6 +1,10 @@
 package strategy
 
-import "math"
+import (
+	"math"
+
+	"chainwatch/api"
+)
 
 // The client's one Black-Scholes-Merton: a strategy's legs are repriced
 // with it at another spot, day or IV (the risk graph's curves before
@@ -8,14 +12,6 @@ import "math"
 // null. The service's own pricer (sandbox/bsm) is the service's: the
 // client never imports it. European exercise, a continuous rate and no
 // dividend: the assumption the strategy page and README state.
-
-// DaysPerYear is the ACT/365 day count behind T and behind theta per day,
-// the service's convention.
-const DaysPerYear = 365
-
-// minT is one minute in years: greeks nearer expiry are those a minute
-// out (gamma and theta at the money diverge as T goes to zero).
-const minT = 1.0 / (DaysPerYear * 24 * 60)
 
 // Greeks are one option's sensitivities in the service's units: delta
 // and gamma per 1.00 of the underlying, vega per vol point, theta per
@@ -48,7 +44,7 @@ func GreeksOf(call bool, s, k, t, r, vol float64) Greeks {
 	if vol <= 0 || s <= 0 || k <= 0 || t <= 0 {
 		return Greeks{Delta: intrinsicDelta(call, s, k)}
 	}
-	t = max(t, minT)
+	t = max(t, api.MinT)
 	sqrtT := math.Sqrt(t)
 	sd := vol * sqrtT
 	kdr := k * math.Exp(-r*t)
@@ -59,10 +55,10 @@ func GreeksOf(call bool, s, k, t, r, vol float64) Greeks {
 	decay := -s * nd1 * vol / (2 * sqrtT)
 	if call {
 		g.Delta = normCDF(d1)
-		g.Theta = (decay - r*kdr*normCDF(d2)) / DaysPerYear
+		g.Theta = (decay - r*kdr*normCDF(d2)) / api.DaysPerYear
 	} else {
 		g.Delta = normCDF(d1) - 1
-		g.Theta = (decay + r*kdr*normCDF(-d2)) / DaysPerYear
+		g.Theta = (decay + r*kdr*normCDF(-d2)) / api.DaysPerYear
 	}
 	return g
 }

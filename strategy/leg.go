@@ -112,16 +112,10 @@ func (l *Leg) Payoff(s float64) float64 {
 	return intrinsic(l.Kind == Call, s, l.Strike)
 }
 
-// ExpiryTime is when an option stops trading: 16:00 Eastern on its
-// expiry day, the instant T counts down to.
-func ExpiryTime(d api.Date) time.Time {
-	return d.Time(api.Eastern).Add(16 * time.Hour)
-}
-
 // YearsTo is the time from now to the option's expiry in years
-// (ACT/365), zero once it has passed.
+// (api.YearsTo: to its session's close, ACT/365), zero once it has passed.
 func YearsTo(now time.Time, d api.Date) float64 {
-	return math.Max(ExpiryTime(d).Sub(now).Hours()/24/DaysPerYear, 0)
+	return math.Max(api.YearsTo(d, now), 0)
 }
 
 // Strategy is legs on one underlying.

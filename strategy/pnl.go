@@ -3,6 +3,8 @@ package strategy
 import (
 	"math"
 	"time"
+
+	"chainwatch/api"
 )
 
 // Quote is one leg's market, NaN where the service sent null: its NBBO,
@@ -82,7 +84,7 @@ func (s *Strategy) Pricer(m *Market, shift float64) *Pricer {
 		q := m.quote(i)
 		p.entry = append(p.entry, s.Entry(m, i))
 		p.iv = append(p.iv, math.Max(q.IV+shift, 0.0001))
-		p.expiry = append(p.expiry, ExpiryTime(s.Legs[i].Expiry))
+		p.expiry = append(p.expiry, api.ExpiryTime(s.Legs[i].Expiry))
 	}
 	return p
 }
@@ -97,7 +99,7 @@ func (p *Pricer) Value(i int, x float64, t time.Time) float64 {
 	if !t.Before(p.expiry[i]) || math.IsNaN(p.iv[i]) {
 		return l.Payoff(x)
 	}
-	T := p.expiry[i].Sub(t).Hours() / 24 / DaysPerYear
+	T := p.expiry[i].Sub(t).Hours() / 24 / api.DaysPerYear
 	return Price(l.Kind == Call, x, l.Strike, T, p.rate, p.iv[i])
 }
 

@@ -83,7 +83,7 @@ func (p *Page) chosenDate(f strat.Figures) time.Time {
 	if days < 0 {
 		days = n / 2
 	}
-	return strat.ExpiryTime(today.AddDays(min(days, n)))
+	return api.ExpiryTime(today.AddDays(min(days, n)))
 }
 
 func signedPts(v float64) string {
