@@ -133,6 +133,13 @@ type session struct {
 	sigCh             chan<- Signal
 	sigBuf            []Signal
 	breakCh           chan<- bool
+
+	// winMu guards pty.Window, which a window-change writes while the
+	// handler copies the Pty. It is held for nothing else, unlike the
+	// embedded Mutex, which is held while a signal or a break is sent to
+	// the handler's channel: a handler calling Pty before it reads that
+	// channel would wait forever.
+	winMu sync.Mutex
 }
 
 func (sess *session) Stderr() io.ReadWriter {
@@ -219,6 +226,8 @@ func (sess *session) EmulatedPty() bool {
 
 func (sess *session) Pty() (Pty, <-chan Window, bool) {
 	if sess.pty != nil && (sess.EmulatedPty() || !sess.pty.IsZero()) {
+		sess.winMu.Lock()
+		defer sess.winMu.Unlock()
 		return *sess.pty, sess.winch, true
 	}
 	return Pty{}, sess.winch, false
@@ -409,8 +418,10 @@ func (sess *session) handleRequests(reqs <-chan *gossh.Request) {
 			}
 			win, _, ok := parseWindow(req.Payload)
 			if ok {
+				sess.winMu.Lock()
 				sess.pty.Window = win
-				sess.winch <- win
+				sess.winMu.Unlock()
+				sess.winch <- win // not under winMu: it waits for the handler to take a size
 			}
 			_ = req.Reply(ok, nil)
 		case agentRequestType:
