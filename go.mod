@@ -107,3 +107,10 @@ replace charm.land/bubbletea/v2 => ./third_party/bubbletea
 // takes its cheapest form (third_party/ultraviolet/CHAINWATCH.md says why).
 // The replace names no version, so it holds whichever one is selected.
 replace github.com/charmbracelet/ultraviolet => ./third_party/ultraviolet
+
+// charm.land/ssh (wish's SSH server) v0.4.3 with one patch: a
+// window-change no longer writes the session's pty size while the
+// session's handler copies it in Pty() (third_party/ssh/CHAINWATCH.md
+// says why; upstream's issue 58 is open and its main still races). The
+// replace names no version, so it holds whichever one is selected.
+replace charm.land/ssh => ./third_party/ssh
