@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"chainwatch/api"
@@ -15,30 +17,39 @@ import (
 )
 
 // Engine evaluates the rules on every reply the data monitor settles,
-// within the refresh that brought it (feed.Monitor.Observe), fetches what
-// the rules need and no subscriber fetches as a job of the monitor (paced
-// by its budget, paused while the market is closed), fires each event
-// once (Log), and posts what fired to every subscriber of the monitor
-// (FiredMsg): the screen's alerts page and `chainwatch alerts --watch`
-// read it there. Every method is safe for concurrent use.
+// within the refresh that brought it (feed.Monitor.Observe, through its
+// Pool), fetches what the rules need and no subscriber fetches as the
+// pool's job of the monitor (paced by its budget, paused while the market
+// is closed), fires each event once (Log), and posts what fired to every
+// subscriber of the monitor (FiredMsg, from it): the screen's alerts page
+// and `chainwatch alerts --watch` read it there. Every method is safe for
+// concurrent use.
 type Engine struct {
 	o      Options
+	id     string // the sender of its posts (feed.Sender)
 	ctx    context.Context
 	cancel context.CancelFunc
 	runner *runner
+	pool   *Pool
+	own    bool // the pool is the engine's alone: it closes with it
 
-	mu      sync.Mutex
-	rules   []*ruleState
-	idx     index
-	tapes   map[string]*tapeState // by symbol: what the tape rules have seen
-	scanAt  map[string]time.Time  // by scan name: its last run
-	sub     *feed.Subscription
-	started bool
+	mu       sync.Mutex
+	rules    []*ruleState
+	idx      index
+	tapes    map[string]*tapeState // by symbol: what the tape rules have seen
+	fetching bool                  // Fetch was called: the pool's job fetches for its rules
 }
+
+// engines numbers the engines of the process, naming each sender apart.
+var engines atomic.Uint64
 
 // Options are what an Engine needs.
 type Options struct {
-	Monitor *feed.Monitor // required: the engine observes it and posts to it
+	// Pool is the engines whose own fetches this one's join (a served
+	// desk's traders); nil: a pool of its own, of the options below.
+	// Monitor, Fetcher, RunScan, Mode, Every and Now are then the pool's.
+	Pool    *Pool
+	Monitor *feed.Monitor // required without a Pool: the engine observes it and posts to it
 	// Fetcher does the rules' own fetches (feed.Source); nil: a rule whose
 	// data nothing on screen fetches waits for the screen.
 	Fetcher feed.Fetcher
@@ -58,21 +69,29 @@ type Options struct {
 
 // FiredMsg is what fired from one reply, in order, posted to every
 // subscriber of the monitor. Each event is new: the log had none of them.
-type FiredMsg struct{ Events []Event }
+// From is the engine whose rules fired: on a monitor several engines
+// share (a served desk), a screen shows only its own engine's.
+type FiredMsg struct {
+	Events []Event
+	From   *Engine
+}
+
+// Sender names the engine apart on the monitor (feed.Sender).
+func (f FiredMsg) Sender() string { return f.From.sender() }
 
 // Fold joins the events of next to f's while a subscriber lags (its
 // mailbox folds what waits): none is lost, up to config.AlertLogMax, the
 // newest kept.
 func (f FiredMsg) Fold(next any) any {
 	n, ok := next.(FiredMsg)
-	if !ok {
+	if !ok || n.From != f.From {
 		return next
 	}
 	evs := append(append([]Event(nil), f.Events...), n.Events...)
 	if len(evs) > config.AlertLogMax {
 		evs = evs[len(evs)-config.AlertLogMax:]
 	}
-	return FiredMsg{Events: evs}
+	return FiredMsg{Events: evs, From: f.From}
 }
 
 // NoticeMsg is a line for the screen and stderr: a rule armed, a command
@@ -80,10 +99,25 @@ func (f FiredMsg) Fold(next any) any {
 type NoticeMsg struct {
 	Text string
 	Warn bool
+	From *Engine
 }
 
 // ChangedMsg says the rules or their states changed: the page redraws.
-type ChangedMsg struct{}
+type ChangedMsg struct{ From *Engine }
+
+// Sender names the engine apart on the monitor (feed.Sender).
+func (n NoticeMsg) Sender() string { return n.From.sender() }
+
+// Sender names the engine apart on the monitor (feed.Sender).
+func (c ChangedMsg) Sender() string { return c.From.sender() }
+
+// sender is e's name among the monitor's senders; "" for none.
+func (e *Engine) sender() string {
+	if e == nil {
+		return ""
+	}
+	return e.id
+}
 
 // RunMsg is a run of the rules' own fetches: what it cost, its failure,
 // the interval in force (longer than asked when the budget stretched it)
@@ -95,32 +129,31 @@ type RunMsg struct {
 	Err      error
 }
 
-// jobName is the engine's feed of the monitor.
+// jobName is the pool's feed of the monitor: a monitor has one pool.
 const jobName = "alerts"
 
 // New builds an engine on rules (checked as Add checks them); Start sets
 // it going.
 func New(o Options, rules []Rule) (*Engine, error) {
-	if o.Monitor == nil {
+	pool, own := o.Pool, o.Pool == nil
+	switch {
+	case own && o.Monitor == nil:
 		return nil, errors.New("alert: no monitor")
+	case own:
+		pool = NewPool(PoolOptions{Monitor: o.Monitor, Fetcher: o.Fetcher, RunScan: o.RunScan, Mode: o.Mode, Every: o.Every, Now: o.Now})
+	case o.Monitor != nil && o.Monitor != pool.o.Monitor:
+		return nil, errors.New("alert: the pool is another monitor's")
 	}
-	if o.Mode == "" {
-		o.Mode = api.Live
-	}
-	if o.Every <= 0 {
-		o.Every = config.AlertEvery
-	}
+	o.Monitor, o.Fetcher, o.RunScan, o.Mode, o.Every, o.Now = pool.o.Monitor, pool.o.Fetcher, pool.o.RunScan, pool.o.Mode, pool.o.Every, pool.o.Now
 	if o.ExecTimeout <= 0 {
 		o.ExecTimeout = config.AlertExecTimeout
-	}
-	if o.Now == nil {
-		o.Now = time.Now
 	}
 	if o.Log == nil {
 		o.Log, _ = OpenLog("", 0)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	e := &Engine{o: o, ctx: ctx, cancel: cancel, tapes: map[string]*tapeState{}, scanAt: map[string]time.Time{}}
+	e := &Engine{o: o, id: strconv.FormatUint(engines.Add(1), 10), ctx: ctx, cancel: cancel, pool: pool, own: own,
+		tapes: map[string]*tapeState{}}
 	e.runner = newRunner(ctx, o.ExecTimeout, e.notice)
 	for _, r := range rules {
 		if err := e.check(r, ""); err != nil {
@@ -141,77 +174,57 @@ func (e *Engine) Start() {
 }
 
 // Listen observes the monitor: every reply settled from now on is
-// evaluated. Replies before it are not.
-func (e *Engine) Listen() {
-	e.mu.Lock()
-	if e.started {
-		e.mu.Unlock()
-		return
-	}
-	e.started = true
-	e.mu.Unlock()
-	e.o.Monitor.Observe(e.observe)
-}
+// evaluated. Replies before it are not. Calling it again does nothing.
+func (e *Engine) Listen() { e.pool.join(e) }
 
-// Fetch wants the rules' own feed. A screen calls it once its own feeds
-// are wanted, so that the first run does not fetch what the screen is
-// about to. Calling it again does nothing.
+// Fetch has the pool's job fetch for the rules what no feed brings (its
+// last run, while it holds, is evaluated at once). A screen calls it once
+// its own feeds are wanted, so that the first run does not fetch what the
+// screen is about to. Calling it again does nothing.
 func (e *Engine) Fetch() {
 	e.mu.Lock()
-	if e.sub != nil || e.ctx.Err() != nil {
+	if e.fetching || e.ctx.Err() != nil {
 		e.mu.Unlock()
 		return
 	}
+	e.fetching = true
 	e.mu.Unlock()
-	sub := e.o.Monitor.Subscribe()
-	e.mu.Lock()
-	e.sub = sub
-	e.mu.Unlock()
-	e.want()
-	// The engine reads nothing from its own mailbox (it observes every
-	// reply), but what is posted to every subscriber lands there too.
-	go func() {
-		for {
-			if _, ok := sub.Next(e.ctx); !ok {
-				return
-			}
-		}
-	}()
+	e.pool.fetch(e)
 }
 
-// want tells the monitor the engine's feed: a job that runs every Every
-// while a rule is on. Nobody watches it (it does not speed the screen's
-// feeds up), and its cost counts as points spent on purpose.
-func (e *Engine) want() {
+// wantsFetch reports whether the pool's job should run for e: it fetches
+// and a rule is on.
+func (e *Engine) wantsFetch() bool {
 	e.mu.Lock()
-	sub, on := e.sub, false
+	defer e.mu.Unlock()
+	if !e.fetching || e.ctx.Err() != nil {
+		return false
+	}
 	for _, rs := range e.rules {
-		on = on || rs.Enabled
+		if rs.Enabled {
+			return true
+		}
 	}
-	e.mu.Unlock()
-	if sub == nil {
-		return
-	}
-	att := feed.Attention{Idle: true}
-	if !on || e.o.Fetcher == nil {
-		sub.Set(att)
-		return
-	}
-	sub.Set(att, feed.Want{Feed: feed.FeedJob, Job: &feed.Job{Name: jobName, Every: e.o.Every, Mode: e.o.Mode, Run: e.run}})
+	return false
 }
 
-// Close stops the engine: no more fetches, no command started.
+// want tells the pool the rules changed: its job runs while a rule of a
+// member is on.
+func (e *Engine) want() { e.pool.want() }
+
+// Close stops the engine: no more evaluation, fetches, nor command
+// started; its pool goes on for the others.
 func (e *Engine) Close() {
 	e.cancel()
-	e.mu.Lock()
-	sub := e.sub
-	e.sub = nil
-	e.mu.Unlock()
-	if sub != nil {
-		sub.Close()
+	e.pool.leave(e)
+	if e.own {
+		e.pool.Close()
 	}
 	e.runner.wait()
 }
+
+// Pool is the pool the engine's fetches are part of, for others to join.
+func (e *Engine) Pool() *Pool { return e.pool }
 
 // Mode is the data path the rules watch.
 func (e *Engine) Mode() api.Mode { return e.o.Mode }
@@ -266,7 +279,7 @@ func (e *Engine) Replace(old string, r Rule) error {
 	if r.Enabled {
 		e.notice(NoticeMsg{Text: "alert armed: " + r.Name + "; " + e.CostOf(r, e.o.Now()).Text()})
 	}
-	e.post(ChangedMsg{})
+	e.post(ChangedMsg{From: e})
 	return nil
 }
 
@@ -282,7 +295,7 @@ func (e *Engine) Remove(name string) error {
 	e.reindex()
 	e.mu.Unlock()
 	e.want()
-	e.post(ChangedMsg{})
+	e.post(ChangedMsg{From: e})
 	return nil
 }
 
@@ -300,7 +313,7 @@ func (e *Engine) SetEnabled(name string, on bool) (Rule, error) {
 	e.reindex()
 	e.mu.Unlock()
 	e.want()
-	e.post(ChangedMsg{})
+	e.post(ChangedMsg{From: e})
 	return r, nil
 }
 
@@ -342,9 +355,10 @@ type Status struct {
 // Statuses are the rules in order, with their state and cost at now.
 func (e *Engine) Statuses(now time.Time) []Status {
 	polled := e.o.Monitor.Polled(now)
+	others := e.pool.others(e)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	costs := e.costs(polled, now)
+	costs := e.costs(polled, others, now)
 	out := make([]Status, len(e.rules))
 	for i, rs := range e.rules {
 		out[i] = Status{Rule: rs.Rule, Armed: rs.armed, Seen: rs.seen, Last: rs.last, LastAt: rs.lastAt,
@@ -356,4 +370,7 @@ func (e *Engine) Statuses(now time.Time) []Status {
 // post puts msg in every subscriber's mailbox.
 func (e *Engine) post(msg any) { e.o.Monitor.Post(msg) }
 
-func (e *Engine) notice(n NoticeMsg) { e.post(n) }
+func (e *Engine) notice(n NoticeMsg) {
+	n.From = e
+	e.post(n)
+}

@@ -9,9 +9,9 @@ import (
 	"chainwatch/feed"
 )
 
-// observe is the monitor's observer: it evaluates the rules on msg and
-// fires what crossed. It runs on the fetch's goroutine, within the
-// refresh that brought the data.
+// observe evaluates the rules on msg and fires what crossed; the pool
+// hands it every reply the monitor settles, on the fetch's goroutine,
+// within the refresh that brought the data.
 func (e *Engine) observe(msg any) {
 	if e.ctx.Err() != nil {
 		return // closed: the monitor may outlive it
@@ -22,15 +22,6 @@ func (e *Engine) observe(msg any) {
 	e.mu.Unlock()
 	if len(recs) > 0 {
 		e.commit(recs)
-	}
-	if j, ok := msg.(feed.JobMsg); ok && j.Name == jobName {
-		r := RunMsg{At: j.At, Next: j.Next, Every: j.Every, Err: j.Err}
-		for _, resp := range j.Resps {
-			if resp != nil {
-				r.Points += resp.Cost
-			}
-		}
-		e.post(r)
 	}
 }
 
@@ -342,8 +333,8 @@ func (e *Engine) commit(recs []Record) {
 		}
 	}
 	if len(fired) > 0 {
-		e.post(FiredMsg{Events: fired})
+		e.post(FiredMsg{Events: fired, From: e})
 	} else {
-		e.post(ChangedMsg{})
+		e.post(ChangedMsg{From: e})
 	}
 }

@@ -1,11 +1,8 @@
 package alert
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"chainwatch/api"
@@ -130,9 +127,10 @@ func (c Cost) Text() string {
 // name, when it replaces one).
 func (e *Engine) CostOf(r Rule, now time.Time) Cost {
 	polled := e.o.Monitor.Polled(now)
+	others := e.pool.others(e)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	cc := e.costContext(polled, now)
+	cc := e.costContext(polled, others, now)
 	if i := e.find(r.Name); i >= 0 && e.rules[i].Enabled {
 		cc.drop(needOf(e.rules[i].Rule), polled, e.o.Mode, now)
 	}
@@ -146,17 +144,22 @@ type costCtx struct {
 	quotes int          // enabled rules whose quote no feed brings: they share one request
 }
 
-// costContext counts the enabled rules' needs (under e.mu).
-func (e *Engine) costContext(polled []feed.Want, now time.Time) costCtx {
+// costContext counts the enabled rules' needs (under e.mu), with others,
+// those of the other engines of the pool.
+func (e *Engine) costContext(polled []feed.Want, others []need, now time.Time) costCtx {
 	cc := costCtx{polled: polled, needs: map[need]int{}}
-	for _, rs := range e.rules {
-		if !rs.Enabled {
-			continue
-		}
-		n := needOf(rs.Rule)
+	count := func(n need) {
 		cc.needs[n]++
 		if n.kind == needQuote && !covered(n, polled, e.o.Mode, now) {
 			cc.quotes++
+		}
+	}
+	for _, n := range others {
+		count(n)
+	}
+	for _, rs := range e.rules {
+		if rs.Enabled {
+			count(needOf(rs.Rule))
 		}
 	}
 	return cc
@@ -187,9 +190,10 @@ func (e *Engine) costWith(r Rule, cc costCtx, now time.Time) Cost {
 	return c
 }
 
-// costs are each rule's cost with polled on screen (under e.mu).
-func (e *Engine) costs(polled []feed.Want, now time.Time) []Cost {
-	cc := e.costContext(polled, now)
+// costs are each rule's cost with polled on screen, beside the others'
+// needs (under e.mu).
+func (e *Engine) costs(polled []feed.Want, others []need, now time.Time) []Cost {
+	cc := e.costContext(polled, others, now)
 	out := make([]Cost, len(e.rules))
 	for i, rs := range e.rules {
 		if rs.Enabled {
@@ -212,7 +216,7 @@ func (e *Engine) Plan() (total float64, each []Cost) {
 	now := e.o.Now()
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	each = e.costs(nil, now)
+	each = e.costs(nil, nil, now)
 	seen := map[need]bool{}
 	quotes := false
 	for i, rs := range e.rules {
@@ -226,59 +230,9 @@ func (e *Engine) Plan() (total float64, each []Cost) {
 	return total, each
 }
 
-// fetched is a run of the engine's feed: the replies it brought, as the
-// screen's feeds would have brought them, evaluated the same way.
-type fetched struct{ msgs []any }
-
-// run is the engine's job: one fetch of each need of an enabled rule
-// that no feed being polled brings now.
-func (e *Engine) run(ctx context.Context) feed.JobResult {
-	now := e.o.Now()
-	todo := e.uncovered(now)
-	var out fetched
-	var resps []*api.Response
-	var errs []error
-	add := func(msg any, resp *api.Response, err error) {
-		if msg != nil {
-			out.msgs = append(out.msgs, msg)
-		}
-		resps = append(resps, resp)
-		if err != nil && !api.IsNoData(err) && !errors.Is(err, context.Canceled) {
-			errs = append(errs, err)
-		}
-	}
-	q := feed.Query{Mode: e.o.Mode}
-	var syms []string
-	for _, n := range todo {
-		switch n.kind {
-		case needQuote:
-			syms = append(syms, n.symbol)
-		case needContract:
-			o, _ := api.ParseOSI(n.contract)
-			cq := feed.ContractQuery{Query: feed.Query{Symbol: n.symbol, Mode: e.o.Mode}, OSI: o}
-			r := e.o.Fetcher.ContractQuote(ctx, cq)
-			add(r, r.Resp, r.Err)
-		case needChain:
-			r := e.o.Fetcher.Chain(ctx, feed.Query{Symbol: n.symbol, Mode: e.o.Mode}, 0)
-			add(r, r.Resp, r.Err)
-		case needTape:
-			e.runTape(ctx, n.symbol, now, add)
-		case needScan:
-			e.runScan(ctx, n.scan, now, add)
-		}
-	}
-	if len(syms) > 0 {
-		q.Symbol = ""
-		r := e.o.Fetcher.Quotes(ctx, q, syms)
-		add(r, r.Resp, r.Err)
-	}
-	return feed.JobResult{Value: out, Resps: resps, Err: errors.Join(errs...)}
-}
-
 // uncovered are the needs of the enabled rules that no feed being polled
 // brings now, each once, in the rules' order.
-func (e *Engine) uncovered(now time.Time) []need {
-	polled := e.o.Monitor.Polled(now)
+func (e *Engine) uncovered(polled []feed.Want, now time.Time) []need {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var out []need
@@ -290,48 +244,4 @@ func (e *Engine) uncovered(now time.Time) []need {
 		out = append(out, n)
 	}
 	return out
-}
-
-// tapePages bounds the pages of one symbol's tape a run fetches: a
-// backlog beyond it is fetched at the next run.
-const tapePages = 4
-
-// runTape fetches the symbol's trades from one past the last the rules
-// have seen (the latest window the first time), page after full page.
-func (e *Engine) runTape(ctx context.Context, sym string, now time.Time, add func(any, *api.Response, error)) {
-	q := feed.Query{Symbol: sym, Mode: e.o.Mode}
-	day := feed.ShownDay(q, now)
-	for range tapePages {
-		e.mu.Lock()
-		from := int64(0)
-		if ts := e.tapes[sym]; ts != nil && ts.day == day && ts.seen >= 0 {
-			from = ts.seen + 1
-		}
-		e.mu.Unlock()
-		r := e.o.Fetcher.Tape(ctx, q, day, from)
-		r.Day, r.Over = day, day != api.Today(now) || !feed.SessionLive(now, q.Mode)
-		// Evaluated now, so that the next page starts past it.
-		add(nil, r.Resp, r.Err)
-		e.observe(r)
-		if r.Err != nil || len(r.Trades) < config.TapePageLimit {
-			return
-		}
-	}
-}
-
-// runScan runs a scan rule's scan, at most every AlertScanEvery.
-func (e *Engine) runScan(ctx context.Context, name string, now time.Time, add func(any, *api.Response, error)) {
-	e.mu.Lock()
-	last := e.scanAt[strings.ToLower(name)]
-	due := last.IsZero() || now.Sub(last) >= max(e.o.Every, config.AlertScanEvery)
-	if due {
-		e.scanAt[strings.ToLower(name)] = now
-	}
-	e.mu.Unlock()
-	s, ok := scan.Find(e.o.Scans, name)
-	if !due || !ok || e.o.RunScan == nil {
-		return
-	}
-	out, err := e.o.RunScan(ctx, s)
-	add(scanResult{name: name, out: out, err: err, at: now}, out.Resp, err)
 }

@@ -32,8 +32,9 @@ func (m *Monitor) observe(msg any) {
 
 // Post puts msg in every subscriber's mailbox: what an observer
 // concluded (an alert fired) reaches every screen and `--watch`. A
-// subscriber that lags has a waiting message of msg's type replaced by
-// msg, or folded with it when it is a Folder (events joined, not lost).
+// subscriber that lags has a waiting message of msg's type (and sender,
+// when it is a Sender) replaced by msg, or folded with it when it is a
+// Folder (events joined, not lost).
 func (m *Monitor) Post(msg any) {
 	m.mu.Lock()
 	subs := make([]*Subscription, 0, len(m.subs))
@@ -42,10 +43,20 @@ func (m *Monitor) Post(msg any) {
 	}
 	m.mu.Unlock()
 	sl := slot{key: Key{Feed: FeedJob, Job: "post " + reflect.TypeOf(msg).String()}}
+	if s, ok := msg.(Sender); ok {
+		sl.key.Job += " from " + s.Sender()
+	}
 	for _, s := range subs {
 		s.box.put(sl, msg)
 	}
 }
+
+// Sender is a posted message that says who sent it, where several
+// observers of one monitor post messages of one type (each trader's alert
+// rules on a served desk): a lagging subscriber keeps one waiting message
+// per type and sender, so that one sender's never replaces another's nor
+// is folded into it.
+type Sender interface{ Sender() string }
 
 // Folder is a posted message that a newer one of its type may be folded
 // into while a subscriber lags: Fold returns what waits in their place.
