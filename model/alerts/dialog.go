@@ -40,7 +40,7 @@ var (
 func newDialog(p *Page, pa common.ProposeAlert) *dialog {
 	d := &dialog{p: p, pa: pa, above: true}
 	if p.eng == nil {
-		d.err = "alerts are not available in this session"
+		d.err = p.unavailable()
 		return d
 	}
 	if pa.Edit != "" {

@@ -43,6 +43,7 @@ type Page struct {
 
 	flood    flood // notices of what fired
 	fetching bool  // the engine's own fetches were started
+	told     bool  // the status bar said why alerts are off (cfg.AlertsOff)
 }
 
 var (
@@ -86,9 +87,14 @@ func (p *Page) keepCursor() {
 	}
 }
 
-// Update takes what fired and the engine's notices at any time (the
-// page need not be shown to ring the bell), and its keys while on top.
+// Update takes what its engine fired and said at any time (the page need
+// not be shown to ring the bell; another engine's, on a monitor served to
+// several traders, is not this screen's), and its keys while on top.
 func (p *Page) Update(msg tea.Msg) (tea.Cmd, common.Action) {
+	if _, early := msg.(common.QueryMsg); !early && p.eng == nil && p.cfg.AlertsOff != "" && !p.told {
+		p.told = true
+		return nil, common.Notice{Text: p.cfg.AlertsOff}
+	}
 	if _, early := msg.(common.QueryMsg); p.eng != nil && !p.fetching && !early {
 		// The first message after the pages were built comes once the
 		// screen has said what it wants: the rules' own fetches start
@@ -98,12 +104,22 @@ func (p *Page) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 	}
 	switch msg := msg.(type) {
 	case alert.FiredMsg:
+		if msg.From != p.eng {
+			return nil, nil
+		}
 		p.refresh()
 		return p.fired(msg.Events)
 	case alert.NoticeMsg:
+		if msg.From != p.eng {
+			return nil, nil
+		}
 		p.refresh()
 		return nil, common.Notice{Text: msg.Text}
-	case alert.ChangedMsg, common.DrawMsg:
+	case alert.ChangedMsg:
+		if msg.From == p.eng {
+			p.refresh()
+		}
+	case common.DrawMsg:
 		p.refresh()
 	case tea.KeyPressMsg:
 		if p.Focused {
@@ -201,7 +217,7 @@ func (p *Page) View() []string {
 func (p *Page) viewData(now time.Time) ui.AlertsView {
 	v := ui.AlertsView{Cursor: p.cursor, Offset: p.offset, Note: p.note}
 	if p.eng == nil {
-		v.Message = "alerts are not available in this session"
+		v.Message = p.unavailable()
 		return v
 	}
 	total := 0.0
@@ -224,6 +240,15 @@ func (p *Page) viewData(now time.Time) ui.AlertsView {
 		v.Log = append(v.Log, ui.AlertLogRow{Time: r.Time.In(api.Eastern).Format("Jan 2 15:04:05"), Text: r.Text, New: r.FiredAt.After(p.start)})
 	}
 	return v
+}
+
+// unavailable says why there are no alerts: cfg.AlertsOff, else that the
+// session has none.
+func (p *Page) unavailable() string {
+	if p.cfg.AlertsOff != "" {
+		return p.cfg.AlertsOff
+	}
+	return "alerts are not available in this session"
 }
 
 // rowOf is a rule as the page draws it.

@@ -61,12 +61,16 @@ type Config struct {
 	// alerts page says so); SaveAlert writes a rule made or edited on the
 	// screen in place of the one named old, DeleteAlert drops one (nil:
 	// rules last for the session). Desktop notifies through the terminal;
-	// NoBell keeps the bell quiet.
+	// NoBell keeps the bell quiet. AlertsOff is why Alerts is nil when
+	// there is a reason to say (a served trader's rule that does not
+	// hold, with its file and line): the alerts page says it, and the
+	// status bar once.
 	Alerts      *alert.Engine
 	SaveAlert   func(old string, r alert.Rule) error
 	DeleteAlert func(name string) error
 	Desktop     alert.Desktop
 	NoBell      bool
+	AlertsOff   string
 }
 
 // WithDefaults is cfg with every field left zero that has a default set
