@@ -58,7 +58,15 @@ func Alerts(v *AlertsView, width, height int, st *theme.Styles) []string {
 	}
 	out[0] = t.line()
 	if v.Message != "" {
-		out[min(2, height-1)] = centeredMessage(v.Message, width, st)
+		// Wrapped: why alerts are off names a file and line, which a
+		// cut line would lose.
+		top := min(2, height-1)
+		for i, ln := range wrapWords(text.Clean(v.Message), width-2) {
+			if top+i >= height {
+				break
+			}
+			out[top+i] = centeredMessage(ln, width, st)
+		}
 		return out
 	}
 	body := AlertsRulesBody(height)

@@ -39,8 +39,8 @@ func TestPageSaysWhyAlertsAreOff(t *testing.T) {
 	why := "alerts are off in this session: /state/serve/ann/config.toml:7: [[alert]] number 1: the service has no symbol SPYY"
 	sh := &common.Common{Styles: theme.New(theme.Dark(), false), Keys: keymap.Default(), Now: func() time.Time { return now }, Flash: config.FlashFor}
 	p := NewPage(sh, common.Config{AlertsOff: why})
-	p.SetSize(160, 20)
-	if view := strings.Join(p.View(), "\n"); !strings.Contains(view, "config.toml:7") {
+	p.SetSize(60, 20) // narrower than the message: wrapped, not cut
+	if view := strings.Join(p.View(), "\n"); !strings.Contains(view, "ann/config.toml:7:") || !strings.Contains(view, "SPYY") {
 		t.Errorf("the page:\n%s", view)
 	}
 	if d := p.Overlay(common.ProposeAlert{Symbol: "SPY"}).(*dialog); d.err != why {
