@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -16,11 +17,11 @@ import (
 	"github.com/spf13/cobra"
 	gossh "golang.org/x/crypto/ssh"
 
+	"chainwatch/alert"
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/model"
-	"chainwatch/scan"
 	"chainwatch/serve"
 )
 
@@ -63,8 +64,11 @@ the whole screen in their own terminal, while one data monitor fetches every
 feed once, however many sessions show it, within one point budget.
 
 Logins are by public key only, from the authorized_keys file (one line per
-trader; the key's comment names the state kept for it: recent symbols,
-watchlist, saved scans). The host key is made once and kept. A command after
+trader; the key's comment names the state kept for it in the state
+directory's serve/NAME: recent symbols, and a config.toml of its own for the
+watchlist, saved scans and alert rules, positions.toml, the alert log). The
+host key is made once and kept. The server's own alert rules are the desk's:
+evaluated on the same monitor, their events in the server's log. A command after
 -- runs headless on the served subscription: ssh HOST -- chain SPY --json.`,
 		Example: `  chainwatch serve --listen 127.0.0.1:2222
   ssh -p 2222 127.0.0.1                     the screen
@@ -145,7 +149,7 @@ func serveRun(o *ServeOptions) error {
 			o.Ready(ln.Addr())
 		}
 		d := newDesk(cfg, state.In("serve"), getenv)
-		defer d.mon.Close()
+		defer d.close()
 		served = d.serve(ctx, ln, serve.Options{HostKey: signer, AuthorizedKeys: o.AuthorizedKeys,
 			MaxSessions: o.MaxSessions, IdleTimeout: o.IdleTimeout, Log: log})
 		log.Info("stopped")
@@ -160,55 +164,85 @@ func serveRun(o *ServeOptions) error {
 func fingerprint(s gossh.Signer) string { return gossh.FingerprintSHA256(s.PublicKey()) }
 
 // desk is what every session of one server shares: the screen's settings,
-// the one monitor, and where each trader's state is kept.
+// the one monitor, the one pool of alert rules on it (every key's, and the
+// server's own), and where each key's state is kept (serve_state.go).
 type desk struct {
 	base   model.Config
 	mon    *feed.Monitor
-	state  config.State // the serve directory; each key's state in a subdirectory
+	pool   *alert.Pool
+	server *alert.Engine // the server's config file's rules; nil: none
+	state  config.State  // the serve directory; each key's state in a subdirectory
 	getenv func(string) string
+	log    *slog.Logger
+
+	mu   sync.Mutex
+	keys map[string]*keyAlerts // by key name, while a session of it is open
 }
 
+// newDesk serves cfg's screen. cfg.Monitor, when set, is the desk's one
+// monitor, and cfg.Alerts the server's own rules on it (screenAlerts made
+// both): every key's rules join their pool. Without them the desk makes
+// its monitor and an empty pool.
 func newDesk(cfg model.Config, state config.State, getenv func(string) string) *desk {
-	mon := feed.NewMonitor(feed.MonitorOptions{Fetcher: feed.Source{Client: cfg.Client, Now: cfg.Now},
-		Clock: feed.RealClock{NowFunc: cfg.Now}, Budget: cfg.Budget})
+	d := &desk{mon: cfg.Monitor, server: cfg.Alerts, state: state, getenv: getenv,
+		log: slog.New(slog.DiscardHandler), keys: map[string]*keyAlerts{}}
+	if d.mon == nil {
+		d.mon = feed.NewMonitor(feed.MonitorOptions{Fetcher: feed.Source{Client: cfg.Client, Now: cfg.Now},
+			Clock: feed.RealClock{NowFunc: cfg.Now}, Budget: cfg.Budget})
+	}
+	if d.server != nil {
+		d.pool = d.server.Pool()
+	} else {
+		d.pool = deskPool(cfg, d.mon)
+	}
+	cfg.Monitor = d.mon
 	cfg.FirstRun = false // the desk's box set up the service; a trader's first screen needs no banner
-	return &desk{base: cfg, mon: mon, state: state, getenv: getenv}
+	// What is the server's own is no session's: each key has its own
+	// (keyState), and a desktop notification would reach the server's
+	// desktop, not the trader's: the bell only.
+	cfg.Alerts, cfg.SaveAlert, cfg.DeleteAlert, cfg.Desktop, cfg.NoBell = nil, nil, nil, alert.Desktop{}, false
+	cfg.SaveWatchlist, cfg.SaveScan, cfg.DeleteScan, cfg.PositionsPath = nil, nil, nil, ""
+	d.base = cfg
+	return d
 }
 
-// serve runs the server on ln until ctx ends.
+// close stops the pool's fetches and the monitor.
+func (d *desk) close() {
+	d.pool.Close()
+	d.mon.Close()
+}
+
+// serve runs the server on ln until ctx ends, with the server's own rules
+// fetching and their events in the server's log.
 func (d *desk) serve(ctx context.Context, ln net.Listener, o serve.Options) error {
 	o.Screen, o.Exec = d.screen, d.exec
+	if o.Log != nil {
+		d.log = o.Log
+	}
 	srv, err := serve.New(o)
 	if err != nil {
 		return err
+	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	if d.server != nil {
+		go d.logDeskAlerts(ctx)
+		d.server.Fetch()
 	}
 	return srv.Serve(ctx, ln)
 }
 
 // screen is a session's watch screen, on the shared monitor, with the
-// key's own state: recent symbols, and a config file of its own for the
-// watchlist and saved scans (the server's are the starting point).
+// key's own state (keyState); its done func closes the screen, then
+// releases the key's alert rules.
 func (d *desk) screen(u serve.User) (tea.Model, func()) {
 	cfg := d.base
-	cfg.Monitor = d.mon
-	st := d.state.In(u.Name)
-	cfg.Recent, _ = st.Recent()
-	cfg.SaveRecent = st.SaveRecent
-	cfg.SaveWatchlist, cfg.SaveScan, cfg.DeleteScan = nil, nil, nil
-	if dir := st.Dir(); dir != "" {
-		path := filepath.Join(dir, "config.toml")
-		if fc, exists, err := config.Load(path, false, scan.CheckSaved); exists && err == nil {
-			if wl := fc.WatchlistSymbols(); wl != nil {
-				cfg.Watchlist, cfg.WatchlistSkipped = wl, fc.WatchlistWarnings()
-			}
-			cfg.Scans = append(cfg.Scans[:len(cfg.Scans):len(cfg.Scans)], scan.FromSavedAll(fc.SavedScans())...)
-		}
-		cfg.SaveWatchlist = func(list []string) error { return config.SaveWatchlist(path, list, scan.CheckSaved) }
-		cfg.SaveScan = func(s scan.Scan) error { return config.SaveScan(path, s.Saved(), scan.CheckSaved) }
-		cfg.DeleteScan = func(name string) error { return config.DeleteScan(path, name, scan.CheckSaved) }
-	}
+	release := d.keyState(u.Name, &cfg)
 	app := model.New(cfg)
-	return app, app.Close
+	return app, func() {
+		app.Close()
+		release()
+	}
 }
 
 // servedClient is the served session's client and monitor, which an exec

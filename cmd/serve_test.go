@@ -40,6 +40,7 @@ type deskRig struct {
 	host   gossh.PublicKey
 	log    *lockedBuffer
 	home   string
+	getenv func(string) string
 	cancel context.CancelFunc
 	done   chan error
 }
@@ -66,11 +67,22 @@ func (l *lockedBuffer) String() string {
 // request the sandbox counts is one a session's screen caused.
 func startDesk(t *testing.T, o serve.Options, traders ...string) *deskRig {
 	t.Helper()
+	return startDeskWith(t, o, nil, traders...)
+}
+
+// startDeskWith is startDesk with setup's changes to the screen's
+// settings before the desk is made (the server's own alert rules).
+func startDeskWith(t *testing.T, o serve.Options, setup func(r *deskRig, cfg *model.Config), traders ...string) *deskRig {
+	t.Helper()
 	r := &deskRig{t: t, reqs: &modeltest.Requests{}, keys: map[string]gossh.Signer{}, log: &lockedBuffer{}, home: t.TempDir(), done: make(chan error, 1)}
 	client := modeltest.StartSandbox(t, sandbox.Config{Logger: r.reqs.Logger()})
 	env := map[string]string{"HOME": r.home, "XDG_CONFIG_HOME": filepath.Join(r.home, "config"), "XDG_STATE_HOME": filepath.Join(r.home, "state")}
 	getenv := func(k string) string { return env[k] }
+	r.getenv = getenv
 	cfg := model.Config{Client: client, Source: sourceSandbox, Symbol: "SPY", Now: modeltest.Clock, Theme: "dark", Budget: feed.Budget{PerDay: 1}}
+	if setup != nil {
+		setup(r, &cfg)
+	}
 	r.desk = newDesk(cfg, config.OpenState(getenv).In("serve"), getenv)
 	var lines strings.Builder
 	for _, name := range traders {
@@ -98,7 +110,7 @@ func startDesk(t *testing.T, o serve.Options, traders ...string) *deskRig {
 	go func() { r.done <- r.desk.serve(ctx, ln, o) }()
 	t.Cleanup(func() {
 		r.stop()
-		r.desk.mon.Close()
+		r.desk.close()
 	})
 	return r
 }
