@@ -118,3 +118,41 @@ func BenchmarkRulesTape(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPoolChain is a served desk's rules against one snapshot of
+// 20,000 contracts: 200 rules as one engine, and as 20 traders' engines
+// of 10 rules in one pool, each of which walks the chain for its own.
+func BenchmarkPoolChain(b *testing.B) {
+	ch := modeltest.SynthChain(50, 200, 0)
+	ch.IV30 = api.Some(20.0)
+	msg := any(feed.ChainMsg{Query: feed.Query{Symbol: "SPY", Mode: api.Live}, Chain: ch, At: benchAt})
+	for _, n := range []int{1, 20} {
+		b.Run(fmt.Sprintf("engines=%d", n), func(b *testing.B) {
+			mon := feed.NewMonitor(feed.MonitorOptions{})
+			b.Cleanup(mon.Close)
+			pool := alert.NewPool(alert.PoolOptions{Monitor: mon, Now: func() time.Time { return benchAt }})
+			b.Cleanup(pool.Close)
+			rules := chainRules(200, ch)
+			for i := range rules {
+				rules[i].Enabled = true
+				rules[i] = rules[i].WithDefaults()
+				rules[i].Name = fmt.Sprintf("rule %d", i)
+			}
+			per := len(rules) / n
+			for i := range n {
+				e, err := alert.New(alert.Options{Pool: pool}, rules[i*per:(i+1)*per])
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(e.Close)
+				e.Listen()
+			}
+			pool.Observe(msg)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				pool.Observe(msg)
+			}
+		})
+	}
+}

@@ -12,3 +12,6 @@ func (e *Engine) RewindTape(sym string) {
 		ts.seen, ts.sweptTo, ts.carry = -1, -1, ts.carry[:0]
 	}
 }
+
+// Observe is the monitor's call of the pool with a reply.
+func (p *Pool) Observe(msg any) { p.observe(msg) }

@@ -106,8 +106,9 @@ func (p *Pool) observe(msg any) {
 	if !ok || j.Name != jobName {
 		return
 	}
+	last := j // only a run is kept (a &j would put every reply on the heap)
 	p.mu.Lock()
-	p.last = &j
+	p.last = &last
 	p.mu.Unlock()
 	r := RunMsg{At: j.At, Next: j.Next, Every: j.Every, Err: j.Err}
 	for _, resp := range j.Resps {
