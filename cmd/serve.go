@@ -148,10 +148,10 @@ func serveRun(o *ServeOptions) error {
 		if o.Ready != nil {
 			o.Ready(ln.Addr())
 		}
-		d := newDesk(cfg, state.In("serve"), getenv)
+		d := newDesk(cfg, state.In("serve"), getenv, log)
 		defer d.close()
 		served = d.serve(ctx, ln, serve.Options{HostKey: signer, AuthorizedKeys: o.AuthorizedKeys,
-			MaxSessions: o.MaxSessions, IdleTimeout: o.IdleTimeout, Log: log})
+			MaxSessions: o.MaxSessions, IdleTimeout: o.IdleTimeout})
 		log.Info("stopped")
 		return nil
 	}
@@ -182,10 +182,11 @@ type desk struct {
 // newDesk serves cfg's screen. cfg.Monitor, when set, is the desk's one
 // monitor, and cfg.Alerts the server's own rules on it (screenAlerts made
 // both): every key's rules join their pool. Without them the desk makes
-// its monitor and an empty pool.
-func newDesk(cfg model.Config, state config.State, getenv func(string) string) *desk {
+// its monitor and an empty pool. log is the server's log, set once here:
+// sessions write to it from their own goroutines.
+func newDesk(cfg model.Config, state config.State, getenv func(string) string, log *slog.Logger) *desk {
 	d := &desk{mon: cfg.Monitor, server: cfg.Alerts, state: state, getenv: getenv,
-		log: slog.New(slog.DiscardHandler), keys: map[string]*keyAlerts{}}
+		log: log, keys: map[string]*keyAlerts{}}
 	if d.mon == nil {
 		d.mon = feed.NewMonitor(feed.MonitorOptions{Fetcher: feed.Source{Client: cfg.Client, Now: cfg.Now},
 			Clock: feed.RealClock{NowFunc: cfg.Now}, Budget: cfg.Budget})
@@ -215,10 +216,7 @@ func (d *desk) close() {
 // serve runs the server on ln until ctx ends, with the server's own rules
 // fetching and their events in the server's log.
 func (d *desk) serve(ctx context.Context, ln net.Listener, o serve.Options) error {
-	o.Screen, o.Exec = d.screen, d.exec
-	if o.Log != nil {
-		d.log = o.Log
-	}
+	o.Screen, o.Exec, o.Log = d.screen, d.exec, d.log
 	srv, err := serve.New(o)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"chainwatch/alert"
@@ -52,6 +53,13 @@ func (d *desk) keyState(name string, cfg *model.Config) (release func()) {
 			cfg.Watchlist, cfg.WatchlistSkipped = wl, fc.WatchlistWarnings()
 		}
 		cfg.Scans = append(cfg.Scans[:len(cfg.Scans):len(cfg.Scans)], scan.FromSavedAll(fc.SavedScans())...)
+	} else {
+		// The server's watchlist stands in; the watchlist page says why
+		// (the alerts page does too, below), and saving refuses to write
+		// over a file it cannot read, so nothing in it is lost.
+		cfg.WatchlistSkipped = append(slices.Clip(cfg.WatchlistSkipped),
+			fmt.Sprintf("your config file is not used until it is corrected: %v", err))
+		d.log.Warn("a key's config file does not load", "key", name, "error", err)
 	}
 	cfg.SaveWatchlist = func(list []string) error { return config.SaveWatchlist(path, list, scan.CheckSaved) }
 	cfg.SaveScan = func(s scan.Scan) error { return config.SaveScan(path, s.Saved(), scan.CheckSaved) }

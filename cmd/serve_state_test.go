@@ -217,3 +217,32 @@ func TestServeServerRulesRunOnTheDesksMonitor(t *testing.T) {
 		t.Errorf("the server's alert log: %s %v", b, err)
 	}
 }
+
+// A key's config file that does not load (bad TOML) is said on its
+// watchlist page and its alerts page and in the server's log, instead of
+// its watchlist and scans going missing without a word; the file is left
+// as it is.
+func TestServeKeyConfigThatDoesNotLoadIsSaid(t *testing.T) {
+	r := startDesk(t, serve.Options{}, "ann")
+	body := "watchlist = [\"SPY\", \"QQQ\"]\n[[alert\n"
+	path := r.keyFile("ann", body)
+	cfg := r.desk.base
+	release := r.desk.keyState("ann", &cfg)
+	defer release()
+	said := strings.Join(cfg.WatchlistSkipped, "\n")
+	if !strings.Contains(said, "your config file is not used until it is corrected") || !strings.Contains(said, "config.toml") {
+		t.Errorf("the watchlist page is told %q", said)
+	}
+	if !strings.Contains(cfg.AlertsOff, "alerts are off") {
+		t.Errorf("the alerts page is told %q", cfg.AlertsOff)
+	}
+	if !strings.Contains(r.log.String(), "a key's config file does not load") || !strings.Contains(r.log.String(), "key=ann") {
+		t.Errorf("the server's log: %s", r.log.String())
+	}
+	if cfg.SaveWatchlist == nil || cfg.SaveWatchlist([]string{"IWM"}) == nil {
+		t.Error("saving the watchlist wrote over a file that does not load")
+	}
+	if got, _ := os.ReadFile(path); string(got) != body {
+		t.Errorf("the file became %q", got)
+	}
+}

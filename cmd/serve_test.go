@@ -83,7 +83,7 @@ func startDeskWith(t *testing.T, o serve.Options, setup func(r *deskRig, cfg *mo
 	if setup != nil {
 		setup(r, &cfg)
 	}
-	r.desk = newDesk(cfg, config.OpenState(getenv).In("serve"), getenv)
+	r.desk = newDesk(cfg, config.OpenState(getenv).In("serve"), getenv, slog.New(slog.NewTextHandler(r.log, nil)))
 	var lines strings.Builder
 	for _, name := range traders {
 		s := newKey(t)
@@ -99,7 +99,6 @@ func startDeskWith(t *testing.T, o serve.Options, setup func(r *deskRig, cfg *mo
 		t.Fatalf("host key: made %v, %v", made, err)
 	}
 	o.HostKey, r.host = hk, hk.PublicKey()
-	o.Log = slog.New(slog.NewTextHandler(r.log, nil))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
