@@ -93,3 +93,30 @@ func WheelStep(m tea.Mouse) int {
 	}
 	return 0
 }
+
+// Laid is the size and the lines of a page drawn when its size or its
+// data change, not on every frame: its layout sets Lines for W x H, and
+// View returns them. The strategy and positions pages embed it.
+type Laid struct {
+	W, H  int
+	Lines []string
+}
+
+// Resize records the size and reports whether it changed, when the page
+// lays its lines out again.
+func (l *Laid) Resize(width, height int) bool {
+	if width == l.W && height == l.H {
+		return false
+	}
+	l.W, l.H = width, height
+	return true
+}
+
+// View is the lines as laid out, or blank ones of the height before the
+// first layout at it.
+func (l *Laid) View() []string {
+	if len(l.Lines) != l.H {
+		return make([]string, l.H)
+	}
+	return l.Lines
+}

@@ -29,10 +29,12 @@ const markEvery = 10 * time.Second
 
 // Page is the positions page.
 type Page struct {
-	sh      *common.Common
-	keys    keymap.PositionsKeys
-	path    string
-	w, h    int
+	sh   *common.Common
+	keys keymap.PositionsKeys
+	path string
+
+	common.Laid // size and lines, laid out on a change
+
 	q       feed.Query
 	ps      []strat.Position
 	loadErr error
@@ -42,7 +44,6 @@ type Page struct {
 	errAt   time.Time
 	job     *feed.Job
 	jobName string
-	lines   []string
 }
 
 var _ common.Page = (*Page)(nil)
@@ -184,7 +185,7 @@ func (p *Page) close(roll bool) (tea.Cmd, common.Action) {
 
 // layout marks every position and lays the page out.
 func (p *Page) layout() {
-	if p.w <= 0 || p.h <= 0 {
+	if p.W <= 0 || p.H <= 0 {
 		return
 	}
 	d := ui.PositionsData{}
@@ -223,7 +224,7 @@ func (p *Page) layout() {
 	case len(p.ps) == 0:
 		d.Message = "No positions yet: build a strategy on the ladder (space, z, T) and save it with s"
 	}
-	p.lines = ui.PositionsPage(&d, p.w, p.h, p.sh.Styles)
+	p.Lines = ui.PositionsPage(&d, p.W, p.H, p.sh.Styles)
 }
 
 func legsText(p *strat.Position) string {
@@ -240,22 +241,13 @@ func legsText(p *strat.Position) string {
 
 // SetSize sizes the page.
 func (p *Page) SetSize(w, h int) {
-	if w != p.w || h != p.h {
-		p.w, p.h = w, h
+	if p.Resize(w, h) {
 		p.layout()
 	}
 }
 
 // SetFocused: the page's keys are its own whenever it is on top.
 func (p *Page) SetFocused(bool) {}
-
-// View is the page as laid out.
-func (p *Page) View() []string {
-	if len(p.lines) != p.h {
-		return make([]string, p.h)
-	}
-	return p.lines
-}
 
 // Feeds marks the page shown.
 func (p *Page) Feeds(c *feed.Conditions) { c.Positions = true }

@@ -34,7 +34,8 @@ type Page struct {
 	keys keymap.StrategyKeys
 	path string // the positions file; "": not saved
 
-	w, h    int
+	common.Laid // size and lines, laid out on a change
+
 	q       feed.Query // the watch screen's: mode and day
 	st      strat.Strategy
 	cur     strat.Cursor
@@ -51,7 +52,6 @@ type Page struct {
 	job     *feed.Job
 	jobName string
 	shown   bool // on the stack, as of the last Feeds
-	lines   []string
 }
 
 var _ common.Page = (*Page)(nil)

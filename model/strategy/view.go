@@ -26,8 +26,8 @@ func (p *Page) market() (strat.Market, bool) {
 // layout makes ready what View draws: the figures and curves at the last
 // marks, laid out for the page's size.
 func (p *Page) layout() {
-	if p.w <= 0 || p.h <= 0 {
-		p.lines = nil
+	if p.W <= 0 || p.H <= 0 {
+		p.Lines = nil
 		return
 	}
 	d := ui.StrategyData{Title: "Strategy"}
@@ -40,7 +40,7 @@ func (p *Page) layout() {
 	default:
 		p.fill(&d, &m)
 	}
-	p.lines = ui.StrategyPage(&d, p.w, p.h, p.sh.Styles)
+	p.Lines = ui.StrategyPage(&d, p.W, p.H, p.sh.Styles)
 }
 
 // fill computes the figures and the risk graph's curves.
@@ -97,22 +97,13 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // SetSize sizes the page.
 func (p *Page) SetSize(w, h int) {
-	if w != p.w || h != p.h {
-		p.w, p.h = w, h
+	if p.Resize(w, h) {
 		p.layout()
 	}
 }
 
 // SetFocused: the page's keys are its own whenever it is on top.
 func (p *Page) SetFocused(bool) {}
-
-// View is the page as laid out.
-func (p *Page) View() []string {
-	if len(p.lines) != p.h {
-		return make([]string, p.h)
-	}
-	return p.lines
-}
 
 // Feeds marks the page shown: the legs are marked, the screen beneath
 // is not polled.
