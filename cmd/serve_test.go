@@ -38,28 +38,11 @@ type deskRig struct {
 	desk   *desk
 	keys   map[string]gossh.Signer
 	host   gossh.PublicKey
-	log    *lockedBuffer
+	log    *syncBuffer
 	home   string
 	getenv func(string) string
 	cancel context.CancelFunc
 	done   chan error
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // startDesk serves SPY to traders (each a key named in authorized_keys) on
@@ -74,7 +57,7 @@ func startDesk(t *testing.T, o serve.Options, traders ...string) *deskRig {
 // settings before the desk is made (the server's own alert rules).
 func startDeskWith(t *testing.T, o serve.Options, setup func(r *deskRig, cfg *model.Config), traders ...string) *deskRig {
 	t.Helper()
-	r := &deskRig{t: t, reqs: &modeltest.Requests{}, keys: map[string]gossh.Signer{}, log: &lockedBuffer{}, home: t.TempDir(), done: make(chan error, 1)}
+	r := &deskRig{t: t, reqs: &modeltest.Requests{}, keys: map[string]gossh.Signer{}, log: &syncBuffer{}, home: t.TempDir(), done: make(chan error, 1)}
 	client := modeltest.StartSandbox(t, sandbox.Config{Logger: r.reqs.Logger()})
 	env := map[string]string{"HOME": r.home, "XDG_CONFIG_HOME": filepath.Join(r.home, "config"), "XDG_STATE_HOME": filepath.Join(r.home, "state")}
 	getenv := func(k string) string { return env[k] }
