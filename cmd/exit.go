@@ -9,6 +9,10 @@ const (
 	ExitService = 1 // the service or the network failed (or anything unforeseen)
 	ExitInput   = 2 // a flag, an argument, a symbol or the config file is wrong
 	ExitNoData  = 3 // the question was fine and the answer is empty: an unknown symbol, nothing in the window
+	// ExitInternal is a bug: the screen panicked, its terminal restored
+	// and a crash report written (sysexits.h's EX_SOFTWARE; Go's own
+	// exit status for a panic, 2, would read as bad input).
+	ExitInternal = 70
 	// ExitInterrupted is Ctrl-C while --jq or --template ran (128 + SIGINT,
 	// what a shell reports for a process Ctrl-C ended at any other moment).
 	ExitInterrupted = 130
@@ -55,6 +59,7 @@ func exitCode(err error) int {
 	var ue usageError
 	var nd noDataError
 	var ie interruptedError
+	var ce crashError
 	switch {
 	case err == nil:
 		return ExitOK
@@ -64,6 +69,8 @@ func exitCode(err error) int {
 		return ExitNoData
 	case errors.As(err, &ie):
 		return ExitInterrupted
+	case errors.As(err, &ce):
+		return ExitInternal
 	}
 	return ExitService
 }

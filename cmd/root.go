@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"chainwatch/api"
+	"chainwatch/crash"
 	"chainwatch/model"
 )
 
@@ -51,10 +52,12 @@ func Execute(deps Deps, args []string) int {
 // Process is the dependencies of the running process: its standard
 // streams, environment, browser and terminal.
 func Process(in io.Reader, out, errOut io.Writer, getenv func(string) string) Deps {
+	panics := monitorRelay()
 	return Deps{
 		in: in, out: out, errOut: errOut,
 		getenv: getenv, openBrowser: openBrowser, stdinIsTerminal: stdinIsTerminal(),
-		runWatch: runWatchTUI,
+		runWatch: func(cfg model.Config) error { return runWatchTUI(cfg, getenv, panics) },
+		panics:   panics,
 	}
 }
 
@@ -80,13 +83,16 @@ type Deps struct {
 	// served runs the headless commands on chainwatch serve's session
 	// and monitor (an exec request) instead of one of their own.
 	served *servedClient
+	// panics takes the panics of the screen's monitor's goroutines to the
+	// screen (runWatchTUI) or serve's log; nil: they are not recovered.
+	panics *crash.Relay
 }
 
 // NewCmdRoot builds the command tree. The root command itself is the
 // watch screen (root_watch.go), so a bare `chainwatch` shows a chain;
 // runF replaces watchRun in tests of the flags.
 func NewCmdRoot(deps Deps, runF func(*WatchOptions) error) *cobra.Command {
-	opts := &WatchOptions{Getenv: deps.getenv, Now: deps.now, RunWatch: deps.runWatch}
+	opts := &WatchOptions{Getenv: deps.getenv, Now: deps.now, RunWatch: deps.runWatch, Panics: deps.panics}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}

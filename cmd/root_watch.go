@@ -17,6 +17,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/config"
+	"chainwatch/crash"
 	"chainwatch/feed"
 	"chainwatch/model"
 	"chainwatch/sandbox/market"
@@ -60,6 +61,9 @@ type WatchOptions struct {
 	Getenv   func(string) string
 	Now      func() time.Time
 	RunWatch func(model.Config) error // nil: no screen in this build
+	// Panics recovers the panics of the screen's monitor's goroutines
+	// (root_crash.go); nil: they are not recovered.
+	Panics *crash.Relay
 
 	Args    []string
 	Flags   watchFlags
@@ -103,16 +107,12 @@ func addWatchFlags(cmd *cobra.Command, f *watchFlags) {
 // --no-color also sets the program's colour profile to plain ASCII: the
 // theme has no colour then, but the huh form's text inputs keep colours of
 // their own that no theme reaches, and the profile strips those too.
-func runWatchTUI(cfg model.Config) error {
+func runWatchTUI(cfg model.Config, getenv func(string) string, panics *crash.Relay) error {
 	var opts []tea.ProgramOption
 	if cfg.NoColor {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	_, err := tea.NewProgram(model.New(cfg), opts...).Run()
-	if errors.Is(err, tea.ErrInterrupted) {
-		return nil
-	}
-	return err
+	return runScreen(model.New(cfg), screenRun{opts: opts, getenv: getenv, relay: panics})
 }
 
 // rootArgs accepts at most one argument, a symbol: a word that is not a

@@ -51,7 +51,7 @@ type ServeOptions struct {
 
 // NewCmdServe is `chainwatch serve`: the watch screen for a desk over SSH.
 func NewCmdServe(deps Deps, runF func(*ServeOptions) error) *cobra.Command {
-	w := &WatchOptions{Getenv: deps.getenv, Now: deps.now}
+	w := &WatchOptions{Getenv: deps.getenv, Now: deps.now, Panics: deps.panics}
 	if w.Now == nil {
 		w.Now = time.Now
 	}
@@ -136,6 +136,7 @@ func serveRun(o *ServeOptions) error {
 	if made {
 		log.Info("host key made", "path", o.HostKey, "fingerprint", fingerprint(signer))
 	}
+	logPanics(o.Watch, log)
 	var served error
 	w := *o.Watch
 	w.RunWatch = func(cfg model.Config) error {

@@ -215,6 +215,7 @@ func (s *Server) handle(sess ssh.Session) {
 		return
 	}
 	defer s.leave(ss)
+	defer s.recoverSession(sess, u, "the session's handler")
 	start := time.Now()
 	if args := sess.Command(); len(args) > 0 {
 		code := s.exec(sess, ss, u, args)
@@ -250,7 +251,7 @@ func (s *Server) exec(sess ssh.Session, ss *session, u User, args []string) int 
 // away, the screen idles past the timeout or the server stops; the last
 // two are said on the restored terminal.
 func (s *Server) screen(sess ssh.Session, ss *session, u User) string {
-	model, done := s.o.Screen(u)
+	model, done := s.guardScreen(sess, u)
 	defer done()
 	var idled bool
 	var idle *time.Timer
@@ -267,6 +268,7 @@ func (s *Server) screen(sess ssh.Session, ss *session, u User) string {
 			}
 			return msg
 		}))...)
+		model.Bind(p)
 		if s.o.IdleTimeout > 0 {
 			idle = time.AfterFunc(s.o.IdleTimeout, func() {
 				ss.mu.Lock()
@@ -291,8 +293,10 @@ func (s *Server) screen(sess ssh.Session, ss *session, u User) string {
 	ss.mu.Lock()
 	wasIdle := idled
 	ss.mu.Unlock()
-	why := "quit"
+	why, code := "quit", 0
 	switch {
+	case s.screenPanicked(sess, u, model):
+		why, code = "panic", exitPanic
 	case s.isClosing():
 		why = "server stopping"
 		fmt.Fprint(sess, "chainwatch serve is shutting down: session closed\r\n")
@@ -302,6 +306,6 @@ func (s *Server) screen(sess ssh.Session, ss *session, u User) string {
 	case sess.Context().Err() != nil:
 		why = "client gone"
 	}
-	sess.Exit(0)
+	sess.Exit(code)
 	return why
 }
