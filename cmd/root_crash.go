@@ -72,6 +72,30 @@ func runScreen(m tea.Model, r screenRun) error {
 	return crashError{path: path, err: werr}
 }
 
+// crashCleanup is how long the monitor is given to stop after a crash.
+const crashCleanup = 2 * time.Second
+
+// stopAfter stops the screen's monitor and rules once the screen ended
+// with err. After a crash it is not waited on for longer than
+// crashCleanup: the panic may have been inside the monitor, with its lock
+// held, and the process must still exit with its line.
+func stopAfter(err error, stop func()) {
+	if !errors.As(err, new(crashError)) {
+		stop()
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { _ = recover() }() // half-changed state: a second panic ends nothing more
+		stop()
+	}()
+	select {
+	case <-done:
+	case <-time.After(crashCleanup):
+	}
+}
+
 // buildInfo is the version line and the commit this binary was built
 // from, for a crash report.
 func buildInfo() crash.Build {

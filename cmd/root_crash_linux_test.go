@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -75,12 +77,12 @@ func (p *ptyTerm) waitFor(t *testing.T, what string, ok func(string) bool) {
 // runCrashingScreen runs `chainwatch SPY` on a real terminal against the
 // sandbox of env, with the screen behind panicOnKey, and returns the
 // terminal, a channel of the exit status, and the stderr buffer.
-func runCrashingScreen(t *testing.T, env map[string]string) (*ptyTerm, <-chan int, *syncBuffer) {
+func runCrashingScreen(t *testing.T, env map[string]string, now func() time.Time) (*ptyTerm, <-chan int, *syncBuffer) {
 	t.Helper()
 	term := openPty(t)
 	out, errOut := &syncBuffer{}, &syncBuffer{}
 	deps := cli{env: env}.deps(out, errOut)
-	deps.now = clockAt
+	deps.now = now
 	deps.panics = monitorRelay()
 	getenv := deps.getenv
 	deps.runWatch = func(cfg model.Config) error {
@@ -101,7 +103,7 @@ var reportLine = regexp.MustCompile(`^Error: the watch screen stopped: an intern
 // naming it, exit status 70.
 func TestScreenPanicRestoresTerminalAndWritesReport(t *testing.T) {
 	env, _ := quotesEnv(t)
-	term, code, errOut := runCrashingScreen(t, env)
+	term, code, errOut := runCrashingScreen(t, env, clockAt)
 	before := term.before
 	term.waitFor(t, "ladder", ladder.MatchString)
 	if raw := term.termios(t); raw.Lflag&unix.ICANON != 0 {
@@ -153,5 +155,58 @@ func TestScreenPanicRestoresTerminalAndWritesReport(t *testing.T) {
 		if strings.Contains(report, secret) {
 			t.Errorf("the report holds %q:\n%s", secret, report)
 		}
+	}
+}
+
+// monitorClock is the tests' clock that, once armed, panics the first
+// time the monitor reads it: with the monitor's lock held.
+type monitorClock struct{ armed, fired atomic.Bool }
+
+func (c *monitorClock) now() time.Time {
+	if c.armed.Load() && inMonitor() && c.fired.CompareAndSwap(false, true) {
+		panic("the clock broke inside the monitor")
+	}
+	return clockAt()
+}
+
+func inMonitor() bool {
+	pcs := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	for {
+		f, more := frames.Next()
+		if strings.HasPrefix(f.Function, "chainwatch/feed.(*Monitor)") || strings.HasPrefix(f.Function, "chainwatch/feed.(*Subscription)") {
+			return true
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
+// A panic inside the monitor, with its lock held, still ends chainwatch
+// with its report and line: the monitor, locked for good, is not waited
+// on after a crash.
+func TestScreenPanicInsideTheMonitorStillExits(t *testing.T) {
+	env, _ := quotesEnv(t)
+	clock := &monitorClock{}
+	term, code, errOut := runCrashingScreen(t, env, clock.now)
+	term.waitFor(t, "ladder", ladder.MatchString)
+	clock.armed.Store(true)
+	term.ptmx.WriteString("j") // a key: the screen tells the monitor what it wants
+	select {
+	case status := <-code:
+		if status != ExitInternal {
+			t.Errorf("exit status %d, want %d", status, ExitInternal)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("chainwatch did not end within 20s of a panic inside the monitor")
+	}
+	m := reportLine.FindStringSubmatch(errOut.String())
+	if m == nil {
+		t.Fatalf("stderr is not the one line naming the report: %q", errOut.String())
+	}
+	data, _ := os.ReadFile(m[1])
+	if !strings.Contains(string(data), "the clock broke inside the monitor") || !strings.Contains(string(data), "chainwatch/feed.(*") {
+		t.Errorf("the report does not tell the monitor's panic:\n%s", data)
 	}
 }

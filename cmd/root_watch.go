@@ -295,8 +295,8 @@ func watchRun(o *WatchOptions) error {
 	if err != nil {
 		return err
 	}
-	defer stopAlerts()
 	runErr := o.RunWatch(cfg)
+	stopAfter(runErr, stopAlerts)
 	wlSave.Lock()
 	warn.add(wlSave.err)
 	wlSave.Unlock()
