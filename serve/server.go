@@ -20,6 +20,8 @@ import (
 	"charm.land/ssh"
 	bm "charm.land/wish/v2/bubbletea"
 	gossh "golang.org/x/crypto/ssh"
+
+	"chainwatch/text"
 )
 
 // Options are a server's settings and the two things it serves.
@@ -54,6 +56,13 @@ type Server struct {
 const shutdownGrace = 5 * time.Second
 
 type userKey struct{}
+
+// MaxCommandLine is the longest exec request's command line: a headless
+// command with its flags and a --jq is a few hundred bytes.
+const MaxCommandLine = 4 << 10
+
+// maxLogged is the most of a client's text (a command) a log line holds.
+const maxLogged = 200
 
 // New builds a server; Serve runs it.
 func New(o Options) (*Server, error) {
@@ -152,25 +161,24 @@ func (s *Server) Sessions() int {
 	return len(s.sessions)
 }
 
-// session is one SSH session: a screen (its program) or a command (its
-// context's cancel), so that the server can end it.
+// session is one SSH session: a screen or a command, which stop ends
+// (the screen's wait, the command's context).
 type session struct {
-	mu     sync.Mutex
-	prog   *tea.Program
-	cancel context.CancelFunc
-	quit   bool // asked to end before the program started
+	mu      sync.Mutex
+	cancel  context.CancelFunc
+	quit    bool          // asked to end before the command started
+	stopped chan struct{} // closed by stop
+	once    sync.Once
 }
 
 func (ss *session) stop() {
+	ss.once.Do(func() { close(ss.stopped) })
 	ss.mu.Lock()
-	p, cancel := ss.prog, ss.cancel
+	cancel := ss.cancel
 	ss.quit = true
 	ss.mu.Unlock()
 	if cancel != nil {
 		cancel()
-	}
-	if p != nil {
-		go p.Quit() // Send waits for the program's loop
 	}
 }
 
@@ -184,7 +192,7 @@ func (s *Server) admit() (*session, string) {
 	case s.o.MaxSessions > 0 && len(s.sessions) >= s.o.MaxSessions:
 		return nil, fmt.Sprintf("chainwatch serve: all %d sessions are in use; try again later", s.o.MaxSessions)
 	}
-	ss := &session{}
+	ss := &session{stopped: make(chan struct{})}
 	s.sessions[ss] = struct{}{}
 	s.wg.Add(1)
 	return ss, ""
@@ -216,9 +224,17 @@ func (s *Server) handle(sess ssh.Session) {
 	}
 	defer s.leave(ss)
 	start := time.Now()
+	if raw := sess.RawCommand(); len(raw) > MaxCommandLine {
+		// Refused before it is split (a quadratic split of a long line held
+		// a core for half a minute), and logged by its start only.
+		s.log.Warn("command refused: too long", "key", u.Name, "bytes", len(raw), "start", text.OneLine(raw, maxLogged))
+		fmt.Fprintf(sess.Stderr(), "chainwatch serve: the command line is %d bytes; the most is %d\r\n", len(raw), MaxCommandLine)
+		sess.Exit(2) // a command line that is wrong: as a bad flag's
+		return
+	}
 	if args := sess.Command(); len(args) > 0 {
 		code := s.exec(sess, ss, u, args)
-		s.log.Info("command ended", "key", u.Name, "command", args[0], "status", code, "took", time.Since(start).Round(time.Millisecond))
+		s.log.Info("command ended", "key", u.Name, "command", text.OneLine(args[0], maxLogged), "status", code, "took", time.Since(start).Round(time.Millisecond))
 		return
 	}
 	if _, _, ok := sess.Pty(); !ok {
@@ -248,60 +264,90 @@ func (s *Server) exec(sess ssh.Session, ss *session, u User, args []string) int 
 
 // screen runs a session's program until the trader quits, the client goes
 // away, the screen idles past the timeout or the server stops; the last
-// two are said on the restored terminal.
+// two are said on the restored terminal. The program runs on its own
+// goroutine and the session waits for whichever comes first: a program
+// that does not end when asked (quitGrace), nor when killed, is left
+// behind, and its session still ends and frees its place.
 func (s *Server) screen(sess ssh.Session, ss *session, u User) string {
+	pty, winch, _ := sess.Pty()
+	cols, rows, ok := boundWindow(pty.Window)
+	if !ok {
+		cols, rows = defaultCols, defaultRows
+	}
 	model, done := s.o.Screen(u)
 	defer done()
-	var idled bool
-	var idle *time.Timer
-	run := bm.MiddlewareWithProgramHandler(func(sess ssh.Session) *tea.Program {
-		opts := bm.MakeOptions(sess)
-		p := tea.NewProgram(model, append(opts, tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
+	idle := make(chan struct{})
+	var idleOnce sync.Once
+	var idleTimer *time.Timer
+	if s.o.IdleTimeout > 0 {
+		idleTimer = time.AfterFunc(s.o.IdleTimeout, func() { idleOnce.Do(func() { close(idle) }) })
+		defer idleTimer.Stop()
+	}
+	p := tea.NewProgram(model, append(bm.MakeOptions(sess), tea.WithWindowSize(cols, rows),
+		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
 			switch msg.(type) {
 			case tea.SuspendMsg:
 				return tea.ResumeMsg{} // there is no shell to suspend to (wish's own filter)
 			case tea.KeyPressMsg, tea.MouseClickMsg, tea.MouseWheelMsg, tea.PasteMsg:
-				if idle != nil {
-					idle.Reset(s.o.IdleTimeout)
+				if idleTimer != nil {
+					idleTimer.Reset(s.o.IdleTimeout)
 				}
 			}
 			return msg
 		}))...)
-		if s.o.IdleTimeout > 0 {
-			idle = time.AfterFunc(s.o.IdleTimeout, func() {
-				ss.mu.Lock()
-				idled = true
-				ss.mu.Unlock()
-				p.Quit()
-			})
+	ended := make(chan struct{})
+	sizes := newResizer(p)
+	go sizes.drain(winch)
+	go sizes.send(ended)
+	go func() {
+		defer close(ended)
+		if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+			s.log.Warn("a screen's program ended with an error", "key", u.Name, "error", err)
 		}
-		ss.mu.Lock()
-		ss.prog = p
-		quit := ss.quit
-		ss.mu.Unlock()
-		if quit {
-			go p.Quit()
-		}
-		return p
-	})(func(ssh.Session) {})
-	run(sess)
-	if idle != nil {
-		idle.Stop()
-	}
-	ss.mu.Lock()
-	wasIdle := idled
-	ss.mu.Unlock()
+	}()
+
 	why := "quit"
-	switch {
-	case s.isClosing():
-		why = "server stopping"
-		fmt.Fprint(sess, "chainwatch serve is shutting down: session closed\r\n")
-	case wasIdle:
-		why = "idle"
-		fmt.Fprintf(sess, "chainwatch serve: no key pressed for %s: session closed\r\n", s.o.IdleTimeout)
-	case sess.Context().Err() != nil:
+	select {
+	case <-ended:
+	case <-sess.Context().Done():
 		why = "client gone"
+	case <-idle:
+		why = "idle"
+	case <-ss.stopped:
+		why = "server stopping"
+	}
+	if why != "quit" && !s.endProgram(p, ended) {
+		s.log.Warn("a screen's program did not end when asked nor when killed: its session is closed without it", "key", u.Name)
+	}
+	switch why {
+	case "server stopping":
+		fmt.Fprint(sess, "chainwatch serve is shutting down: session closed\r\n")
+	case "idle":
+		fmt.Fprintf(sess, "chainwatch serve: no key pressed for %s: session closed\r\n", s.o.IdleTimeout)
 	}
 	sess.Exit(0)
 	return why
+}
+
+// quitGrace is how long a screen's program has to end once asked (it
+// restores the terminal), and again once killed, before it is left.
+const quitGrace = 3 * time.Second
+
+// endProgram asks p to quit, then kills it; it reports whether p ended.
+// Neither waits on p itself: Quit waits for p's loop to take it, which a
+// wedged program never does.
+func (s *Server) endProgram(p *tea.Program, ended <-chan struct{}) bool {
+	go p.Quit()
+	select {
+	case <-ended:
+		return true
+	case <-time.After(quitGrace):
+	}
+	go p.Kill()
+	select {
+	case <-ended:
+		return true
+	case <-time.After(quitGrace):
+		return false
+	}
 }

@@ -1,17 +1,21 @@
 package serve_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,12 +26,14 @@ import (
 )
 
 // sizeScreen is a session's model that keeps every window size it is
-// sent, in order, where the test can read them, and quits on "q".
+// sent, in order, where the test can read them, and quits on "q"; on "w"
+// it wedges (its Update does not return) until the test ends.
 type sizeScreen struct{ seen *sizes }
 
 type sizes struct {
-	mu   sync.Mutex
-	list [][2]int
+	mu     sync.Mutex
+	list   [][2]int
+	wedged chan struct{} // closed when the test ends: a wedged Update returns
 }
 
 func (s *sizes) add(w, h int) {
@@ -49,8 +55,11 @@ func (m sizeScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.seen.add(msg.Width, msg.Height)
 	case tea.KeyPressMsg:
-		if msg.String() == "q" {
+		switch msg.String() {
+		case "q":
 			return m, tea.Quit
+		case "w":
+			<-m.seen.wedged
 		}
 	}
 	return m, nil
@@ -64,6 +73,14 @@ func (m sizeScreen) View() tea.View {
 // screens are sizeScreens keeping their sizes in seen.
 func startServer(t *testing.T, seen *sizes) (addr string, key gossh.Signer, host gossh.PublicKey) {
 	t.Helper()
+	return startServerWith(t, seen, serve.Options{})
+}
+
+// startServerWith is startServer with o's limits.
+func startServerWith(t *testing.T, seen *sizes, o serve.Options) (addr string, key gossh.Signer, host gossh.PublicKey) {
+	t.Helper()
+	seen.wedged = make(chan struct{})
+	t.Cleanup(func() { close(seen.wedged) }) // after the server's stop: cleanups run last first
 	dir := t.TempDir()
 	hk, _, err := serve.HostKey(filepath.Join(dir, "state", "host_key"))
 	if err != nil {
@@ -81,14 +98,12 @@ func startServer(t *testing.T, seen *sizes) (addr string, key gossh.Signer, host
 	if err := os.WriteFile(authorized, []byte(line), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := serve.New(serve.Options{
-		HostKey:        hk,
-		AuthorizedKeys: authorized,
-		Screen:         func(serve.User) (tea.Model, func()) { return sizeScreen{seen}, func() {} },
-		Exec: func(context.Context, serve.User, []string, io.Reader, io.Writer, io.Writer) int {
-			return 0
-		},
-	})
+	o.HostKey, o.AuthorizedKeys = hk, authorized
+	o.Screen = func(serve.User) (tea.Model, func()) { return sizeScreen{seen}, func() {} }
+	if o.Exec == nil {
+		o.Exec = func(context.Context, serve.User, []string, io.Reader, io.Writer, io.Writer) int { return 0 }
+	}
+	srv, err := serve.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,10 +144,11 @@ func waitSeen(t *testing.T, seen *sizes, want [2]int) {
 // A trader who resizes their terminal while the session starts, and
 // again while it runs, races nothing (charm.land/ssh's window-change
 // wrote the pty's size while the session's handler copied it: the
-// patch in third_party/ssh/CHAINWATCH.md), and the screen is sent every
-// size in the order the client sent it, plus the one it started with,
-// which is one the client asked for, never a width of one and a height
-// of another.
+// patch in third_party/ssh/CHAINWATCH.md), and the screen is sent sizes
+// the client sent, in the order it sent them, ending with the last: a
+// burst is coalesced (only the latest size matters), so some in between
+// may never reach it. Its first size is one the client asked for, never
+// a width of one and a height of another.
 //
 // The client is x/crypto/ssh's, on a session channel of its own rather
 // than its Session, whose Shell waits for the server's reply: the
@@ -197,18 +213,29 @@ func TestServeResizeWhileStartingAndRunning(t *testing.T) {
 	resize(41, 81) // the screen runs
 	waitSeen(t, seen, size(80))
 
-	// The program's own first size (the pty's when it started) comes
-	// somewhere among those the client sent, which all come in order.
+	// The program's own first size (the pty's when it started) may come
+	// anywhere among those sent on; the others are the client's, in order.
 	got := seen.get()
-	extra := -1
+	inOrder := func(list [][2]int) bool {
+		at := 0
+		for _, sz := range list {
+			i := slices.Index(sent[at:], sz)
+			if i < 0 {
+				return false
+			}
+			at += i
+		}
+		return true
+	}
+	ok := false
 	for i := range got {
-		if slices.Equal(slices.Delete(slices.Clone(got), i, i+1), sent) {
-			extra = i
+		if slices.Contains(sent[:41], got[i]) && inOrder(slices.Delete(slices.Clone(got), i, i+1)) {
+			ok = true
 			break
 		}
 	}
-	if extra < 0 || !slices.Contains(sent[:41], got[extra]) {
-		t.Fatalf("the screen was sent %v; the client sent %v, and the screen should start at one of the first 41", got, sent)
+	if !ok || got[len(got)-1] != size(80) {
+		t.Fatalf("the screen was sent %v; the client sent %v: want some of them in order, the last last, and a start among the first 41", got, sent)
 	}
 	if _, err := io.WriteString(ch, "q"); err != nil {
 		t.Fatal(err)
@@ -221,4 +248,213 @@ func TestServeResizeWhileStartingAndRunning(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatal("the session did not end within 15s of q")
 	}
+}
+
+// rawSession opens a session channel with a pty of cols x rows and asks
+// for the shell without waiting for the reply, as a terminal does; its
+// requests' replies and its output are drained.
+func rawSession(t *testing.T, c *gossh.Client, cols, rows uint32) gossh.Channel {
+	t.Helper()
+	ch, reqs, err := c.OpenChannel("session", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go gossh.DiscardRequests(reqs)
+	go io.Copy(io.Discard, ch)
+	pty := struct {
+		Term                         string
+		Columns, Rows, Width, Height uint32
+		Modes                        string
+	}{"xterm-256color", cols, rows, 0, 0, "\x00"}
+	if ok, err := ch.SendRequest("pty-req", true, gossh.Marshal(&pty)); !ok || err != nil {
+		t.Fatalf("pty-req: %v, %v", ok, err)
+	}
+	if _, err := ch.SendRequest("shell", false, nil); err != nil {
+		t.Fatal(err)
+	}
+	return ch
+}
+
+// dialKey logs in with key over a connection the test can cut (conn),
+// as a killed client's is.
+func dialKey(t *testing.T, addr string, key gossh.Signer, host gossh.PublicKey) (*gossh.Client, net.Conn, error) {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", addr, 10*time.Second)
+	if err != nil {
+		return nil, nil, err
+	}
+	cc, chans, reqs, err := gossh.NewClientConn(conn, addr, &gossh.ClientConfig{User: "trader",
+		Auth: []gossh.AuthMethod{gossh.PublicKeys(key)}, HostKeyCallback: gossh.FixedHostKey(host), Timeout: 10 * time.Second})
+	if err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	c := gossh.NewClient(cc, chans, reqs)
+	t.Cleanup(func() { c.Close() })
+	return c, conn, nil
+}
+
+// loginWithin polls (every 100 ms, within 15 s) until a new login runs a
+// command to its exit status 0: the desk has a place for it.
+func loginWithin(t *testing.T, addr string, key gossh.Signer, host gossh.PublicKey) {
+	t.Helper()
+	var last string
+	deadline := time.Now().Add(15 * time.Second)
+	for range 150 {
+		if time.Now().After(deadline) {
+			break
+		}
+		c, _, err := dialKey(t, addr, key, host)
+		if err == nil {
+			sess, serr := c.NewSession()
+			if serr == nil {
+				out, rerr := sess.CombinedOutput("version")
+				if rerr == nil {
+					c.Close()
+					return
+				}
+				last = fmt.Sprintf("%v: %q", rerr, out)
+			} else {
+				last = serr.Error()
+			}
+			c.Close()
+		} else {
+			last = err.Error()
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("no new login ran a command within 15s; the last try: %s", last)
+}
+
+// The burst: about 1,000 window changes, sizes from 0x0 to
+// 65535x65535, sent without waiting, then the client killed. The screen
+// is only ever sent bounded sizes (1..1000 each way, 0x0 ignored), the
+// newest last; and under --max-sessions 1 a new login gets the place
+// back once the client is gone (bounded wait, not a timing of speed).
+func TestServeResizeBurstThenLoginAgain(t *testing.T) {
+	seen := &sizes{}
+	addr, key, host := startServerWith(t, seen, serve.Options{MaxSessions: 1})
+	c, conn, err := dialKey(t, addr, key, host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := rawSession(t, c, 65535, 65535)
+	const n = 1000
+	for i := range n {
+		// Every size from nothing to the most a uint16 says, in a spread
+		// order: 0x0, huge, small, and widths and heights apart.
+		w, h := uint32(i*65535/(n-1)), uint32((n-1-i)*65535/(n-1))
+		if i%3 == 0 {
+			w, h = uint32(i%7), uint32(i%5)
+		}
+		win := struct{ Columns, Rows, Width, Height uint32 }{w, h, 0, 0}
+		if _, err := ch.SendRequest("window-change", false, gossh.Marshal(&win)); err != nil {
+			t.Fatalf("window-change %d: %v", i, err)
+		}
+	}
+	// The newest, apart from every size before it: 65535 wide is the
+	// screen's 1000, and no size of the burst is 777 high.
+	win := struct{ Columns, Rows, Width, Height uint32 }{65535, 777, 0, 0}
+	if _, err := ch.SendRequest("window-change", false, gossh.Marshal(&win)); err != nil {
+		t.Fatal(err)
+	}
+	want := [2]int{1000, 777}
+	waitSeen(t, seen, want)
+	for _, sz := range seen.get() {
+		if sz[0] < 1 || sz[0] > 1000 || sz[1] < 1 || sz[1] > 1000 {
+			t.Fatalf("the screen was sent %dx%d: want 1..1000 each way", sz[0], sz[1])
+		}
+	}
+	if got := seen.get(); got[len(got)-1] != want {
+		t.Fatalf("the screen's last size is %v, want the newest, %v (all: %v)", got[len(got)-1], want, got)
+	}
+	conn.Close() // killed: no goodbye
+	loginWithin(t, addr, key, host)
+}
+
+// A screen whose program wedges (an Update that never returns) is not
+// the desk's for good: once its client goes, the session ends and frees
+// its place under --max-sessions 1, the program left behind.
+func TestServeWedgedScreenFreesItsPlace(t *testing.T) {
+	seen := &sizes{}
+	addr, key, host := startServerWith(t, seen, serve.Options{MaxSessions: 1})
+	c, conn, err := dialKey(t, addr, key, host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := rawSession(t, c, 80, 24)
+	waitSeen(t, seen, [2]int{80, 24})
+	if _, err := io.WriteString(ch, "w"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50 { // resizes the wedged program cannot take
+		win := struct{ Columns, Rows, Width, Height uint32 }{uint32(81 + i), 25, 0, 0}
+		if _, err := ch.SendRequest("window-change", false, gossh.Marshal(&win)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn.Close()
+	loginWithin(t, addr, key, host)
+}
+
+// An exec request's command line past serve.MaxCommandLine is refused
+// before it is split (exit status 2, at once: bounded wait), and the log
+// holds at most 200 characters of it.
+func TestServeRefusesALongCommandLine(t *testing.T) {
+	var log syncBuffer
+	seen := &sizes{}
+	var ran atomic.Bool
+	addr, key, host := startServerWith(t, seen, serve.Options{Log: slog.New(slog.NewTextHandler(&log, nil)),
+		Exec: func(context.Context, serve.User, []string, io.Reader, io.Writer, io.Writer) int {
+			ran.Store(true)
+			return 0
+		}})
+	c, _, err := dialKey(t, addr, key, host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := "chain " + strings.Repeat("SPY", 130<<10/3)
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := make(chan error, 1)
+	var out bytes.Buffer
+	sess.Stderr = &out
+	go func() { res <- sess.Run(line) }()
+	select {
+	case err = <-res:
+	case <-time.After(3 * time.Second):
+		t.Fatal("a 130 kB command line was not refused within 3s")
+	}
+	var exit *gossh.ExitError
+	if !errors.As(err, &exit) || exit.ExitStatus() != 2 || !strings.Contains(out.String(), "the most is 4096") || ran.Load() {
+		t.Fatalf("a 130 kB command line: %v, %q (ran: %v); want exit status 2 and the limit", err, out.String(), ran.Load())
+	}
+	for _, l := range strings.Split(log.String(), "\n") {
+		if len(l) > 600 {
+			t.Fatalf("a log line of %d characters: %.300s...", len(l), l)
+		}
+	}
+	if !strings.Contains(log.String(), "too long") {
+		t.Fatalf("the refusal is not logged: %s", log.String())
+	}
+}
+
+// syncBuffer is a log the server's goroutines write while the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -1,0 +1,84 @@
+package serve
+
+import (
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
+)
+
+// A terminal's size as the screen is given it: what a client claims is
+// bounded, so that a frame is never larger than a real terminal's (a
+// 65535x65535 window would be four billion cells to draw).
+const (
+	maxCols = 1000
+	maxRows = 1000
+	// The size of a pty whose request says none (0x0): a terminal's.
+	defaultCols, defaultRows = 80, 24
+)
+
+// boundWindow is w within 1..maxCols by 1..maxRows; ok is false for a
+// size of nothing (a width or a height of 0), which a resize ignores.
+func boundWindow(w ssh.Window) (cols, rows int, ok bool) {
+	if w.Width <= 0 || w.Height <= 0 {
+		return 0, 0, false
+	}
+	return min(w.Width, maxCols), min(w.Height, maxRows), true
+}
+
+// resizer hands a session's window changes to its program, only the
+// latest one mattering. The SSH request loop sends a window-change on a
+// channel of one and waits while it is full; drain takes every one at
+// once, so the loop never waits on the program, and send gives the
+// program the newest size when it is ready for it: a burst of a thousand
+// changes is one or two redraws, never a thousand frames queued.
+type resizer struct {
+	p *tea.Program
+
+	mu     sync.Mutex
+	latest [2]int
+	fresh  bool          // latest is not yet sent
+	wake   chan struct{} // one pending signal for send
+}
+
+func newResizer(p *tea.Program) *resizer {
+	return &resizer{p: p, wake: make(chan struct{}, 1)}
+}
+
+// drain keeps the latest bounded size of winch until the request loop
+// closes it (the channel's end): not the program's, which may end
+// first, after which a client may still send window changes.
+func (r *resizer) drain(winch <-chan ssh.Window) {
+	for w := range winch {
+		cols, rows, ok := boundWindow(w)
+		if !ok {
+			continue
+		}
+		r.mu.Lock()
+		r.latest, r.fresh = [2]int{cols, rows}, true
+		r.mu.Unlock()
+		select {
+		case r.wake <- struct{}{}:
+		default: // send is already told
+		}
+	}
+}
+
+// send gives the program the newest size each time one came, until done
+// closes. A program busy with a frame holds send, not drain.
+func (r *resizer) send(done <-chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		case <-r.wake:
+		}
+		r.mu.Lock()
+		size, fresh := r.latest, r.fresh
+		r.fresh = false
+		r.mu.Unlock()
+		if fresh {
+			r.p.Send(tea.WindowSizeMsg{Width: size[0], Height: size[1]}) // returns once the program has ended
+		}
+	}
+}
