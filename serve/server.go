@@ -13,6 +13,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -34,6 +35,9 @@ type Options struct {
 	// Screen is a session's model, and what to call once its program has
 	// ended (the subscription to the shared monitor is left there).
 	Screen func(u User) (tea.Model, func())
+	// Admit, when set, is asked before a session of u opens; an error
+	// refuses it (logged; the client is told to ask the desk).
+	Admit func(u User) error
 	// Exec runs an exec request's command line and returns its exit
 	// status; ctx ends when the client goes away or the server stops.
 	Exec func(ctx context.Context, u User, args []string, stdin io.Reader, stdout, stderr io.Writer) int
@@ -81,18 +85,28 @@ func New(o Options) (*Server, error) {
 		// Public keys only: with no password or keyboard-interactive
 		// handler, the server offers neither method.
 		PublicKeyHandler: func(ctx ssh.Context, key ssh.PublicKey) bool {
-			u, ok, err := keys.lookup(key)
-			if err != nil {
+			u, ok, refusal, err := keys.lookup(key, remoteIP(ctx.RemoteAddr()), time.Now())
+			switch {
+			case err != nil:
 				s.log.Error("login refused: the authorized keys cannot be read", "error", err, "remote", ctx.RemoteAddr().String())
 				return false
-			}
-			if !ok {
+			case refusal != "":
+				s.log.Warn("login refused: the key's line does not admit it", "fingerprint", gossh.FingerprintSHA256(key),
+					"why", refusal, "user", ctx.User(), "remote", ctx.RemoteAddr().String())
+				return false
+			case !ok:
 				s.log.Warn("login refused: key not authorized", "fingerprint", gossh.FingerprintSHA256(key),
 					"type", key.Type(), "user", ctx.User(), "remote", ctx.RemoteAddr().String())
 				return false
 			}
 			ctx.SetValue(userKey{}, u)
 			return true
+		},
+		// A key whose line says no-pty (or restrict) gets no terminal, so
+		// no screen: its commands run.
+		PtyCallback: func(ctx ssh.Context, _ ssh.Pty) bool {
+			u, _ := ctx.Value(userKey{}).(User)
+			return !u.NoPty
 		},
 		ServerConfigCallback: func(ssh.Context) *gossh.ServerConfig {
 			return &gossh.ServerConfig{AuthLogCallback: s.authLog}
@@ -105,6 +119,17 @@ func New(o Options) (*Server, error) {
 // authLog logs a refused password or keyboard-interactive attempt (the
 // server offers neither); a refused key is logged with its fingerprint
 // where it is looked up.
+// remoteIP is the client's address, unmapped (an IPv4 client on a
+// dual-stack socket is matched as IPv4); the zero Addr when unknown.
+func remoteIP(a net.Addr) netip.Addr {
+	if t, ok := a.(*net.TCPAddr); ok {
+		if ip, ok := netip.AddrFromSlice(t.IP); ok {
+			return ip.Unmap()
+		}
+	}
+	return netip.Addr{}
+}
+
 func (s *Server) authLog(conn gossh.ConnMetadata, method string, err error) {
 	if err != nil && (method == "password" || method == "keyboard-interactive") {
 		s.log.Warn("login refused: only public keys are accepted", "method", method, "user", conn.User(), "remote", conn.RemoteAddr().String())
@@ -223,6 +248,14 @@ func (s *Server) handle(sess ssh.Session) {
 		return
 	}
 	defer s.leave(ss)
+	if s.o.Admit != nil {
+		if err := s.o.Admit(u); err != nil {
+			s.log.Warn("session refused", "key", u.Name, "fingerprint", u.Fingerprint, "error", err)
+			fmt.Fprint(sess.Stderr(), "chainwatch serve: this key's session cannot open: the desk's administrator will find why in the server's log\r\n")
+			sess.Exit(1)
+			return
+		}
+	}
 	start := time.Now()
 	if raw := sess.RawCommand(); len(raw) > MaxCommandLine {
 		// Refused before it is split (a quadratic split of a long line held
@@ -238,7 +271,11 @@ func (s *Server) handle(sess ssh.Session) {
 		return
 	}
 	if _, _, ok := sess.Pty(); !ok {
-		fmt.Fprint(sess.Stderr(), "chainwatch serve: the screen needs a terminal (ssh -t HOST), or name a command: ssh HOST -- chain SPY --json\r\n")
+		msg := "chainwatch serve: the screen needs a terminal (ssh -t HOST), or name a command: ssh HOST -- chain SPY --json\r\n"
+		if u.NoPty {
+			msg = "chainwatch serve: this key may not open a terminal (no-pty or restrict in authorized_keys), so no screen; name a command: ssh HOST -- chain SPY --json\r\n"
+		}
+		fmt.Fprint(sess.Stderr(), msg)
 		sess.Exit(2)
 		return
 	}

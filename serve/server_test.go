@@ -86,19 +86,12 @@ func startServerWith(t *testing.T, seen *sizes, o serve.Options) (addr string, k
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
+	if o.AuthorizedKeys == "" { // else the test's own file and keys
+		key = newKey(t)
+		o.AuthorizedKeys = filepath.Join(dir, "authorized_keys")
+		writeKeys(t, o.AuthorizedKeys, authorizedLine(key, "alice@desk"))
 	}
-	if key, err = gossh.NewSignerFromKey(priv); err != nil {
-		t.Fatal(err)
-	}
-	authorized := filepath.Join(dir, "authorized_keys")
-	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey()))) + " alice@desk\n"
-	if err := os.WriteFile(authorized, []byte(line), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	o.HostKey, o.AuthorizedKeys = hk, authorized
+	o.HostKey = hk
 	o.Screen = func(serve.User) (tea.Model, func()) { return sizeScreen{seen}, func() {} }
 	if o.Exec == nil {
 		o.Exec = func(context.Context, serve.User, []string, io.Reader, io.Writer, io.Writer) int { return 0 }
@@ -126,6 +119,36 @@ func startServerWith(t *testing.T, seen *sizes, o serve.Options) (addr string, k
 		}
 	})
 	return ln.Addr().String(), key, hk.PublicKey()
+}
+
+func newKey(t *testing.T) gossh.Signer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
+// authorizedLine is key's authorized_keys line, options (if any) before
+// it and comment after.
+func authorizedLine(key gossh.Signer, comment string, options ...string) string {
+	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey()))) + " " + comment
+	if len(options) > 0 {
+		line = strings.Join(options, ",") + " " + line
+	}
+	return line
+}
+
+func writeKeys(t *testing.T, path string, lines ...string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // waitSeen polls (every 20 ms, 15 s at most) until the screen has been
