@@ -69,7 +69,9 @@ directory's serve/NAME: recent symbols, and a config.toml of its own for the
 watchlist, saved scans and alert rules, positions.toml, the alert log). The
 host key is made once and kept. The server's own alert rules are the desk's:
 evaluated on the same monitor, their events in the server's log. A command after
--- runs headless on the served subscription: ssh HOST -- chain SPY --json.`,
+-- runs headless on the served subscription: ssh HOST -- chain SPY --json;
+its points are charged to the desk's day and the key's share ([serve]
+key_share) before it is sent, and refused past either.`,
 		Example: `  chainwatch serve --listen 127.0.0.1:2222
   ssh -p 2222 127.0.0.1                     the screen
   ssh -p 2222 127.0.0.1 -- chain SPY --json   a command, with its exit status`,
