@@ -1,8 +1,16 @@
 package cmd
 
 import (
+	"context"
+	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+	gossh "golang.org/x/crypto/ssh"
 
 	"chainwatch/model"
 	"chainwatch/model/modeltest"
@@ -79,5 +87,84 @@ func TestServeKeyShareFromConfig(t *testing.T) {
 	}
 	if _, errOut, code := runOver(t, c, "chain SPY --json=option"); code != ExitInput || !strings.Contains(errOut, "this key 4 of its 5 (1 left)") {
 		t.Fatalf("bob past a key_share of 0.05: status %d, %q", code, errOut)
+	}
+}
+
+// `chainwatch serve` itself reads [serve] key_share from its config file
+// (and the day from [budget]), and refuses at start an authorized_keys
+// line with an option it does not honour, saying its line.
+func TestServeCommandReadsKeyShareAndChecksKeys(t *testing.T) {
+	env := homeEnv(t)
+	conf := filepath.Join(env["XDG_CONFIG_HOME"], "chainwatch")
+	if err := os.MkdirAll(conf, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(conf, "config.toml"), []byte("[budget]\npoints_per_day = 100\n\n[serve]\nkey_share = 0.05\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	key := newKey(t)
+	keys := filepath.Join(conf, authorizedKeysFile)
+	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey()))) + " alice@desk\n"
+	serveCmd := func(ctx context.Context, ready func(net.Addr)) (*cobra.Command, *syncBuffer) {
+		errOut := &syncBuffer{}
+		cmd := NewCmdServe(cli{env: env}.deps(&syncBuffer{}, errOut), func(o *ServeOptions) error {
+			o.Context, o.Ready = ctx, ready
+			return serveRun(o)
+		})
+		cmd.SetArgs([]string{"--listen", "127.0.0.1:0", "--sandbox-clock", "2026-11-24T10:30:00-05:00"})
+		cmd.SetErr(errOut)
+		return cmd, errOut
+	}
+
+	if err := os.WriteFile(keys, []byte(`command="chain SPY" `+line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd, _ := serveCmd(t.Context(), func(net.Addr) { t.Error("serve listened with a command= line") })
+	if err := cmd.Execute(); exitCode(err) != ExitInput || !strings.Contains(err.Error(), "line 1") || !strings.Contains(err.Error(), "command") {
+		t.Fatalf("a command= line at start: %v", err)
+	}
+
+	if err := os.WriteFile(keys, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	addrs := make(chan string, 1)
+	cmd, errOut := serveCmd(ctx, func(a net.Addr) { addrs <- a.String() })
+	done := make(chan error, 1)
+	go func() { done <- cmd.Execute() }()
+	defer func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve: %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Error("serve did not stop within 30s")
+		}
+	}()
+	var addr string
+	select {
+	case addr = <-addrs:
+	case err := <-done:
+		t.Fatalf("serve ended: %v; %s", err, errOut.String())
+	case <-time.After(60 * time.Second):
+		t.Fatal("serve did not listen within 60s")
+	}
+	host, _, err := serve.HostKey(filepath.Join(env["XDG_STATE_HOME"], "chainwatch", hostKeyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "trader", Auth: []gossh.AuthMethod{gossh.PublicKeys(key)},
+		HostKeyCallback: gossh.FixedHostKey(host.PublicKey()), Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, errOut, code := runOver(t, c, "chain SPY --json=option"); code != 0 {
+		t.Fatalf("the first chain: status %d, %q", code, errOut)
+	}
+	if _, errOut, code := runOver(t, c, "chain SPY --json=option"); code != ExitInput || !strings.Contains(errOut, "this key 4 of its 5 (1 left)") {
+		t.Fatalf("past a key_share of 0.05 of 100: status %d, %q", code, errOut)
 	}
 }
