@@ -51,8 +51,11 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
-	closing  bool
-	wg       sync.WaitGroup // the sessions' handlers
+	// sizes are the resizers of sessions granted a terminal, from their
+	// pty-req until their handler takes them (window.go).
+	sizes   sync.Map
+	closing bool
+	wg      sync.WaitGroup // the sessions' handlers
 }
 
 // shutdownGrace is how long the sessions get to restore their terminals
@@ -108,6 +111,7 @@ func New(o Options) (*Server, error) {
 			u, _ := ctx.Value(userKey{}).(User)
 			return !u.NoPty
 		},
+		PtyHandler: s.ptyGranted,
 		ServerConfigCallback: func(ssh.Context) *gossh.ServerConfig {
 			return &gossh.ServerConfig{AuthLogCallback: s.authLog}
 		},
@@ -240,6 +244,7 @@ func (s *Server) isClosing() bool {
 // screen, which needs a terminal.
 func (s *Server) handle(sess ssh.Session) {
 	u, _ := sess.Context().Value(userKey{}).(User)
+	sizes := s.resizerOf(sess)
 	ss, refusal := s.admit()
 	if ss == nil {
 		s.log.Warn("session refused", "reason", refusal, "key", u.Name, "remote", sess.RemoteAddr().String())
@@ -280,7 +285,7 @@ func (s *Server) handle(sess ssh.Session) {
 		return
 	}
 	s.log.Info("screen opened", "key", u.Name, "fingerprint", u.Fingerprint, "remote", sess.RemoteAddr().String())
-	why := s.screen(sess, ss, u)
+	why := s.screen(sess, ss, u, sizes)
 	s.log.Info("screen closed", "key", u.Name, "why", why, "took", time.Since(start).Round(time.Second))
 }
 
@@ -305,8 +310,8 @@ func (s *Server) exec(sess ssh.Session, ss *session, u User, args []string) int 
 // goroutine and the session waits for whichever comes first: a program
 // that does not end when asked (quitGrace), nor when killed, is left
 // behind, and its session still ends and frees its place.
-func (s *Server) screen(sess ssh.Session, ss *session, u User) string {
-	pty, winch, _ := sess.Pty()
+func (s *Server) screen(sess ssh.Session, ss *session, u User, sizes *resizer) string {
+	pty, _, _ := sess.Pty()
 	cols, rows, ok := boundWindow(pty.Window)
 	if !ok {
 		cols, rows = defaultCols, defaultRows
@@ -333,9 +338,7 @@ func (s *Server) screen(sess ssh.Session, ss *session, u User) string {
 			return msg
 		}))...)
 	ended := make(chan struct{})
-	sizes := newResizer(p)
-	go sizes.drain(winch)
-	go sizes.send(ended)
+	go sizes.send(p, ended)
 	go func() {
 		defer close(ended)
 		if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {

@@ -481,3 +481,86 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// Window changes sent after the pty-req and before the exec request that
+// starts the session, and while a command run with a terminal writes a
+// megabyte, hold nothing: the exec request is answered and the command's
+// output all arrives, with its exit status (bounded waits).
+func TestServeResizesAroundACommandWithATerminal(t *testing.T) {
+	big := strings.Repeat("x", 1<<20)
+	addr, key, host := startServerWith(t, &sizes{}, serve.Options{
+		Exec: func(_ context.Context, _ serve.User, _ []string, _ io.Reader, out, _ io.Writer) int {
+			io.WriteString(out, big)
+			return 0
+		}})
+	c, _, err := dialKey(t, addr, key, host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, reqs, err := c.OpenChannel("session", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exit := make(chan uint32, 1)
+	go func() {
+		for req := range reqs {
+			var st struct{ Status uint32 }
+			if req.Type == "exit-status" && gossh.Unmarshal(req.Payload, &st) == nil {
+				exit <- st.Status
+			}
+			req.Reply(false, nil)
+		}
+	}()
+	pty := struct {
+		Term                         string
+		Columns, Rows, Width, Height uint32
+		Modes                        string
+	}{"xterm", 80, 24, 0, 0, "\x00"}
+	if ok, err := ch.SendRequest("pty-req", true, gossh.Marshal(&pty)); !ok || err != nil {
+		t.Fatalf("pty-req: %v, %v", ok, err)
+	}
+	resize := func(n int) {
+		for i := range n {
+			win := struct{ Columns, Rows, Width, Height uint32 }{uint32(81 + i), 25, 0, 0}
+			if _, err := ch.SendRequest("window-change", false, gossh.Marshal(&win)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	resize(50)
+	answered := make(chan bool, 1)
+	go func() {
+		ok, _ := ch.SendRequest("exec", true, gossh.Marshal(&struct{ Command string }{"chain SPY"}))
+		answered <- ok
+	}()
+	select {
+	case ok := <-answered:
+		if !ok {
+			t.Fatal("the exec request was refused")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the exec request behind 50 window changes was not answered within 10s")
+	}
+	resize(50)
+	got := make(chan int, 1)
+	go func() {
+		n, _ := io.Copy(io.Discard, ch)
+		got <- int(n)
+	}()
+	select {
+	case n := <-got:
+		if n != len(big) {
+			t.Fatalf("the command's output: %d bytes, want %d", n, len(big))
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the command's output did not all arrive within 15s")
+	}
+	select {
+	case st := <-exit:
+		if st != 0 {
+			t.Fatalf("exit status %d", st)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("no exit status within 15s")
+	}
+}

@@ -29,20 +29,19 @@ func boundWindow(w ssh.Window) (cols, rows int, ok bool) {
 // resizer hands a session's window changes to its program, only the
 // latest one mattering. The SSH request loop sends a window-change on a
 // channel of one and waits while it is full; drain takes every one at
-// once, so the loop never waits on the program, and send gives the
-// program the newest size when it is ready for it: a burst of a thousand
-// changes is one or two redraws, never a thousand frames queued.
+// once, so the loop never waits on the program (nor, for a command run
+// with a terminal, on nothing at all), and send gives the program the
+// newest size when it is ready for it: a burst of a thousand changes is
+// one or two redraws, never a thousand frames queued.
 type resizer struct {
-	p *tea.Program
-
 	mu     sync.Mutex
 	latest [2]int
 	fresh  bool          // latest is not yet sent
 	wake   chan struct{} // one pending signal for send
 }
 
-func newResizer(p *tea.Program) *resizer {
-	return &resizer{p: p, wake: make(chan struct{}, 1)}
+func newResizer() *resizer {
+	return &resizer{wake: make(chan struct{}, 1)}
 }
 
 // drain keeps the latest bounded size of winch until the request loop
@@ -64,9 +63,9 @@ func (r *resizer) drain(winch <-chan ssh.Window) {
 	}
 }
 
-// send gives the program the newest size each time one came, until done
-// closes. A program busy with a frame holds send, not drain.
-func (r *resizer) send(done <-chan struct{}) {
+// send gives p the newest size each time one came, until done closes. A
+// program busy with a frame holds send, not drain.
+func (r *resizer) send(p *tea.Program, done <-chan struct{}) {
 	for {
 		select {
 		case <-done:
@@ -78,7 +77,45 @@ func (r *resizer) send(done <-chan struct{}) {
 		r.fresh = false
 		r.mu.Unlock()
 		if fresh {
-			r.p.Send(tea.WindowSizeMsg{Width: size[0], Height: size[1]}) // returns once the program has ended
+			p.Send(tea.WindowSizeMsg{Width: size[0], Height: size[1]}) // returns once the program has ended
 		}
 	}
+}
+
+// emulatePty is charm.land/ssh's own pty handler (its default), which
+// ptyGranted wraps: the terminal is the SSH channel itself.
+var emulatePty = func() ssh.PtyHandler {
+	var srv ssh.Server
+	_ = ssh.EmulatePty()(&srv)
+	return srv.PtyHandler
+}()
+
+// ptyGranted runs on the SSH request loop as a pty-req is granted: the
+// session's window changes are taken from then on, before the shell or
+// exec request that starts its handler (a window-change sent before it
+// would otherwise hold the loop, and the request behind it, for good),
+// and whatever the session turns out to be: a command run with a
+// terminal is never read its sizes.
+func (s *Server) ptyGranted(ctx ssh.Context, sess ssh.Session, pty ssh.Pty) (func() error, error) {
+	closer, err := emulatePty(ctx, sess, pty)
+	if err != nil {
+		return closer, err
+	}
+	_, winch, _ := sess.Pty()
+	r := newResizer()
+	s.sizes.Store(sess, r)
+	go func() {
+		r.drain(winch)
+		s.sizes.CompareAndDelete(sess, r) // the channel ended, handled or not
+	}()
+	return closer, nil
+}
+
+// resizerOf is the resizer of sess, taken by its handler; a session
+// without a terminal has one that is never told a size.
+func (s *Server) resizerOf(sess ssh.Session) *resizer {
+	if r, ok := s.sizes.Load(sess); ok {
+		return r.(*resizer)
+	}
+	return newResizer()
 }
