@@ -23,6 +23,8 @@ func (s *Server) screen(sess ssh.Session, ss *session, u User, sizes *resizer) s
 	if !ok {
 		cols, rows = defaultCols, defaultRows
 	}
+	first := sizes.newest(tea.WindowSizeMsg{Width: cols, Height: rows}) // the pty's size may be older
+	cols, rows = first.Width, first.Height
 	model, done := s.o.Screen(u)
 	defer done()
 	idle := make(chan struct{})
@@ -34,7 +36,9 @@ func (s *Server) screen(sess ssh.Session, ss *session, u User, sizes *resizer) s
 	}
 	p := tea.NewProgram(model, append(bm.MakeOptions(sess), tea.WithWindowSize(cols, rows),
 		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
-			switch msg.(type) {
+			switch msg := msg.(type) {
+			case tea.WindowSizeMsg:
+				return sizes.newest(msg)
 			case tea.SuspendMsg:
 				return tea.ResumeMsg{} // there is no shell to suspend to (wish's own filter)
 			case tea.KeyPressMsg, tea.MouseClickMsg, tea.MouseWheelMsg, tea.PasteMsg:

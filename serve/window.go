@@ -36,6 +36,7 @@ func boundWindow(w ssh.Window) (cols, rows int, ok bool) {
 type resizer struct {
 	mu     sync.Mutex
 	latest [2]int
+	known  bool          // latest holds a size
 	fresh  bool          // latest is not yet sent
 	wake   chan struct{} // one pending signal for send
 }
@@ -54,13 +55,26 @@ func (r *resizer) drain(winch <-chan ssh.Window) {
 			continue
 		}
 		r.mu.Lock()
-		r.latest, r.fresh = [2]int{cols, rows}, true
+		r.latest, r.known, r.fresh = [2]int{cols, rows}, true, true
 		r.mu.Unlock()
 		select {
 		case r.wake <- struct{}{}:
 		default: // send is already told
 		}
 	}
+}
+
+// newest is the newest size the client sent, else msg's: the program is
+// given it in place of whatever size message it takes (its filter), so
+// that its own first one (sent from a goroutine as it starts, in a race
+// with send's) can never undo a newer size.
+func (r *resizer) newest(msg tea.WindowSizeMsg) tea.WindowSizeMsg {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.known {
+		return tea.WindowSizeMsg{Width: r.latest[0], Height: r.latest[1]}
+	}
+	return msg
 }
 
 // send gives p the newest size each time one came, until done closes. A
