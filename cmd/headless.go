@@ -260,8 +260,13 @@ func (h *headless) run(client *api.Client, mode api.Mode, format Format, fc conf
 	if h.Watch > 0 {
 		return h.watch(client, mode, format, fc, j)
 	}
+	settle, err := h.served.spend(h.Context, &j.plan) // the desk's day and the key's share, before it is sent
+	if err != nil {
+		return err
+	}
 	a, err := h.once(client, j)
 	h.served.book(a.Resps) // a --watch run is booked by the monitor as a job
+	settle(a.cost())
 	if err != nil {
 		return err
 	}

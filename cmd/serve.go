@@ -69,7 +69,9 @@ directory's serve/NAME: recent symbols, and a config.toml of its own for the
 watchlist, saved scans and alert rules, positions.toml, the alert log). The
 host key is made once and kept. The server's own alert rules are the desk's:
 evaluated on the same monitor, their events in the server's log. A command after
--- runs headless on the served subscription: ssh HOST -- chain SPY --json.`,
+-- runs headless on the served subscription: ssh HOST -- chain SPY --json;
+its points are charged to the desk's day and the key's share ([serve]
+key_share) before it is sent, and refused past either.`,
 		Example: `  chainwatch serve --listen 127.0.0.1:2222
   ssh -p 2222 127.0.0.1                     the screen
   ssh -p 2222 127.0.0.1 -- chain SPY --json   a command, with its exit status`,
@@ -115,6 +117,13 @@ func serveRun(o *ServeOptions) error {
 	if _, err := serve.CheckAuthorizedKeys(o.AuthorizedKeys); err != nil {
 		return badInput(fmt.Errorf("--authorized-keys: %w", err))
 	}
+	// [serve] key_share of the server's config file (the screen's set-up
+	// reads the file again, and says what is wrong with it).
+	fc, _, _, err := configFile(o.Watch.Flags.configPath, o.Watch.Changed("config"), getenv)
+	if err != nil {
+		return badInput(err)
+	}
+	keyShare := fc.Serve.KeyShare
 	state := config.OpenState(getenv)
 	if o.HostKey == "" {
 		if state.Dir() == "" {
@@ -151,6 +160,9 @@ func serveRun(o *ServeOptions) error {
 		}
 		d := newDesk(cfg, state.In("serve"), getenv, log)
 		defer d.close()
+		if keyShare != nil {
+			d.ledger.Share = *keyShare
+		}
 		served = d.serve(ctx, ln, serve.Options{HostKey: signer, AuthorizedKeys: o.AuthorizedKeys,
 			MaxSessions: o.MaxSessions, IdleTimeout: o.IdleTimeout})
 		log.Info("stopped")
@@ -173,6 +185,7 @@ type desk struct {
 	pool   *alert.Pool
 	server *alert.Engine // the server's config file's rules; nil: none
 	state  config.State  // the serve directory; each key's state in a subdirectory
+	ledger *serve.Ledger // the day's points of the keys' one-shot commands
 	getenv func(string) string
 	log    *slog.Logger
 
@@ -197,6 +210,7 @@ func newDesk(cfg model.Config, state config.State, getenv func(string) string, l
 	} else {
 		d.pool = deskPool(cfg, d.mon)
 	}
+	d.ledger = &serve.Ledger{Desk: d.day, Now: cfg.Now}
 	cfg.Monitor = d.mon
 	cfg.FirstRun = false // the desk's box set up the service; a trader's first screen needs no banner
 	// What is the server's own is no session's: each key has its own
@@ -208,6 +222,18 @@ func newDesk(cfg model.Config, state config.State, getenv func(string) string, l
 	return d
 }
 
+// day is the desk's points booked on now's trading day and its day's
+// budget: --budget-per-day (or [budget] points_per_day), else what the
+// share of the month's points allows an hour, for a whole session.
+func (d *desk) day(now time.Time) (spent, budget int) {
+	st := d.mon.Stats(now)
+	budget = d.base.Budget.PerDay
+	if budget <= 0 {
+		budget = int(st.BudgetPerHour * feed.RegularSessionHours)
+	}
+	return st.DaySpent, budget
+}
+
 // close stops the pool's fetches and the monitor.
 func (d *desk) close() {
 	d.pool.Close()
@@ -217,7 +243,7 @@ func (d *desk) close() {
 // serve runs the server on ln until ctx ends, with the server's own rules
 // fetching and their events in the server's log.
 func (d *desk) serve(ctx context.Context, ln net.Listener, o serve.Options) error {
-	o.Screen, o.Exec, o.Log = d.screen, d.exec, d.log
+	o.Screen, o.Exec, o.Log, o.Admit = d.screen, d.exec, d.log, d.admit
 	srv, err := serve.New(o)
 	if err != nil {
 		return err
@@ -252,4 +278,7 @@ type servedClient struct {
 	client *api.Client
 	mon    *feed.Monitor
 	line   string // the command line, naming a --watch job
+	// charge books a one-shot command's points to the desk's day and the
+	// key's share before it is sent (serve.Ledger), or refuses it.
+	charge func(cost int) (settle func(spent int), err error)
 }

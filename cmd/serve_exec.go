@@ -10,6 +10,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/feed"
 	"chainwatch/serve"
+	"chainwatch/text"
 )
 
 // servedCommands are what an exec request may run: the headless commands
@@ -24,21 +25,22 @@ var servedRefused = []string{"--config", "--auth-url", "--base-url", "--client-i
 
 // exec runs an exec request's command line on the served session and
 // returns its exit status, as the same command run on the box would.
-func (d *desk) exec(ctx context.Context, _ serve.User, args []string, in io.Reader, out, errOut io.Writer) int {
+func (d *desk) exec(ctx context.Context, u serve.User, args []string, in io.Reader, out, errOut io.Writer) int {
 	if msg := checkServed(args); msg != "" {
 		fmt.Fprintln(errOut, "chainwatch serve: "+msg)
 		return ExitInput
 	}
+	charge := func(cost int) (func(int), error) { return d.ledger.Charge(u, cost) }
 	deps := Deps{in: in, out: out, errOut: errOut, getenv: d.getenv, now: d.base.Now, ctx: ctx,
-		served: &servedClient{client: d.base.Client, mon: d.mon, line: strings.Join(args, " ")}}
+		served: &servedClient{client: d.base.Client, mon: d.mon, line: strings.Join(args, " "), charge: charge}}
 	return Execute(deps, args)
 }
 
 // checkServed says why args may not run over ssh; "" when they may.
 func checkServed(args []string) string {
 	if !slices.Contains(servedCommands, args[0]) {
-		return fmt.Sprintf("%q cannot run over ssh; the commands are %s (the screen: ssh without a command)",
-			args[0], strings.Join(servedCommands, ", "))
+		return fmt.Sprintf("%s cannot run over ssh; the commands are %s (the screen: ssh without a command)",
+			text.Quote(args[0]), strings.Join(servedCommands, ", "))
 	}
 	for _, a := range args[1:] {
 		if a == "--" {
@@ -78,4 +80,16 @@ func (s *servedClient) book(resps []*api.Response) {
 	for _, r := range resps {
 		s.mon.Outside(r)
 	}
+}
+
+// spend charges a one-shot run's plan (less what the store of past days
+// holds) before it is sent; settle books what it spent. A refusal is the
+// caller's to act on, as a budget backfill refuses: exit status 2.
+func (s *servedClient) spend(ctx context.Context, plan *costPlan) (settle func(spent int), err error) {
+	if s == nil || s.charge == nil {
+		return func(int) {}, nil
+	}
+	plan.probe(ctx, s.client)
+	settle, err = s.charge(plan.points())
+	return settle, badInput(err)
 }

@@ -3,9 +3,12 @@ package cmd
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"chainwatch/alert"
@@ -14,6 +17,8 @@ import (
 	"chainwatch/feed"
 	"chainwatch/model"
 	"chainwatch/scan"
+	"chainwatch/serve"
+	"chainwatch/text"
 )
 
 // Each key's own state under serve: a directory of the serve state
@@ -23,6 +28,34 @@ import (
 
 // keyConfig is the key's config file in its state directory.
 const keyConfig = "config.toml"
+
+// keyOwner is the file in a key's state directory that names the key it
+// belongs to (its fingerprint): a name is a comment, which another key
+// may carry once the first is gone, and must not inherit its positions.
+const keyOwner = "key"
+
+// admit lets a session of u open when its state directory is its key's:
+// one that records no key (made now, or kept from before) is u's from now
+// on; one that records another key refuses it, naming both.
+func (d *desk) admit(u serve.User) error {
+	dir := d.state.In(u.Name).Dir()
+	if dir == "" {
+		return nil // no state is kept, so none is shared
+	}
+	path := filepath.Join(dir, keyOwner)
+	data, _, err := api.ReadRegularFile(path, 4<<10)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return config.WriteFileAtomic(path, []byte(u.Fingerprint+"\n"))
+	case err != nil:
+		return err
+	}
+	if owner := strings.TrimSpace(string(data)); owner != u.Fingerprint {
+		return fmt.Errorf("the state in %s belongs to the key %s, not to %s (named %s by its comment): if it is the same trader's new key, write its fingerprint into %s; else give the new key a name of its own",
+			dir, text.OneLine(owner, 80), u.Fingerprint, u.Name, path)
+	}
+	return nil
+}
 
 // keyAlerts is one key's alert engine, shared by the key's sessions (two
 // terminals of one trader show the same rules, log and events, and fire

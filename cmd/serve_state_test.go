@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	gossh "golang.org/x/crypto/ssh"
 
 	"chainwatch/api"
 	"chainwatch/config"
@@ -244,5 +245,60 @@ func TestServeKeyConfigThatDoesNotLoadIsSaid(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(path); string(got) != body {
 		t.Errorf("the file became %q", got)
+	}
+}
+
+// A key's state belongs to the key, not to its comment: the directory
+// records the fingerprint of the key that first used it, and another key
+// that comes to carry the same name (the first one's line gone) is
+// refused, both fingerprints in the server's log; two keys of one name
+// in the file at once are both refused. The first key still opens its
+// own state.
+func TestServeStateBelongsToTheKey(t *testing.T) {
+	r := startDesk(t, serve.Options{}, "desk-a")
+	laptop, other := r.keys["desk-a"], newKey(t)
+	fps := []string{gossh.FingerprintSHA256(laptop.PublicKey()), gossh.FingerprintSHA256(other.PublicKey())}
+	if _, errOut, code := runOver(t, r.login("desk-a"), "version"); code != 0 {
+		t.Fatalf("desk-a's first session: %d, %q", code, errOut)
+	}
+	if b, err := os.ReadFile(filepath.Join(r.keyDir("desk-a"), keyOwner)); err != nil || strings.TrimSpace(string(b)) != fps[0] {
+		t.Fatalf("the state directory does not record its key: %q, %v", b, err)
+	}
+	positions := filepath.Join(r.keyDir("desk-a"), "positions.toml")
+	if err := os.WriteFile(positions, []byte("# desk-a's book\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	line := func(k gossh.Signer, comment string) string {
+		return strings.TrimSpace(string(gossh.MarshalAuthorizedKey(k.PublicKey()))) + " " + comment + "\n"
+	}
+	authorized := filepath.Join(r.home, "authorized_keys")
+	write := func(lines ...string) {
+		if err := os.WriteFile(authorized, []byte(strings.Join(lines, "")), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(line(other, "desk-a@other"))
+	c, err := r.dial(gossh.PublicKeys(other))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, errOut, code := runOver(t, c, "version"); code != 1 || !strings.Contains(errOut, "cannot open") {
+		t.Fatalf("another key named desk-a: %d, %q; want it refused", code, errOut)
+	}
+	if l := r.log.String(); !strings.Contains(l, fps[0]) || !strings.Contains(l, fps[1]) {
+		t.Fatalf("the log does not name both keys: %s", l)
+	}
+	write(line(laptop, "desk-a@laptop"), line(other, "desk-a@other"))
+	if c, err := r.dial(gossh.PublicKeys(laptop)); err == nil {
+		c.Close()
+		t.Fatal("a key of a clashing name logged in")
+	}
+	write(line(laptop, "desk-a@laptop"))
+	if _, errOut, code := runOver(t, r.login("desk-a"), "version"); code != 0 {
+		t.Fatalf("desk-a's own key again: %d, %q", code, errOut)
+	}
+	if b, err := os.ReadFile(positions); err != nil || string(b) != "# desk-a's book\n" {
+		t.Fatalf("desk-a's positions: %q, %v", b, err)
 	}
 }

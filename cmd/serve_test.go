@@ -41,8 +41,10 @@ type deskRig struct {
 	log    *syncBuffer
 	home   string
 	getenv func(string) string
-	cancel context.CancelFunc
-	done   chan error
+	// keyShare is [serve] key_share, set by a test's setup; 0: none.
+	keyShare float64
+	cancel   context.CancelFunc
+	done     chan error
 }
 
 // startDesk serves SPY to traders (each a key named in authorized_keys) on
@@ -67,6 +69,7 @@ func startDeskWith(t *testing.T, o serve.Options, setup func(r *deskRig, cfg *mo
 		setup(r, &cfg)
 	}
 	r.desk = newDesk(cfg, config.OpenState(getenv).In("serve"), getenv, slog.New(slog.NewTextHandler(r.log, nil)))
+	r.desk.ledger.Share = r.keyShare // as serveRun sets [serve] key_share
 	var lines strings.Builder
 	for _, name := range traders {
 		s := newKey(t)
@@ -290,27 +293,11 @@ func TestServeRefusesUnknownKeysPasswordsAndTooManySessions(t *testing.T) {
 // its output and exit status; the desk's own commands and flags are not
 // a session's to run.
 func TestServeExecRunsHeadlessCommands(t *testing.T) {
-	r := startDesk(t, serve.Options{}, "alice")
+	r := startDeskWith(t, serve.Options{}, func(_ *deskRig, cfg *model.Config) { cfg.Budget.PerDay = 10000 }, "alice")
 	c := r.login("alice")
 	run := func(cmd string) (string, string, int) {
 		t.Helper()
-		sess, err := c.NewSession()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sess.Close()
-		var out, errOut bytes.Buffer
-		sess.Stdout, sess.Stderr = &out, &errOut
-		err = sess.Run(cmd)
-		var exit *gossh.ExitError
-		switch {
-		case err == nil:
-			return out.String(), errOut.String(), 0
-		case errors.As(err, &exit):
-			return out.String(), errOut.String(), exit.ExitStatus()
-		}
-		t.Fatalf("%s: %v", cmd, err)
-		return "", "", -1
+		return runOver(t, c, cmd)
 	}
 	out, errOut, code := run("chain SPY --json=option,option_bid")
 	if code != 0 || !strings.Contains(out, `"option": "SPY`) || !strings.Contains(errOut, "points spent") {
@@ -335,6 +322,28 @@ func TestServeExecRunsHeadlessCommands(t *testing.T) {
 			t.Errorf("%s: status %d, %q; want %d saying %q", c.cmd, code, errOut, c.code, c.says)
 		}
 	}
+}
+
+// runOver runs cmd over c and returns its stdout, stderr and exit status.
+func runOver(t *testing.T, c *gossh.Client, cmd string) (string, string, int) {
+	t.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	var out, errOut bytes.Buffer
+	sess.Stdout, sess.Stderr = &out, &errOut
+	err = sess.Run(cmd)
+	var exit *gossh.ExitError
+	switch {
+	case err == nil:
+		return out.String(), errOut.String(), 0
+	case errors.As(err, &exit):
+		return out.String(), errOut.String(), exit.ExitStatus()
+	}
+	t.Fatalf("%s: %v", cmd, err)
+	return "", "", -1
 }
 
 // A session whose client stops reading does not hold the others up: while

@@ -29,6 +29,7 @@ type File struct {
 	BlockSize  *int64      `toml:"block_size"`
 	TapeSize   *int        `toml:"tape_size"`
 	Budget     Budget      `toml:"budget"`
+	Serve      Serve       `toml:"serve"`
 	Service    Service     `toml:"service"`
 	Scans      []ScanTable `toml:"scan"` // [[scan]] tables, scans.go
 	// Alerts are the [[alert]] rules (alerts.go), AlertLines the line of
@@ -50,6 +51,14 @@ type File struct {
 type Budget struct {
 	PointsPerDay *int     `toml:"points_per_day"`
 	Share        *float64 `toml:"share"`
+}
+
+// Serve is the [serve] table: `chainwatch serve`'s own settings.
+type Serve struct {
+	// KeyShare is the share (0,1] of the desk's day budget that one key's
+	// commands over ssh may spend; nil: the day split evenly among the
+	// keys of authorized_keys (a trader cannot spend the others' day).
+	KeyShare *float64 `toml:"key_share"`
 }
 
 // Service is the [service] table: where to connect and with what,
@@ -180,7 +189,7 @@ func Load(path string, explicit bool, rule ScanRule) (fc File, exists bool, err 
 // configKeys lists every key of the file, for the unknown-key message.
 var configKeys = []string{
 	"symbol", "mode", "theme", "colorblind", "flash", "block_size", "tape_size", "watchlist",
-	"budget.points_per_day", "budget.share",
+	"budget.points_per_day", "budget.share", "serve.key_share",
 	"service.base_url", "service.auth_url", "service.client_id", "service.client_secret", "service.token_file",
 	"scan.name", "scan.description", "scan.all_results",
 	"scan.field.formula", "scan.field.display_name", "scan.field.include_in_resultset", "scan.field.sort",
@@ -264,6 +273,9 @@ func (fc *File) check(rule ScanRule) error {
 		if err := CheckShare(*s); err != nil {
 			return fmt.Errorf("[budget] share: %w", err)
 		}
+	}
+	if s := fc.Serve.KeyShare; s != nil && (math.IsNaN(*s) || *s <= 0 || *s > 1) {
+		return fmt.Errorf("[serve] key_share: %v: want a key's share of the desk's day budget in (0, 1], e.g. 0.25", *s)
 	}
 	svc := &fc.Service
 	svc.BaseURL = strings.TrimSpace(svc.BaseURL)

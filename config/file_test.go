@@ -219,3 +219,19 @@ func TestUserConfigDirFromGetenv(t *testing.T) {
 		t.Fatal(p, err)
 	}
 }
+
+// [serve] key_share is a key's share of a served desk's day: read, and
+// refused outside (0, 1] with the key named.
+func TestConfigServeKeyShare(t *testing.T) {
+	dir := t.TempDir()
+	fc, _, err := Load(configtest.Write(t, dir, "[serve]\nkey_share = 0.25\n", 0o600), true, nil)
+	if err != nil || fc.Serve.KeyShare == nil || *fc.Serve.KeyShare != 0.25 {
+		t.Fatalf("key_share = 0.25: %v, %+v", err, fc.Serve)
+	}
+	for _, v := range []string{"0", "1.5", "-0.1", "nan"} {
+		_, _, err := Load(configtest.Write(t, dir, "[serve]\nkey_share = "+v+"\n", 0o600), true, nil)
+		if err == nil || !strings.Contains(err.Error(), "[serve] key_share") {
+			t.Errorf("key_share = %s: %v", v, err)
+		}
+	}
+}

@@ -96,12 +96,37 @@ func (s *Scheduler) Spend(resp *api.Response) { s.book(resp, s.clock) }
 // Outside books points the user spent on purpose, a scan: they count in
 // the session's total and the balance, but not in the polling rate, so a
 // 150-point scan does not slow the chain down for the next hour.
-func (s *Scheduler) Outside(resp *api.Response) {
+func (s *Scheduler) Outside(resp *api.Response) { s.OutsideAt(resp, s.clock) }
+
+// OutsideAt is Outside at now, which names the day its points count in
+// (Stats.DaySpent).
+func (s *Scheduler) OutsideAt(resp *api.Response, now time.Time) {
 	if resp == nil {
 		return
 	}
 	s.spent += max(resp.Cost, 0)
+	s.today(max(resp.Cost, 0), now)
 	s.balance(resp)
+}
+
+// today adds cost to the points of now's trading day (Eastern), which a
+// served desk's one-shot commands are checked against: a server runs for
+// days, and its session total is not a day's. The day only moves on: a
+// booking with no time, or dated before the day held (a stale reply,
+// booked at the latest time the scheduler saw), counts in the day held.
+func (s *Scheduler) today(cost int, now time.Time) {
+	if now.IsZero() {
+		now = s.clock
+	}
+	if !now.IsZero() {
+		if d := api.Today(now); d > s.day {
+			if !s.day.IsZero() {
+				s.daySpent = 0
+			}
+			s.day = d
+		}
+	}
+	s.daySpent += cost
 }
 
 // balance keeps the month's balance a response reports; headers the
@@ -167,6 +192,7 @@ func (s *Scheduler) charge(cost int, now time.Time) {
 		return
 	}
 	s.spent += cost
+	s.today(cost, now)
 	if now.IsZero() {
 		return // a Spend before any clock counts, but not in the hourly rate
 	}
@@ -181,6 +207,7 @@ func (s *Scheduler) charge(cost int, now time.Time) {
 // Stats is the scheduler's account of spending, for the status bar.
 type Stats struct {
 	SessionSpent  int       // points charged this session (sum of resp.Cost)
+	DaySpent      int       // of them, those charged on the trading day (Eastern) of the Stats' time
 	FromHistory   int       // answers the store of past days gave this session, at 0 points
 	HourlyRate    float64   // points per hour polling spends (see Stats); valid when RateKnown
 	RateKnown     bool      // false until the first poll: the loads before it are not a rate
@@ -190,6 +217,14 @@ type Stats struct {
 	Daily         bool      // the trial plan: its allowance renews every day, not every month
 	LastErr       error     // last failure; kept after a success so the status bar can show how long ago it was
 	LastErrAt     time.Time // when LastErr happened
+}
+
+// dayPoints is what was charged on now's trading day.
+func (s *Scheduler) dayPoints(now time.Time) int {
+	if s.day.IsZero() || s.day == api.Today(now) {
+		return s.daySpent
+	}
+	return 0
 }
 
 // Polled marks a timed fetch (not the first loads of a screen). The
@@ -209,6 +244,7 @@ func (s *Scheduler) Polled(now time.Time) {
 func (s *Scheduler) Stats(now time.Time) Stats {
 	st := Stats{
 		SessionSpent:  s.spent,
+		DaySpent:      s.dayPoints(now),
 		FromHistory:   s.fromHistory,
 		BudgetPerHour: s.BudgetPerHour(now),
 		PointsUsed:    s.pointsUsed,

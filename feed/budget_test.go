@@ -232,3 +232,26 @@ func TestSchedulerBalanceOutOfOrder(t *testing.T) {
 		t.Fatalf("left %v after a reset, want 497", st.PointsLeft)
 	}
 }
+
+// TestSchedulerDaySpent: the points of a trading day (Eastern) are
+// counted apart from the session's, polling and points spent outside
+// alike, and start from nothing on the next day; an undated booking
+// counts in the day held.
+func TestSchedulerDaySpent(t *testing.T) {
+	s := NewScheduler(Budget{PerDay: 100})
+	s.Spend(charged(3, api.Int{}, api.Int{})) // before any clock
+	s.Observe(FeedChain, charged(4, api.Int{}, api.Int{}), nil, wed)
+	s.OutsideAt(charged(150, api.Int{}, api.Int{}), wed.Add(time.Hour))
+	if st := s.Stats(wed.Add(2 * time.Hour)); st.DaySpent != 157 || st.SessionSpent != 157 {
+		t.Fatalf("day %d, session %d; want 157, 157", st.DaySpent, st.SessionSpent)
+	}
+	thu := wed.Add(24 * time.Hour)
+	if st := s.Stats(thu); st.DaySpent != 0 || st.SessionSpent != 157 {
+		t.Fatalf("the next day: day %d, session %d; want 0, 157", st.DaySpent, st.SessionSpent)
+	}
+	s.OutsideAt(charged(30, api.Int{}, api.Int{}), thu)
+	s.Outside(charged(5, api.Int{}, api.Int{})) // at the latest time seen: still Wednesday's clock
+	if st := s.Stats(thu); st.DaySpent != 35 || st.SessionSpent != 192 {
+		t.Fatalf("thursday: day %d, session %d; want 35, 192", st.DaySpent, st.SessionSpent)
+	}
+}

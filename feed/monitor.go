@@ -84,7 +84,7 @@ func (m *Monitor) Close() {
 func (m *Monitor) Outside(resp *api.Response) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.sched.Outside(resp)
+	m.sched.OutsideAt(resp, m.clock.Now())
 }
 
 // Stats is the budget's account at now.

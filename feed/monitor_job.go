@@ -50,7 +50,7 @@ func runJob(ctx context.Context, j *Job, c Clock) any {
 func (m *Monitor) afterJob(e *entry, r JobMsg, now time.Time) JobMsg {
 	e.last = r.At
 	for _, resp := range r.Resps {
-		m.sched.Outside(resp)
+		m.sched.OutsideAt(resp, now)
 	}
 	if rl := (*api.RateLimitError)(nil); errors.As(r.Err, &rl) {
 		m.sched.holdFor(rl, r.At)

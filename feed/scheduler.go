@@ -136,6 +136,8 @@ type Scheduler struct {
 	firstPoll   time.Time // the first timed fetch: the points rate is measured from there
 	clock       time.Time // latest time seen by Observe or Next, for Spend
 	spent       int
+	day         api.Date // the trading day daySpent counts; zero: none dated yet
+	daySpent    int
 	fromHistory int     // answers the store of past days gave (Stats.FromHistory)
 	spends      []spend // charged fetches of the last hour, oldest first
 	pointsUsed  api.Int

@@ -1,14 +1,15 @@
 package serve
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/pem"
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/netip"
 	"strings"
+	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 
@@ -57,10 +58,13 @@ func newHostKey(path string) ([]byte, error) {
 
 // User is who a session is: the authorized key's name (its comment up to
 // an "@", else a name made from its fingerprint), which names the state
-// kept for it, and the key's fingerprint.
+// kept for it, the key's fingerprint, what its line lets it do, and how
+// many keys the file held at its login.
 type User struct {
 	Name        string
 	Fingerprint string
+	NoPty       bool // no-pty or restrict: commands only, no screen
+	Keys        int
 }
 
 // authorizedKeys is the authorized_keys file, read again at every login
@@ -68,49 +72,63 @@ type User struct {
 // a restart.
 type authorizedKeys struct{ path string }
 
-// lookup finds key in the file. A file that group or others may read or
-// write is refused, as the token and config files are: who may log in is
-// the desk's secret, and not theirs to change.
-func (a authorizedKeys) lookup(key gossh.PublicKey) (User, bool, error) {
+// lookup finds key in the file and says whether it may log in from addr
+// at now: the first of its lines whose options admit it, as sshd does;
+// refusal says why not ("" with ok false: the key is not in the file). A
+// file that group or others may read or write is refused, as the token
+// and config files are: who may log in is the desk's secret, and not
+// theirs to change.
+func (a authorizedKeys) lookup(key gossh.PublicKey, addr netip.Addr, now time.Time) (u User, ok bool, refusal string, err error) {
 	data, err := api.ReadPrivateFile("the authorized keys file", a.path, maxKeyFile)
 	if err != nil {
-		return User{}, false, err
+		return User{}, false, "", err
 	}
-	want := key.Marshal()
-	for rest := data; len(bytes.TrimSpace(rest)) > 0; {
-		pub, comment, _, next, err := gossh.ParseAuthorizedKey(rest)
-		if err != nil {
-			break // no more keys: lines that are not keys are skipped by the parser
+	keys := parseAuthorized(data)
+	fp := gossh.FingerprintSHA256(key)
+	var why []string
+	for i := range keys {
+		k := &keys[i]
+		if k.fp != fp {
+			continue
 		}
-		rest = next
-		if bytes.Equal(pub.Marshal(), want) {
-			fp := gossh.FingerprintSHA256(pub)
-			return User{Name: nameOf(comment, fp), Fingerprint: fp}, true, nil
+		if r := k.admits(addr, now); r != "" {
+			why = append(why, r)
+			continue
 		}
+		return User{Name: k.name, Fingerprint: fp, NoPty: k.noPty, Keys: countKeys(keys)}, true, "", nil
 	}
-	return User{}, false, nil
+	return User{}, false, strings.Join(why, "; "), nil
+}
+
+// countKeys is how many keys (not lines) the file holds.
+func countKeys(keys []authorizedKey) int {
+	seen := map[string]bool{}
+	for _, k := range keys {
+		seen[k.fp] = true
+	}
+	return len(seen)
 }
 
 // CheckAuthorizedKeys reads the file once at start: a missing, unreadable
-// or world-readable file, or one without a key, is said before the
-// server listens rather than at the first refused login.
+// or world-readable file, one without a key, a line with an option serve
+// does not honour, or two keys of one name, is said before the server
+// listens rather than at the first refused login. It returns the number
+// of keys.
 func CheckAuthorizedKeys(path string) (int, error) {
 	data, err := api.ReadPrivateFile("the authorized keys file", path, maxKeyFile)
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	for rest := data; len(bytes.TrimSpace(rest)) > 0; n++ {
-		_, _, _, next, err := gossh.ParseAuthorizedKey(rest)
-		if err != nil {
-			break
-		}
-		rest = next
-	}
-	if n == 0 {
+	keys := parseAuthorized(data)
+	if len(keys) == 0 {
 		return 0, fmt.Errorf("%s holds no public key: add one line per trader (ssh-ed25519 AAAA... name@host)", path)
 	}
-	return n, nil
+	for _, k := range keys {
+		if k.problem != "" {
+			return 0, fmt.Errorf("%s: %s", path, k.problem)
+		}
+	}
+	return countKeys(keys), nil
 }
 
 // nameOf is the state name of a key: its comment up to an "@" in letters,

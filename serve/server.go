@@ -13,13 +13,15 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
-	bm "charm.land/wish/v2/bubbletea"
 	gossh "golang.org/x/crypto/ssh"
+
+	"chainwatch/text"
 )
 
 // Options are a server's settings and the two things it serves.
@@ -32,6 +34,9 @@ type Options struct {
 	// Screen is a session's model, and what to call once its program has
 	// ended (the subscription to the shared monitor is left there).
 	Screen func(u User) (tea.Model, func())
+	// Admit, when set, is asked before a session of u opens; an error
+	// refuses it (logged; the client is told to ask the desk).
+	Admit func(u User) error
 	// Exec runs an exec request's command line and returns its exit
 	// status; ctx ends when the client goes away or the server stops.
 	Exec func(ctx context.Context, u User, args []string, stdin io.Reader, stdout, stderr io.Writer) int
@@ -45,8 +50,11 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
-	closing  bool
-	wg       sync.WaitGroup // the sessions' handlers
+	// sizes are the resizers of sessions granted a terminal, from their
+	// pty-req until their handler takes them (window.go).
+	sizes   sync.Map
+	closing bool
+	wg      sync.WaitGroup // the sessions' handlers
 }
 
 // shutdownGrace is how long the sessions get to restore their terminals
@@ -54,6 +62,13 @@ type Server struct {
 const shutdownGrace = 5 * time.Second
 
 type userKey struct{}
+
+// MaxCommandLine is the longest exec request's command line: a headless
+// command with its flags and a --jq is a few hundred bytes.
+const MaxCommandLine = 4 << 10
+
+// maxLogged is the most of a client's text (a command) a log line holds.
+const maxLogged = 200
 
 // New builds a server; Serve runs it.
 func New(o Options) (*Server, error) {
@@ -72,12 +87,16 @@ func New(o Options) (*Server, error) {
 		// Public keys only: with no password or keyboard-interactive
 		// handler, the server offers neither method.
 		PublicKeyHandler: func(ctx ssh.Context, key ssh.PublicKey) bool {
-			u, ok, err := keys.lookup(key)
-			if err != nil {
+			u, ok, refusal, err := keys.lookup(key, remoteIP(ctx.RemoteAddr()), time.Now())
+			switch {
+			case err != nil:
 				s.log.Error("login refused: the authorized keys cannot be read", "error", err, "remote", ctx.RemoteAddr().String())
 				return false
-			}
-			if !ok {
+			case refusal != "":
+				s.log.Warn("login refused: the key's line does not admit it", "fingerprint", gossh.FingerprintSHA256(key),
+					"why", refusal, "user", ctx.User(), "remote", ctx.RemoteAddr().String())
+				return false
+			case !ok:
 				s.log.Warn("login refused: key not authorized", "fingerprint", gossh.FingerprintSHA256(key),
 					"type", key.Type(), "user", ctx.User(), "remote", ctx.RemoteAddr().String())
 				return false
@@ -85,6 +104,13 @@ func New(o Options) (*Server, error) {
 			ctx.SetValue(userKey{}, u)
 			return true
 		},
+		// A key whose line says no-pty (or restrict) gets no terminal, so
+		// no screen: its commands run.
+		PtyCallback: func(ctx ssh.Context, _ ssh.Pty) bool {
+			u, _ := ctx.Value(userKey{}).(User)
+			return !u.NoPty
+		},
+		PtyHandler: s.ptyGranted,
 		ServerConfigCallback: func(ssh.Context) *gossh.ServerConfig {
 			return &gossh.ServerConfig{AuthLogCallback: s.authLog}
 		},
@@ -96,6 +122,17 @@ func New(o Options) (*Server, error) {
 // authLog logs a refused password or keyboard-interactive attempt (the
 // server offers neither); a refused key is logged with its fingerprint
 // where it is looked up.
+// remoteIP is the client's address, unmapped (an IPv4 client on a
+// dual-stack socket is matched as IPv4); the zero Addr when unknown.
+func remoteIP(a net.Addr) netip.Addr {
+	if t, ok := a.(*net.TCPAddr); ok {
+		if ip, ok := netip.AddrFromSlice(t.IP); ok {
+			return ip.Unmap()
+		}
+	}
+	return netip.Addr{}
+}
+
 func (s *Server) authLog(conn gossh.ConnMetadata, method string, err error) {
 	if err != nil && (method == "password" || method == "keyboard-interactive") {
 		s.log.Warn("login refused: only public keys are accepted", "method", method, "user", conn.User(), "remote", conn.RemoteAddr().String())
@@ -152,25 +189,24 @@ func (s *Server) Sessions() int {
 	return len(s.sessions)
 }
 
-// session is one SSH session: a screen (its program) or a command (its
-// context's cancel), so that the server can end it.
+// session is one SSH session: a screen or a command, which stop ends
+// (the screen's wait, the command's context).
 type session struct {
-	mu     sync.Mutex
-	prog   *tea.Program
-	cancel context.CancelFunc
-	quit   bool // asked to end before the program started
+	mu      sync.Mutex
+	cancel  context.CancelFunc
+	quit    bool          // asked to end before the command started
+	stopped chan struct{} // closed by stop
+	once    sync.Once
 }
 
 func (ss *session) stop() {
+	ss.once.Do(func() { close(ss.stopped) })
 	ss.mu.Lock()
-	p, cancel := ss.prog, ss.cancel
+	cancel := ss.cancel
 	ss.quit = true
 	ss.mu.Unlock()
 	if cancel != nil {
 		cancel()
-	}
-	if p != nil {
-		go p.Quit() // Send waits for the program's loop
 	}
 }
 
@@ -184,7 +220,7 @@ func (s *Server) admit() (*session, string) {
 	case s.o.MaxSessions > 0 && len(s.sessions) >= s.o.MaxSessions:
 		return nil, fmt.Sprintf("chainwatch serve: all %d sessions are in use; try again later", s.o.MaxSessions)
 	}
-	ss := &session{}
+	ss := &session{stopped: make(chan struct{})}
 	s.sessions[ss] = struct{}{}
 	s.wg.Add(1)
 	return ss, ""
@@ -207,6 +243,7 @@ func (s *Server) isClosing() bool {
 // screen, which needs a terminal.
 func (s *Server) handle(sess ssh.Session) {
 	u, _ := sess.Context().Value(userKey{}).(User)
+	sizes := s.resizerOf(sess)
 	ss, refusal := s.admit()
 	if ss == nil {
 		s.log.Warn("session refused", "reason", refusal, "key", u.Name, "remote", sess.RemoteAddr().String())
@@ -216,19 +253,39 @@ func (s *Server) handle(sess ssh.Session) {
 	}
 	defer s.leave(ss)
 	defer s.recoverSession(sess, u, "the session's handler")
+	if s.o.Admit != nil {
+		if err := s.o.Admit(u); err != nil {
+			s.log.Warn("session refused", "key", u.Name, "fingerprint", u.Fingerprint, "error", err)
+			fmt.Fprint(sess.Stderr(), "chainwatch serve: this key's session cannot open: the desk's administrator will find why in the server's log\r\n")
+			sess.Exit(1)
+			return
+		}
+	}
 	start := time.Now()
+	if raw := sess.RawCommand(); len(raw) > MaxCommandLine {
+		// Refused before it is split (a quadratic split of a long line held
+		// a core for half a minute), and logged by its start only.
+		s.log.Warn("command refused: too long", "key", u.Name, "bytes", len(raw), "start", text.OneLine(raw, maxLogged))
+		fmt.Fprintf(sess.Stderr(), "chainwatch serve: the command line is %d bytes; the most is %d\r\n", len(raw), MaxCommandLine)
+		sess.Exit(2) // a command line that is wrong: as a bad flag's
+		return
+	}
 	if args := sess.Command(); len(args) > 0 {
 		code := s.exec(sess, ss, u, args)
-		s.log.Info("command ended", "key", u.Name, "command", args[0], "status", code, "took", time.Since(start).Round(time.Millisecond))
+		s.log.Info("command ended", "key", u.Name, "command", text.OneLine(args[0], maxLogged), "status", code, "took", time.Since(start).Round(time.Millisecond))
 		return
 	}
 	if _, _, ok := sess.Pty(); !ok {
-		fmt.Fprint(sess.Stderr(), "chainwatch serve: the screen needs a terminal (ssh -t HOST), or name a command: ssh HOST -- chain SPY --json\r\n")
+		msg := "chainwatch serve: the screen needs a terminal (ssh -t HOST), or name a command: ssh HOST -- chain SPY --json\r\n"
+		if u.NoPty {
+			msg = "chainwatch serve: this key may not open a terminal (no-pty or restrict in authorized_keys), so no screen; name a command: ssh HOST -- chain SPY --json\r\n"
+		}
+		fmt.Fprint(sess.Stderr(), msg)
 		sess.Exit(2)
 		return
 	}
 	s.log.Info("screen opened", "key", u.Name, "fingerprint", u.Fingerprint, "remote", sess.RemoteAddr().String())
-	why := s.screen(sess, ss, u)
+	why := s.screen(sess, ss, u, sizes)
 	s.log.Info("screen closed", "key", u.Name, "why", why, "took", time.Since(start).Round(time.Second))
 }
 
@@ -245,67 +302,4 @@ func (s *Server) exec(sess ssh.Session, ss *session, u User, args []string) int 
 	}
 	sess.Exit(code)
 	return code
-}
-
-// screen runs a session's program until the trader quits, the client goes
-// away, the screen idles past the timeout or the server stops; the last
-// two are said on the restored terminal.
-func (s *Server) screen(sess ssh.Session, ss *session, u User) string {
-	model, done := s.guardScreen(sess, u)
-	defer done()
-	var idled bool
-	var idle *time.Timer
-	run := bm.MiddlewareWithProgramHandler(func(sess ssh.Session) *tea.Program {
-		opts := bm.MakeOptions(sess)
-		p := tea.NewProgram(model, append(opts, tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
-			switch msg.(type) {
-			case tea.SuspendMsg:
-				return tea.ResumeMsg{} // there is no shell to suspend to (wish's own filter)
-			case tea.KeyPressMsg, tea.MouseClickMsg, tea.MouseWheelMsg, tea.PasteMsg:
-				if idle != nil {
-					idle.Reset(s.o.IdleTimeout)
-				}
-			}
-			return msg
-		}))...)
-		model.Bind(p)
-		if s.o.IdleTimeout > 0 {
-			idle = time.AfterFunc(s.o.IdleTimeout, func() {
-				ss.mu.Lock()
-				idled = true
-				ss.mu.Unlock()
-				p.Quit()
-			})
-		}
-		ss.mu.Lock()
-		ss.prog = p
-		quit := ss.quit
-		ss.mu.Unlock()
-		if quit {
-			go p.Quit()
-		}
-		return p
-	})(func(ssh.Session) {})
-	run(sess)
-	if idle != nil {
-		idle.Stop()
-	}
-	ss.mu.Lock()
-	wasIdle := idled
-	ss.mu.Unlock()
-	why, code := "quit", 0
-	switch {
-	case s.screenPanicked(sess, u, model):
-		why, code = "panic", exitPanic
-	case s.isClosing():
-		why = "server stopping"
-		fmt.Fprint(sess, "chainwatch serve is shutting down: session closed\r\n")
-	case wasIdle:
-		why = "idle"
-		fmt.Fprintf(sess, "chainwatch serve: no key pressed for %s: session closed\r\n", s.o.IdleTimeout)
-	case sess.Context().Err() != nil:
-		why = "client gone"
-	}
-	sess.Exit(code)
-	return why
 }
