@@ -29,8 +29,9 @@ func ClearDisk(ctx context.Context, s *Store) error {
 // retry after 2 ms doubling up to 20 ms, saving off after tries failed
 // tries over at least over, at most maxKept answers kept.
 func Patient(tries int, over time.Duration, maxKept int) Option {
-	return func(s *Store) {
-		s.pol.busy, s.pol.first, s.pol.ceiling = 20*time.Millisecond, 2*time.Millisecond, 20*time.Millisecond
-		s.pol.tries, s.pol.over, s.pol.maxKept = tries, over, maxKept
+	if over == 0 {
+		over = -1 // no time at all
 	}
+	return WithRetry(Retry{Busy: 20 * time.Millisecond, First: 2 * time.Millisecond, Ceiling: 20 * time.Millisecond,
+		Tries: tries, Over: over, MaxKept: maxKept})
 }

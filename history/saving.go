@@ -53,6 +53,39 @@ type Option func(*Store)
 // WithLog logs saving's troubles and its recovery to l (none without it).
 func WithLog(l *slog.Logger) Option { return func(s *Store) { s.log = l } }
 
+// Retry tunes how the store retries a failed write and when it says the
+// failure persists; a zero field keeps its default. A tool (or a test)
+// that must see a persistent failure sooner than a minute sets it.
+type Retry struct {
+	Busy    time.Duration // how long one try waits for another connection's lock (10 s)
+	First   time.Duration // the first retry's delay, doubled each failed try (0.1 s)...
+	Ceiling time.Duration // ...up to this, the probe interval while saving is off (30 s)
+	Tries   int           // the failure persists after this many failed tries in a row (5)...
+	Over    time.Duration // ...spanning at least this long (a minute; negative: no time)
+	MaxKept int           // answers kept unsaved at most (4,096)
+}
+
+// WithRetry sets how the store retries (Retry).
+func WithRetry(r Retry) Option {
+	return func(s *Store) {
+		set := func(p *time.Duration, v time.Duration) {
+			if v != 0 {
+				*p = max(v, 0)
+			}
+		}
+		set(&s.pol.busy, r.Busy)
+		set(&s.pol.first, r.First)
+		set(&s.pol.ceiling, r.Ceiling)
+		set(&s.pol.over, r.Over)
+		if r.Tries > 0 {
+			s.pol.tries = r.Tries
+		}
+		if r.MaxKept > 0 {
+			s.pol.maxKept = r.MaxKept
+		}
+	}
+}
+
 // WithSay tells say a line for the screen when saving stops, when
 // answers start being dropped for want of room, and when saving resumes.
 // It is called with no lock held, on the store's writer or the goroutine
