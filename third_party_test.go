@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -89,4 +92,110 @@ func thirdPartyDirs(t *testing.T) []string {
 		}
 	}
 	return dirs
+}
+
+// TestThirdPartyCopiesCarryUpstreamTests holds each patched copy to its
+// upstream's package tests: every `_test.go` file and every file under a
+// testdata directory of the module version the copy is of is in the copy,
+// byte for byte, and the copy has no test file upstream lacks. `.ci/run`
+// runs `go test` inside each copy, so the patched code is tested by
+// upstream's own tests, and a test dropped or edited to make a patch pass
+// fails here instead (CHAINWATCH.md says, test by test, why any is
+// skipped).
+func TestThirdPartyCopiesCarryUpstreamTests(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go tool is not on PATH: go mod download cannot run")
+	}
+	docs, err := filepath.Glob("third_party/*/CHAINWATCH.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyOf := regexp.MustCompile(`This is (\S+) at (v\S+) `)
+	for _, doc := range docs {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := copyOf.FindStringSubmatch(strings.Join(strings.Fields(string(data)), " "))
+		if m == nil {
+			continue // TestThirdPartyCopiesAreWhatIsSelected reports it
+		}
+		upstream := moduleDir(t, m[1]+"@"+m[2])
+		if upstream == "" {
+			continue
+		}
+		local := filepath.Dir(doc)
+		want, got := upstreamTestFiles(t, upstream), upstreamTestFiles(t, local)
+		if len(want) == 0 {
+			t.Errorf("%s@%s has no test files: is %s the module's directory?", m[1], m[2], upstream)
+		}
+		for name, body := range want {
+			have, ok := got[name]
+			switch {
+			case !ok:
+				t.Errorf("%s lacks upstream's %s: copy it from %s", local, name, upstream)
+			case !bytes.Equal(have, body):
+				t.Errorf("%s/%s differs from upstream's: the copy must carry upstream's tests unchanged", local, name)
+			}
+		}
+		for name := range got {
+			if _, ok := want[name]; !ok {
+				t.Errorf("%s/%s is not one of upstream's test files: chainwatch's own tests belong in chainwatch's packages", local, name)
+			}
+		}
+	}
+}
+
+// moduleDir is where the module cache holds mod (path@version), fetched
+// if it is not there yet; "" (with the test skipped) when it cannot be.
+func moduleDir(t *testing.T, mod string) string {
+	t.Helper()
+	out, err := exec.Command("go", "mod", "download", "-json", mod).Output()
+	var info struct{ Dir, Error string }
+	if jerr := json.Unmarshal(out, &info); jerr != nil || err != nil || info.Dir == "" {
+		t.Skipf("cannot fetch %s to compare its tests (%v %s)", mod, err, info.Error)
+		return ""
+	}
+	return info.Dir
+}
+
+// upstreamTestFiles reads the test files of the module in dir: every
+// `_test.go` file and every file under a testdata directory, by path,
+// leaving out the directories the go tool ignores (names starting with
+// "." or "_") and nested modules.
+func upstreamTestFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		if d.IsDir() {
+			if rel == "." {
+				return nil
+			}
+			if strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_") {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		inTestdata := slices.Contains(strings.Split(filepath.ToSlash(rel), "/"), "testdata")
+		if !strings.HasSuffix(d.Name(), "_test.go") && !inTestdata {
+			return nil
+		}
+		body, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files[filepath.ToSlash(rel)] = body
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("reading the tests under %s: %v", dir, err)
+	}
+	return files
 }

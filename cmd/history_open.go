@@ -69,13 +69,17 @@ func withHistory(st *history.Store) []api.Option {
 	return []api.Option{api.WithHistory(st)}
 }
 
-// closeHistory closes st and says why it stopped saving, if it did.
+// closeHistory closes st and says why it stopped saving, if it did, and
+// which answers its last try at closing could not save.
 func closeHistory(st *history.Store, errOut io.Writer) {
 	if st == nil {
 		return
 	}
+	err := st.Close() // its last try may save what was kept: the notice follows
 	if n := st.Notice(); n != "" {
 		fmt.Fprintf(errOut, "chainwatch: warning: %s\n", n)
 	}
-	st.Close()
+	if err != nil {
+		fmt.Fprintf(errOut, "chainwatch: warning: %v\n", err)
+	}
 }

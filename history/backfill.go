@@ -93,8 +93,10 @@ func Backfill(ctx context.Context, client *api.Client, s *Store, p Plan, step fu
 		if err != nil && !api.IsNoData(err) {
 			return spent, fmt.Errorf("history: backfill of %s: %w", day, err)
 		}
-		if n := s.Notice(); n != "" {
-			return spent, errors.New(n)
+		if s.Off() != nil {
+			// Saving is off: what is bought now waits in memory, and a
+			// Ctrl-C would lose it. Stop buying; Close saves what it can.
+			return spent, errors.New(s.Notice())
 		}
 		if step != nil {
 			step(st)

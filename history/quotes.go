@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 
 	"chainwatch/api"
@@ -73,7 +74,8 @@ func scanQuote(sc interface{ Scan(...any) error }, symbol string, extra ...any) 
 	return s, nil
 }
 
-// Quotes is api.History's: the stored elements of symbols on day.
+// Quotes is api.History's: the stored elements of symbols on day (those
+// kept to be saved included).
 func (s *Store) Quotes(ctx context.Context, day api.Date, symbols []string) (got []api.Symbol, missing []string) {
 	if len(symbols) == 0 {
 		return nil, nil
@@ -106,6 +108,7 @@ func (s *Store) Quotes(ctx context.Context, day api.Date, symbols []string) (got
 	if rows.Err() != nil {
 		return nil, symbols
 	}
+	s.keptQuotes(day, symbols, found)
 	for _, sym := range symbols {
 		el, ok := found[sym]
 		switch {
@@ -118,13 +121,19 @@ func (s *Store) Quotes(ctx context.Context, day api.Date, symbols []string) (got
 	return got, missing
 }
 
-// KeepQuotes is api.History's: every symbol asked, present or absent.
+// KeepQuotes is api.History's: every symbol asked, present or absent. It
+// returns nil once they are saved or kept to be saved (saving.go).
 func (s *Store) KeepQuotes(ctx context.Context, day api.Date, asked []string, got []api.Symbol) error {
-	by := make(map[string]*api.Symbol, len(got))
+	row := &quotesRow{day: day, asked: slices.Clone(asked), by: make(map[string]api.Symbol, len(got))}
 	for i := range got {
-		by[strings.ToUpper(got[i].Symbol)] = &got[i]
+		row.by[strings.ToUpper(got[i].Symbol)] = got[i]
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, &op{size: len(asked) * s.pol.quoteSize, quotes: row, run: row.insert(s.svcID)})
+}
+
+// insert writes the row's symbol-days (quotes and series) for service.
+func (row *quotesRow) insert(service int64) func(ctx context.Context, tx *sql.Tx) error {
+	return func(ctx context.Context, tx *sql.Tx) error {
 		ins := "INSERT OR REPLACE INTO quotes(service, symbol, day, present, " + quoteCols + ") VALUES (?,?,?,?" + strings.Repeat(",?", 18) + ")"
 		st, err := tx.PrepareContext(ctx, ins)
 		if err != nil {
@@ -136,12 +145,12 @@ func (s *Store) KeepQuotes(ctx context.Context, day api.Date, asked []string, go
 			return err
 		}
 		defer ser.Close()
-		for _, sym := range asked {
-			args := []any{s.svcID, sym, int64(day)}
-			if el := by[sym]; el != nil {
+		for _, sym := range row.asked {
+			args := []any{service, sym, int64(row.day)}
+			if el, ok := row.by[sym]; ok {
 				args = append(args, 1)
 				args = append(args, quoteArgs(&el.Underlying)...)
-				if _, err := ser.ExecContext(ctx, s.svcID, sym, int64(day), nullFloat(el.IV30), nullFloat(closeOf(&el.Underlying))); err != nil {
+				if _, err := ser.ExecContext(ctx, service, sym, int64(row.day), nullFloat(el.IV30), nullFloat(closeOf(&el.Underlying))); err != nil {
 					return err
 				}
 			} else {
@@ -153,8 +162,7 @@ func (s *Store) KeepQuotes(ctx context.Context, day api.Date, asked []string, go
 			}
 		}
 		return nil
-	})
-	return err
+	}
 }
 
 // closeOf is a past day's close: underlying_close, else the last trade.

@@ -16,11 +16,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" driver
 )
@@ -38,8 +40,20 @@ type Store struct {
 	service string
 	svcID   int64
 
-	mu     sync.Mutex
-	broken error // the first failed write: the store stops writing and says so
+	pol policy
+	log *slog.Logger
+	say func(string)
+
+	mu   sync.Mutex
+	st   saving   // answers kept unsaved, failures (saving.go)
+	said []string // lines for say, told outside mu
+
+	ctx     context.Context // the writer's: cancelled by Close
+	cancel  context.CancelFunc
+	kicks   chan struct{} // something new to save
+	stop    chan struct{} // Close: the writer ends
+	drained chan struct{} // the writer has ended
+	closed  sync.Once
 }
 
 // BadFileError is a file at the store's path that is not a usable
@@ -59,29 +73,38 @@ func (e *BadFileError) Error() string {
 // (a name that identifies the market: the service's base URL, or
 // "sandbox" for the embedded one). A file that is not a chainwatch store
 // is a *BadFileError; a directory that cannot be written is an error the
-// caller reports before running without history.
-func Open(ctx context.Context, path, service string) (*Store, error) {
+// caller reports before running without history. The store writes on a
+// goroutine of its own until Close.
+func Open(ctx context.Context, path, service string, opts ...Option) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
-	db, err := sql.Open("sqlite", dsn(path))
+	s := &Store{path: path, service: service, pol: defaultPolicy, log: slog.New(slog.DiscardHandler)}
+	for _, o := range opts {
+		o(s)
+	}
+	db, err := sql.Open("sqlite", dsn(path, s.pol.busy))
 	if err != nil {
 		return nil, fmt.Errorf("history: %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, service: service}
+	s.db = db
 	if err := s.init(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.kicks, s.stop, s.drained = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
+	go s.drain()
 	return s, nil
 }
 
-// dsn is the driver's name for path: a busy timeout so two writers queue instead of failing, and
-// BEGIN IMMEDIATE so a write transaction takes its lock up front (no
-// deadlock between two processes that both read then write).
-func dsn(path string) string {
+// dsn is the driver's name for path: a busy timeout so two writers queue
+// instead of failing, and BEGIN IMMEDIATE so a write transaction takes its
+// lock up front (no deadlock between two processes that both read then
+// write).
+func dsn(path string, busy time.Duration) string {
 	q := url.Values{}
-	for _, p := range []string{"busy_timeout(10000)", "synchronous(NORMAL)", "foreign_keys(ON)"} {
+	for _, p := range []string{fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()), "synchronous(NORMAL)", "foreign_keys(ON)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")
@@ -145,11 +168,27 @@ func (s *Store) register(ctx context.Context) error {
 	return s.db.QueryRowContext(ctx, "SELECT id FROM services WHERE name = ?", s.service).Scan(&s.svcID)
 }
 
-// Close folds the WAL back into the database (so the file's size is the
-// store's) and closes it.
+// Close stops the writer, tries once more to save the answers kept
+// unsaved, folds the WAL back into the database (so the file's size is
+// the store's) and closes it. The error says how many answers were lost.
 func (s *Store) Close() error {
-	s.Checkpoint()
-	return s.db.Close()
+	var lost error
+	s.closed.Do(func() {
+		s.cancel()
+		close(s.stop)
+		<-s.drained
+		if err := s.tryKept(context.Background()); err != nil {
+			s.mu.Lock()
+			n := len(s.st.kept)
+			s.mu.Unlock()
+			lost = fmt.Errorf("history: %d answers not saved to %s (%w): asked again, they are paid again", n, s.path, err)
+			s.log.Error("history: answers lost at close", "path", s.path, "lost", n, "err", err)
+		}
+		s.tell()
+		s.Checkpoint()
+		lost = errors.Join(lost, s.db.Close())
+	})
+	return lost
 }
 
 // Checkpoint folds the WAL into the database file, best effort: a reader
@@ -164,38 +203,7 @@ func (s *Store) Path() string { return s.path }
 // Service is the name the store files its answers under.
 func (s *Store) Service() string { return s.service }
 
-// Notice says why the store stopped saving (a full disk, a read-only
-// file), "" while it works: answers already paid for were returned, only
-// their saving was lost.
-func (s *Store) Notice() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.broken == nil {
-		return ""
-	}
-	return fmt.Sprintf("history: could not save to %s (%v): running without saving history", s.path, s.broken)
-}
-
-// write runs f in a transaction unless an earlier write failed; the
-// first failure is kept for Notice and stops further writes.
-func (s *Store) write(ctx context.Context, f func(tx *sql.Tx) error) error {
-	s.mu.Lock()
-	broken := s.broken
-	s.mu.Unlock()
-	if broken != nil {
-		return broken
-	}
-	err := s.tx(ctx, f)
-	if err != nil && !errors.Is(err, context.Canceled) {
-		s.mu.Lock()
-		if s.broken == nil {
-			s.broken = err
-		}
-		s.mu.Unlock()
-	}
-	return err
-}
-
+// tx runs f in one transaction.
 func (s *Store) tx(ctx context.Context, f func(tx *sql.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {

@@ -33,9 +33,9 @@ func newRig(t testing.TB) *rig {
 	return newRigAt(t, path)
 }
 
-func newRigAt(t testing.TB, path string) *rig {
+func newRigAt(t testing.TB, path string, opts ...history.Option) *rig {
 	t.Helper()
-	st, err := history.Open(ctx, path, "sandbox")
+	st, err := history.Open(ctx, path, "sandbox", opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,21 +217,6 @@ func TestUnwritableDirectoryIsAnErrorNotABadFile(t *testing.T) {
 	var bad *history.BadFileError
 	if err == nil || errors.As(err, &bad) {
 		t.Fatalf("Open under a file = %v, want an error that is not a BadFileError", err)
-	}
-}
-
-func TestFullDiskStopsSavingNotAnswering(t *testing.T) {
-	r := newRig(t)
-	if err := history.FillDisk(ctx, r.store); err != nil {
-		t.Fatal(err)
-	}
-	p := api.OptionQuotesParams{Symbol: "SPY", Date: wed.String()}
-	ch, resp, err := r.client.OptionAndUnderlyingQuotes(ctx, p)
-	if err != nil || ch == nil || resp.Cost != 3 {
-		t.Fatalf("a full store must not cost the answer: %+v, %v", resp, err)
-	}
-	if r.store.Notice() == "" {
-		t.Error("no notice after a failed save")
 	}
 }
 

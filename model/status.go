@@ -27,5 +27,21 @@ func (a *App) statusData(now time.Time) ui.StatusData {
 	if d.Err == "" && a.scr.notice != "" {
 		d.Err = a.scr.notice
 	}
+	if d.Err == "" {
+		d.Err = a.historyNotice()
+	}
 	return d
+}
+
+// historyNotice is what the store of past days says while saving is off
+// or answers were dropped unsaved (chainwatch/history's Store.Notice);
+// "" while it saves, or without a store.
+func (a *App) historyNotice() string {
+	if a.cfg.Client == nil {
+		return ""
+	}
+	if n, ok := a.cfg.Client.History().(interface{ Notice() string }); ok {
+		return n.Notice()
+	}
+	return ""
 }

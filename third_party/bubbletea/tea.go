@@ -1474,11 +1474,13 @@ func (p *Program) startRenderer() {
 	p.renderer.start()
 	// The ticker runs only while frames come: it is stopped on the first
 	// tick that finds nothing new, and the next wake draws at once (there
-	// is nothing to rate-limit after a pause) and starts it again.
-	p.ticker.Stop()
-	p.wakeRenderer() // draw what is queued, as a restarted renderer must
+	// is nothing to rate-limit after a pause) and starts it again. It
+	// starts running, as upstream's does, so the first frame is drawn on
+	// the first tick, as upstream draws it; the pending wake makes that
+	// tick draw whatever is queued, as a restarted renderer must.
+	p.wakeRenderer()
 	go func() {
-		wake := p.renderWake // listened to only while the ticker is stopped
+		var wake chan struct{} // p.renderWake while the ticker is stopped
 		draw := func() {
 			_ = p.flush()
 			_ = p.renderer.flush(false)
