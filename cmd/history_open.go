@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 
 	"chainwatch/api"
 	"chainwatch/config"
@@ -28,14 +29,14 @@ func historyService(sess *session) string {
 // a directory that cannot be written, a file that is not a chainwatch
 // store (never touched: `chainwatch history --move-aside` moves it on the
 // user's word).
-func openHistory(ctx context.Context, getenv func(string) string, off bool, sess *session, errOut io.Writer) *history.Store {
+func openHistory(ctx context.Context, getenv func(string) string, off bool, sess *session, errOut io.Writer, opts ...history.Option) *history.Store {
 	if off {
 		return nil
 	}
 	path, err := config.HistoryPath(getenv)
 	if err == nil {
 		var st *history.Store
-		if st, err = history.Open(ctx, path, historyService(sess)); err == nil {
+		if st, err = history.Open(ctx, path, historyService(sess), opts...); err == nil {
 			return st
 		}
 	}
@@ -58,6 +59,16 @@ func moveAsideHint(err error) string {
 		return " (`chainwatch history --move-aside` moves it aside; nothing is deleted)"
 	}
 	return ""
+}
+
+// historyLog is the store's option that logs its saving troubles to l
+// (serve's log); none without one: a screen's stderr is the screen, and
+// its status bar says them instead.
+func historyLog(l *slog.Logger) []history.Option {
+	if l == nil {
+		return nil
+	}
+	return []history.Option{history.WithLog(l)}
 }
 
 // withHistory is the client option for st, none for nil (a nil store must

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/url"
 	"slices"
 	"strings"
@@ -64,6 +65,9 @@ type WatchOptions struct {
 	// Panics recovers the panics of the screen's monitor's goroutines
 	// (root_crash.go); nil: they are not recovered.
 	Panics *crash.Relay
+	// Log, when set (serve's), hears what the process's services say that
+	// is for an administrator, such as the history store's saving troubles.
+	Log *slog.Logger
 
 	Args    []string
 	Flags   watchFlags
@@ -233,7 +237,7 @@ func watchRun(o *WatchOptions) error {
 			}
 		}
 	}
-	store := openHistory(context.Background(), o.Getenv, o.Flags.noHistory, sess, o.ErrOut)
+	store := openHistory(context.Background(), o.Getenv, o.Flags.noHistory, sess, o.ErrOut, historyLog(o.Log)...)
 	defer closeHistory(store, o.ErrOut)
 	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(set.mode), api.WithClock(o.Now)}
 	client, err := api.NewClient(append(opts, withHistory(store)...)...)

@@ -148,6 +148,7 @@ func serveRun(o *ServeOptions) error {
 	logPanics(o.Watch, log)
 	var served error
 	w := *o.Watch
+	w.Log = log
 	w.RunWatch = func(cfg model.Config) error {
 		ln, err := net.Listen("tcp", o.Listen)
 		if err != nil {
