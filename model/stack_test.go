@@ -71,37 +71,71 @@ func TestStackReturnsToAPageBelow(t *testing.T) {
 
 // TestCoveredPagesAreHidden: whatever a page says of its wants, the root
 // hides those of a page that does not show (off the stack, or under a
-// page that covers it) and shows the top page's: every page on top in
-// turn, the others' feeds are hidden and a feed the top page shares with
-// one beneath (the vol page's chain) is shown once.
+// page that covers it) and shows the top page's: with every page on top
+// of every other in turn, the others' feeds are hidden, and a feed the
+// top page shares with one beneath (the vol page's chain) is handed to
+// the monitor once, shown.
 func TestCoveredPagesAreHidden(t *testing.T) {
 	a, _ := offlineApp(t)
-	for id := range common.NumPages {
-		a.stack = []common.PageID{common.PageWatch}
-		if id != common.PageWatch {
-			a.stack = append(a.stack, id)
-		}
-		seen := map[feed.Key]int{}
-		_, ws := a.wants()
-		own := map[feed.Key]bool{}
-		for _, w := range a.built[id].Wants(common.Sight{Mode: a.q.Mode, OnStack: true}) {
-			own[w.Key()] = !w.Hidden
-		}
-		for _, w := range ws {
-			seen[w.Key()]++
-			if !w.Hidden && !own[w.Key()] {
-				t.Errorf("page %d on top: %s shown, not the top page's", id, w.Feed)
+	for top := range common.NumPages {
+		for mid := range common.NumPages {
+			a.stack = []common.PageID{common.PageWatch}
+			for _, id := range []common.PageID{mid, top} {
+				if !slices.Contains(a.stack, id) {
+					a.stack = append(a.stack, id)
+				}
+			}
+			if a.topID() != top {
+				continue
+			}
+			own := map[feed.Key]bool{}
+			for _, w := range a.built[top].Wants(common.Sight{Mode: a.q.Mode, OnStack: true}) {
+				own[w.Key()] = !w.Hidden
+			}
+			_, ws := a.wants()
+			seen := map[feed.Key]int{}
+			for _, w := range ws {
+				seen[w.Key()]++
+				if !w.Hidden && !own[w.Key()] {
+					t.Errorf("stack %v: %s shown, not the top page's", a.stack, w.Feed)
+				}
+			}
+			for k, shown := range own {
+				if shown && !slices.ContainsFunc(ws, func(w feed.Want) bool { return w.Key() == k && !w.Hidden }) {
+					t.Errorf("stack %v: the top page's %s is not shown", a.stack, k.Feed)
+				}
+			}
+			for k, n := range seen {
+				if n > 1 {
+					t.Errorf("stack %v: %s handed to the monitor %d times", a.stack, k.Feed, n)
+				}
 			}
 		}
-		for k, shown := range own {
-			if shown && !slices.ContainsFunc(ws, func(w feed.Want) bool { return w.Key() == k && !w.Hidden }) {
-				t.Errorf("page %d on top: its %s is not shown", id, k.Feed)
-			}
-		}
-		for k, n := range seen {
-			if n > 1 {
-				t.Errorf("page %d on top: %s handed to the monitor %d times", id, k.Feed, n)
-			}
-		}
+	}
+}
+
+// TestTapeGreeksOnlyWithTheTape: the tape's greeks columns (i) are
+// polled while the tape shows, not while it is toggled off (t) nor under
+// the vol page, which covers it.
+func TestTapeGreeksOnlyWithTheTape(t *testing.T) {
+	r, _ := offlineRig(t)
+	loadRig(t, r, testNow)
+	a := r.a
+	a.Update(runeKey('i'))
+	if !a.ws().Tape().GreeksWanted() || !a.polled(feed.FeedTapeGreeks) || !a.polled(feed.FeedTape) {
+		t.Fatalf("i: greeks wanted %v, polled %v", a.ws().Tape().GreeksWanted(), a.polled(feed.FeedTapeGreeks))
+	}
+	a.Update(runeKey('t'))
+	if a.polled(feed.FeedTape) || a.polled(feed.FeedTapeGreeks) {
+		t.Fatal("the tape toggled off: its greeks are polled")
+	}
+	a.Update(runeKey('t'))
+	a.Update(runeKey('v'))
+	if !volShown(a) || a.polled(feed.FeedTape) || a.polled(feed.FeedTapeGreeks) || !a.polled(feed.FeedChain) {
+		t.Fatal("under the vol page: the tape's greeks are polled, or the chain is not")
+	}
+	a.Update(keyEsc())
+	if !a.polled(feed.FeedTapeGreeks) {
+		t.Fatal("back on the ladder: the greeks are not polled again")
 	}
 }
