@@ -82,8 +82,8 @@ func NewScheduler(b Budget) *Scheduler {
 // Observe records the outcome of a fetch of feed f finished at now: resp may
 // be nil (network error); err is nil on success.
 //
-// A cancelled fetch (context.Canceled) is the model's own doing, for example
-// the user picked another expiry, so it is neither a failure to back off from
+// A cancelled fetch (context.Canceled) is the monitor's own doing, for
+// example the user picked another expiry, so it is neither a failure to back off from
 // nor an error worth showing. A 429 carries its own wait (Retry-After), so it
 // does not also grow the exponential backoff.
 func (s *Scheduler) Observe(f Feed, resp *api.Response, err error, now time.Time) {
@@ -135,13 +135,13 @@ func (s *Scheduler) holdFor(rl *api.RateLimitError, now time.Time) {
 // Next is how long to wait, from now, before fetching f again, given the last
 // fetch of f ended at last. ok=false means do not poll f at all under c: no
 // subscriber shows it, or a historical feed has its answer (historical
-// answers never change). An exhausted monthly allowance is a long delay, not ok=false,
-// so the screen resumes by itself when the allowance renews.
+// answers never change). An exhausted monthly allowance is a long delay,
+// not ok=false, so the feeds resume by themselves when it renews.
 //
-// A zero last means f has never been fetched for what it now shows: the model
-// passes it after changing the expiry or the date, so the new data comes at
-// once, past the old query's error backoff; only a pending Retry-After holds
-// it back. The delay is recomputed from last on every call, so a change of
+// A zero last means f has never been fetched for what it now shows: the
+// monitor passes it after a change of expiry or date, so the new data
+// comes at once, past the old query's error backoff; only a pending
+// Retry-After holds it back. The delay is recomputed from last on every call, so a change of
 // conditions (focus regained) takes effect without waiting out the old one.
 func (s *Scheduler) Next(f Feed, c Conditions, last, now time.Time) (d time.Duration, ok bool) {
 	if f < 0 || f >= NumFeeds || !f.polled(c) {
