@@ -61,6 +61,9 @@ func (f Feed) rare() bool { return f == FeedCalendar || f == FeedEvents }
 // FeedSet is a set of feeds: those some subscriber shows.
 type FeedSet uint32
 
+// A feed past the set's 32 bits would not compile here.
+const _ = uint(32 - int(NumFeeds))
+
 // FeedSetOf is the set of fs; a feed out of range is left out.
 func FeedSetOf(fs ...Feed) FeedSet {
 	var s FeedSet
