@@ -30,7 +30,7 @@ type Monitor struct {
 	sched  *Scheduler
 	feeds  map[Key]*entry
 	subs   map[*Subscription]struct{}
-	union  Conditions // what the subscribers show, for pacing (Mode and Historical are per feed)
+	union  Conditions // what the subscribers show and whether anybody looks, for pacing (Mode and Historical are per feed)
 
 	obs []func(any) // observers of every settled reply (monitor_observe.go)
 }
@@ -182,7 +182,7 @@ func (m *Monitor) planAfter(e *entry, last, now time.Time) {
 		d = m.jobWait(e, now)
 	} else {
 		c := m.conditions(e, now)
-		if !e.key.Feed.Shown(c) {
+		if !e.key.Feed.polled(c) {
 			return
 		}
 		var ok bool

@@ -83,11 +83,12 @@ func (m *Monitor) jobWait(e *entry, now time.Time) time.Duration {
 }
 
 // Paced is the interval at which cost points a run stay within perHour:
-// the asked interval, or a longer one.
+// the asked interval, or a longer one, in whole seconds rounded up (down
+// would spend past the budget).
 func Paced(cost int, asked time.Duration, perHour float64) time.Duration {
 	if cost <= 0 || perHour <= 0 || math.IsInf(perHour, 0) {
 		return asked
 	}
-	need := time.Duration(float64(cost) / perHour * float64(time.Hour))
-	return max(asked, need.Round(time.Second))
+	need := time.Duration(math.Ceil(float64(cost)/perHour*3600)) * time.Second
+	return max(asked, need)
 }

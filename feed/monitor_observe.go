@@ -70,7 +70,7 @@ func (m *Monitor) Polled(now time.Time) []Want {
 	defer m.mu.Unlock()
 	var out []Want
 	for _, e := range m.feeds {
-		if !e.visible || e.key.Feed == FeedJob || m.held(e) || !e.key.Feed.Shown(m.conditions(e, now)) {
+		if !e.visible || e.key.Feed == FeedJob || m.held(e) || !e.key.Feed.polled(m.conditions(e, now)) {
 			continue
 		}
 		out = append(out, e.want)

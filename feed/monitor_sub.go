@@ -317,20 +317,8 @@ func (m *Monitor) recount(now time.Time) bool {
 		c.Focused = c.Focused || s.att.Focused
 		idle = idle && s.att.Idle
 		for _, w := range s.wants {
-			if w.Hidden {
-				continue
-			}
-			switch {
-			case w.Feed == FeedTape:
-				c.TapeVisible = true
-			case w.Feed == FeedTerm:
-				c.VolVisible = true
-			case w.Feed.contract():
-				c.Contract = true
-			case w.Feed == FeedTapeGreeks:
-				c.TapeGreeks = true
-			case w.Feed.watchFeed():
-				c.Watchlist = true
+			if !w.Hidden {
+				c.Shown = c.Shown.With(w.Feed)
 			}
 		}
 	}

@@ -4,88 +4,11 @@ import (
 	"context"
 	"errors"
 	"math"
-	"strconv"
 	"time"
 
 	"chainwatch/api"
 	"chainwatch/config"
 )
-
-// Feed is a periodic fetch of the watch screen.
-type Feed int
-
-// The feeds of the watch screen. They are scheduled separately because they
-// cost very different amounts: a tape poll costs about four chain refreshes.
-const (
-	FeedChain    Feed = iota // option-and-underlying-quotes of the selected expiry (api.EndpointOptionQuotes)
-	FeedTape                 // option-trades, incremental (api.EndpointOptionTrades)
-	FeedCalendar             // calendar (api.EndpointCalendar): refreshed rarely
-	// FeedTerm is the whole chain for the vol page's term structure
-	// (api.EndpointOptionQuotes): every expiry's ATM IV needs every
-	// expiry, which the selected expiry's polling does not bring. It is
-	// polled only while the page shows, at most every few minutes.
-	FeedTerm
-	// The contract page's feeds, polled only while it is shown: its
-	// snapshot, its trades with greeks, its NBBO changes for the chart.
-	FeedContractQuote  // option-and-underlying-quotes of one contract
-	FeedContractTrades // option-trades-with-greeks, incremental
-	FeedContractTAQ    // trades-and-quotes, NBBO changes, incremental
-	// FeedTapeGreeks fills the tape's IV and delta columns, one visible
-	// contract per fetch, while they are shown.
-	FeedTapeGreeks
-	FeedQuotes // the watchlist: underlying-quotes of all its symbols in one request (api.EndpointUnderlyingQuotes)
-	FeedEvents // the watchlist's next earnings and ex-dividend dates, all symbols in one request (api.EndpointCalendar): rarely
-	NumFeeds
-)
-
-var feedNames = [NumFeeds]string{"chain", "tape", "calendar", "expiries", "contract quote", "contract trades", "contract quotes", "tape greeks", "quotes", "events"}
-
-// FeedJob is a headless command run again and again (--watch): not one
-// of a screen's feeds, so outside the tables indexed by feed.
-const FeedJob Feed = -1
-
-func (f Feed) String() string {
-	if f == FeedJob {
-		return "job"
-	}
-	if f >= 0 && f < NumFeeds {
-		return feedNames[f]
-	}
-	return "feed(" + strconv.Itoa(int(f)) + ")"
-}
-
-var feedEndpoints = [NumFeeds]api.Endpoint{api.EndpointOptionQuotes, api.EndpointOptionTrades, api.EndpointCalendar, api.EndpointOptionQuotes,
-	api.EndpointOptionQuotes, api.EndpointTradesWithGreeks, api.EndpointTradesAndQuotes, api.EndpointTradesWithGreeks,
-	api.EndpointUnderlyingQuotes, api.EndpointCalendar}
-
-// Shown reports whether f's data is on screen under c; a feed that is not
-// is not polled. A page that fills the screen (the watchlist, the
-// contract page) has its feeds polled and the watch screen's not.
-func (f Feed) Shown(c Conditions) bool {
-	under := c.Watchlist || c.Contract || c.Strategy || c.Positions // the watch screen is covered
-	ladder := !under && !c.Positioning                              // the ladder and its panes show
-	switch f {
-	case FeedQuotes, FeedEvents:
-		return c.Watchlist
-	case FeedChain, FeedCalendar:
-		return ladder
-	case FeedTape:
-		return c.TapeVisible && ladder
-	case FeedTerm:
-		// A past day's whole chain is held from the screen's first fetch
-		// and never changes: the term structure needs nothing more.
-		return (c.VolVisible || c.Positioning) && !c.Historical && !under
-	case FeedContractQuote, FeedContractTrades, FeedContractTAQ:
-		return c.Contract
-	case FeedTapeGreeks:
-		return c.TapeGreeks && c.TapeVisible && ladder
-	}
-	return false
-}
-
-// rare reports whether f is an events feed: fetched every few hours, not
-// paced by the session or the budget.
-func (f Feed) rare() bool { return f == FeedCalendar || f == FeedEvents }
 
 // Pacing limits beyond config's defaults: how long a 429 without a
 // Retry-After holds the feeds back, and the window of the hourly rate.
@@ -96,38 +19,28 @@ const (
 	minRateWindow = time.Minute
 )
 
-// Conditions is what is on screen and around it when planning the next fetch.
+// Conditions is what the pacing of a feed depends on besides the feed
+// itself: the mode, the day, whether anybody is looking, and which feeds
+// are shown, among which the budget is split. Which page shows a feed is
+// none of this package's business: a subscriber says whether it shows a
+// feed by Want.Hidden (the TUI's root works that out from its page
+// stack), so a new page changes nothing here.
 type Conditions struct {
-	Mode        api.Mode
-	Historical  bool // a date before today: each feed is fetched once and never polled
-	TapeVisible bool // the tape pane is shown; a hidden tape is not polled
-	Focused     bool // the terminal has focus (false after a BlurMsg)
-	Idle        bool // no key or mouse input for a while (the model decides how long, 5 min)
-	VolVisible  bool // the vol page shows: its term structure (FeedTerm) is polled
-	// Contract is the contract page shown over the watch screen: its
-	// feeds are polled and the screen's chain and tape are not (the root
-	// also clears TapeVisible), since nobody sees them.
-	Contract bool
-	// TapeGreeks is the tape's IV and delta columns shown (and the
-	// account entitled to them): FeedTapeGreeks is polled.
-	TapeGreeks bool
-	Watchlist  bool // the watchlist page fills the screen (see Feed.Shown)
-	// Positioning is the positioning page shown, holding a whole chain:
-	// it is refreshed on the whole chain's schedule (FeedTerm), and the
-	// ladder's chain, tape and calendar, which it covers, are not polled.
-	// Until the page holds one, the chain is polled: its first fetch of
-	// a symbol is the whole chain.
-	Positioning bool
-	// Strategy and Positions are those pages shown: their legs are
-	// marked by a job, and the watch screen beneath is not polled.
-	Strategy, Positions bool
+	Mode       api.Mode
+	Historical bool // a date before today: each feed is fetched once and never polled
+	Focused    bool // the terminal has focus (false after a BlurMsg)
+	Idle       bool // no key or mouse input for a while (the subscriber decides how long, 5 min)
+	// Shown are the feeds some subscriber shows (a Want not Hidden): a
+	// feed not among them is not polled, and the hourly budget is split
+	// among those that are.
+	Shown FeedSet
 }
 
-// Scheduler decides when each feed of the watch screen is fetched next so that
-// the screen spends no more points than its Budget. It is pure bookkeeping:
-// the model owns the clock and the timers, which keeps every decision
-// testable with fixed times. It is not safe for concurrent use; the model
-// calls it from its Update only.
+// Scheduler decides when each feed is fetched next so that the feeds
+// spend no more points than their Budget. It is pure bookkeeping: the
+// Monitor owns the clock, the timers and the requests in flight, and asks
+// it, which keeps every decision testable with fixed times. It is not
+// safe for concurrent use; the Monitor calls it under its lock only.
 type Scheduler struct {
 	budget     Budget
 	feeds      [NumFeeds]feedState
@@ -171,8 +84,8 @@ func NewScheduler(b Budget) *Scheduler {
 // Observe records the outcome of a fetch of feed f finished at now: resp may
 // be nil (network error); err is nil on success.
 //
-// A cancelled fetch (context.Canceled) is the model's own doing, for example
-// the user picked another expiry, so it is neither a failure to back off from
+// A cancelled fetch (context.Canceled) is the monitor's own doing, for
+// example the user picked another expiry, so it is neither a failure to back off from
 // nor an error worth showing. A 429 carries its own wait (Retry-After), so it
 // does not also grow the exponential backoff.
 func (s *Scheduler) Observe(f Feed, resp *api.Response, err error, now time.Time) {
@@ -222,18 +135,18 @@ func (s *Scheduler) holdFor(rl *api.RateLimitError, now time.Time) {
 }
 
 // Next is how long to wait, from now, before fetching f again, given the last
-// fetch of f ended at last. ok=false means do not poll f at all under c: the
-// tape is hidden, or a historical feed has its answer (historical answers
-// never change). An exhausted monthly allowance is a long delay, not ok=false,
-// so the screen resumes by itself when the allowance renews.
+// fetch of f ended at last. ok=false means do not poll f at all under c: no
+// subscriber shows it, or a historical feed has its answer (historical
+// answers never change). An exhausted monthly allowance is a long delay,
+// not ok=false, so the feeds resume by themselves when it renews.
 //
-// A zero last means f has never been fetched for what it now shows: the model
-// passes it after changing the expiry or the date, so the new data comes at
-// once, past the old query's error backoff; only a pending Retry-After holds
-// it back. The delay is recomputed from last on every call, so a change of
+// A zero last means f has never been fetched for what it now shows: the
+// monitor passes it after a change of expiry or date, so the new data
+// comes at once, past the old query's error backoff; only a pending
+// Retry-After holds it back. The delay is recomputed from last on every call, so a change of
 // conditions (focus regained) takes effect without waiting out the old one.
 func (s *Scheduler) Next(f Feed, c Conditions, last, now time.Time) (d time.Duration, ok bool) {
-	if f < 0 || f >= NumFeeds || !f.Shown(c) {
+	if f < 0 || f >= NumFeeds || !f.polled(c) {
 		return 0, false
 	}
 	return s.next(f, s.feeds[f], c, last, now)
@@ -294,17 +207,18 @@ func backoff(failures int) time.Duration {
 }
 
 // Interval is the steady polling interval of f under c, before backoff and
-// Retry-After; 0 when f is not polled under c (historical date, hidden tape).
+// Retry-After; 0 when f is not polled under c (historical date, not shown).
 //
 // Chain and tape share the hourly budget: half each, or all to the chain when
-// the tape is hidden. A feed held at its minimum interval cannot spend its
+// the tape is not shown. A feed held at its minimum interval cannot spend its
 // half, so the other feed gets the rest and the whole budget stays usable.
 // The calendar is outside the split: it changes a few times a year and one
-// fetch every 6 hours is negligible. The watchlist's quotes have the whole
-// budget: the watch screen is not polled while the watchlist shows.
+// fetch every 6 hours is negligible. The watchlist's quotes, and a
+// contract's feeds, have the whole budget: whoever shows them shows
+// nothing else (the TUI's pages cover the watch screen).
 func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration {
 	switch {
-	case f < 0 || f >= NumFeeds || c.Historical || !f.Shown(c):
+	case f < 0 || f >= NumFeeds || c.Historical || !f.polled(c):
 		return 0
 	case f.rare():
 		return config.CalendarInterval
@@ -316,10 +230,10 @@ func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration 
 		cost := float64(api.Cost(feedEndpoints[FeedQuotes], c.Mode, false))
 		return quiet(clampInterval(cost, perHour, config.WatchlistMinInterval, config.WatchlistMaxInterval), c)
 	}
-	if c.Contract {
+	if f.contract() {
 		return quiet(s.contractInterval(f, c, perHour), c)
 	}
-	if c.TapeGreeks {
+	if c.Shown.Has(FeedTapeGreeks) {
 		// The greeks columns take a quarter; the ladder and the tape
 		// share the rest as they would without them.
 		greeks := perHour / 4
@@ -330,7 +244,7 @@ func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration 
 		perHour -= greeks
 	}
 	chainCost := float64(api.Cost(feedEndpoints[FeedChain], c.Mode, false))
-	if c.VolVisible {
+	if c.Shown.Has(FeedTerm) {
 		// The term structure takes its share first, so that the three
 		// feeds together stay within the budget.
 		term := clampInterval(chainCost, perHour*config.TermShare, config.TermMinInterval, config.TermMaxInterval)
@@ -339,7 +253,7 @@ func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration 
 		}
 		perHour = max(perHour-ratePerHour(chainCost, term), 0)
 	}
-	if !c.TapeVisible {
+	if !c.Shown.Has(FeedTape) {
 		return quiet(clampInterval(chainCost, perHour, config.ChainMinInterval, config.ChainMaxInterval), c)
 	}
 	tapeCost := float64(api.Cost(feedEndpoints[FeedTape], c.Mode, false))
@@ -353,8 +267,7 @@ func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration 
 	return quiet(clampInterval(tapeCost, tapeShare, config.TapeMinInterval, config.TapeMaxInterval), c)
 }
 
-// contractInterval paces the contract page's feeds on the whole budget
-// (the screen underneath is not polled): two fifths each to the trades
+// contractInterval paces a contract's feeds on the whole budget: two fifths each to the trades
 // and the quotes, a fifth to the snapshot, which costs a quarter as much
 // and so refreshes the header about twice as often.
 func (s *Scheduler) contractInterval(f Feed, c Conditions, perHour float64) time.Duration {

@@ -7,8 +7,13 @@ import (
 	"time"
 )
 
-func onContract(c Conditions) Conditions { c.Contract = true; return c }
-func withGreeks(c Conditions) Conditions { c.TapeGreeks = true; return c }
+// onContract is c with a contract's feeds shown instead of the ladder's.
+func onContract(c Conditions) Conditions {
+	c.Shown = FeedSetOf(FeedContractQuote, FeedContractTrades, FeedContractTAQ)
+	return c
+}
+
+func withGreeks(c Conditions) Conditions { c.Shown = c.Shown.With(FeedTapeGreeks); return c }
 
 // TestSchedulerContractPage: the page takes the whole budget while it is
 // shown, two fifths each for its trades and quotes and a fifth for its
@@ -65,6 +70,5 @@ func TestSchedulerTapeGreeks(t *testing.T) {
 		{"chain", perDay, withGreeks(liveCond), wed, FeedChain, 192 * time.Second},
 		{"tape", perDay, withGreeks(liveCond), wed, FeedTape, 720 * time.Second},
 		{"greeks off", perDay, liveCond, wed, FeedTapeGreeks, 0},
-		{"greeks with the tape hidden", perDay, withGreeks(tapeHidden(liveCond)), wed, FeedTapeGreeks, 0},
 	})
 }

@@ -5,7 +5,12 @@ import (
 	"time"
 )
 
-func volShown(c Conditions) Conditions { c.VolVisible, c.TapeVisible = true, false; return c }
+// volShown is c with the term structure shown and the tape not (a vol
+// page over the ladder).
+func volShown(c Conditions) Conditions {
+	c.Shown = c.Shown.With(FeedTerm).Without(FeedTape).Without(FeedTapeGreeks)
+	return c
+}
 
 // TestTermFeedOnlyWhileTheVolPageShows: the whole chain for the term
 // structure is never polled while the page is hidden, nor for a past day
@@ -56,24 +61,30 @@ func TestTermFeedWithinTheBudget(t *testing.T) {
 	})
 }
 
-// TestPositioningPolls: with the positioning page shown holding a whole
-// chain, the whole chain is polled on its own schedule and the ladder's
-// chain, tape, calendar and tape greeks it covers are not; nothing of it
-// on a past day; under the contract page, nothing of the page's.
-func TestPositioningPolls(t *testing.T) {
-	shown := liveCond
-	shown.TapeVisible, shown.TapeGreeks, shown.Positioning = false, true, true
-	for f, want := range map[Feed]bool{FeedTerm: true, FeedChain: false, FeedTape: false, FeedCalendar: false, FeedTapeGreeks: false} {
-		if got := f.Shown(shown); got != want {
-			t.Errorf("%s shown under the positioning page: %v, want %v", f, got, want)
+// TestFeedsPolledAreTheShown: a feed is polled exactly when some
+// subscriber shows it, whatever else is shown; the whole chain of a past
+// day never is (the chain's first fetch holds it and it never changes).
+func TestFeedsPolledAreTheShown(t *testing.T) {
+	s := NewScheduler(Budget{PerDay: 1300})
+	last := wed.Add(-time.Hour)
+	for f := range NumFeeds {
+		for _, shown := range []FeedSet{FeedSetOf(f), ^FeedSet(0), ^FeedSet(0) &^ FeedSetOf(f), 0} {
+			c := liveCond
+			c.Shown = shown
+			_, ok := s.Next(f, c, last, wed)
+			if want := shown.Has(f); ok != want {
+				t.Errorf("%s with %b shown: polled %v, want %v", f, shown, ok, want)
+			}
+			if iv := s.Interval(f, c, wed); (iv > 0) != shown.Has(f) {
+				t.Errorf("%s with %b shown: interval %v", f, shown, iv)
+			}
 		}
 	}
-	if FeedTerm.Shown(pastDate(shown)) {
-		t.Error("the whole chain is polled again for a past day")
+	past := pastDate(volShown(liveCond))
+	if FeedTerm.polled(past) || !FeedChain.polled(past) {
+		t.Error("a past day: the whole chain is polled again, or the chain not once")
 	}
-	covered := shown
-	covered.Contract = true
-	if FeedTerm.Shown(covered) || FeedChain.Shown(covered) {
-		t.Error("the page's feeds are polled under the contract page")
+	if s := FeedSetOf(FeedJob, NumFeeds, FeedTape); s != FeedSetOf(FeedTape) || s.Has(FeedJob) || s.With(NumFeeds) != s || s.Without(-1) != s {
+		t.Errorf("a feed out of range is in the set: %b", s)
 	}
 }

@@ -35,12 +35,15 @@ func withPoints(b Budget, used, left int64) *Scheduler {
 	return s
 }
 
+// ladder is what a watch screen shows: its chain, tape and calendar.
+var ladder = FeedSetOf(FeedChain, FeedTape, FeedCalendar)
+
 var (
-	liveCond    = Conditions{Mode: api.Live, TapeVisible: true, Focused: true}
-	delayedCond = Conditions{Mode: api.Delayed, TapeVisible: true, Focused: true}
+	liveCond    = Conditions{Mode: api.Live, Shown: ladder, Focused: true}
+	delayedCond = Conditions{Mode: api.Delayed, Shown: ladder, Focused: true}
 )
 
-func tapeHidden(c Conditions) Conditions { c.TapeVisible = false; return c }
+func tapeHidden(c Conditions) Conditions { c.Shown = c.Shown.Without(FeedTape); return c }
 func blurred(c Conditions) Conditions    { c.Focused = false; return c }
 func idled(c Conditions) Conditions      { c.Idle = true; return c }
 func pastDate(c Conditions) Conditions   { c.Historical = true; return c }
@@ -226,7 +229,9 @@ func BenchmarkSchedulerNext(b *testing.B) {
 	}
 }
 
-func onWatchlist(c Conditions) Conditions { c.Watchlist = true; return c }
+// onWatchlist is c with a watchlist's quotes and events shown instead
+// of the ladder's feeds.
+func onWatchlist(c Conditions) Conditions { c.Shown = FeedSetOf(FeedQuotes, FeedEvents); return c }
 
 // TestSchedulerWatchlist: while the watchlist fills the screen its quotes
 // have the whole budget and the watch screen's feeds are not polled; the
@@ -258,7 +263,7 @@ func TestSchedulerWatchlist(t *testing.T) {
 		{FeedQuotes, liveCond, false}, {FeedEvents, liveCond, false}, {FeedChain, liveCond, true},
 	} {
 		if _, ok := perDay.Next(tc.f, tc.c, last, wed); ok != tc.want {
-			t.Errorf("Next(%s, watchlist %v) polled %v, want %v", tc.f, tc.c.Watchlist, ok, tc.want)
+			t.Errorf("Next(%s, watchlist %v) polled %v, want %v", tc.f, tc.c.Shown.Has(FeedQuotes), ok, tc.want)
 		}
 	}
 	// A historical watchlist is fetched once.

@@ -270,7 +270,7 @@ func TestAppDatePromptValidatesAndGoesHistorical(t *testing.T) {
 	if a.promptOpen() != nil || a.q.Date != api.NewDate(2026, 11, 18) || a.q.Gen == gen || !a.q.Historical(testNow) {
 		t.Fatalf("after a past date: prompt %v, query %+v", a.promptOpen(), a.q)
 	}
-	if !a.conditions().Historical {
+	if w, ok := a.want(feed.FeedChain); !ok || !w.Query.Historical(testNow) {
 		t.Fatal("the scheduler is not told the day is historical")
 	}
 }

@@ -97,7 +97,7 @@ func TestWatchlistTakesThePollingAndGivesItBack(t *testing.T) {
 		t.Fatal("no chain refresh planned")
 	}
 	a.Update(runeKey('W'))
-	if !wlShown(a) || !a.conditions().Watchlist {
+	if !wlShown(a) || !a.polled(feed.FeedQuotes) {
 		t.Fatal("W did not open the watchlist")
 	}
 	if !r.due(feed.FeedChain).IsZero() || !r.due(feed.FeedTape).IsZero() {

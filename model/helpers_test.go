@@ -170,6 +170,30 @@ func (r *rig) answerTo(q *feedtest.Request, msg any) tea.Cmd {
 	return cmd
 }
 
+// want is the App's want of f as handed to the monitor (the first, when
+// two queries' are: a symbol looked up).
+func (a *App) want(f feed.Feed) (feed.Want, bool) {
+	_, ws := a.wants()
+	for _, w := range ws {
+		if w.Feed == f {
+			return w, true
+		}
+	}
+	return feed.Want{}, false
+}
+
+// polled reports whether the App hands the monitor f shown: some page
+// that shows wants it.
+func (a *App) polled(f feed.Feed) bool {
+	_, ws := a.wants()
+	for _, w := range ws {
+		if w.Feed == f && !w.Hidden {
+			return true
+		}
+	}
+	return false
+}
+
 // due is when the monitor plans f's next fetch, from the App's snapshot.
 func (r *rig) due(f feed.Feed) time.Time { return r.a.feeds().Due(f) }
 

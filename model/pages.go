@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -59,7 +60,7 @@ func (a *App) do(act common.Action) tea.Cmd {
 		a.scr.notice = act.Text
 	case common.Open:
 		a.scr.notice = ""
-		a.stack = append(a.stack, act.Page)
+		a.push(act.Page)
 		if act.Msg != nil {
 			return a.send(act.Page, act.Msg)
 		}
@@ -91,6 +92,18 @@ func (a *App) do(act common.Action) tea.Cmd {
 		return a.open(act)
 	}
 	return nil
+}
+
+// push shows page id: on top of the stack, or, when it is on the stack
+// already, by popping the pages above it (back to it, as a browser's
+// history goes), so that the stack never holds a page twice and as many
+// esc as pages opened lead back to the watch screen.
+func (a *App) push(id common.PageID) {
+	if i := slices.Index(a.stack, id); i >= 0 {
+		a.stack = a.stack[:i+1]
+		return
+	}
+	a.stack = append(a.stack, id)
 }
 
 // open opens the overlay act asks for, unless one is open.

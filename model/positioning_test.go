@@ -127,9 +127,9 @@ func TestPositioningCostsNothingWhenHeld(t *testing.T) {
 	now := testNow
 	r := positioningRig(t, &now)
 	a := r.a
-	c := a.conditions()
-	if !c.Positioning || c.TapeVisible || feed.FeedChain.Shown(c) || !feed.FeedTerm.Shown(c) {
-		t.Fatalf("conditions under the page: %+v", c)
+	if !a.pp().Held() || a.polled(feed.FeedTape) || a.polled(feed.FeedChain) || a.polled(feed.FeedCalendar) || !a.polled(feed.FeedTerm) {
+		_, ws := a.wants()
+		t.Fatalf("wants under the page: %+v", ws)
 	}
 	before := r.asked(feed.FeedChain) + r.asked(feed.FeedTerm)
 	if due := r.due(feed.FeedTerm); !due.Equal(now.Add(5 * time.Minute)) {
@@ -195,8 +195,9 @@ func TestPositioningFetchesTheWholeChainOnce(t *testing.T) {
 	a.Init()
 	r.answer(feed.FeedChain, feed.ChainMsg{Err: &api.APIError{StatusCode: 503}, At: now})
 	a.Update(runeKey('p'))
-	if c := a.conditions(); c.Positioning || !feed.FeedChain.Shown(c) {
-		t.Fatalf("nothing held: the chain must be polled: %+v", c)
+	if a.pp().Held() || !a.polled(feed.FeedChain) || a.polled(feed.FeedTerm) {
+		_, ws := a.wants()
+		t.Fatalf("nothing held: the chain must be polled: %+v", ws)
 	}
 	if plain := ansi.Strip(a.drawAt(now)); !strings.Contains(plain, "SPY: ") || !strings.Contains(plain, "no whole chain held yet") {
 		t.Fatalf("the failure is not said:\n%s", plain)
@@ -206,8 +207,8 @@ func TestPositioningFetchesTheWholeChainOnce(t *testing.T) {
 	if q := r.answer(feed.FeedChain, feed.ChainMsg{Chain: shapedChain(), Resp: okResp(4), At: now}); q.Expiry != 0 {
 		t.Fatalf("the chain fetched for the page asked for %v, not the whole chain", q.Expiry)
 	}
-	if !a.pp().Held() || !a.conditions().Positioning || !r.due(feed.FeedChain).IsZero() {
-		t.Fatalf("held %v, conditions %+v, chain due %v", a.pp().Held(), a.conditions(), r.due(feed.FeedChain))
+	if !a.pp().Held() || !a.polled(feed.FeedTerm) || a.polled(feed.FeedChain) || !r.due(feed.FeedChain).IsZero() {
+		t.Fatalf("held %v, term polled %v, chain due %v", a.pp().Held(), a.polled(feed.FeedTerm), r.due(feed.FeedChain))
 	}
 	now = now.Add(5 * time.Minute)
 	r.fire()
@@ -252,7 +253,7 @@ func TestPositioningKeys(t *testing.T) {
 		t.Fatal("/ opened the symbol prompt on the page: a symbol is the watch screen's to pick")
 	}
 	a.Update(runeKey('m'))
-	if a.q.Mode != api.Delayed || a.pp().Held() || a.conditions().Positioning {
+	if a.q.Mode != api.Delayed || a.pp().Held() || a.polled(feed.FeedTerm) {
 		t.Fatalf("after m: query %v, held %v", a.q, a.pp().Held())
 	}
 	if q := r.take(feed.FeedChain); q.Query.Mode != api.Delayed || q.Expiry != 0 {

@@ -19,7 +19,7 @@ type volSnap struct {
 	loaded   bool
 	open     bool
 	expiry   api.Date
-	tapeSeen bool // the tape is polled (its conditions)
+	tapeSeen bool // the tape is polled (the App's wants)
 	termDue  bool // a term-structure fetch is planned
 	smile    string
 	frame    string // the frame as drawn, plain
@@ -28,7 +28,7 @@ type volSnap struct {
 func volSnapOf(a *App) volSnap {
 	s := volSnap{
 		loaded: !a.ws().Chain().LastOK().IsZero() && a.ws().Chain().Strikes() > 0, open: volShown(a), expiry: a.ws().Chain().Expiry(),
-		tapeSeen: a.conditions().TapeVisible, termDue: !a.feeds().Due(feed.FeedTerm).IsZero(),
+		tapeSeen: a.polled(feed.FeedTape), termDue: !a.feeds().Due(feed.FeedTerm).IsZero(),
 	}
 	s.frame = ansi.Strip(a.drawAt(a.sh.Now()))
 	for _, l := range strings.Split(s.frame, "\n") {

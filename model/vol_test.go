@@ -100,8 +100,8 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 		t.Fatalf("the term structure is planned with the page hidden: %v", due)
 	}
 	a.Update(runeKey('v'))
-	if c := a.conditions(); !volShown(a) || !c.VolVisible || c.TapeVisible {
-		t.Fatalf("open: %v, conditions %+v", volShown(a), c)
+	if !volShown(a) || !a.polled(feed.FeedTerm) || a.polled(feed.FeedTape) {
+		t.Fatalf("open: %v, term polled %v, tape polled %v", volShown(a), a.polled(feed.FeedTerm), a.polled(feed.FeedTape))
 	}
 	armed := r.due(feed.FeedTerm) // the timer armed at opening
 	if !armed.Equal(a.ws().Chain().FullAt().Add(5 * time.Minute)) {
@@ -156,8 +156,8 @@ func TestVolTermFetchOnlyWhileShown(t *testing.T) {
 		t.Errorf("next term fetch %v, want 5m after the reply", due)
 	}
 	a.Update(keyEsc())
-	if c := a.conditions(); volShown(a) || !c.TapeVisible || !r.due(feed.FeedTerm).IsZero() {
-		t.Fatalf("esc: open %v, conditions %+v, term due %v", volShown(a), c, r.due(feed.FeedTerm))
+	if volShown(a) || !a.polled(feed.FeedTape) || !r.due(feed.FeedTerm).IsZero() {
+		t.Fatalf("esc: open %v, tape polled %v, term due %v", volShown(a), a.polled(feed.FeedTape), r.due(feed.FeedTerm))
 	}
 }
 

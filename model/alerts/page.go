@@ -288,11 +288,13 @@ func costShort(c alert.Cost) string {
 	return scan.GroupDigits(int64(c.PerHour+0.5)) + " pts/h"
 }
 
-// Feeds: the page shows no feed; the screen beneath keeps its own.
-func (p *Page) Feeds(*feed.Conditions) {}
+// Covers: the page fills the frame: the pages beneath are not polled
+// while the rules are read (the engine fetches what its rules need
+// that nothing shown brings).
+func (p *Page) Covers() bool { return true }
 
 // Wants: the engine wants its own feed; the page none.
-func (p *Page) Wants(feed.Conditions) []feed.Want { return nil }
+func (p *Page) Wants(common.Sight) []feed.Want { return nil }
 
 // Status: the page counts nothing down; the hint is its keys.
 func (p *Page) Status(time.Time) common.Status {

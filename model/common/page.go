@@ -7,17 +7,24 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"chainwatch/api"
 	"chainwatch/feed"
 )
 
 // Page fills the screen above the status bar (the watch screen, the vol,
 // contract and watchlist pages). The root builds each page once, keeps a
-// stack of them (the watch screen at the bottom), and uses only this
-// contract: it sizes and focuses every page, hands the top one its keys
-// and mouse, hands every one the monitor's replies, the query
+// stack of them (the watch screen at the bottom, no page twice), and uses
+// only this contract: it sizes and focuses every page, hands the top one
+// its keys and mouse, hands every one the monitor's replies, the query
 // (QueryMsg), what the overlays picked and every message it does not
 // know, and draws the top one's View over its status bar. What a page
 // wants of the root or of another page travels as an Action.
+//
+// What is polled the root works out from the stack: the top page is
+// shown, and each page under it while every page above it does not
+// cover it. The wants of a page that is not shown are handed to the
+// monitor Hidden, whatever the page says, so a page forgotten here
+// cannot poll behind the trader's back.
 type Page interface {
 	help.KeyMap
 	// SetSize is the page's size: the frame less the status bar.
@@ -27,17 +34,32 @@ type Page interface {
 	Update(msg tea.Msg) (tea.Cmd, Action)
 	// View is exactly the set size; it writes nothing.
 	View() []string
-	// Feeds marks in c what the page shows while it is on the stack, the
-	// pages above over the ones below (the vol page covers the tape).
-	Feeds(c *feed.Conditions)
-	// Wants are the page's feeds for the monitor, each Hidden where
-	// !f.Shown(c): a page keeps wanting its feeds while it is off the
-	// stack, so the monitor keeps what it learnt of them.
-	Wants(c feed.Conditions) []feed.Want
+	// Covers reports whether the page, on the stack, hides the pages
+	// under it, whose feeds are then not polled.
+	Covers() bool
+	// Wants are the page's feeds for the monitor, each Hidden where the
+	// pane that shows it does not (the tape toggled off). A page keeps
+	// wanting its feeds while it is covered or off the stack (the root
+	// hides them), so the monitor keeps what it learnt of them.
+	Wants(s Sight) []feed.Want
 	// Status is what the status bar and the window title need of the page
 	// while it is on top.
 	Status(now time.Time) Status
 }
+
+// Sight is what a page's wants depend on besides the page: the watch
+// screen's mode and day, and whether the page is on the stack (the
+// contract page forgets its contract once closed).
+type Sight struct {
+	Mode       api.Mode
+	Historical bool
+	OnStack    bool
+}
+
+// Background is a page with feeds that must be fetched whether it shows
+// or not: the watch screen's lookup of a symbol picked, which must finish
+// under another page. The root never hides them.
+type Background interface{ Background() []feed.Want }
 
 // Status is what the root's status bar needs of the top page.
 type Status struct {
@@ -114,7 +136,10 @@ func SharedKey(c *Common, k tea.KeyPressMsg) Action {
 	return nil
 }
 
-// Open asks the root to push Page, then hand it Msg (nil: nothing).
+// Open asks the root to push Page, then hand it Msg (nil: nothing). A
+// page already on the stack is returned to: the pages above it are
+// popped, as a browser's history goes back, so the stack never holds a
+// page twice and esc always leaves the page shown.
 type Open struct {
 	Page PageID
 	Msg  tea.Msg

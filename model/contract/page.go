@@ -84,12 +84,13 @@ func (p *Page) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 // SetFocused: the page's keys are its own whenever it is on top.
 func (p *Page) SetFocused(bool) { p.Model.SetFocused(true) }
 
-// Feeds marks the page shown: its feeds are polled, the screen's are not.
-func (p *Page) Feeds(c *feed.Conditions) { c.Contract = true }
+// Covers: the page fills the frame; the screen's feeds are not polled.
+func (p *Page) Covers() bool { return true }
 
-// Wants are the page's feeds while it is on the stack.
-func (p *Page) Wants(c feed.Conditions) []feed.Want {
-	if !c.Contract {
+// Wants are the page's feeds while it is on the stack: closed, it
+// forgets the contract's.
+func (p *Page) Wants(s common.Sight) []feed.Want {
+	if !s.OnStack {
 		return nil
 	}
 	cq := p.Query()

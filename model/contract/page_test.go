@@ -35,13 +35,11 @@ func TestContractPageOpensAndGoesBack(t *testing.T) {
 	if cq.OSI != want || cq.Symbol != "SPY" || cq.Mode != api.Live || cq.Gen != 1 {
 		t.Fatalf("opened %+v", cq)
 	}
-	if ws := p.Wants(feed.Conditions{}); len(ws) != 0 {
+	if ws := p.Wants(common.Sight{Mode: api.Live}); len(ws) != 0 {
 		t.Fatalf("wanted off the stack: %v", ws)
 	}
-	var c feed.Conditions
-	p.Feeds(&c)
-	ws := p.Wants(c)
-	if len(ws) != len(Feeds) || ws[0].OSI != cq.OSI || ws[0].Query != cq.Query {
+	ws := p.Wants(common.Sight{Mode: api.Live, OnStack: true})
+	if !p.Covers() || len(ws) != len(Feeds) || ws[0].OSI != cq.OSI || ws[0].Query != cq.Query || ws[0].Hidden {
 		t.Fatalf("wants on the stack: %+v", ws)
 	}
 	var snap feed.Snapshot

@@ -195,19 +195,19 @@ func (p *Page) Held() bool { return p.chain != nil }
 // Figures are the figures shown, as of the last frame.
 func (p *Page) Figures() (pos.Figures, pos.Flip) { return p.figs, p.flip }
 
-// Feeds: the page covers the ladder and its tape; once it holds a whole
-// chain, that is refreshed on the whole chain's schedule and the ladder's
-// chain is not polled (until then the chain is: its first fetch of a
-// symbol is the whole chain).
-func (p *Page) Feeds(c *feed.Conditions) {
-	c.TapeVisible = false
-	c.Positioning = p.chain != nil
-}
+// Covers: the page fills the frame; the ladder, its tape and calendar
+// are not polled.
+func (p *Page) Covers() bool { return true }
 
-// Wants: the whole chain, hidden while not shown (the screen wants it
-// too, for the vol page: it is one feed).
-func (p *Page) Wants(c feed.Conditions) []feed.Want {
-	return []feed.Want{{Feed: feed.FeedTerm, Query: p.q, Hidden: !feed.FeedTerm.Shown(c)}}
+// Wants: the whole chain. Once the page holds one, that is refreshed on
+// the whole chain's schedule (the term feed, which the vol page wants
+// too: one feed); until then the chain is polled, whose fetch for the
+// page is the whole chain (no expiry).
+func (p *Page) Wants(common.Sight) []feed.Want {
+	if p.chain == nil {
+		return []feed.Want{{Feed: feed.FeedChain, Query: p.q}, {Feed: feed.FeedTerm, Query: p.q, Hidden: true}}
+	}
+	return []feed.Want{{Feed: feed.FeedTerm, Query: p.q}}
 }
 
 // Status counts the whole chain's refresh down with its cost: that is

@@ -91,17 +91,16 @@ func TestPageFeeds(t *testing.T) {
 	old.Gen = 1
 	p.Update(feed.ChainMsg{Query: old, Chain: modeltest.SynthChain(1, 10, 0)})
 	p.Update(feed.ChainMsg{Query: q, Expiry: modeltest.SynthDay, Chain: modeltest.SynthChain(1, 10, 0)})
-	c := feed.Conditions{TapeVisible: true}
-	p.Feeds(&c)
-	if c.TapeVisible || c.Positioning || p.Held() {
-		t.Fatalf("nothing whole held: %+v", c)
+	var sight common.Sight
+	if w := p.Wants(sight); !p.Covers() || p.Held() || len(w) != 2 || w[0].Feed != feed.FeedChain || w[0].Hidden || w[0].Expiry != 0 ||
+		w[0].Query != q || w[1].Feed != feed.FeedTerm || !w[1].Hidden {
+		t.Fatalf("nothing whole held: the whole chain is wanted by the chain feed: %+v", w)
 	}
 	p.Update(feed.TermMsg{ChainMsg: feed.ChainMsg{Query: q, Chain: modeltest.SynthChain(1, 10, 0), Resp: &api.Response{Cost: 4}}})
-	p.Feeds(&c)
-	if !c.Positioning || !p.Held() || p.paid != 4 || p.ladder {
-		t.Fatalf("a whole chain fetched for the page: %+v, paid %d", c, p.paid)
+	if !p.Held() || p.paid != 4 || p.ladder {
+		t.Fatalf("a whole chain fetched for the page: paid %d", p.paid)
 	}
-	if w := p.Wants(c); len(w) != 1 || w[0].Feed != feed.FeedTerm || w[0].Hidden || w[0].Query != q {
+	if w := p.Wants(sight); len(w) != 1 || w[0].Feed != feed.FeedTerm || w[0].Hidden || w[0].Query != q {
 		t.Fatalf("wants %+v", w)
 	}
 	p.Update(feed.ChainMsg{Query: q})

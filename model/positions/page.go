@@ -249,12 +249,12 @@ func (p *Page) SetSize(w, h int) {
 // SetFocused: the page's keys are its own whenever it is on top.
 func (p *Page) SetFocused(bool) {}
 
-// Feeds marks the page shown.
-func (p *Page) Feeds(c *feed.Conditions) { c.Positions = true }
+// Covers: the page fills the frame; the screen beneath is not polled.
+func (p *Page) Covers() bool { return true }
 
 // Wants is the job marking the open positions: one request per
 // underlying, kept while the positions are the same.
-func (p *Page) Wants(c feed.Conditions) []feed.Want {
+func (p *Page) Wants(c common.Sight) []feed.Want {
 	spans := strat.Spans(p.ps)
 	if len(spans) == 0 || c.Historical {
 		return nil
@@ -269,7 +269,7 @@ func (p *Page) Wants(c feed.Conditions) []feed.Want {
 		p.job = feed.LegsJob(p.sh.Source(), "positions", q, spans, markEvery)
 		p.jobName = name.String()
 	}
-	return []feed.Want{{Feed: feed.FeedJob, Query: q, Job: p.job, Hidden: !c.Positions}}
+	return []feed.Want{{Feed: feed.FeedJob, Query: q, Job: p.job}}
 }
 
 // Status is the page's for the status bar.

@@ -41,7 +41,7 @@ func positionsOn(tb testing.TB, n int) *Page {
 	}
 	p.Update(LoadedMsg{Positions: ps})
 	p.SetSize(160, 46)
-	ws := p.Wants(feed.Conditions{Mode: api.Live, Positions: true})
+	ws := p.Wants(common.Sight{Mode: api.Live, OnStack: true})
 	if len(ws) != 1 || ws[0].Job == nil || ws[0].Hidden {
 		tb.Fatalf("wants %+v", ws)
 	}

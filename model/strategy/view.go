@@ -105,13 +105,12 @@ func (p *Page) SetSize(w, h int) {
 // SetFocused: the page's keys are its own whenever it is on top.
 func (p *Page) SetFocused(bool) {}
 
-// Feeds marks the page shown: the legs are marked, the screen beneath
-// is not polled.
-func (p *Page) Feeds(c *feed.Conditions) { c.Strategy = true }
+// Covers: the page fills the frame; the screen beneath is not polled.
+func (p *Page) Covers() bool { return true }
 
 // Wants is the job marking the legs (one request for the ticket), kept
 // while the legs are the same so that its pacing goes on.
-func (p *Page) Wants(c feed.Conditions) []feed.Want {
+func (p *Page) Wants(c common.Sight) []feed.Want {
 	if len(p.st.Legs) == 0 || c.Historical {
 		return nil
 	}
@@ -122,7 +121,7 @@ func (p *Page) Wants(c feed.Conditions) []feed.Want {
 		p.job = feed.LegsJob(p.sh.Source(), "strategy", q, map[string]feed.Span{p.st.Symbol: sp}, markEvery)
 		p.jobName = name
 	}
-	return []feed.Want{{Feed: feed.FeedJob, Query: q, Job: p.job, Hidden: !c.Strategy}}
+	return []feed.Want{{Feed: feed.FeedJob, Query: q, Job: p.job}}
 }
 
 // Status is the page's for the status bar.

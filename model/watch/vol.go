@@ -108,12 +108,15 @@ func (v *Vol) View() []string {
 	return splitLines(lines, v.vh)
 }
 
-// Feeds: the page covers the tape (it is not polled; it catches up when
-// the page closes) and wants the term structure.
-func (v *Vol) Feeds(c *feed.Conditions) { c.TapeVisible, c.VolVisible = false, true }
+// Covers: the page fills the frame; the tape beneath is not polled (it
+// catches up when the page closes).
+func (v *Vol) Covers() bool { return true }
 
-// Wants: none of its own; the term structure is among the screen's.
-func (v *Vol) Wants(feed.Conditions) []feed.Want { return nil }
+// Wants are the ladder's chain and calendar, which the page shows too
+// (its smile, its header), and the term structure.
+func (v *Vol) Wants(common.Sight) []feed.Want {
+	return append(v.ladderWants(), feed.Want{Feed: feed.FeedTerm, Query: v.q})
+}
 
 // Status makes the status bar's "next" the term structure's fetch and
 // its cost while the page shows: that is what the page adds to the bill.

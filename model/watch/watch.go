@@ -207,26 +207,31 @@ func (s *state) expiryChanged() tea.Cmd {
 	return tea.Tick(config.ExpiryDebounce, func(time.Time) tea.Msg { return msg })
 }
 
-// Feeds: the tape is polled while it shows, its greeks while wanted.
-func (s *Screen) Feeds(c *feed.Conditions) {
-	c.TapeVisible = s.showTape
-	c.TapeGreeks = s.tape.GreeksWanted()
+// Covers: the screen fills the frame (it is the bottom page).
+func (s *Screen) Covers() bool { return true }
+
+// Wants are the screen's feeds: the chain and the calendar, the tape
+// while it shows, and its greeks while their columns show (the tape
+// shown, the account entitled).
+func (s *Screen) Wants(common.Sight) []feed.Want {
+	osi, from, minT, ok := s.tape.NextGreeks()
+	return append(s.ladderWants(),
+		feed.Want{Feed: feed.FeedTape, Query: s.q, Capacity: s.cfg.TapeCapacity, Hidden: !s.showTape},
+		feed.Want{Feed: feed.FeedTapeGreeks, Query: s.q, Hidden: !s.showTape || !s.tape.GreeksWanted(),
+			Greeks: feed.GreeksAsk{OSI: osi, From: from, MinTime: minT, OK: ok}})
 }
 
-// Wants are the screen's feeds (the vol page's term structure among
-// them), each hidden while no page on the stack shows it.
-func (s *Screen) Wants(c feed.Conditions) []feed.Want {
-	q := s.q
-	hide := func(f feed.Feed) bool { return !f.Shown(c) }
-	osi, from, minT, ok := s.tape.NextGreeks()
-	return append(s.lookUpWant(), []feed.Want{
-		{Feed: feed.FeedChain, Query: q, Expiry: s.chain.Expiry(), Hidden: hide(feed.FeedChain)},
-		{Feed: feed.FeedTape, Query: q, Capacity: s.cfg.TapeCapacity, Hidden: hide(feed.FeedTape)},
-		{Feed: feed.FeedCalendar, Query: q, Hidden: hide(feed.FeedCalendar)},
-		{Feed: feed.FeedTerm, Query: q, Hidden: hide(feed.FeedTerm)},
-		{Feed: feed.FeedTapeGreeks, Query: q, Hidden: hide(feed.FeedTapeGreeks),
-			Greeks: feed.GreeksAsk{OSI: osi, From: from, MinTime: minT, OK: ok}},
-	}...)
+// Background is the chain of a symbol being looked up, which must finish
+// under any page.
+func (s *Screen) Background() []feed.Want { return s.lookUpWant() }
+
+// ladderWants are the chain and the calendar, which the watch screen and
+// the vol page both show: one feed each, however many pages want it.
+func (s *state) ladderWants() []feed.Want {
+	return []feed.Want{
+		{Feed: feed.FeedChain, Query: s.q, Expiry: s.chain.Expiry()},
+		{Feed: feed.FeedCalendar, Query: s.q},
+	}
 }
 
 // Status: the chain's refresh is counted down, the panes' failures are

@@ -151,15 +151,16 @@ func (p *Page) pick(msg tea.Msg) (tea.Cmd, common.Action) {
 	return nil, nil
 }
 
-// Feeds marks the page shown: its feeds are polled, the screen's wait.
-func (p *Page) Feeds(c *feed.Conditions) { c.Watchlist = true }
+// Covers: the page fills the frame; the watch screen's feeds wait.
+func (p *Page) Covers() bool { return true }
 
-// Wants are the page's quotes and events, hidden while it is not shown.
-func (p *Page) Wants(c feed.Conditions) []feed.Want {
+// Wants are the page's quotes and events (the root hides them while the
+// page is not shown).
+func (p *Page) Wants(common.Sight) []feed.Want {
 	q, syms := p.Query(), p.Fetchable()
 	return []feed.Want{
-		{Feed: feed.FeedQuotes, Query: q, Symbols: p.quoted(), Hidden: !feed.FeedQuotes.Shown(c)},
-		{Feed: feed.FeedEvents, Query: q, Symbols: syms, Need: p.NeedEvents(), Hidden: !feed.FeedEvents.Shown(c)},
+		{Feed: feed.FeedQuotes, Query: q, Symbols: p.quoted()},
+		{Feed: feed.FeedEvents, Query: q, Symbols: syms, Need: p.NeedEvents()},
 	}
 }
 

@@ -59,7 +59,7 @@ func TestWatchlistPageAsksTheRoot(t *testing.T) {
 	if _, act := p.Update(common.PickSymbol{Symbol: "TSLA"}); act != nil || p.Checking() != "TSLA" || slices.Contains(p.Symbols(), "TSLA") || p.Adding() {
 		t.Fatalf("the pick is not checked with the service before it is added: %#v %v", act, p.Symbols())
 	}
-	if w := p.Wants(feed.Conditions{})[0]; w.Feed != feed.FeedQuotes || !slices.Equal(w.Symbols, []string{"AAPL", "TSLA"}) {
+	if w := p.Wants(common.Sight{})[0]; w.Feed != feed.FeedQuotes || !slices.Equal(w.Symbols, []string{"AAPL", "TSLA"}) {
 		t.Fatalf("the quotes wanted while TSLA is checked: %+v", w)
 	}
 	if _, act := p.Update(common.PickSymbol{Symbol: "MSFT"}); act != (common.Back{Symbol: "MSFT"}) {
@@ -73,14 +73,12 @@ func TestWatchlistPageAsksTheRoot(t *testing.T) {
 	if r, ok := act.(common.Refresh); !ok || !slices.Equal(r.Feeds, []feed.Feed{feed.FeedQuotes}) {
 		t.Fatalf("r: %#v", act)
 	}
-	for _, w := range p.Wants(feed.Conditions{}) {
-		if !w.Hidden {
-			t.Errorf("%s wanted while the page is not shown", w.Feed)
-		}
+	// Whether the page shows is the root's to say (it hides the wants
+	// of a page that does not: TestEachPageOnTopForAnHour).
+	if !p.Covers() {
+		t.Error("the page does not cover the watch screen: its feeds would be polled under it")
 	}
-	var c feed.Conditions
-	p.Feeds(&c)
-	for _, w := range p.Wants(c) {
+	for _, w := range p.Wants(common.Sight{OnStack: true}) {
 		if w.Hidden || w.Query != p.Query() {
 			t.Errorf("%s on the page: hidden %v, query %+v", w.Feed, w.Hidden, w.Query)
 		}
