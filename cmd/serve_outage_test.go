@@ -63,26 +63,19 @@ func (tm *term) screenNow() string {
 	b := bytes.Clone(tm.out.Bytes())
 	tm.mu.Unlock()
 	e := vt.NewEmulator(160, 48)
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() { // the emulator's answers to the program's queries
-		defer close(done)
+	// The emulator's answers to the program's queries go to a pipe that
+	// must be read for Write to return. The reader is left blocked on the
+	// pipe when this returns: closing the emulator from either goroutine
+	// races with the other's check of its closed flag (vt has no lock).
+	go func() {
 		buf := make([]byte, 256)
 		for {
 			if _, err := e.Read(buf); err != nil {
 				return
 			}
-			select {
-			case <-stop:
-				_ = e.Close() // here: Close races with a Read elsewhere
-				return
-			default:
-			}
 		}
 	}()
 	_, _ = e.Write(b)
 	s := e.String()
-	close(stop)
-	_, _ = e.Write([]byte("\x1b[6n")) // a cursor-position query wakes the reader
-	<-done
 	return s
 }
