@@ -137,7 +137,7 @@ func TestBackfillInterruptedResumes(t *testing.T) {
 	}
 	cancel()
 	err := <-done
-	if exitCode(err) != ExitInterrupted || !strings.Contains(errBuf.String(), "every session bought is kept") {
+	if exitCode(err) != ExitInterrupted || !strings.Contains(errBuf.String(), "the store keeps") {
 		t.Fatalf("%v\n%s", err, errBuf.String())
 	}
 	bought := reqs.Count("/underlying-quotes")
