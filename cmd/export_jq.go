@@ -122,8 +122,11 @@ func runJQProcess(ctx context.Context, src string, doc []byte, out io.Writer) er
 	case jqChildFailed:
 		return errors.New(strings.TrimSpace(stderr.String()))
 	case 2:
-		if e := stderr.String(); strings.Contains(e, "out of memory") || strings.Contains(e, "cannot allocate memory") {
-			return errMemory // the runtime's own end at limitData
+		// The runtime's own end when the kernel refuses it memory at
+		// limitData: "out of memory", or a fault on the refused mapping.
+		e := stderr.String()
+		if strings.Contains(e, "out of memory") || strings.Contains(e, "cannot allocate memory") || dataLimited && strings.Contains(e, "SIGSEGV") {
+			return errMemory
 		}
 	}
 	return fmt.Errorf("jq ended unexpectedly (%v): %s", werr, text.OneLine(stderr.String(), 200))

@@ -124,7 +124,7 @@ func historyBackfillRun(o *HistoryBackfillOptions) error {
 	}
 	store, err := history.Open(ctx, path, historyService(sess))
 	if err != nil {
-		return fmt.Errorf("backfill needs the store: %s%s", historyProblem(err), moveAsideHint(err))
+		return fmt.Errorf("backfill needs the store: %w", storeError(err))
 	}
 	defer closeHistory(store, o.ErrOut)
 	client, err := api.NewClient(api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(o.Now), api.WithHistory(store))

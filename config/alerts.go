@@ -322,7 +322,7 @@ func AlertLabel(i int, name string) string {
 	if name == "" {
 		return fmt.Sprintf("[[alert]] number %d", i+1)
 	}
-	return fmt.Sprintf("[[alert]] %q", name)
+	return "[[alert]] " + text.Quote(name)
 }
 
 // AlertWhere is "file:line" of key in the i-th [[alert]] (its header's
