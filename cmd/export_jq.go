@@ -122,10 +122,11 @@ func runJQProcess(ctx context.Context, src string, doc []byte, out io.Writer) er
 	case jqChildFailed:
 		return errors.New(strings.TrimSpace(stderr.String()))
 	case 2:
-		// The runtime's own end when the kernel refuses it memory at
-		// limitData: "out of memory", or a fault on the refused mapping.
+		// The runtime's own end (a fatal error, not a panic) when it is
+		// refused memory: past limitData it may be "out of memory", a
+		// fault on the refused mapping or a thread it could not start.
 		e := stderr.String()
-		if strings.Contains(e, "out of memory") || strings.Contains(e, "cannot allocate memory") || dataLimited && strings.Contains(e, "SIGSEGV") {
+		if strings.Contains(e, "out of memory") || strings.Contains(e, "cannot allocate memory") || dataLimited && !strings.HasPrefix(e, "panic:") {
 			return errMemory
 		}
 	}

@@ -73,7 +73,7 @@ func LoadPositions(path string) ([]Position, error) {
 		return nil, tomlError(path, string(data), err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("%s: unknown key %s (known: position.id, name, symbol, opened, legs, closed, close, rolled_to)", path, und[0].String())
+		return nil, fmt.Errorf("%s: unknown key %s (known: position.id, name, symbol, opened, legs, closed, close, rolled_to)", path, echoKey(und[0].String()))
 	}
 	seen := map[int]bool{}
 	for i, p := range pf.Position {
