@@ -11,6 +11,10 @@ import (
 )
 
 func main() {
+	// A --jq run's own process (cmd/export_jq.go): nothing else starts.
+	if code, ok := cmd.RunScriptChild(); ok {
+		os.Exit(code)
+	}
 	deps := cmd.Process(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 	os.Exit(cmd.Execute(deps, os.Args[1:]))
 }

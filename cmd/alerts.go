@@ -127,7 +127,7 @@ func (o *AlertsOptions) setupAlerts() (alertsSetup, error) {
 		s.set.Every = o.Every
 	}
 	if o.changed("exec-timeout") {
-		if o.ExecTimeout <= 0 || o.ExecTimeout > config.MaxAlertExecTimeout {
+		if o.ExecTimeout < time.Millisecond || o.ExecTimeout > config.MaxAlertExecTimeout {
 			return s, badInput(fmt.Errorf("--exec-timeout %s: want a duration from 1ms to %s", o.ExecTimeout, config.MaxAlertExecTimeout))
 		}
 		s.set.ExecTimeout = o.ExecTimeout

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"chainwatch/alert"
+	"chainwatch/api"
 	"chainwatch/feed"
 	"chainwatch/scan"
 )
@@ -30,9 +31,33 @@ func (o *AlertsOptions) offlineEngine(s alertsSetup) (*alert.Engine, func(), err
 	return eng, func() { eng.Close(); mon.Close() }, nil
 }
 
+// checkSandboxRules checks the rules' symbols against the embedded
+// sandbox's list when that is where they would run (no credentials), as
+// --watch does: a rule on a symbol it does not list is the file's
+// mistake (exit status 2), not a cost to quote. A service's symbols
+// cannot be known without spending.
+func (o *AlertsOptions) checkSandboxRules(s alertsSetup) error {
+	if len(s.rules) == 0 {
+		return nil
+	}
+	svc := o.Service
+	svc.file, svc.probe = &s.fc.Service, true
+	sess, err := resolveSession(svc, o.Getenv)
+	if err != nil || sess.source != fromEmbeddedSandbox {
+		return nil // said when the rules run
+	}
+	if _, err := alert.FromFile(s.fc, s.scans, api.Today(o.Now()), sandboxSymbols()); err != nil {
+		return badInput(err)
+	}
+	return nil
+}
+
 // printRules lists the rules, each with its cost an hour with nothing on
 // screen, and whether it is armed (the log says after a restart).
 func (o *AlertsOptions) printRules(s alertsSetup) error {
+	if err := o.checkSandboxRules(s); err != nil {
+		return err
+	}
 	eng, done, err := o.offlineEngine(s)
 	if err != nil {
 		return err
@@ -73,6 +98,9 @@ func (o *AlertsOptions) printRules(s alertsSetup) error {
 // printCost says what the rules' own fetches spend, rule by rule, and
 // sends nothing.
 func (o *AlertsOptions) printCost(s alertsSetup) error {
+	if err := o.checkSandboxRules(s); err != nil {
+		return err
+	}
 	eng, done, err := o.offlineEngine(s)
 	if err != nil {
 		return err

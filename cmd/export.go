@@ -14,8 +14,6 @@ import (
 	"text/template"
 	"unicode/utf8"
 
-	"github.com/itchyny/gojq"
-
 	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 
@@ -88,7 +86,8 @@ func (f exportFlags) format() Format {
 		}
 	}
 	if f.jq != "" && out.err == nil {
-		out.jq, out.err = compileJQ(f.jq)
+		_, out.err = compileJQ(f.jq)
+		out.jq = f.jq
 	}
 	if f.template != "" && out.err == nil {
 		out.tmpl, out.err = parseTemplate(f.template)
@@ -99,8 +98,8 @@ func (f exportFlags) format() Format {
 // Format is how an Export is printed, from the output flags.
 type Format struct {
 	kind   kind
-	fields []string   // --json=a,b: only these, in this order
-	jq     *gojq.Code // --jq
+	fields []string // --json=a,b: only these, in this order
+	jq     string   // --jq, checked
 	tmpl   *template.Template
 	// lines writes each JSON document on one line (--watch to a log: one
 	// run, one line).
@@ -174,7 +173,7 @@ func (f Format) Write(w io.Writer, e Export) error {
 // --template stream (their first 64 KiB are held back, so a short output
 // is still all or nothing), stop on Ctrl-C and within their bounds.
 func (f Format) WriteContext(ctx context.Context, w io.Writer, e Export) error {
-	if f.jq != nil || f.tmpl != nil {
+	if f.jq != "" || f.tmpl != nil {
 		if err := f.Check(e.Keys); err != nil {
 			return err
 		}
@@ -182,7 +181,7 @@ func (f Format) WriteContext(ctx context.Context, w io.Writer, e Export) error {
 		if err != nil {
 			return err
 		}
-		if f.jq != nil {
+		if f.jq != "" {
 			return runJQ(ctx, f.jq, doc, w, int64(scriptHold))
 		}
 		return runTemplate(ctx, f.tmpl, doc, w, int64(scriptHold))
@@ -212,7 +211,7 @@ func (f Format) bytes(ctx context.Context, e Export) ([]byte, error) {
 	}
 	var out bytes.Buffer
 	switch {
-	case f.jq != nil:
+	case f.jq != "":
 		err := runJQ(ctx, f.jq, doc, &out, scriptOutput)
 		return out.Bytes(), err
 	case f.tmpl != nil:

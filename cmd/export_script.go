@@ -25,20 +25,6 @@ import (
 // script needs no jq binary on the box; its environment ($ENV, env) is
 // empty, so an expression cannot read the client secret from the process.
 
-// compileJQ parses and compiles a --jq expression before anything is
-// spent: a typo costs nothing.
-func compileJQ(src string) (*gojq.Code, error) {
-	q, err := gojq.Parse(src)
-	if err != nil {
-		return nil, fmt.Errorf("--jq %s: %s", text.Quote(src), text.OneLine(err.Error(), 200))
-	}
-	code, err := gojq.Compile(q, gojq.WithEnvironLoader(func() []string { return nil }))
-	if err != nil {
-		return nil, fmt.Errorf("--jq %s: %s", text.Quote(src), text.OneLine(err.Error(), 200))
-	}
-	return code, nil
-}
-
 // The bounds of a --jq or --template run, so that neither `def f: f; f`,
 // `repeat(1)`, `[range(1e18)]` nor `{{range 100000000000}}x{{end}}` runs
 // until interrupted, holding the whole output in memory: a run stops at
@@ -139,11 +125,12 @@ func (s *scriptOut) Write(p []byte) (int, error) {
 	if s.n+int64(len(p)) > s.max {
 		return 0, errOutputCap
 	}
-	s.n += int64(len(p))
+	n := len(p)
+	s.n += int64(n)
 	if s.buf == nil {
 		s.held = append(s.held, p...)
 		if int64(len(s.held)) <= s.hold {
-			return len(p), nil
+			return n, nil
 		}
 		s.buf = bufio.NewWriterSize(s.dst, 32<<10)
 		p, s.held = s.held, nil
@@ -152,7 +139,7 @@ func (s *scriptOut) Write(p []byte) (int, error) {
 		s.werr = err
 		return 0, err
 	}
-	return len(p), nil
+	return n, nil
 }
 
 // streaming reports whether some output has been let through.
@@ -184,6 +171,8 @@ func scriptError(flag string, out *scriptOut, err error, cause func() error) err
 	switch c := cause(); {
 	case errors.Is(err, errOutputCap):
 		return badInput(fmt.Errorf("%s: stopped at %d MiB of output, the most it may write%s", flag, scriptOutput>>20, kept))
+	case errors.Is(err, errMemory):
+		return badInput(fmt.Errorf("%s: stopped at %d MiB of memory, the most it may hold (a value that keeps growing?)%s", flag, scriptMemory>>20, kept))
 	case errors.Is(err, errSteps):
 		return badInput(fmt.Errorf("%s: stopped after %s steps, the most it may take (an endless recursion or generator?)%s", flag, scan.GroupDigits(scriptSteps), kept))
 	case errors.Is(c, errInterrupted):
@@ -200,18 +189,15 @@ func scriptError(flag string, out *scriptOut, err error, cause func() error) err
 // string as it is (jq -r, the useful form in a pipeline: its tabs and line
 // breaks kept, as the expression may have built a TSV line; any other
 // control removed), anything else as compact JSON. The values stream as
-// they come (after the first scriptHold bytes), within the script bounds.
-// An error of the expression on this data is the caller's (exit status
-// 2), and leaves stdout empty when nothing streamed yet.
-func runJQ(ctx context.Context, code *gojq.Code, doc []byte, w io.Writer, hold int64) error {
-	var in any
-	if err := json.Unmarshal(doc, &in); err != nil {
-		return err
-	}
+// they come (after the first scriptHold bytes), within the script bounds;
+// the expression runs in a process of its own (export_jq.go). An error of
+// the expression on this data is the caller's (exit status 2), and leaves
+// stdout empty when nothing streamed yet.
+func runJQ(ctx context.Context, src string, doc []byte, w io.Writer, hold int64) error {
 	ctx, stop, cause := scriptContext(ctx)
 	defer stop()
 	out := newScriptOut(w, hold)
-	err := jqValues(code.RunWithContext(newStepContext(ctx, scriptSteps), in), out)
+	err := runJQProcess(ctx, src, doc, out)
 	if ferr := out.finish(err == nil); err == nil {
 		err = ferr
 		if err == nil {
@@ -222,7 +208,7 @@ func runJQ(ctx context.Context, code *gojq.Code, doc []byte, w io.Writer, hold i
 }
 
 // jqValues writes what iter yields until it ends or fails.
-func jqValues(iter gojq.Iter, out *scriptOut) error {
+func jqValues(iter gojq.Iter, out io.Writer) error {
 	for {
 		v, ok := iter.Next()
 		if !ok {

@@ -47,6 +47,7 @@ type headless struct {
 	// config before anything asks what day it is.
 	sandboxNow func() time.Time
 	served     *servedClient // chainwatch serve's session (serve_exec.go); nil: the command's own
+	flagErr    error         // a flag refused by bind, said before anything else
 }
 
 func newHeadless(deps Deps) headless {
@@ -76,6 +77,21 @@ func (h *headless) bind(cmd *cobra.Command) {
 	h.Out, h.ErrOut, h.Context = cmd.OutOrStdout(), cmd.ErrOrStderr(), cmd.Context()
 	changed := cmd.Flags().Changed
 	h.ModeSet, h.ConfigSet, h.WatchSet = changed("mode"), changed("config"), changed("watch")
+	h.flagErr = checkURLFlags(cmd)
+}
+
+// checkURLFlags refuses a service URL given as a flag (exit status 2),
+// whether or not the command goes on to connect: `alerts --base-url
+// ftp://x` listed the rules and exited 0.
+func checkURLFlags(cmd *cobra.Command) error {
+	for _, name := range []string{"auth-url", "base-url"} {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+			if err := api.CheckServiceURL(f.Value.String(), "--"+name); err != nil {
+				return badInput(err)
+			}
+		}
+	}
+	return nil
 }
 
 // config loads the config file of --config, else the default one if it
@@ -85,6 +101,9 @@ func (h *headless) bind(cmd *cobra.Command) {
 // clock (--sandbox-clock): "today", a date's checks and the session's
 // hours must be the simulated market's from the start.
 func (h *headless) config() (config.File, string, error) {
+	if h.flagErr != nil {
+		return config.File{}, "", h.flagErr
+	}
 	clock, err := sandboxClock("--sandbox-clock", h.SandboxClock, "--sandbox-speed", h.SandboxSpeed)
 	if err != nil {
 		return config.File{}, "", err

@@ -84,7 +84,7 @@ func historyRun(o *HistoryOptions) error {
 	}
 	st, err := history.Open(ctx, path, "")
 	if err != nil {
-		return fmt.Errorf("%s%s", historyProblem(err), moveAsideHint(err))
+		return storeError(err)
 	}
 	defer st.Close()
 	sum, err := st.Summary(ctx)

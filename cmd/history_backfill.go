@@ -112,6 +112,9 @@ func historyBackfillRun(o *HistoryBackfillOptions) error {
 	}
 	defer sess.close()
 	if sess.source == fromEmbeddedSandbox {
+		if err := checkSandboxSymbols(symbols); err != nil {
+			return err
+		}
 		// What is bought from a simulated market must never pass for real data.
 		fmt.Fprintln(o.ErrOut, "chainwatch: no credentials: backfilling from the embedded sandbox's simulated market (kept apart from any real service's)")
 	}
@@ -121,7 +124,7 @@ func historyBackfillRun(o *HistoryBackfillOptions) error {
 	}
 	store, err := history.Open(ctx, path, historyService(sess))
 	if err != nil {
-		return fmt.Errorf("backfill needs the store: %s%s", historyProblem(err), moveAsideHint(err))
+		return fmt.Errorf("backfill needs the store: %w", storeError(err))
 	}
 	defer closeHistory(store, o.ErrOut)
 	client, err := api.NewClient(api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(o.Now), api.WithHistory(store))
@@ -226,8 +229,23 @@ func (o *HistoryBackfillOptions) confirm(points, budget int) error {
 // Ctrl-C keeps what was bought and exits 130.
 func (o *HistoryBackfillOptions) buy(ctx context.Context, c *api.Client, st *history.Store, plan history.Plan, left api.Int) error {
 	bar := newBackfillBar(o.ErrOut, o.Progress, plan.Points(), left)
-	spent, err := history.Backfill(ctx, c, st, plan, bar.step)
+	// The newest session is bought first: a symbol its answer does not
+	// list is one the service does not know, and nothing more is bought.
+	bctx, stopBuying := context.WithCancel(ctx)
+	defer stopBuying()
+	var unknown []string
+	spent, err := history.Backfill(bctx, c, st, plan, func(s history.Step) {
+		bar.step(s)
+		if s.Done == 1 && len(s.Unlisted) > 0 {
+			unknown = s.Unlisted
+			stopBuying()
+		}
+	})
 	bar.done()
+	if unknown != nil {
+		st.Checkpoint()
+		return unknownSymbolsError(unknown, nil, fmt.Sprintf("only %s was bought to find out (%s points spent)", plan.Missing[0], scan.GroupDigits(int64(spent))))
+	}
 	st.Checkpoint()
 	after := fmt.Sprintf("%s points spent", scan.GroupDigits(int64(spent)))
 	if n, ok := bar.left.Get(); ok {
@@ -235,10 +253,10 @@ func (o *HistoryBackfillOptions) buy(ctx context.Context, c *api.Client, st *his
 	}
 	switch {
 	case err != nil && ctx.Err() != nil:
-		fmt.Fprintf(o.ErrOut, "chainwatch: backfill stopped after %d of %d sessions, %s; every session bought is kept: run it again to buy the rest\n", bar.days, plan.Requests(), after)
+		fmt.Fprintf(o.ErrOut, "chainwatch: backfill stopped after %d of %d sessions, %s; %s\n", bar.days, plan.Requests(), after, bar.kept(plan, spent))
 		return interrupted(errors.New("backfill: interrupted"))
 	case err != nil:
-		return fmt.Errorf("%w; %s, every session bought is kept: run it again to buy the rest", err, after)
+		return fmt.Errorf("%w; %s; %s", err, after, bar.kept(plan, spent))
 	}
 	fmt.Fprintf(o.ErrOut, "chainwatch: backfill: %s bought, %s; the store is %s (%s)\n", plural(plan.Requests(), "session"), after, byteSize(history.Size(st.Path())), st.Path())
 	return nil
@@ -254,6 +272,26 @@ type backfillBar struct {
 	left     api.Int
 	days     int
 	start    time.Time
+	// keptPoints are the points of the days saved (a day is told to step
+	// only once the store kept it).
+	keptPoints int
+}
+
+// kept says, after a backfill that stopped, what the store holds of what
+// was bought and what was paid for but lost (a full disk fails the
+// saving of a day the service already charged).
+func (b *backfillBar) kept(plan history.Plan, spent int) string {
+	s := "the store keeps none of it"
+	switch {
+	case b.days == 1:
+		s = fmt.Sprintf("the store keeps 1 session (%s)", plan.Missing[0])
+	case b.days > 1 && b.days <= len(plan.Missing):
+		s = fmt.Sprintf("the store keeps %s (%s back to %s)", plural(b.days, "session"), plan.Missing[0], plan.Missing[b.days-1])
+	}
+	if lost := spent - b.keptPoints; lost > 0 && b.days < len(plan.Missing) {
+		s += fmt.Sprintf("; %s was bought (%d points) but not kept", plan.Missing[b.days], lost)
+	}
+	return s + ": run it again to buy the rest"
 }
 
 func newBackfillBar(w io.Writer, terminal bool, total int, left api.Int) *backfillBar {
@@ -264,6 +302,7 @@ func newBackfillBar(w io.Writer, terminal bool, total int, left api.Int) *backfi
 
 func (b *backfillBar) step(s history.Step) {
 	b.days = s.Done
+	b.keptPoints += s.Cost
 	if s.PointsLeft.Valid {
 		b.left = s.PointsLeft
 	}

@@ -53,6 +53,19 @@ func historyProblem(err error) string {
 	return fmt.Sprintf("history: %v", err)
 }
 
+// storeError is a store that does not open, with its remedy: a file that
+// is not a chainwatch store (corrupt, another program's, zero-filled) is a
+// local file that does not load, exit status 2 as for the config and
+// positions files; anything else (a directory that cannot be read) 1.
+func storeError(err error) error {
+	e := fmt.Errorf("%s%s", historyProblem(err), moveAsideHint(err))
+	var bad *history.BadFileError
+	if errors.As(err, &bad) {
+		return badInput(e)
+	}
+	return e
+}
+
 func moveAsideHint(err error) string {
 	var bad *history.BadFileError
 	if errors.As(err, &bad) {

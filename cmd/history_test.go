@@ -90,7 +90,7 @@ func TestBackfillThenQuotesFigures(t *testing.T) {
 	if err != nil || !strings.Contains(out, "quotes: 90 symbol-days of 3 symbols") {
 		t.Fatalf("history: %v\n%s", err, out)
 	}
-	out, _, err = cli{env: env, now: clockAt}.run(t, "history", "prune", "--before", days[10].String())
+	out, _, err = cli{env: env, now: clockAt}.run(t, "history", "prune", "--before", days[10].String(), "--yes")
 	if err != nil || !strings.Contains(out, "deleted 30 stored answers before") {
 		t.Fatalf("prune: %v\n%s", err, out)
 	}
@@ -137,7 +137,7 @@ func TestBackfillInterruptedResumes(t *testing.T) {
 	}
 	cancel()
 	err := <-done
-	if exitCode(err) != ExitInterrupted || !strings.Contains(errBuf.String(), "every session bought is kept") {
+	if exitCode(err) != ExitInterrupted || !strings.Contains(errBuf.String(), "the store keeps") {
 		t.Fatalf("%v\n%s", err, errBuf.String())
 	}
 	bought := reqs.Count("/underlying-quotes")

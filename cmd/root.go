@@ -23,7 +23,6 @@ import (
 func Execute(deps Deps, args []string) int {
 	root := NewCmdRoot(deps, nil)
 	root.SetArgs(args)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	// cobra checks the arguments, required flags and flag groups (--json
 	// with --csv) before a command runs: an error before any RunE started
 	// is the command line's, exit status 2 like a bad flag.
@@ -143,6 +142,7 @@ needs no account.`,
 	root.AddCommand(NewCmdAlerts(deps, nil))
 	root.ValidArgsFunction = completeSymbols(deps)
 	strictCompletion(root)
+	guardEchoes(root)
 	return root
 }
 

@@ -258,6 +258,9 @@ func addClockFlags(cmd *cobra.Command, clock *string, speed *float64, clockName,
 
 // sandboxClock is the sandbox clock the flags ask for; nil (the real
 // clock) when clock is empty.
+// sandboxClockEnd is the first day past the sandbox's calendar.
+const sandboxClockEnd = api.Date(21000101)
+
 func sandboxClock(clockFlag, clock, speedFlag string, speed float64) (func() time.Time, error) {
 	if math.IsNaN(speed) || speed <= 0 || speed > 10000 {
 		return nil, usageError{fmt.Errorf("%s %v: want a speed above 0 and at most 10000", speedFlag, speed)}
@@ -271,6 +274,11 @@ func sandboxClock(clockFlag, clock, speedFlag string, speed float64) (func() tim
 	start, err := time.Parse(time.RFC3339, clock)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("%s %s: want an instant as 2026-11-24T11:30:00-05:00", clockFlag, text.Quote(clock))}
+	}
+	// The service's data and calendar span these days: a clock outside
+	// them has no market to simulate (and signs no valid token).
+	if d := api.Today(start); d < api.EarliestDate || d >= sandboxClockEnd {
+		return nil, usageError{fmt.Errorf("%s %s: want an instant from %s to %s", clockFlag, text.Quote(clock), api.EarliestDate, sandboxClockEnd.AddDays(-1))}
 	}
 	return sandbox.Clock(start, speed), nil
 }

@@ -129,7 +129,7 @@ func TestSandboxCommandBadFlags(t *testing.T) {
 		{[]string{"--plan", "gold"}, `--plan "gold": want one of trial, standard, professional`},
 		{[]string{"--rate", "-1"}, "--rate -1: want a number of requests per second >= 0 (0 for no limit)"},
 		{[]string{"--rate", "NaN"}, "--rate NaN: want a number"},
-		{[]string{"--rate", "fast"}, `invalid argument "fast" for "--rate"`},
+		{[]string{"--rate", "fast"}, `--rate "fast": want a number`},
 		{[]string{"--faults", "2"}, `--faults: rate must be a number in (0, 1], got "2"`},
 		{[]string{"--faults", "0.1:boom"}, `--faults: unknown kind "boom"`},
 		{[]string{"--entitlements", "cta"}, `--entitlements: unknown entitlement "cta"`},

@@ -55,6 +55,10 @@ type serviceFlags struct {
 	// sandboxNow is the embedded sandbox's clock; nil the real one.
 	sandboxNow func() time.Time
 
+	// probe asks only which source a session would use: the embedded
+	// sandbox is not started (its session has no client).
+	probe bool
+
 	// file is the [service] table of the config file the watch screen
 	// loaded. nil (login, logout, status) reads the file at the default
 	// path, so that every command finds the same service and login.
@@ -195,6 +199,9 @@ func resolveSession(f serviceFlags, getenv func(string) string) (*session, error
 	if authURL != "" || baseURL != "" {
 		return nil, errors.New("a service URL is configured but there are no credentials: run `chainwatch login`, or set " +
 			envClientID + " and " + envClientSecret + " (or client_id and client_secret in the config file) for client credentials")
+	}
+	if f.probe {
+		return &session{source: fromEmbeddedSandbox, close: noClose}, nil
 	}
 	return startEmbedded(f.sandboxNow, getenv)
 }

@@ -39,6 +39,10 @@ const (
 const benchClock = "2026-11-24T11:00:00-05:00"
 
 func TestMain(m *testing.M) {
+	// --jq runs in a child process: this test binary, as main runs it.
+	if code, ok := RunScriptChild(); ok {
+		os.Exit(code)
+	}
 	if args, ok := os.LookupEnv(childArgsEnv); ok {
 		os.Exit(runChild(strings.Split(args, "\n")))
 	}

@@ -166,12 +166,12 @@ func savePosition(f *StrategyOptions, path string, st *strategy.Strategy, mk *st
 	if !ok {
 		return errors.New("not saved: a leg has no price to fill at; give it one with @price")
 	}
-	have, err := config.LoadPositions(path)
-	if err != nil {
-		return badInput(err)
-	}
-	p := strategy.Saved(config.NextPositionID(have), st, fills, f.Now())
-	if err := config.SavePosition(path, p); err != nil {
+	p, err := config.AddPosition(path, strategy.Saved(0, st, fills, f.Now()), 0)
+	var bad *config.BadPositionsError
+	switch {
+	case errors.As(err, &bad):
+		return badInput(err) // a local file that does not load
+	case err != nil:
 		return err
 	}
 	fmt.Fprintf(f.ErrOut, "chainwatch: saved as position %d in %s\n", p.ID, path)

@@ -322,7 +322,7 @@ func AlertLabel(i int, name string) string {
 	if name == "" {
 		return fmt.Sprintf("[[alert]] number %d", i+1)
 	}
-	return fmt.Sprintf("[[alert]] %q", name)
+	return "[[alert]] " + text.Quote(name)
 }
 
 // AlertWhere is "file:line" of key in the i-th [[alert]] (its header's
@@ -360,11 +360,11 @@ func unknownAlertKey(path, data string, key []string) (error, bool) {
 			}
 		}
 		return fmt.Errorf("%s: [[alert]]: unknown key %s%s (an [[alert]] takes %s)",
-			where(path, line), key[1], didYouMean(key[1], AlertKeys), strings.Join(AlertKeys, ", ")), true
+			where(path, line), echoKey(key[1]), didYouMean(key[1], AlertKeys), strings.Join(AlertKeys, ", ")), true
 	case len(key) == 2 && key[0] == "alerts":
 		known := []string{"every", "exec", "exec_timeout", "desktop", "bell"}
 		return fmt.Errorf("%s: [alerts]: unknown key %s%s (known: %s)",
-			where(path, tableKeyLine(data, "alerts", key[1])), key[1], didYouMean(key[1], known), strings.Join(known, ", ")), true
+			where(path, tableKeyLine(data, "alerts", key[1])), echoKey(key[1]), didYouMean(key[1], known), strings.Join(known, ", ")), true
 	}
 	return nil, false
 }

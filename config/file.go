@@ -9,7 +9,9 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
@@ -164,7 +166,7 @@ func Load(path string, explicit bool, rule ScanRule) (fc File, exists bool, err 
 		}
 		keys := make([]string, len(und))
 		for i, k := range und {
-			keys[i] = k.String()
+			keys[i] = echoKey(k.String())
 		}
 		return File{}, true, fmt.Errorf("%s: unknown key %s (known: %s)", path, strings.Join(keys, ", "), strings.Join(configKeys, ", "))
 	}
@@ -220,7 +222,7 @@ func tomlError(path, data string, err error) error {
 		if pe.Position.Col > 0 {
 			where += fmt.Sprintf(":%d", pe.Position.Col)
 		}
-		return fmt.Errorf("%s: %s", where, msg)
+		return fmt.Errorf("%s: %s", where, clipQuoted(msg))
 	}
 	if m := typeError.FindStringSubmatch(err.Error()); m != nil {
 		where := path
@@ -231,6 +233,30 @@ func tomlError(path, data string, err error) error {
 		return fmt.Errorf("%s: %s: wrong type: %s", where, m[2], msg)
 	}
 	return fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "toml: "))
+}
+
+// echoKey is a key of the file as a message names it: as written, cut at
+// text.EchoMax; quoted when it holds what a terminal must not see.
+func echoKey(k string) string {
+	if strconv.Quote(k) != `"`+k+`"` {
+		return text.Quote(k)
+	}
+	return text.Clip(k, text.EchoMax)
+}
+
+// quotedInMessage is a quoted string in the TOML parser's message (the
+// text it found), which may be a whole long line of the file.
+var quotedInMessage = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// clipQuoted cuts every quoted string in msg to text.EchoMax.
+func clipQuoted(msg string) string {
+	return quotedInMessage.ReplaceAllStringFunc(msg, func(q string) string {
+		inner := q[1 : len(q)-1]
+		if utf8.RuneCountInString(inner) <= text.EchoMax {
+			return q
+		}
+		return `"` + text.Clip(inner, text.EchoMax) + `"`
+	})
 }
 
 // check validates every value the file gives, naming the key, and

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -72,7 +73,7 @@ func LoadPositions(path string) ([]Position, error) {
 		return nil, tomlError(path, string(data), err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("%s: unknown key %s (known: position.id, name, symbol, opened, legs, closed, close, rolled_to)", path, und[0].String())
+		return nil, fmt.Errorf("%s: unknown key %s (known: position.id, name, symbol, opened, legs, closed, close, rolled_to)", path, echoKey(und[0].String()))
 	}
 	seen := map[int]bool{}
 	for i, p := range pf.Position {
@@ -93,16 +94,83 @@ func LoadPositions(path string) ([]Position, error) {
 const positionsHeader = "# chainwatch positions: the positions page (P) and `chainwatch positions`.\n" +
 	"# Each [[position]] is a strategy with its fills; a closed one keeps its closing fills.\n"
 
+// positionsLockWait bounds the wait for another process's save.
+const positionsLockWait = 10 * time.Second
+
+// lockPositions holds the positions file for one read-modify-write: this
+// process's other savers (configFileMu) and other processes (a lock file
+// beside it, as the alerts' log has) wait, so no save is lost to another
+// that read the file before it.
+func lockPositions(path string) (unlock func(), err error) {
+	if path == "" {
+		return nil, errors.New("there is no config directory; pass --config")
+	}
+	configFileMu.Lock()
+	ctx, cancel := context.WithTimeout(context.Background(), positionsLockWait)
+	defer cancel()
+	release, err := api.LockFile(ctx, path+".lock")
+	if err != nil {
+		configFileMu.Unlock()
+		return nil, err
+	}
+	return func() { release(); configFileMu.Unlock() }, nil
+}
+
 // SavePosition writes p as a [[position]] of the file at path: it
 // replaces the one of the same id, else appends it. The rest of the file
 // (comments, other positions) is kept byte for byte.
 func SavePosition(path string, p Position) error {
-	configFileMu.Lock()
-	defer configFileMu.Unlock()
-	fail := func(err error) error { return fmt.Errorf("cannot save position %d: %w", p.ID, err) }
-	if path == "" {
-		return fail(errors.New("there is no config directory; pass --config"))
+	unlock, err := lockPositions(path)
+	if err != nil {
+		return fmt.Errorf("cannot save position %d: %w", p.ID, err)
 	}
+	defer unlock()
+	return savePosition(path, p)
+}
+
+// AddPosition saves p as a new position and returns it with its id, taken
+// under the lock (one above the highest held): two screens or processes
+// saving at once get ids of their own. When rollOf names a position not
+// yet rolled, it is marked rolled into the new one in the same hold.
+func AddPosition(path string, p Position, rollOf int) (Position, error) {
+	unlock, err := lockPositions(path)
+	if err != nil {
+		return p, fmt.Errorf("cannot save the position: %w", err)
+	}
+	defer unlock()
+	have, err := LoadPositions(path)
+	if err != nil {
+		return p, fmt.Errorf("cannot save the position: %w", &BadPositionsError{err})
+	}
+	p.ID = NextPositionID(have)
+	if err := savePosition(path, p); err != nil {
+		p.ID = 0
+		return p, err
+	}
+	for _, old := range have {
+		if rollOf != 0 && old.ID == rollOf && old.RolledTo == 0 {
+			old.RolledTo = p.ID
+			if err := savePosition(path, old); err != nil {
+				return p, err
+			}
+		}
+	}
+	return p, nil
+}
+
+// BadPositionsError is a positions file that does not load: the user's
+// to fix before anything is saved to it.
+type BadPositionsError struct{ Err error }
+
+func (e *BadPositionsError) Error() string {
+	return "the positions file does not load, fix it first: " + e.Err.Error()
+}
+
+func (e *BadPositionsError) Unwrap() error { return e.Err }
+
+// savePosition is SavePosition with the file held.
+func savePosition(path string, p Position) error {
+	fail := func(err error) error { return fmt.Errorf("cannot save position %d: %w", p.ID, err) }
 	data, _, err := api.ReadRegularFile(path, MaxFileSize)
 	perm := os.FileMode(0o600)
 	switch {
@@ -120,7 +188,7 @@ func SavePosition(path string, p Position) error {
 	}
 	have, err := LoadPositions(path)
 	if err != nil {
-		return fail(fmt.Errorf("the positions file does not load, fix it first: %w", err))
+		return fail(&BadPositionsError{err})
 	}
 	text := string(data)
 	blocks := findBlocks(text, "position")

@@ -76,6 +76,20 @@ func (s *Store) Summary(ctx context.Context) (Summary, error) {
 	return out, rows.Err()
 }
 
+// CountBefore is what Prune(before) would delete: the answers of days
+// before it, and of those, the ones of days from since on.
+func (s *Store) CountBefore(ctx context.Context, before, since api.Date) (all, recent int64, err error) {
+	for _, t := range []string{"quotes", "answers"} {
+		var a, r int64
+		err := s.db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(day >= ?), 0) FROM "+t+" WHERE day < ?", int64(since), int64(before)).Scan(&a, &r)
+		if err != nil {
+			return all, recent, err
+		}
+		all, recent = all+a, recent+r
+	}
+	return all, recent, nil
+}
+
 // Prune deletes every answer of a day before day, of every service, and
 // gives the space back (VACUUM); it returns the rows deleted.
 func (s *Store) Prune(ctx context.Context, before api.Date) (int64, error) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"chainwatch/api"
@@ -65,6 +67,9 @@ type Step struct {
 	Spent       int // the backfill's points so far
 	PointsLeft  api.Int
 	FromHistory bool
+	// Unlisted are the symbols asked for that the answer does not list:
+	// on the newest session, symbols the service does not know.
+	Unlisted []string
 }
 
 // Backfill buys the plan's days, newest first, one request a day through
@@ -82,9 +87,9 @@ func Backfill(ctx context.Context, client *api.Client, s *Store, p Plan, step fu
 		// A request once sent is let finish even after a Ctrl-C: the
 		// service charges it, so its answer must reach the store.
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), requestTimeout)
-		_, resp, err := client.UnderlyingQuotes(rctx, api.UnderlyingQuotesParams{Symbols: syms, Date: day.String(), Mode: p.Mode})
+		quotes, resp, err := client.UnderlyingQuotes(rctx, api.UnderlyingQuotesParams{Symbols: syms, Date: day.String(), Mode: p.Mode})
 		cancel()
-		st := Step{Day: day, Done: i + 1, Of: len(p.Missing)}
+		st := Step{Day: day, Done: i + 1, Of: len(p.Missing), Unlisted: unlisted(syms, quotes)}
 		if resp != nil {
 			st.Cost, st.PointsLeft, st.FromHistory = resp.Cost, resp.PointsLeft, resp.FromHistory
 			spent += resp.Cost
@@ -103,4 +108,15 @@ func Backfill(ctx context.Context, client *api.Client, s *Store, p Plan, step fu
 		}
 	}
 	return spent, nil
+}
+
+// unlisted are the symbols of asked that quotes do not hold.
+func unlisted(asked []string, quotes []api.Symbol) []string {
+	var out []string
+	for _, s := range asked {
+		if !slices.ContainsFunc(quotes, func(q api.Symbol) bool { return strings.EqualFold(q.Symbol, s) }) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

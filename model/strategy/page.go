@@ -271,21 +271,9 @@ func (p *Page) save(natural bool) (tea.Cmd, common.Action) {
 
 // saveCmd appends the position and marks the one it rolls.
 func saveCmd(path string, st *strat.Strategy, fills []float64, now time.Time, rollOf int) SavedMsg {
-	have, err := config.LoadPositions(path)
+	pos, err := config.AddPosition(path, strat.Saved(0, st, fills, now), rollOf)
 	if err != nil {
-		return SavedMsg{Err: fmt.Errorf("not saved: %w", err)}
-	}
-	pos := strat.Saved(config.NextPositionID(have), st, fills, now)
-	if err := config.SavePosition(path, pos); err != nil {
-		return SavedMsg{Err: err}
-	}
-	for _, old := range have {
-		if old.ID == rollOf && old.RolledTo == 0 {
-			old.RolledTo = pos.ID
-			if err := config.SavePosition(path, old); err != nil {
-				return SavedMsg{ID: pos.ID, Err: err}
-			}
-		}
+		return SavedMsg{ID: pos.ID, Err: err}
 	}
 	return SavedMsg{ID: pos.ID}
 }
