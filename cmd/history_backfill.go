@@ -251,6 +251,9 @@ func (o *HistoryBackfillOptions) buy(ctx context.Context, c *api.Client, st *his
 	if n, ok := bar.left.Get(); ok {
 		after += fmt.Sprintf(", %s left this month", scan.GroupDigits(n))
 	}
+	if err != nil {
+		bar.closeKept(st, plan, spent)
+	}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		fmt.Fprintf(o.ErrOut, "chainwatch: backfill stopped after %d of %d sessions, %s; %s\n", bar.days, plan.Requests(), after, bar.kept(plan, spent))
@@ -275,6 +278,21 @@ type backfillBar struct {
 	// keptPoints are the points of the days saved (a day is told to step
 	// only once the store kept it).
 	keptPoints int
+}
+
+// closeKept closes the store of a backfill that stopped: closing tries
+// once more to save what waits unsaved, so the day bought last is then
+// either kept after all (counted here) or lost for good (said here, as
+// closeHistory would, for closing again says nothing).
+func (b *backfillBar) closeKept(st *history.Store, plan history.Plan, spent int) {
+	if err := st.Close(); err != nil {
+		fmt.Fprintf(b.w, "chainwatch: warning: %v\n", err)
+		return
+	}
+	if st.Unsaved() == nil && spent > b.keptPoints && b.days < len(plan.Missing) {
+		b.days++
+		b.keptPoints = spent
+	}
 }
 
 // kept says, after a backfill that stopped, what the store holds of what

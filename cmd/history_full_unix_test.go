@@ -48,7 +48,9 @@ func TestBackfillOnAFullDiskSaysWhatItLost(t *testing.T) {
 	}
 	err = c.Wait()
 	msg := stderr.String()
-	m := regexp.MustCompile(`the store keeps (\d+) sessions? \(.*\); (\d{4}-\d\d-\d\d) was bought \(3 points\) but not kept`).FindStringSubmatch(msg)
+	// Closing tries the unsaved day once more: it may be kept after all
+	// (the message then counts it) or lost (the message names it).
+	m := regexp.MustCompile(`the store keeps (\d+) sessions? \([^)]*\)(; \d{4}-\d\d-\d\d was bought \(3 points\) but not kept)?: run it again`).FindStringSubmatch(msg)
 	if err == nil || m == nil || strings.Contains(msg, "every session bought is kept") {
 		t.Fatalf("%v\n%s", err, msg)
 	}

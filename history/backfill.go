@@ -98,16 +98,48 @@ func Backfill(ctx context.Context, client *api.Client, s *Store, p Plan, step fu
 		if err != nil && !api.IsNoData(err) {
 			return spent, fmt.Errorf("history: backfill of %s: %w", day, err)
 		}
-		if s.Off() != nil {
-			// Saving is off: what is bought now waits in memory, and a
-			// Ctrl-C would lose it. Stop buying; Close saves what it can.
-			return spent, errors.New(s.Notice())
+		if err := settle(ctx, s); err != nil {
+			// The store cannot save: what is bought now waits in memory,
+			// and a Ctrl-C would lose it. Stop buying; Close saves what it
+			// can, and the next run buys only what is missing.
+			return spent, err
 		}
 		if step != nil {
 			step(st)
 		}
 	}
 	return spent, nil
+}
+
+// settleTries bounds settle's wait for another process's hold on the
+// file: tries of settleEvery each.
+const (
+	settleTries = 600
+	settleEvery = 100 * time.Millisecond
+)
+
+// settle waits until the day just bought is saved. A backfill has no
+// hurry, so it waits out another process's hold on the file (a screen
+// writing), but stops at a failure that waiting does not clear (a full
+// disk, an I/O error) or once the store turns saving off.
+func settle(ctx context.Context, s *Store) error {
+	for range settleTries {
+		err := s.Unsaved()
+		switch {
+		case err == nil:
+			return nil
+		case s.Off() != nil:
+			return errors.New(s.Notice())
+		case !Contended(err):
+			return fmt.Errorf("history: the store cannot save (%v)", err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(settleEvery):
+		}
+	}
+	return fmt.Errorf("history: the store is still held by another process (%v)", s.Unsaved())
 }
 
 // unlisted are the symbols of asked that quotes do not hold.

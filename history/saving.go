@@ -340,6 +340,32 @@ func (s *Store) noticeLocked() string {
 	return "history: " + strings.Join(parts, "; ")
 }
 
+// Unsaved is the last failed write's error while answers handed to the
+// store wait unsaved (its writer retries them), nil when all are saved.
+func (s *Store) Unsaved() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.st.kept) == 0 {
+		return nil
+	}
+	return s.st.lastErr
+}
+
+// Contended reports whether err is another connection's hold on the file
+// (SQLITE_BUSY, SQLITE_LOCKED), which clears once that holder is done;
+// a full disk or an I/O error does not clear by waiting a moment.
+func Contended(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return true
+	}
+	return false
+}
+
 // Off is the persistent error for which saving is off, nil while it works.
 func (s *Store) Off() error {
 	s.mu.Lock()
