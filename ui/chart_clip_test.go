@@ -56,3 +56,22 @@ func TestChartWithoutRoomForItsPlot(t *testing.T) {
 		pxCheck(t, "chart", lines, 60, 10)
 	}
 }
+
+// TestNiceTicksOfWildRanges: ticks between values so large that a step
+// is below a float's precision end (the loop never did, and filled the
+// memory), and never number more than n+1.
+func TestNiceTicksOfWildRanges(t *testing.T) {
+	for _, r := range [][2]float64{{1e300, 1e300 * (1 + 1e-15)}, {1e17, 1e17 + 64}, {-1e300, 1e300}, {0, 1e-300}, {1e300, math.MaxFloat64}} {
+		for _, n := range []int{1, 5, 40} {
+			ticks := niceTicks(r[0], r[1], 1, n)
+			if len(ticks) > n+1 {
+				t.Errorf("%g..%g n %d: %d ticks", r[0], r[1], n, len(ticks))
+			}
+			for _, tk := range ticks {
+				if tk.V < r[0]-math.Abs(r[0])*1e-9 || tk.V > r[1]+math.Abs(r[1])*1e-9 {
+					t.Errorf("%g..%g: tick %g outside", r[0], r[1], tk.V)
+				}
+			}
+		}
+	}
+}
