@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -37,5 +38,16 @@ func TestHeaderWithHistoryOnAnOpenMarket(t *testing.T) {
 	l2 = ansi.Strip(Header(pxHeaderPast(), 100, pxNoColor)[1])
 	if !strings.Contains(l2, "IVR 31") || !strings.Contains(l2, "● GREEN") || strings.Contains(l2, "prev ") {
 		t.Errorf("line 2 at 100: %q", l2)
+	}
+}
+
+// TestHeaderPastFiguresNotFinite: a store's figure that is not a number
+// reads "-", not int64's overflow (-9223372036854775808).
+func TestHeaderPastFiguresNotFinite(t *testing.T) {
+	h := pxHeaderPast()
+	h.IVRank, h.IVPercentile, h.HV30, h.IVHV = math.Inf(1), math.Inf(-1), math.NaN(), math.NaN()
+	l2 := ansi.Strip(Header(h, 250, pxNoColor)[1])
+	if !strings.Contains(l2, "IVR - -%ile") || strings.Contains(l2, "922337") {
+		t.Errorf("line 2: %q", l2)
 	}
 }
