@@ -320,7 +320,7 @@ func screenCases(seed uint64, n uint64) []screenCase {
 			c.sizes = append(c.sizes, screenSizes[r.IntN(len(screenSizes))])
 		}
 		if r.IntN(10) == 0 {
-			c.sizes = append(c.sizes, [2]int{80 + r.IntN(200), 24 + r.IntN(60)}, [2]int{r.IntN(90), r.IntN(30)})
+			c.sizes = append(c.sizes, [2]int{80 + r.IntN(600), 24 + r.IntN(100)}, [2]int{r.IntN(90), r.IntN(30)})
 		}
 		out[i] = c
 	}
