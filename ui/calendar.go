@@ -187,7 +187,7 @@ func calLine(ev *calEvent, v *CalendarView, past bool, width int, st *theme.Styl
 	if rel == "today" && v.AsOf {
 		rel = "0d" // the data's day, which is not today
 	}
-	var forms [3]calForm
+	var forms [3]paneSeg
 	if ev.e != nil {
 		earningForms(ev.e, &forms)
 	} else {
@@ -208,7 +208,8 @@ func calLine(ev *calEvent, v *CalendarView, past bool, width int, st *theme.Styl
 	}
 	l.put(st.Span(dateTone, theme.ShadeNone), date)
 	l.blank(1)
-	for _, p := range body.parts[:body.n] {
+	for i := 0; i < body.n; i++ {
+		p := body.part(i)
 		tn := p.tone
 		if past && tn != theme.ToneUp && tn != theme.ToneDown {
 			tn = theme.ToneMuted
@@ -220,21 +221,6 @@ func calLine(ev *calEvent, v *CalendarView, past bool, width int, st *theme.Styl
 		l.put(st.Span(relTone, theme.ShadeNone), rel)
 	}
 	return l.line()
-}
-
-// calForm is one spelling of an event: toned parts and their width.
-type calForm struct {
-	parts [12]panePart
-	n, w  int
-}
-
-func (f *calForm) add(t theme.Tone, text string) *calForm {
-	if f.n < len(f.parts) {
-		f.parts[f.n] = panePart{tone: t, text: text}
-		f.n++
-		f.w += paneWidth(text)
-	}
-	return f
 }
 
 // calDate is "Jan 27", or a dash in the same width for no date.
@@ -271,7 +257,7 @@ func calRelative(today, d api.Date) string {
 // earningForms spells an earning long, medium and short:
 // "EPS AMC  Q4 2025  est 1.23  act -", "EPS AMC Q4 est 1.23 act -",
 // "EPS AMC e1.23 a-".
-func earningForms(e *Earning, f *[3]calForm) {
+func earningForms(e *Earning, f *[3]paneSeg) {
 	when := string(e.Time)
 	if when == "" {
 		when = dash
@@ -293,7 +279,7 @@ func earningForms(e *Earning, f *[3]calForm) {
 
 // dividendForms spells a dividend long, medium and short:
 // "Div ex  0.42  pay Dec30", "Div ex 0.42 pay Dec30", "Div 0.42".
-func dividendForms(d *Dividend, f *[3]calForm) {
+func dividendForms(d *Dividend, f *[3]paneSeg) {
 	amt := fmtPrice(d.Amount)
 	pay := dash
 	if d.PayDate.Valid() {

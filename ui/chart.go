@@ -87,8 +87,20 @@ func niceTicks(lo, hi, scale float64, n int) []chartTick {
 		}
 	}
 	decimals := max(0, int(-math.Floor(math.Log10(step)+1e-9)))
+	first := math.Ceil(lo/step - 1e-9)
+	if first+1 == first {
+		// Values so large that one step is below a float's precision
+		// (a wild quote): i++ would never move, and the loop never end.
+		return nil
+	}
 	var out []chartTick
-	for i := math.Ceil(lo/step - 1e-9); i*step <= hi+step*1e-9; i++ {
+	// A step of at least (hi-lo)/n fits n+1 ticks at most; the count
+	// bounds the loop whatever rounding does.
+	for k := 0; k <= n+1; k++ {
+		i := first + float64(k)
+		if i*step > hi+step*1e-9 || math.IsInf(i*step, 0) {
+			break // past hi (whose slack can round to Inf at the top of the floats)
+		}
 		v := i * step
 		if v == 0 {
 			v = 0 // not -0

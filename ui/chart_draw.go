@@ -26,9 +26,18 @@ func (c *chart) draw(st *theme.Styles) []string {
 		// No room for axes and a plot: blank, not a broken drawing.
 		return blankPane(c.W, c.H)
 	}
-	out := make([]string, c.H)
 	c.widenFlat()
+	if !finite(c.MaxX-c.MinX) || !finite(c.MaxY-c.MinY) {
+		// A range no float spans (a wild quote): nothing can be placed.
+		return blankPane(c.W, c.H)
+	}
+	out := make([]string, c.H)
 	p := c.newPlot(pw, ph)
+	if p.lc.GraphWidth() < 1 || p.lc.GraphHeight() < 1 {
+		// The axis labels (a wild quote's hundred digits) left no room
+		// for the plot: blank, as when the pane is too small.
+		return blankPane(c.W, c.H)
+	}
 	c.drawVLines(&p)
 	c.drawMarks(&p)
 	c.writePlot(&p, st, out)
@@ -275,25 +284,31 @@ func (c *chart) legendLine(st *theme.Styles) string {
 // drawLine sets the polyline's braille dots on one grid, so segments that
 // meet in a cell join rather than each costing a grid of its own.
 func (c *chart) drawLine(lc *linechart.Model) {
-	if len(c.Line) == 0 {
+	if len(c.Line) == 0 || lc.GraphWidth() < 1 || lc.GraphHeight() < 1 {
 		return
 	}
 	bg := graph.NewBrailleGrid(lc.GraphWidth(), lc.GraphHeight(), c.MinX, c.MaxX, c.MinY, c.MaxY)
-	prev, joined := canvas.Point{}, false
+	var prev [2]float64
+	joined := false
 	for _, v := range c.Line {
-		if math.IsNaN(v[0]) || math.IsNaN(v[1]) {
+		if !finite(v[0]) || !finite(v[1]) {
 			joined = false
 			continue
 		}
-		p := bg.GridPoint(canvas.Float64Point{X: v[0], Y: v[1]})
-		if joined {
-			for _, q := range graph.GetLinePoints(prev, p) {
-				bg.Set(q)
+		// Only what lies inside the plot becomes dots: a point far off
+		// it (a wild quote) would otherwise be a line of as many dots
+		// as its distance.
+		switch {
+		case joined:
+			if a, b, ok := c.clip(prev, v); ok {
+				for _, q := range graph.GetLinePoints(c.dot(bg, a), c.dot(bg, b)) {
+					bg.Set(q)
+				}
 			}
-		} else {
-			bg.Set(p)
+		case c.inside(v):
+			bg.Set(c.dot(bg, v))
 		}
-		prev, joined = p, true
+		prev, joined = v, true
 	}
 	x0 := 0
 	if c.YStep > 0 {
@@ -306,6 +321,51 @@ func (c *chart) drawLine(lc *linechart.Model) {
 			}
 		}
 	}
+}
+
+// finite is a number that is neither NaN nor infinite.
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// inside says whether v is on the plot.
+func (c *chart) inside(v [2]float64) bool {
+	return v[0] >= c.MinX && v[0] <= c.MaxX && v[1] >= c.MinY && v[1] <= c.MaxY
+}
+
+// dot is the braille grid's point of v, on the plot.
+func (c *chart) dot(bg *graph.BrailleGrid, v [2]float64) canvas.Point {
+	return bg.GridPoint(canvas.Float64Point{X: v[0], Y: v[1]})
+}
+
+// clip is the part of the segment a-b inside the plot (Liang-Barsky),
+// ok false when none of it is.
+func (c *chart) clip(a, b [2]float64) (ca, cb [2]float64, ok bool) {
+	dx, dy := b[0]-a[0], b[1]-a[1]
+	if !finite(dx) || !finite(dy) || !(c.MaxX > c.MinX) || !(c.MaxY > c.MinY) {
+		return a, b, false // ends further apart than a float holds, or no plot
+	}
+	t0, t1 := 0.0, 1.0
+	for _, e := range [4][2]float64{{-dx, a[0] - c.MinX}, {dx, c.MaxX - a[0]}, {-dy, a[1] - c.MinY}, {dy, c.MaxY - a[1]}} {
+		p, q := e[0], e[1]
+		switch {
+		case p == 0:
+			if q < 0 {
+				return a, b, false // parallel to this edge and outside it
+			}
+		case p < 0:
+			t0 = max(t0, q/p)
+		default:
+			t1 = min(t1, q/p)
+		}
+	}
+	if !(t0 <= t1) {
+		return a, b, false
+	}
+	at := func(t float64) [2]float64 {
+		v := [2]float64{a[0] + t*dx, a[1] + t*dy}
+		// Rounding can leave an end a hair outside.
+		return [2]float64{min(max(v[0], c.MinX), c.MaxX), min(max(v[1], c.MinY), c.MaxY)}
+	}
+	return at(t0), at(t1), true
 }
 
 // onLeft is a right-hand axis value on the left-hand scale.

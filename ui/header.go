@@ -270,9 +270,10 @@ func pastSegs(row *segRow, nums *paneNums, h *HeaderData) {
 	}
 }
 
-// appendRound appends v rounded to a whole number; "-" for NaN.
+// appendRound appends v rounded to a whole number; "-" for NaN and for
+// a value no int64 holds (a broken store's Inf).
 func appendRound(dst []byte, v float64) []byte {
-	if math.IsNaN(v) {
+	if math.IsNaN(v) || !(math.Abs(v) < 1<<62) {
 		return append(dst, dash...)
 	}
 	return strconv.AppendInt(dst, int64(math.Round(v)), 10)

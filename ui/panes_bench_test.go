@@ -34,6 +34,16 @@ func BenchmarkHeader(b *testing.B) {
 	}
 }
 
+// BenchmarkHeaderPast is the header at its fullest: an open market with
+// the figures from the store of past days, eleven segments on line 2.
+func BenchmarkHeaderPast(b *testing.B) {
+	h := pxHeaderPast()
+	b.ReportAllocs()
+	for b.Loop() {
+		pxSink = Header(h, 250, pxColor)
+	}
+}
+
 func BenchmarkStatus(b *testing.B) {
 	s := pxStatus()
 	b.ReportAllocs()

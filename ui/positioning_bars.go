@@ -239,8 +239,19 @@ func barCells(v, scale int64, w int) int {
 // fullBlocks is a run of "█" to slice the bars from.
 var fullBlocks = strings.Repeat("█", 256)
 
-// blocks is n full blocks.
-func blocks(n int) string { return fullBlocks[:min(max(n, 0), 256)*len("█")] }
+// blocks is n full blocks: sliced from fullBlocks, made past it (a bar
+// wider than 256 cells, on a very wide terminal) rather than cut short.
+func blocks(n int) string { return runOf(fullBlocks, "█", n) }
 
 // ruleCells is n cells of the ladder's spot rule.
-func ruleCells(n int) string { return rule[:min(max(n, 0), len(rule)/len("─"))*len("─")] }
+func ruleCells(n int) string { return runOf(rule, "─", n) }
+
+// runOf is n cells of glyph, sliced from run (a run of it) when it is
+// long enough, else repeated.
+func runOf(run, glyph string, n int) string {
+	n = max(n, 0)
+	if n*len(glyph) <= len(run) {
+		return run[:n*len(glyph)]
+	}
+	return strings.Repeat(glyph, n)
+}

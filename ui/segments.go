@@ -63,9 +63,14 @@ func (n *paneNums) with(app func([]byte) []byte) []byte {
 // are shown or dropped whole. The bar keeps the highest priorities that
 // fit; a shrinkable segment (free text, like an error) is cut with "…"
 // down to shrink cells before anything is dropped for it.
+//
+// The first segParts parts live in the segment, so the usual segment
+// allocates nothing; a part past them goes to more, which grows: no part
+// is ever dropped for want of room (only the width drops anything).
 type paneSeg struct {
-	parts  [8]panePart
-	n      int
+	parts  [segParts]panePart
+	more   []panePart // the parts past the array, in order
+	n      int        // parts in all
 	w      int
 	prio   int
 	right  bool // right-aligned group
@@ -75,40 +80,94 @@ type paneSeg struct {
 	allow  int // cells granted when shrinkable
 }
 
-// segRow holds one bar's segments in a fixed array, so drawing a bar
-// allocates none and the segments handed out stay where they are while
-// more are added.
-type segRow struct {
-	segs [10]paneSeg
-	n    int
+// segParts is the parts a segment holds without allocating: the longest
+// spelling drawn, the calendar's earnings line, has ten.
+const segParts = 10
+
+// part is the segment's i-th part, i < s.n.
+func (s *paneSeg) part(i int) *panePart {
+	if i < len(s.parts) {
+		return &s.parts[i]
+	}
+	return &s.more[i-len(s.parts)]
 }
+
+// push appends a part w cells wide.
+func (s *paneSeg) push(p panePart, w int) {
+	if s.n < len(s.parts) {
+		s.parts[s.n] = p
+	} else {
+		s.more = append(s.more, p)
+	}
+	s.n++
+	s.w += w
+}
+
+// segRow holds one bar's segments: the first rowSegs in a fixed array, so
+// drawing a usual bar allocates none; past them each segment is allocated
+// on its own. Either way a segment handed out stays where it is while
+// more are added, and none is ever refused: which ones show is the
+// width's and the priorities' business (fitSegs), not the array's.
+type segRow struct {
+	segs [rowSegs]paneSeg
+	n    int
+	more []*paneSeg // the segments past the array, in order
+	all  []paneSeg  // list's copy of every segment, once there are more
+}
+
+// rowSegs is the segments a bar holds without allocating: the header's
+// second line has eleven on an open market with history figures.
+const rowSegs = 12
 
 // seg hands out the next segment, with its priority and side.
 func (r *segRow) seg(prio int, right bool) *paneSeg {
-	s := &r.segs[r.n]
+	var s *paneSeg
+	if r.n < len(r.segs) {
+		s = &r.segs[r.n]
+	} else {
+		s = r.grow()
+	}
 	r.n++
 	s.prio, s.right = prio, right
 	return s
 }
 
-// list is the segments handed out so far.
-func (r *segRow) list() []paneSeg { return r.segs[:r.n] }
+// grow allocates a segment past the array.
+func (r *segRow) grow() *paneSeg {
+	s := new(paneSeg)
+	r.more = append(r.more, s)
+	r.all = nil
+	return s
+}
+
+// list is the segments handed out so far, to fit and draw once they are
+// all filled in: past the array it is a copy, made once and kept, so that
+// what fitSegs decides is what putSegs draws.
+func (r *segRow) list() []paneSeg {
+	if len(r.more) == 0 {
+		return r.segs[:r.n]
+	}
+	if r.all == nil {
+		r.all = make([]paneSeg, 0, r.n)
+		r.all = append(r.all, r.segs[:]...)
+		for _, s := range r.more {
+			r.all = append(r.all, *s)
+		}
+	}
+	return r.all
+}
 
 func (s *paneSeg) add(t theme.Tone, text string) *paneSeg {
-	if s.n < len(s.parts) && text != "" {
-		s.parts[s.n] = panePart{tone: t, text: text}
-		s.n++
-		s.w += paneWidth(text)
+	if text != "" {
+		s.push(panePart{tone: t, text: text}, paneWidth(text))
 	}
 	return s
 }
 
 // addB adds ASCII bytes (a formatted number).
 func (s *paneSeg) addB(t theme.Tone, b []byte) *paneSeg {
-	if s.n < len(s.parts) && len(b) > 0 {
-		s.parts[s.n] = panePart{tone: t, raw: b}
-		s.n++
-		s.w += len(b)
+	if len(b) > 0 {
+		s.push(panePart{tone: t, raw: b}, len(b))
 	}
 	return s
 }
@@ -250,7 +309,7 @@ func putSeg(l *paneLine, s *paneSeg, st *theme.Styles, shade theme.Shade) {
 	}
 	last := s.parts[0].tone
 	for i := 0; i < s.n && left > 0; i++ {
-		p := &s.parts[i]
+		p := s.part(i)
 		last = p.tone
 		if p.raw != nil {
 			r := p.raw[:min(len(p.raw), left)]

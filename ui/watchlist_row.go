@@ -56,6 +56,10 @@ func watchRow(v *WatchlistView, r *WatchRow, cursor bool, width int, st *theme.S
 		case c.numeric():
 			l.blank(w - len(txt) - 1)
 			l.putASCII(sp, txt)
+		case c == WColSymbol:
+			// A symbol may be any text the config file holds: cut by
+			// cells, not bytes.
+			l.put(sp, paneCut(text.Clean(r.Symbol), w))
 		default:
 			l.putASCII(sp, txt[:min(len(txt), w)])
 		}

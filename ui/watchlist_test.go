@@ -46,6 +46,12 @@ func TestWatchlistExactSizes(t *testing.T) {
 		func(v *WatchlistView) { v.Stale, v.Age = true, 3*time.Hour },
 		func(v *WatchlistView) { v.Historical, v.Date = true, api.NewDate(2026, 11, 18) },
 		func(v *WatchlistView) { v.Cursor = 3; v.Notes = append(v.Notes, v.Notes[0], v.Notes[0], v.Notes[0]) },
+		// Symbols a config file may hold: accented, double-width, long
+		// (a symbol cell was cut by bytes and the row came up short).
+		func(v *WatchlistView) {
+			v.Rows[0].Symbol, v.Rows[1].Symbol, v.Rows[2].Symbol = "ÅÉÎ", "株式会社株式会社", "VERYLONGSYMBOLNAME"
+			v.Rows[3].Symbol = "ÅÉÎ"
+		},
 	}
 	for _, sz := range append(pxSizes, [2]int{40, 6}, [2]int{1, 1}, [2]int{20, 3}) {
 		for i, mod := range variants {
