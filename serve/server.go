@@ -256,7 +256,7 @@ func (s *Server) screen(sess ssh.Session, ss *session, u User) string {
 	var idle *time.Timer
 	run := bm.MiddlewareWithProgramHandler(func(sess ssh.Session) *tea.Program {
 		opts := bm.MakeOptions(sess)
-		p := tea.NewProgram(model, append(opts, tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
+		p := tea.NewProgram(pace(model, FrameWait), append(opts, tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
 			switch msg.(type) {
 			case tea.SuspendMsg:
 				return tea.ResumeMsg{} // there is no shell to suspend to (wish's own filter)
