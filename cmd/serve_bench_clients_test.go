@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -117,7 +118,7 @@ func openBenchScreen(addr string, cfg *gossh.ClientConfig, w, h int, received *a
 	if err == nil {
 		err = sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{})
 	}
-	var out interface{ Read([]byte) (int, error) }
+	var out io.Reader
 	if err == nil {
 		out, err = sess.StdoutPipe()
 	}
@@ -129,9 +130,7 @@ func openBenchScreen(addr string, cfg *gossh.ClientConfig, w, h int, received *a
 		return nil, err
 	}
 	s := &benchScreen{conn: conn, sess: sess, ladder: make(chan struct{})}
-	s.done.Add(1)
-	go func() {
-		defer s.done.Done()
+	s.done.Go(func() {
 		var seen bytes.Buffer // until the ladder shows, at most 8 MB
 		shown := false
 		buf := make([]byte, 32<<10)
@@ -149,7 +148,7 @@ func openBenchScreen(addr string, cfg *gossh.ClientConfig, w, h int, received *a
 				return
 			}
 		}
-	}()
+	})
 	return s, nil
 }
 
