@@ -149,6 +149,7 @@ func serveRun(o *ServeOptions) error {
 	var served error
 	w := *o.Watch
 	w.Log = log
+	w.Flags.svc.desk = true
 	w.RunWatch = func(cfg model.Config) error {
 		ln, err := net.Listen("tcp", o.Listen)
 		if err != nil {

@@ -54,6 +54,9 @@ type serviceFlags struct {
 	authURL, baseURL, clientID, tokenFile string
 	// sandboxNow is the embedded sandbox's clock; nil the real one.
 	sandboxNow func() time.Time
+	// desk says the process serves many screens (serve): the embedded
+	// sandbox's memory limit, sized for one screen beside it, is not set.
+	desk bool
 
 	// probe asks only which source a session would use: the embedded
 	// sandbox is not started (its session has no client).
@@ -203,7 +206,7 @@ func resolveSession(f serviceFlags, getenv func(string) string) (*session, error
 	if f.probe {
 		return &session{source: fromEmbeddedSandbox, close: noClose}, nil
 	}
-	return startEmbedded(f.sandboxNow, getenv)
+	return startEmbedded(f.sandboxNow, getenv, !f.desk)
 }
 
 func noClose() error { return nil }
@@ -211,12 +214,15 @@ func noClose() error { return nil }
 // startEmbedded starts the sandbox in process and signs in to it with the
 // demo client, over loopback HTTP and real OAuth2, as with production.
 // Its keys are kept in the state directory (without one, made anew).
-func startEmbedded(now func() time.Time, getenv func(string) string) (*session, error) {
+// limit sets the process's soft memory limit for one screen beside the
+// sandbox; a desk's sessions, each with a screen and its renderer, would
+// keep the collector running under it.
+func startEmbedded(now func() time.Time, getenv func(string) string, limit bool) (*session, error) {
 	if now == nil {
 		now = time.Now
 	}
 	restore := func() {}
-	if os.Getenv("GOMEMLIMIT") == "" { // the user's own limit wins
+	if limit && os.Getenv("GOMEMLIMIT") == "" { // the user's own limit wins
 		// Process-wide, so the session gives it back when it closes (a
 		// test process starts many sessions, other work after them).
 		prev := debug.SetMemoryLimit(sandbox.EmbeddedMemoryLimit)

@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -10,11 +12,13 @@ import (
 	"testing"
 	"time"
 
+	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/oauth2"
 
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/config/configtest"
+	"chainwatch/model"
 	"chainwatch/sandbox"
 )
 
@@ -147,7 +151,7 @@ func TestEmbeddedSandboxMemoryLimit(t *testing.T) {
 	getenv := func(k string) string { return env[k] }
 	t.Setenv("GOMEMLIMIT", "")
 	debug.SetMemoryLimit(math.MaxInt64)
-	s, err := startEmbedded(nil, getenv)
+	s, err := startEmbedded(nil, getenv, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,12 +165,67 @@ func TestEmbeddedSandboxMemoryLimit(t *testing.T) {
 
 	t.Setenv("GOMEMLIMIT", "1GiB") // read by the runtime at start; here only its presence counts
 	debug.SetMemoryLimit(1 << 30)
-	s, err = startEmbedded(nil, getenv)
+	s, err = startEmbedded(nil, getenv, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.close()
 	if got := debug.SetMemoryLimit(-1); got != 1<<30 {
 		t.Errorf("memory limit %d with GOMEMLIMIT set, want the user's %d", got, 1<<30)
+	}
+}
+
+// TestMemoryLimitIsTheScreensNotTheDesks: the embedded sandbox's memory
+// limit is sized for one screen beside it, so the watch screen sets it
+// while it runs, and `serve`, whose sessions each draw a screen, never
+// does: under it a desk's collector would run without pause.
+func TestMemoryLimitIsTheScreensNotTheDesks(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(prev) })
+	t.Setenv("GOMEMLIMIT", "")
+	debug.SetMemoryLimit(math.MaxInt64)
+
+	var screen int64
+	res := watchCLI{env: homeEnv(t), during: func(model.Config) error {
+		screen = debug.SetMemoryLimit(-1)
+		return nil
+	}}.run(t)
+	if res.err != nil || screen != sandbox.EmbeddedMemoryLimit {
+		t.Fatalf("the watch screen on the embedded sandbox: memory limit %d, want %d (err %v)", screen, sandbox.EmbeddedMemoryLimit, res.err)
+	}
+
+	env := homeEnv(t)
+	keys := filepath.Join(env["HOME"], "authorized_keys")
+	if err := os.MkdirAll(env["HOME"], 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keys, append(gossh.MarshalAuthorizedKey(newKey(t).PublicKey()), "trader\n"...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	desk := make(chan int64, 1)
+	log, done := startServeCmd(ctx, env, func(net.Addr) { desk <- debug.SetMemoryLimit(-1); cancel() },
+		"--authorized-keys", keys, "--host-key", filepath.Join(env["HOME"], "host_key"))
+	select {
+	case err := <-done:
+		t.Fatalf("serve stopped before it listened: %v; its log: %s", err, log.String())
+	case got := <-desk:
+		if got != math.MaxInt64 {
+			t.Errorf("serve on the embedded sandbox set the memory limit to %d; want the process's own, %d", got, int64(math.MaxInt64))
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("serve did not listen within 60 s")
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop within 30 s")
+	}
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("memory limit %d after both, want the process's own back", got)
 	}
 }

@@ -46,6 +46,9 @@ func TestMain(m *testing.M) {
 	if args, ok := os.LookupEnv(childArgsEnv); ok {
 		os.Exit(runChild(strings.Split(args, "\n")))
 	}
+	if spec, ok := os.LookupEnv(clientsEnv); ok {
+		os.Exit(runClients(spec))
+	}
 	os.Exit(m.Run())
 }
 

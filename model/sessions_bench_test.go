@@ -15,12 +15,15 @@ import (
 	"chainwatch/sandbox"
 )
 
-// BenchmarkSessionsOnOneMonitor is chainwatch serve's cost model without
-// the SSH transport: n screens on SPY share one monitor on the sandbox
-// (over loopback HTTP), as the served sessions do. It reports the live
-// heap each screen past the first adds, and the process CPU of one chain
-// refresh (one request, decoded once, applied and drawn by every screen)
-// at n = 1 and n = 20.
+// BenchmarkSessionsOnOneMonitor is the model's part of chainwatch serve's
+// cost: n screens on SPY share one monitor on the sandbox (over loopback
+// HTTP), as the served sessions do. It reports the live heap each screen
+// past the first adds, and the process CPU of one chain refresh (one
+// request, decoded once, applied and framed by every screen) at n = 1 and
+// n = 20. It leaves out what each served session pays beyond its frame
+// string: bubbletea's renderer and the SSH channel, and the ticks, flashes
+// and tape between refreshes. cmd's BenchmarkServeSessions measures the
+// server as it runs, and its ratio is the desk's.
 //
 //	go test -run '^$' -bench SessionsOnOneMonitor -benchtime 20x ./model
 func BenchmarkSessionsOnOneMonitor(b *testing.B) {

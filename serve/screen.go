@@ -34,7 +34,7 @@ func (s *Server) screen(sess ssh.Session, ss *session, u User, sizes *resizer) s
 		idleTimer = time.AfterFunc(s.o.IdleTimeout, func() { idleOnce.Do(func() { close(idle) }) })
 		defer idleTimer.Stop()
 	}
-	p := tea.NewProgram(model, append(bm.MakeOptions(sess), tea.WithWindowSize(cols, rows),
+	p := tea.NewProgram(pace(model, FrameWait), append(bm.MakeOptions(sess), tea.WithWindowSize(cols, rows),
 		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
 			switch msg := msg.(type) {
 			case tea.WindowSizeMsg:
