@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -90,16 +91,18 @@ func drawCase(tb testing.TB, c screenCase) (got reached) {
 	for range g.r.IntN(12) {
 		wl = append(wl, g.symbol())
 	}
+	// The monitor's goroutines read the clock while the test moves it.
+	clock := &caseClock{t: now}
 	// A client of a port nobody listens on: the pages that fetch for
 	// themselves (the strategy page's legs) are refused at once.
 	client, cerr := api.NewClient(api.WithBaseURL("http://127.0.0.1:1"), api.WithRetryPolicy(api.RetryPolicy{MaxAttempts: 1}),
-		api.WithClock(func() time.Time { return now }))
+		api.WithClock(clock.Now))
 	if cerr != nil {
 		tb.Fatal(cerr)
 	}
 	cfg := offline(tb, Config{
 		Client: client, Source: pick(g, "SANDBOX", "LOCAL", "PRODUCTION"), Symbol: sym, Date: sess.date,
-		Mode: pick(g, api.Live, api.Delayed), Now: func() time.Time { return now },
+		Mode: pick(g, api.Live, api.Delayed), Now: clock.Now,
 		Theme: pick(g, "dark", "light"), NoColor: g.r.IntN(4) == 0, NoFlash: g.r.IntN(2) == 0,
 		Watchlist: wl, FirstRun: g.r.IntN(8) == 0, NoBell: true, Scans: g.scans(),
 	})
@@ -230,6 +233,7 @@ func drawCase(tb testing.TB, c screenCase) (got reached) {
 		look()
 	}
 	now = now.Add(90 * time.Second) // ages and countdowns move on
+	clock.set(now)
 	step("a tick later", tea.FocusMsg{})
 	look()
 	return got
@@ -305,4 +309,23 @@ func FuzzScreens(f *testing.F) {
 func fuzzCase(seed uint64, page, overlay, size, walk uint8) screenCase {
 	return screenCase{seed: seed, page: int(page) % len(screenPages), overlay: int(overlay) % len(screenOverlays),
 		sizes: [][2]int{screenSizes[int(size)%len(screenSizes)]}, walk: int(walk % 4)}
+}
+
+// caseClock is a case's clock, read by the monitor's goroutines and moved
+// by the test's.
+type caseClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *caseClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *caseClock) set(t time.Time) {
+	c.mu.Lock()
+	c.t = t
+	c.mu.Unlock()
 }
