@@ -21,6 +21,7 @@ type cursedRenderer struct {
 	scr           *uv.TerminalRenderer
 	cellbuf       uv.ScreenBuffer
 	lastView      *View
+	lastLines     []string // chainwatch: the last frame's lines, as drawn into cellbuf
 	env           []string
 	term          string // the terminal type $TERM
 	width, height int
@@ -332,6 +333,7 @@ func (s *cursedRenderer) flush(closing bool) error {
 	s.starting = false
 	s.pendingErase = false
 
+	sameArea := frameArea == s.cellbuf.Bounds()
 	if frameArea != s.cellbuf.Bounds() {
 		s.scr.Erase() // Force a full redraw to avoid artifacts.
 
@@ -347,8 +349,17 @@ func (s *cursedRenderer) flush(closing bool) error {
 
 	// Clear our screen buffer before copying the new frame into it to ensure
 	// we erase any old content.
-	s.cellbuf.Clear()
-	content.Draw(s.cellbuf, s.cellbuf.Bounds())
+	// chainwatch: or draw only the lines that changed since the last frame
+	// (drawLines): the others are in the buffer already, and untouched
+	// lines are not compared again by the renderer.
+	if !sameArea || !s.drawLines(view.Content) {
+		s.cellbuf.Clear()
+		content.Draw(s.cellbuf, s.cellbuf.Bounds())
+		s.lastLines = nil
+		if len(view.Content) > 0 && frameArea.Dy() <= s.height {
+			s.lastLines = strings.Split(view.Content, "\n")
+		}
+	}
 
 	// If the frame height is greater than the screen height, we drop the
 	// lines from the top of the buffer.
@@ -944,4 +955,45 @@ func keyboardEnhancementsFlags(ke KeyboardEnhancements) int {
 		flags |= ansi.KittyReportAssociatedKeys
 	}
 	return flags
+}
+
+// drawLines draws into cellbuf only the lines of content that differ from
+// the last frame's, and reports whether it could: the frame must have as
+// many lines as the buffer, and every line must start with no style open
+// (linesStartPlain), for a line drawn alone is then drawn as the whole
+// content would draw it. (chainwatch's patch: a changed frame otherwise
+// re-parses every line and the renderer compares every cell.)
+func (s *cursedRenderer) drawLines(content string) bool {
+	if s.lastLines == nil || len(content) == 0 {
+		return false
+	}
+	lines := strings.Split(content, "\n")
+	if len(lines) != len(s.lastLines) || len(lines) != s.cellbuf.Height() || !linesStartPlain(lines) {
+		return false
+	}
+	w := s.cellbuf.Width()
+	for y, l := range lines {
+		if l != s.lastLines[y] {
+			line := uv.NewStyledString(l)
+			line.Draw(s.cellbuf, uv.Rect(0, y, w, 1))
+		}
+	}
+	s.lastLines = lines
+	return true
+}
+
+// linesStartPlain reports whether no line leaves a style or link open for
+// the next: the last escape sequence of each line that has one is a reset
+// of every attribute (what lipgloss ends a styled line with).
+func linesStartPlain(lines []string) bool {
+	for _, l := range lines {
+		i := strings.LastIndexByte(l, '\x1b')
+		if i < 0 {
+			continue
+		}
+		if !strings.HasPrefix(l[i:], "\x1b[m") && !strings.HasPrefix(l[i:], "\x1b[0m") {
+			return false
+		}
+	}
+	return true
 }
