@@ -62,23 +62,28 @@ func slotOf(k Key, msg any) slot {
 func (b *mailbox) init() { b.ready = make(chan struct{}, 1) }
 
 func (b *mailbox) put(s slot, msg any) {
-	b.mu.Lock()
-	if !b.closed {
-		i := -1
-		if len(b.q) >= lagLimit {
-			i = b.last(s) // the newest: a page continues the one just before it
-		}
-		if i < 0 {
-			b.q = append(b.q, letter{s, msg})
-		} else {
-			b.q[i].msg = fold(b.q[i].msg, msg)
-			b.skipped++
-		}
-	}
-	b.mu.Unlock()
+	b.enqueue(s, msg)
 	select {
 	case b.ready <- struct{}{}:
 	default:
+	}
+}
+
+func (b *mailbox) enqueue(s slot, msg any) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return
+	}
+	i := -1
+	if len(b.q) >= lagLimit {
+		i = b.last(s) // the newest: a page continues the one just before it
+	}
+	if i < 0 {
+		b.q = append(b.q, letter{s, msg})
+	} else {
+		b.q[i].msg = fold(b.q[i].msg, msg)
+		b.skipped++
 	}
 }
 
@@ -101,7 +106,7 @@ func (b *mailbox) last(s slot) int {
 
 func (b *mailbox) close() {
 	b.mu.Lock()
-	b.closed = true
+	b.closed = true // nothing here can panic: no defer needed
 	b.mu.Unlock()
 	select {
 	case b.ready <- struct{}{}:
@@ -111,16 +116,10 @@ func (b *mailbox) close() {
 
 func (b *mailbox) next(ctx context.Context) (any, bool) {
 	for {
-		b.mu.Lock()
-		if len(b.q) > 0 {
-			msg := b.q[0].msg
-			b.q[0] = letter{}
-			b.q = b.q[1:]
-			b.mu.Unlock()
+		msg, ok, closed := b.take()
+		if ok {
 			return msg, true
 		}
-		closed := b.closed
-		b.mu.Unlock()
 		if closed {
 			return nil, false
 		}
@@ -130,6 +129,19 @@ func (b *mailbox) next(ctx context.Context) (any, bool) {
 			return nil, false
 		}
 	}
+}
+
+// take is the first waiting message, if any, and whether b is closed.
+func (b *mailbox) take() (msg any, ok, closed bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.q) == 0 {
+		return nil, false, b.closed
+	}
+	msg = b.q[0].msg
+	b.q[0] = letter{}
+	b.q = b.q[1:]
+	return msg, true, b.closed
 }
 
 func (b *mailbox) drain() []any {

@@ -2,6 +2,7 @@ package feed
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -19,7 +20,9 @@ import (
 //
 // Every method is safe for concurrent use. Nothing is fetched or posted
 // while its lock is held: a subscriber's callback into the monitor (a new
-// Set after a reply) cannot deadlock it.
+// Set after a reply) cannot deadlock it. Every critical section lets the
+// lock go on a panic too (deferred), and a fetch that panics settles as a
+// failed reply: on a served desk one panic must not freeze every session.
 type Monitor struct {
 	mu     sync.Mutex
 	ctx    context.Context
@@ -65,7 +68,15 @@ func NewMonitor(o MonitorOptions) *Monitor {
 // Close cancels every request in flight and every timer; subscribers'
 // Next returns false once their mailbox is empty.
 func (m *Monitor) Close() {
+	for s := range m.closed() {
+		s.box.close()
+	}
+}
+
+// closed forgets every feed and subscriber, and returns the subscribers.
+func (m *Monitor) closed() map[*Subscription]struct{} {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.cancel()
 	for _, e := range m.feeds {
 		e.stopTimer()
@@ -73,10 +84,7 @@ func (m *Monitor) Close() {
 	m.feeds = map[Key]*entry{}
 	subs := m.subs
 	m.subs = map[*Subscription]struct{}{}
-	m.mu.Unlock()
-	for s := range subs {
-		s.box.close()
-	}
+	return subs
 }
 
 // Outside books points spent on purpose outside the feeds (a scan): in the
@@ -197,10 +205,17 @@ func (m *Monitor) planAfter(e *entry, last, now time.Time) {
 
 // fire is a timer: the fetch it was armed for, unless outdated.
 func (m *Monitor) fire(e *entry, gen uint64) {
+	posts, run := m.fired(e, gen)
+	deliver(posts)
+	m.start(run)
+}
+
+// fired starts the fetch a timer was armed for, under the lock.
+func (m *Monitor) fired(e *entry, gen uint64) ([]post, func()) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.feeds[e.key] != e || gen != e.gen {
-		m.mu.Unlock()
-		return
+		return nil, nil
 	}
 	now := m.clock.Now()
 	e.due, e.timer = time.Time{}, nil
@@ -208,10 +223,7 @@ func (m *Monitor) fire(e *entry, gen uint64) {
 		m.sched.Polled(now)
 	}
 	run := m.fetch(e, now)
-	posts := m.postAll(e, FetchingMsg{Feed: e.key.Feed})
-	m.mu.Unlock()
-	deliver(posts)
-	m.start(run)
+	return m.postAll(e, FetchingMsg{Feed: e.key.Feed}), run
 }
 
 // fetch starts e's request now, or returns nil when there is nothing to
@@ -227,8 +239,24 @@ func (m *Monitor) fetch(e *entry, now time.Time) func() {
 	e.due = time.Time{}
 	e.fetched = true
 	e.stopTimer()
+	return m.runner(e, run)
+}
+
+// runner is the fetch run as a spawned function: it books its reply, or a
+// failed one when run panics, so that the feed's request in flight is
+// settled either way and the feed goes on being polled.
+func (m *Monitor) runner(e *entry, run func(context.Context) any) func() {
 	ctx := m.ctx
-	return func() { m.reply(e, run(ctx)) }
+	return func() { m.reply(e, m.safely(e.key, run, ctx)) }
+}
+
+func (m *Monitor) safely(k Key, run func(context.Context) any, ctx context.Context) (msg any) {
+	defer func() {
+		if p := recover(); p != nil {
+			msg = failedReply(k, fmt.Errorf("fetching the %s failed: %v", k.Feed, p), m.clock.Now())
+		}
+	}()
+	return run(ctx)
 }
 
 func (m *Monitor) start(runs ...func()) {
@@ -244,13 +272,25 @@ func (m *Monitor) start(runs ...func()) {
 // anybody still wants the answer; the rest only while e is still the feed
 // being fetched (not dropped, its query not replaced).
 func (m *Monitor) reply(e *entry, msg any) {
+	msg, posts, runs, ok := m.booked(e, msg)
+	if !ok {
+		return
+	}
+	m.observe(msg)
+	deliver(posts)
+	m.start(runs...)
+}
+
+// booked is reply's part under the lock: false when e is no longer the
+// feed being fetched (its points booked all the same).
+func (m *Monitor) booked(e *entry, msg any) (any, []post, []func(), bool) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.feeds[e.key] != e {
 		for _, r := range respsOf(msg) {
 			m.sched.Spend(r)
 		}
-		m.mu.Unlock()
-		return
+		return nil, nil, nil, false
 	}
 	now := m.clock.Now()
 	if e.inflight > 0 {
@@ -258,11 +298,7 @@ func (m *Monitor) reply(e *entry, msg any) {
 	}
 	msg, runs := m.settle(e, msg, now)
 	e.replay.keep(e.key, msg, e.want.Capacity)
-	posts := m.postAll(e, msg)
-	m.mu.Unlock()
-	m.observe(msg)
-	deliver(posts)
-	m.start(runs...)
+	return msg, m.postAll(e, msg), runs, true
 }
 
 // settle is the one booking of a reply: when it came, what it cost, what
@@ -316,4 +352,32 @@ func respsOf(msg any) []*api.Response {
 	}
 	resp, _, _ := replyOf(msg)
 	return []*api.Response{resp}
+}
+
+// failedReply is the reply of k's feed that says err at at: what a fetch
+// that panicked settles as.
+func failedReply(k Key, err error, at time.Time) any {
+	switch k.Feed {
+	case FeedChain:
+		return ChainMsg{Err: err, At: at}
+	case FeedTerm:
+		return TermMsg{ChainMsg{Err: err, At: at}}
+	case FeedTape:
+		return TapeMsg{From: -1, Err: err, At: at}
+	case FeedCalendar:
+		return CalendarMsg{Err: err, At: at}
+	case FeedContractQuote:
+		return ContractQuoteMsg{Err: err, At: at}
+	case FeedContractTrades:
+		return ContractTradesMsg{From: -1, Err: err, At: at}
+	case FeedContractTAQ:
+		return ContractTAQMsg{From: -1, Err: err, At: at}
+	case FeedTapeGreeks:
+		return TapeGreeksMsg{From: -1, Err: err, At: at}
+	case FeedQuotes:
+		return QuotesMsg{Err: err, At: at}
+	case FeedEvents:
+		return EventsMsg{Err: err, At: at}
+	}
+	return JobMsg{Name: k.Job, JobResult: JobResult{Err: err}, At: at}
 }

@@ -22,12 +22,15 @@ func (m *Monitor) Observe(f func(msg any)) {
 
 // observe hands msg to every observer.
 func (m *Monitor) observe(msg any) {
-	m.mu.Lock()
-	obs := m.obs
-	m.mu.Unlock()
-	for _, f := range obs {
+	for _, f := range m.observers() {
 		f(msg)
 	}
+}
+
+func (m *Monitor) observers() []func(any) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.obs
 }
 
 // Post puts msg in every subscriber's mailbox: what an observer
@@ -36,12 +39,7 @@ func (m *Monitor) observe(msg any) {
 // when it is a Sender) replaced by msg, or folded with it when it is a
 // Folder (events joined, not lost).
 func (m *Monitor) Post(msg any) {
-	m.mu.Lock()
-	subs := make([]*Subscription, 0, len(m.subs))
-	for s := range m.subs {
-		subs = append(subs, s)
-	}
-	m.mu.Unlock()
+	subs := m.subscribers()
 	sl := slot{key: Key{Feed: FeedJob, Job: "post " + reflect.TypeOf(msg).String()}}
 	if s, ok := msg.(Sender); ok {
 		sl.key.Job += " from " + s.Sender()
@@ -49,6 +47,16 @@ func (m *Monitor) Post(msg any) {
 	for _, s := range subs {
 		s.box.put(sl, msg)
 	}
+}
+
+func (m *Monitor) subscribers() []*Subscription {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	subs := make([]*Subscription, 0, len(m.subs))
+	for s := range m.subs {
+		subs = append(subs, s)
+	}
+	return subs
 }
 
 // Sender is a posted message that says who sent it, where several

@@ -90,19 +90,23 @@ func (m *Monitor) Subscribe() *Subscription {
 	s := &Subscription{m: m, wants: map[Key]Want{}, att: Attention{Focused: true}}
 	s.box.init()
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.subs[s] = struct{}{}
-	m.mu.Unlock()
 	return s
 }
 
 // Close drops every want of s; a feed nobody else wants is forgotten.
 func (s *Subscription) Close() {
 	s.Set(Attention{Focused: false, Idle: true})
-	s.m.mu.Lock()
-	delete(s.m.subs, s)
-	s.m.recount(s.m.clock.Now())
-	s.m.mu.Unlock()
+	s.m.drop(s)
 	s.box.close()
+}
+
+func (m *Monitor) drop(s *Subscription) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.subs, s)
+	m.recount(m.clock.Now())
 }
 
 // Next waits for the next thing posted to s; false once s or the monitor
@@ -121,14 +125,19 @@ func (s *Subscription) Pending() []any { return s.box.drain() }
 // for a served desk made each session's message cost grow with the
 // number of sessions.
 func (s *Subscription) Set(att Attention, wants ...Want) {
+	posts, runs := s.set(att, wants)
+	deliver(posts)
+	s.m.start(runs...)
+}
+
+// set is Set's part under the lock: what to post and fetch after it.
+func (s *Subscription) set(att Attention, wants []Want) ([]post, []func()) {
 	m := s.m
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	now := m.clock.Now()
 	if att == s.att && s.wantsAll(wants) {
-		run := m.askNeeded(now) // events a reply just applied made due
-		m.mu.Unlock()
-		m.start(run)
-		return
+		return nil, []func(){m.askNeeded(now)} // events a reply just applied made due
 	}
 	next := make(map[Key]Want, len(wants))
 	for _, w := range wants {
@@ -167,10 +176,7 @@ func (s *Subscription) Set(att Attention, wants ...Want) {
 		}
 		runs = append(runs, m.want(s, w, now))
 	}
-	runs = append(runs, m.askNeeded(now))
-	m.mu.Unlock()
-	deliver(posts)
-	m.start(runs...)
+	return posts, append(runs, m.askNeeded(now))
 }
 
 // wantsAll reports whether wants are exactly what s wants already. Two
@@ -291,7 +297,7 @@ func (m *Monitor) askNeeded(now time.Time) func() {
 		e.gen++
 		e.due = time.Time{}
 		e.stopTimer()
-		return func() { m.reply(e, run(m.ctx)) }
+		return m.runner(e, run)
 	}
 	return nil
 }
@@ -341,8 +347,15 @@ func (m *Monitor) recount(now time.Time) bool {
 // again: nothing in it can have changed, and the service would charge
 // the same points for the same answer. What it did says so.
 func (s *Subscription) Refresh(fs ...Feed) Refreshed {
+	r, runs := s.refresh(fs)
+	s.m.start(runs...)
+	return r
+}
+
+func (s *Subscription) refresh(fs []Feed) (Refreshed, []func()) {
 	m := s.m
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	now := m.clock.Now()
 	var runs []func()
 	var r Refreshed
@@ -360,9 +373,7 @@ func (s *Subscription) Refresh(fs ...Feed) Refreshed {
 			r.Started++
 		}
 	}
-	m.mu.Unlock()
-	m.start(runs...)
-	return r
+	return r, runs
 }
 
 // Refreshed is what a Refresh did: the fetches it started, and the
