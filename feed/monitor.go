@@ -245,12 +245,12 @@ func (m *Monitor) fetch(e *entry, now time.Time) func() {
 // runner is the fetch run as a spawned function: it books its reply, or a
 // failed one when run panics, so that the feed's request in flight is
 // settled either way and the feed goes on being polled.
-func (m *Monitor) runner(e *entry, run func(context.Context) any) func() {
+func (m *Monitor) runner(e *entry, run func(context.Context) Reply) func() {
 	ctx := m.ctx
 	return func() { m.reply(e, m.safely(e.key, run, ctx)) }
 }
 
-func (m *Monitor) safely(k Key, run func(context.Context) any, ctx context.Context) (msg any) {
+func (m *Monitor) safely(k Key, run func(context.Context) Reply, ctx context.Context) (msg Reply) {
 	defer func() {
 		if p := recover(); p != nil {
 			msg = failedReply(k, fmt.Errorf("fetching the %s failed: %v", k.Feed, p), m.clock.Now())
@@ -271,7 +271,7 @@ func (m *Monitor) start(runs ...func()) {
 // Its points always count, since the service charged them whether or not
 // anybody still wants the answer; the rest only while e is still the feed
 // being fetched (not dropped, its query not replaced).
-func (m *Monitor) reply(e *entry, msg any) {
+func (m *Monitor) reply(e *entry, msg Reply) {
 	msg, posts, runs, ok := m.booked(e, msg)
 	if !ok {
 		return
@@ -283,7 +283,7 @@ func (m *Monitor) reply(e *entry, msg any) {
 
 // booked is reply's part under the lock: false when e is no longer the
 // feed being fetched (its points booked all the same).
-func (m *Monitor) booked(e *entry, msg any) (any, []post, []func(), bool) {
+func (m *Monitor) booked(e *entry, msg Reply) (Reply, []post, []func(), bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.feeds[e.key] != e {
@@ -305,11 +305,11 @@ func (m *Monitor) booked(e *entry, msg any) (any, []post, []func(), bool) {
 // the scheduler learns from it (a 204 is an answer, a refusal for want of
 // a subscription is not a failure to retry), then what the feed does next.
 // What is posted is msg as settled (a job's run says when the next is).
-func (m *Monitor) settle(e *entry, msg any, now time.Time) (any, []func()) {
+func (m *Monitor) settle(e *entry, msg Reply, now time.Time) (Reply, []func()) {
 	if e.key.Feed == FeedJob {
 		return m.afterJob(e, msg.(JobMsg), now), nil
 	}
-	resp, err, at := replyOf(msg)
+	resp, at, err := msg.Answer()
 	e.last = at
 	if api.IsNoData(err) || NotEntitled(err) && (e.key.Feed.contract() || e.key.Feed == FeedTapeGreeks) {
 		err = nil
@@ -318,45 +318,18 @@ func (m *Monitor) settle(e *entry, msg any, now time.Time) (any, []func()) {
 	return msg, m.after(e, msg, now)
 }
 
-// replyOf is what every reply carries for the scheduler.
-func replyOf(msg any) (resp *api.Response, err error, at time.Time) {
-	switch r := msg.(type) {
-	case ChainMsg:
-		return r.Resp, r.Err, r.At
-	case TermMsg:
-		return r.Resp, r.Err, r.At
-	case TapeMsg:
-		return r.Resp, r.Err, r.At
-	case CalendarMsg:
-		return r.Resp, r.Err, r.At
-	case ContractQuoteMsg:
-		return r.Resp, r.Err, r.At
-	case ContractTradesMsg:
-		return r.Resp, r.Err, r.At
-	case ContractTAQMsg:
-		return r.Resp, r.Err, r.At
-	case TapeGreeksMsg:
-		return r.Resp, r.Err, r.At
-	case QuotesMsg:
-		return r.Resp, r.Err, r.At
-	case EventsMsg:
-		return r.Resp, r.Err, r.At
-	}
-	return nil, nil, time.Time{}
-}
-
 // respsOf is the responses a reply took, for booking a dropped one.
-func respsOf(msg any) []*api.Response {
-	if j, ok := msg.(JobMsg); ok {
+func respsOf(r Reply) []*api.Response {
+	if j, ok := r.(JobMsg); ok {
 		return j.Resps
 	}
-	resp, _, _ := replyOf(msg)
+	resp, _, _ := r.Answer()
 	return []*api.Response{resp}
 }
 
 // failedReply is the reply of k's feed that says err at at: what a fetch
 // that panicked settles as.
-func failedReply(k Key, err error, at time.Time) any {
+func failedReply(k Key, err error, at time.Time) Reply {
 	switch k.Feed {
 	case FeedChain:
 		return ChainMsg{Err: err, At: at}

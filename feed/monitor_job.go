@@ -38,7 +38,7 @@ type JobMsg struct {
 	Next  time.Time     // the next run: later than At+Every while the market is closed or a Retry-After holds
 }
 
-func runJob(ctx context.Context, j *Job, c Clock) any {
+func runJob(ctx context.Context, j *Job, c Clock) Reply {
 	r := j.Run(ctx)
 	return JobMsg{Name: j.Name, JobResult: r, At: c.Now()}
 }
