@@ -22,7 +22,8 @@ import (
 // while its lock is held: a subscriber's callback into the monitor (a new
 // Set after a reply) cannot deadlock it. Every critical section lets the
 // lock go on a panic too (deferred), and a fetch that panics settles as a
-// failed reply: on a served desk one panic must not freeze every session.
+// failed reply (runner): on a served desk one panic must not freeze every
+// session.
 type Monitor struct {
 	mu     sync.Mutex
 	ctx    context.Context
@@ -242,21 +243,21 @@ func (m *Monitor) fetch(e *entry, now time.Time) func() {
 	return m.runner(e, run)
 }
 
-// runner is the fetch run as a spawned function: it books its reply, or a
-// failed one when run panics, so that the feed's request in flight is
-// settled either way and the feed goes on being polled.
+// runner is the fetch run as a spawned function. A fetch that panics is
+// booked as a failed reply of its feed (failedReply) before the panic
+// goes on to whoever spawned it (serve's relay logs it with its stack):
+// the feed's request in flight is settled and it goes on being polled.
 func (m *Monitor) runner(e *entry, run func(context.Context) Reply) func() {
 	ctx := m.ctx
-	return func() { m.reply(e, m.safely(e.key, run, ctx)) }
-}
-
-func (m *Monitor) safely(k Key, run func(context.Context) Reply, ctx context.Context) (msg Reply) {
-	defer func() {
-		if p := recover(); p != nil {
-			msg = failedReply(k, fmt.Errorf("fetching the %s failed: %v", k.Feed, p), m.clock.Now())
-		}
-	}()
-	return run(ctx)
+	return func() {
+		defer func() {
+			if p := recover(); p != nil {
+				m.reply(e, failedReply(e.key, fmt.Errorf("fetching the %s failed: %v", e.key.Feed, p), m.clock.Now()))
+				panic(p)
+			}
+		}()
+		m.reply(e, run(ctx))
+	}
 }
 
 func (m *Monitor) start(runs ...func()) {

@@ -12,9 +12,18 @@ import (
 
 // A fetch that panics settles as a failed reply of its feed: the request
 // in flight is booked, the subscriber hears the failure, and the feed is
-// polled again.
+// polled again. The panic itself goes on to the spawner (serve logs it).
 func TestMonitorPanickingFetchSettlesAsError(t *testing.T) {
 	r := newRig(t, openMarket)
+	var reported atomic.Value
+	r.guard = func(f func()) {
+		defer func() {
+			if p := recover(); p != nil {
+				reported.Store(p)
+			}
+		}()
+		f()
+	}
 	var panics atomic.Int32
 	r.src.chain = func(q feed.Query, expiry api.Date) feed.ChainMsg {
 		if panics.Add(1) == 1 {
@@ -28,6 +37,9 @@ func TestMonitorPanickingFetchSettlesAsError(t *testing.T) {
 	chains := replies[feed.ChainMsg](s.Pending())
 	if len(chains) != 1 || chains[0].Err == nil || !strings.Contains(chains[0].Err.Error(), "a fixture that breaks") {
 		t.Fatalf("after a panicking fetch got %+v, want one failed chain reply", chains)
+	}
+	if reported.Load() != "a fixture that breaks" {
+		t.Fatalf("the spawner heard %v, want the fetch's panic passed on", reported.Load())
 	}
 	if chains[0].Query.Gen != 3 {
 		t.Fatalf("the failed reply has query %+v, want the subscriber's", chains[0].Query)
