@@ -17,7 +17,7 @@ func TestHeadlessPackagesImportNoCharm(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go tool is not on PATH: go list -deps cannot run")
 	}
-	pkgs := []string{"chainwatch/api", "chainwatch/config", "chainwatch/scan", "chainwatch/feed", "chainwatch/text", "chainwatch/vol", "chainwatch/tas", "chainwatch/history", "chainwatch/positioning", "chainwatch/strategy", "chainwatch/alert"}
+	pkgs := []string{"chainwatch/api", "chainwatch/config", "chainwatch/scan", "chainwatch/feed", "chainwatch/market", "chainwatch/text", "chainwatch/vol", "chainwatch/tas", "chainwatch/history", "chainwatch/positioning", "chainwatch/strategy", "chainwatch/alert"}
 	out, err := exec.Command("go", append([]string{"list", "-deps"}, pkgs...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list -deps: %v\n%s", err, out)

@@ -36,7 +36,7 @@ type Monitor struct {
 	subs   map[*Subscription]struct{}
 	union  Conditions // what the subscribers show and whether anybody looks, for pacing (Mode and Historical are per feed)
 
-	obs []func(any) // observers of every settled reply (monitor_observe.go)
+	obs []*observer // observers of every settled reply (monitor_observe.go); replaced, never changed in place
 }
 
 // MonitorOptions builds a Monitor. Fetcher is required.

@@ -7,6 +7,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/config"
+	"chainwatch/market"
 )
 
 // What each feed asks for and what it does after a reply: the only place
@@ -69,7 +70,7 @@ func (m *Monitor) ask(e *entry, now time.Time) func(context.Context) Reply {
 func (m *Monitor) askTape(e *entry, now time.Time) func(context.Context) Reply {
 	q, src := e.want.Query, m.src
 	day := ShownDay(q, now)
-	over := day != api.Today(now) || !SessionLive(now, q.Mode)
+	over := day != api.Today(now) || !market.SessionLive(now, q.Mode)
 	if day != e.day {
 		e.seq, e.day = -1, day
 	}

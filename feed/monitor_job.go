@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // Job is a headless command run again and again (`--watch`) as a feed of
@@ -76,8 +77,8 @@ func (m *Monitor) jobWait(e *entry, now time.Time) time.Duration {
 		return max(m.sched.retryUntil.Sub(now), 0)
 	}
 	due := e.last.Add(e.every)
-	if !SessionLive(now, e.key.Mode) {
-		due = later(due, NextOpen(now, e.key.Mode))
+	if !market.SessionLive(now, e.key.Mode) {
+		due = later(due, market.NextOpen(now, e.key.Mode))
 	}
 	return max(later(due, m.sched.retryUntil).Sub(now), 0)
 }

@@ -2,6 +2,7 @@ package feed
 
 import (
 	"reflect"
+	"slices"
 	"time"
 )
 
@@ -14,20 +15,34 @@ import (
 // run included), after it is booked and before it is posted: what f
 // concludes from it reaches the subscribers with it. f runs on the
 // fetch's goroutine, outside the monitor's lock, and must not block.
-func (m *Monitor) Observe(f func(msg any)) {
+// The returned cancel removes f (an alert pool that closes while the
+// monitor lives on); f may still see a reply being delivered as it
+// returns, never one settled after.
+func (m *Monitor) Observe(f func(msg any)) (cancel func()) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.obs = append(m.obs, f)
-}
-
-// observe hands msg to every observer.
-func (m *Monitor) observe(msg any) {
-	for _, f := range m.observers() {
-		f(msg)
+	o := &observer{f}
+	m.obs = append(slices.Clip(m.obs), o)
+	return func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		// A new slice: an observe in progress walks the one it took.
+		m.obs = slices.DeleteFunc(slices.Clone(m.obs), func(x *observer) bool { return x == o })
 	}
 }
 
-func (m *Monitor) observers() []func(any) {
+// observer is one Observe: its own pointer, so that cancel removes it and
+// no other observer of the same function.
+type observer struct{ f func(any) }
+
+// observe hands msg to every observer.
+func (m *Monitor) observe(msg any) {
+	for _, o := range m.observers() {
+		o.f(msg)
+	}
+}
+
+func (m *Monitor) observers() []*observer {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.obs

@@ -100,3 +100,25 @@ func TestMonitorPanicUnderLockReleasesIt(t *testing.T) {
 		t.Fatal("the monitor stayed locked after a panic under its lock")
 	}
 }
+
+// Observe's cancel removes that observer and only it: a closed alert
+// pool's observer hears nothing more while the monitor lives on.
+func TestMonitorObserveCancel(t *testing.T) {
+	r := newRig(t, openMarket)
+	var a, b atomic.Int32
+	cancelA := r.m.Observe(func(any) { a.Add(1) })
+	r.m.Observe(func(any) { b.Add(1) })
+	s := r.m.Subscribe()
+	s.Set(focused, feed.Want{Feed: feed.FeedChain, Query: spy(1)})
+	r.run()
+	if a.Load() != 1 || b.Load() != 1 {
+		t.Fatalf("observers saw %d and %d replies, want 1 each", a.Load(), b.Load())
+	}
+	cancelA()
+	cancelA() // twice is harmless
+	s.Refresh(feed.FeedChain)
+	r.run()
+	if a.Load() != 1 || b.Load() != 2 {
+		t.Fatalf("after cancelling the first, observers saw %d and %d replies, want 1 and 2", a.Load(), b.Load())
+	}
+}

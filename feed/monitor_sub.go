@@ -7,6 +7,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/config"
+	"chainwatch/market"
 )
 
 // Want is one feed a subscriber wants, with what the fetch needs. Two
@@ -405,10 +406,10 @@ func (m *Monitor) sessionHeld(e *entry, now time.Time) bool {
 	if c.Historical {
 		return true
 	}
-	if SessionLive(now, c.Mode) {
+	if market.SessionLive(now, c.Mode) {
 		return false
 	}
-	return !afterHours(e.last, now, c.Mode).Equal(now)
+	return !market.AfterHours(e.last, now, c.Mode).Equal(now)
 }
 
 // Refetch says what s's feed f shows has changed (another expiry): it is

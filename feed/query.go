@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/market"
 	"chainwatch/vol"
 )
 
@@ -37,6 +38,10 @@ func (q Query) Day(now time.Time) api.Date {
 func (q Query) Historical(now time.Time) bool {
 	return q.Date != 0 && api.IsHistorical(q.Date, api.Today(now))
 }
+
+// ShownDay is the day whose data q shows at now (market.ShownDay): its
+// own date, else the session its mode's data is in or last saw.
+func ShownDay(q Query, now time.Time) api.Date { return market.ShownDay(q.Date, q.Mode, now) }
 
 // Same reports whether a reply made for r still belongs to q.
 func (q Query) Same(r Query) bool { return q.Gen == r.Gen }

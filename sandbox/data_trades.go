@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"chainwatch/api"
+	nyse "chainwatch/market"
 	"chainwatch/sandbox/market"
 	"chainwatch/sandbox/wire"
 )
@@ -112,7 +113,7 @@ func (d *dataService) optionTrades(w http.ResponseWriter, r *http.Request, c *ca
 		from = *p.SeqNo
 	}
 	d.respond(w, c, c.cost(api.EndpointOptionTrades, at.Historical), func(b []byte) ([]byte, bool) {
-		if !known || limit == 0 || !api.IsTradingDay(at.Requested) {
+		if !known || limit == 0 || !nyse.IsTradingDay(at.Requested) {
 			return b, false
 		}
 		all, ok := d.market.OptionTrades(sec.Symbol, at)

@@ -1,6 +1,7 @@
 package strategy
 
 import (
+	"chainwatch/pricing"
 	"math"
 	"strconv"
 	"strings"
@@ -35,7 +36,7 @@ func NetText(dollars float64) string {
 	if math.IsNaN(dollars) {
 		return ""
 	}
-	per := dollars / OptionMultiplier
+	per := dollars / pricing.Multiplier
 	s := strconv.FormatFloat(math.Abs(per), 'f', 2, 64)
 	switch {
 	case s == "0.00":

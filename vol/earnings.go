@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // EarningsMove is one report's move: for the next report the move the
@@ -30,13 +31,13 @@ type EarningsMove struct {
 // its own day; one after the close (AMC) on the next session.
 func ReportSessions(day api.Date, when api.ReportTime) (before, after api.Date) {
 	if when == api.AfterClose {
-		return api.LastTradingDay(day), api.NextTradingDay(day)
+		return market.LastTradingDay(day), market.NextTradingDay(day)
 	}
-	after = api.LastTradingDay(day)
-	if !api.IsTradingDay(day) {
-		after = api.NextTradingDay(day)
+	after = market.LastTradingDay(day)
+	if !market.IsTradingDay(day) {
+		after = market.NextTradingDay(day)
 	}
-	return api.PrevTradingDay(after), after
+	return market.PrevTradingDay(after), after
 }
 
 // PastReports are the last n earnings reports of events before today,

@@ -11,6 +11,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
+	"chainwatch/market"
 	"chainwatch/model/common"
 	"chainwatch/ui"
 )
@@ -183,7 +184,7 @@ func (m *Model) viewData(now time.Time) ui.WatchlistView {
 	v.Source, v.Mode, v.Cost, v.FromHistory = m.source, m.q.Mode, m.cost, m.fromHistory
 	v.Date, v.Today = feed.ShownDay(m.q, now), m.q.Day(now)
 	v.Historical = m.q.Historical(now)
-	v.Closed = !v.Historical && !feed.SessionLive(now, m.q.Mode)
+	v.Closed = !v.Historical && !market.SessionLive(now, m.q.Mode)
 	v.AsOf, v.Loading = asOf, m.loading && len(m.symbols) > 0
 	v.Age, v.NoData, v.Stale = 0, false, false
 	if !m.lastOK.IsZero() {
@@ -203,7 +204,7 @@ func (m *Model) viewData(now time.Time) ui.WatchlistView {
 	case len(m.symbols) == 0:
 		v.Message = "the watchlist is empty: " + m.keys.Add.Help().Key + " adds a symbol"
 	case m.lastOK.IsZero() && m.err != nil:
-		v.Message = "quotes: " + feed.Describe(m.err, "")
+		v.Message = "quotes: " + api.Describe(m.err, "")
 	}
 	if v.Message != "" {
 		v.Rows = v.Rows[:0]
@@ -279,7 +280,7 @@ func (m *Model) CountsSeconds(now time.Time) bool {
 	if m.lastOK.IsZero() || m.q.Historical(now) {
 		return false
 	}
-	return feed.SessionLive(now, m.q.Mode) || m.err != nil && m.errAt.After(m.lastOK)
+	return market.SessionLive(now, m.q.Mode) || m.err != nil && m.errAt.After(m.lastOK)
 }
 
 // ShortHelp is the page's keys a newcomer needs first.
