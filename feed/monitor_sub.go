@@ -219,10 +219,7 @@ func (m *Monitor) want(s *Subscription, w Want, now time.Time) func() {
 	old := e.want
 	e.subs[s], e.want = w, w
 	wasVisible := e.visible
-	e.visible = false
-	for _, sw := range e.subs {
-		e.visible = e.visible || !sw.Hidden
-	}
+	e.visible = e.shown()
 	switch {
 	case !e.visible:
 		if wasVisible {
@@ -242,6 +239,16 @@ func (m *Monitor) want(s *Subscription, w Want, now time.Time) func() {
 		m.plan(e, now)
 	}
 	return nil
+}
+
+// shown reports whether some subscriber of e shows it.
+func (e *entry) shown() bool {
+	for _, sw := range e.subs {
+		if !sw.Hidden {
+			return true
+		}
+	}
+	return false
 }
 
 // startsAtOnce are the feeds a new screen or page fetches before anything
