@@ -1,9 +1,11 @@
 // Package feed is chainwatch's data feed, with no terminal in it: what
 // the screen is looking at (Query, with a generation that retires late
 // replies), the fetches that answer it, the point budget and the
-// scheduler that paces them, and the one wording of every service error.
-// The TUI (model/) turns its fetches into commands; headless commands
-// call them directly.
+// scheduler that paces them, and the monitor that posts every reply (a
+// Reply) to its subscribers. The calendar and session hours it paces by
+// are market's; the wording of a failure is api.Describe. The TUI
+// (model/) subscribes to the monitor; headless commands call the fetches
+// directly or run as a Job.
 package feed
 
 import (
