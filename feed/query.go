@@ -13,7 +13,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/market"
-	"chainwatch/vol"
+	"chainwatch/past"
 )
 
 // Query is what the screen is looking at. Gen rises whenever Symbol, Mode
@@ -60,7 +60,7 @@ type ChainMsg struct {
 	At     time.Time // when the reply arrived
 	// Past is the symbol against its stored year (PastOf), from the
 	// store of past days at 0 points; nil without one.
-	Past *vol.Past
+	Past *past.Figures
 }
 
 // TapeMsg is a page of option trades from sequence number From (0: the
@@ -99,7 +99,7 @@ type CalendarMsg struct {
 	At     time.Time
 	// Moves are the realized moves of the symbol's last reports
 	// (RealizedMoves), from the store of past days; nil without one.
-	Moves []vol.EarningsMove
+	Moves []past.Move
 }
 
 // FetchError is a failed fetch and when it failed: the status bar says how
