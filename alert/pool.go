@@ -30,6 +30,7 @@ type Pool struct {
 	mu        sync.Mutex
 	members   []*Engine // listening, in the order they joined; replaced, never changed in place
 	observing bool
+	unobserve func()               // removes observe from the monitor: Close calls it
 	sub       *feed.Subscription   // the job's subscriber, from the first Fetch
 	last      *feed.JobMsg         // the last run: a member that starts fetching is evaluated on it
 	scanAt    map[string]time.Time // by scan request: its last run
@@ -77,8 +78,18 @@ func (p *Pool) join(e *Engine) {
 	first := !p.observing
 	p.observing = true
 	p.mu.Unlock()
-	if first {
-		p.o.Monitor.Observe(p.observe)
+	if !first {
+		return
+	}
+	cancel := p.o.Monitor.Observe(p.observe)
+	p.mu.Lock()
+	closed := p.ctx.Err() != nil
+	if !closed {
+		p.unobserve = cancel
+	}
+	p.mu.Unlock()
+	if closed {
+		cancel() // closed while it joined
 	}
 }
 
@@ -181,12 +192,15 @@ func (p *Pool) Close() {
 	p.wantMu.Lock()
 	defer p.wantMu.Unlock()
 	p.mu.Lock()
-	sub := p.sub
-	p.sub, p.last = nil, nil
+	sub, unobserve := p.sub, p.unobserve
+	p.sub, p.last, p.unobserve = nil, nil, nil
 	p.cancel()
 	p.mu.Unlock()
 	if sub != nil {
 		sub.Close()
+	}
+	if unobserve != nil {
+		unobserve() // the monitor may outlive the pool (serve's desk)
 	}
 }
 

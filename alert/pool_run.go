@@ -9,6 +9,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
+	"chainwatch/market"
 	"chainwatch/scan"
 )
 
@@ -99,7 +100,7 @@ func (p *Pool) runTape(ctx context.Context, members []*Engine, sym string, now t
 	day := feed.ShownDay(q, now)
 	for range tapePages {
 		r := p.o.Fetcher.Tape(ctx, q, day, tapeFrom(members, sym, day))
-		r.Day, r.Over = day, day != api.Today(now) || !feed.SessionLive(now, q.Mode)
+		r.Day, r.Over = day, day != api.Today(now) || !market.SessionLive(now, q.Mode)
 		add(nil, r.Resp, r.Err)
 		for _, e := range members {
 			e.observe(r)

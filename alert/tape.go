@@ -1,6 +1,7 @@
 package alert
 
 import (
+	"chainwatch/pricing"
 	"math"
 	"strings"
 	"time"
@@ -76,7 +77,7 @@ func premium(price api.Float, size int64) float64 {
 	if !price.Valid || math.IsNaN(price.V) {
 		return 0
 	}
-	return price.V * float64(size) * tas.Multiplier
+	return price.V * float64(size) * pricing.Multiplier
 }
 
 // osiOf is a print's contract: its symbol as sent, else made once a

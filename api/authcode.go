@@ -179,21 +179,12 @@ func (s *refreshingSource) refresh(ctx context.Context, cur *oauth2.Token) (*oau
 		}
 		defer unlock()
 	}
-	if s.store != nil {
-		stored, err := s.store.Load()
-		switch {
-		case err != nil && cur == nil:
-			return nil, fmt.Errorf("auth: %s: %w", op, err)
-		case err == nil && stored != nil && stored.RefreshToken != "" &&
-			stored.RefreshToken != s.saved && (cur == nil || stored.RefreshToken != cur.RefreshToken):
-			// Someone else (another process, or a new login) stored a newer
-			// token since we last saved: theirs is the live one.
-			s.saved = stored.RefreshToken
-			cur = stored
-			if stored.Valid() {
-				return stored, nil
-			}
-		}
+	cur, fresh, err := s.newerStored(cur)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("auth: %s: %w", op, err)
+	case fresh:
+		return cur, nil
 	}
 	if cur == nil {
 		return nil, errors.New("auth: not logged in; run `chainwatch login`")
@@ -226,6 +217,26 @@ func (s *refreshingSource) refresh(ctx context.Context, cur *oauth2.Token) (*oau
 		s.saved = tok.RefreshToken
 	}
 	return tok, nil
+}
+
+// newerStored is the token another process (or a new login) stored since
+// this one last saved, in place of cur: theirs is the live one. fresh
+// says it is still valid, so nothing needs refreshing; an error is the
+// store's, when there is no cur to go on with.
+func (s *refreshingSource) newerStored(cur *oauth2.Token) (tok *oauth2.Token, fresh bool, err error) {
+	if s.store == nil {
+		return cur, false, nil
+	}
+	stored, err := s.store.Load()
+	switch {
+	case err != nil && cur == nil:
+		return nil, false, err
+	case err == nil && stored != nil && stored.RefreshToken != "" &&
+		stored.RefreshToken != s.saved && (cur == nil || stored.RefreshToken != cur.RefreshToken):
+		s.saved = stored.RefreshToken
+		return stored, stored.Valid(), nil
+	}
+	return cur, false, nil
 }
 
 // Revoke asks the server to revoke token (RFC 7009), for `chainwatch

@@ -246,37 +246,49 @@ func parseTimeBytes(b []byte) (TimeOfDay, bool) {
 	if len(b) < 8 || b[2] != ':' || b[5] != ':' {
 		return 0, false
 	}
-	two := func(i int) (int, bool) {
-		c0, c1 := b[i], b[i+1]
-		if c0 < '0' || c0 > '9' || c1 < '0' || c1 > '9' {
-			return 0, false
-		}
-		return int(c0-'0')*10 + int(c1-'0'), true
-	}
-	h, ok1 := two(0)
-	m, ok2 := two(3)
-	s, ok3 := two(6)
+	h, ok1 := twoDigits(b[0], b[1])
+	m, ok2 := twoDigits(b[3], b[4])
+	s, ok3 := twoDigits(b[6], b[7])
 	if !ok1 || !ok2 || !ok3 || h > 23 || m > 59 || s > 59 {
 		return 0, false
 	}
-	ms := 0
-	if len(b) > 8 {
-		if b[8] != '.' || len(b) == 9 || len(b) > 18 {
-			return 0, false
-		}
-		for i, c := range b[9:] {
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			if i < 3 {
-				ms = ms*10 + int(c-'0')
-			}
-		}
-		for i := len(b) - 9; i < 3; i++ {
-			ms *= 10
-		}
+	ms, ok := fractionMillis(b[8:])
+	if !ok {
+		return 0, false
 	}
 	return NewTimeOfDay(h, m, s, ms), true
+}
+
+// twoDigits is the number c0c1 writes; false when either is not a digit.
+func twoDigits(c0, c1 byte) (int, bool) {
+	if c0 < '0' || c0 > '9' || c1 < '0' || c1 > '9' {
+		return 0, false
+	}
+	return int(c0-'0')*10 + int(c1-'0'), true
+}
+
+// fractionMillis reads what follows the seconds: nothing, or "." and one
+// to nine digits, kept to the millisecond.
+func fractionMillis(f []byte) (int, bool) {
+	if len(f) == 0 {
+		return 0, true
+	}
+	if f[0] != '.' || len(f) == 1 || len(f) > 10 {
+		return 0, false
+	}
+	ms := 0
+	for i, c := range f[1:] {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		if i < 3 {
+			ms = ms*10 + int(c-'0')
+		}
+	}
+	for i := len(f) - 1; i < 3; i++ {
+		ms *= 10
+	}
+	return ms, true
 }
 
 // parseTimeLenient reads a time of day from a response: surrounding space is

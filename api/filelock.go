@@ -21,21 +21,36 @@ func LockFile(ctx context.Context, path string) (unlock func(), err error) {
 	if err != nil {
 		return nil, err
 	}
+	unlock, waited, err := waitLock(ctx, f)
+	switch {
+	case waited:
+		return nil, fmt.Errorf("waiting for the lock of %s: %w", path, err)
+	case err != nil:
+		return nil, fmt.Errorf("cannot lock %s: %w", path, err)
+	}
+	return unlock, nil
+}
+
+// waitLock takes f's lock, trying again every lockPoll until ctx ends:
+// the one wait of every lock file (LockFile's, the token file's). On an
+// error f is closed; waited says the error is ctx's (the wait ran out),
+// not the lock's.
+func waitLock(ctx context.Context, f *os.File) (unlock func(), waited bool, err error) {
 	for {
 		busy, err := tryLock(f)
 		switch {
 		case err != nil:
 			f.Close()
-			return nil, fmt.Errorf("cannot lock %s: %w", path, err)
+			return nil, false, err
 		case !busy:
-			return func() { unlockFile(f); f.Close() }, nil
+			return func() { unlockFile(f); f.Close() }, false, nil
 		}
 		t := time.NewTimer(lockPoll)
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			f.Close()
-			return nil, fmt.Errorf("waiting for the lock of %s: %w", path, ctx.Err())
+			return nil, true, ctx.Err()
 		case <-t.C:
 		}
 	}

@@ -45,22 +45,12 @@ func (s FileTokenStore) Lock(ctx context.Context) (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot lock the token file: %w", err)
 	}
-	for {
-		busy, err := tryLock(f)
-		switch {
-		case err != nil:
-			f.Close()
-			return nil, fmt.Errorf("cannot lock the token file: %w", err)
-		case !busy:
-			return func() { unlockFile(f); f.Close() }, nil
-		}
-		t := time.NewTimer(lockPoll)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			f.Close()
-			return nil, fmt.Errorf("waiting for another chainwatch to renew the login: %w", ctx.Err())
-		case <-t.C:
-		}
+	unlock, waited, err := waitLock(ctx, f)
+	switch {
+	case waited:
+		return nil, fmt.Errorf("waiting for another chainwatch to renew the login: %w", err)
+	case err != nil:
+		return nil, fmt.Errorf("cannot lock the token file: %w", err)
 	}
+	return unlock, nil
 }

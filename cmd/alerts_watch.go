@@ -12,6 +12,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
+	nyse "chainwatch/market"
 	"chainwatch/sandbox/market"
 	"chainwatch/scan"
 )
@@ -123,7 +124,7 @@ func (p *alertPrinter) desktop(evs []alert.Event) {
 func (p *alertPrinter) run(m alert.RunMsg) {
 	stamp := m.At.In(api.Eastern).Format("15:04:05")
 	if m.Err != nil {
-		fmt.Fprintf(p.errOut, "chainwatch: %s: %s\n", stamp, feed.Describe(m.Err, "alerts"))
+		fmt.Fprintf(p.errOut, "chainwatch: %s: %s\n", stamp, api.Describe(m.Err, "alerts"))
 	}
 	if m.Every > p.every {
 		fmt.Fprintf(p.errOut, "chainwatch: the alerts' fetches (%d points a run) would spend more than the budget allows every %s; fetching every %s\n",
@@ -131,7 +132,7 @@ func (p *alertPrinter) run(m alert.RunMsg) {
 		p.every = m.Every
 	}
 	now := p.now()
-	closed := !feed.SessionLive(now, p.mode)
+	closed := !nyse.SessionLive(now, p.mode)
 	if wait := m.Next.Sub(now); closed && !p.paused && wait > m.Every {
 		fmt.Fprintf(p.errOut, "chainwatch: %s: the market is closed; the alerts' next fetch is when it opens, in %s\n", stamp, roundWait(wait))
 	}

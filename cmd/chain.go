@@ -13,6 +13,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
+	"chainwatch/market"
 )
 
 // ChainOptions are `chainwatch chain`'s inputs.
@@ -106,9 +107,9 @@ func chainRun(f *ChainOptions) error {
 		if expiry, err = api.ParseDate(f.Expiry); err != nil {
 			return badInput(fmt.Errorf("--expiry %q is not a date: use yyyy-mm-dd", f.Expiry))
 		}
-		if !api.IsTradingDay(expiry) {
+		if !market.IsTradingDay(expiry) {
 			// Refused before the request: the service would charge for its 204.
-			return badInput(fmt.Errorf("--expiry %s is %s, not a trading day: no option expires then", expiry, api.ClosedReason(expiry)))
+			return badInput(fmt.Errorf("--expiry %s is %s, not a trading day: no option expires then", expiry, market.ClosedReason(expiry)))
 		}
 	case f.DTE < 0 || f.DTE > maxDTE:
 		return badInput(fmt.Errorf("--dte %d: want 0 to %d calendar days", f.DTE, maxDTE))

@@ -9,6 +9,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/market"
 	"chainwatch/positioning"
 )
 
@@ -119,9 +120,9 @@ func (f *GexOptions) expiries() (positioning.Range, error) {
 		if err != nil {
 			return positioning.Range{}, fmt.Errorf("--expiry %q is not a date: use yyyy-mm-dd", f.Expiry)
 		}
-		if !api.IsTradingDay(d) {
+		if !market.IsTradingDay(d) {
 			// Refused before the request: the service would charge for its 204.
-			return positioning.Range{}, fmt.Errorf("--expiry %s is %s, not a trading day: no option expires then", d, api.ClosedReason(d))
+			return positioning.Range{}, fmt.Errorf("--expiry %s is %s, not a trading day: no option expires then", d, market.ClosedReason(d))
 		}
 		return positioning.Range{Kind: positioning.OnDate, Date: d}, nil
 	case f.dteSet:

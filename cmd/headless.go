@@ -340,7 +340,7 @@ func (e spentError) Error() string {
 
 func (e spentError) Unwrap() error { return e.error }
 
-// serviceError is a failed request in the one wording of feed.Describe,
+// serviceError is a failed request in the one wording of api.Describe,
 // with its exit status: 3 for an answer with no data (an unknown symbol,
 // nothing in the window), 2 for a request the client refused to send,
 // else 1.
@@ -354,7 +354,7 @@ func serviceError(err error, what string) error {
 	case errors.As(err, &ve):
 		return badInput(fmt.Errorf("%s: %w", what, err))
 	}
-	return fmt.Errorf("%s: %s", what, feed.Describe(err, what))
+	return fmt.Errorf("%s: %s", what, api.Describe(err, what))
 }
 
 // spent is the end of a summary line: the points a run cost and the

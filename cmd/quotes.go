@@ -128,7 +128,7 @@ func runQuotes(ctx context.Context, f *QuotesOptions, client *api.Client, q feed
 		a.Resps = append(a.Resps, em.Resp)
 		switch {
 		case em.Err != nil && !api.IsNoData(em.Err):
-			fmt.Fprintf(f.ErrOut, "chainwatch: warning: the next events are left out: %s\n", feed.Describe(em.Err, "the request"))
+			fmt.Fprintf(f.ErrOut, "chainwatch: warning: the next events are left out: %s\n", api.Describe(em.Err, "the request"))
 		default:
 			next = feed.Next(em.Events, q.Day(f.Now()))
 		}

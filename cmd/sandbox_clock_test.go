@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"chainwatch/api"
-	"chainwatch/feed"
+	"chainwatch/market"
 	"chainwatch/model"
 )
 
@@ -17,7 +17,7 @@ func TestWatchSandboxClock(t *testing.T) {
 	var open bool
 	var stamps []api.TimeOfDay
 	res := watchCLI{env: homeEnv(t), during: func(cfg model.Config) error {
-		open = feed.MarketOpen(cfg.Now())
+		open = market.MarketOpen(cfg.Now())
 		for range 2 {
 			ch, _, err := cfg.Client.OptionAndUnderlyingQuotes(t.Context(), api.OptionQuotesParams{Symbol: "SPY", Date: cfg.Client.Today().String(), MinExpiry: "2026-11-27", MaxExpiry: "2026-11-27"})
 			if err != nil {

@@ -124,6 +124,42 @@ func tokenPathIn(f serviceFlags, getenv func(string) string, conf config.Service
 	return filepath.Join(dir, "chainwatch", "token.json"), nil
 }
 
+// checkServiceURLs refuses a service URL that is not one (a usage error).
+func checkServiceURLs(authURL, baseURL string) error {
+	for _, u := range []struct{ flag, val string }{{"--auth-url", authURL}, {"--base-url", baseURL}} {
+		if u.val == "" {
+			continue
+		}
+		if err := api.CheckServiceURL(u.val, u.flag); err != nil {
+			return usageError{err}
+		}
+	}
+	return nil
+}
+
+// clientCredentials is the session of a client secret (from the
+// environment, else the config file); ok is false when there is none.
+func clientCredentials(getenv func(string) string, conf config.Service, authURL, baseURL, clientID string) (s *session, ok bool, err error) {
+	secretFrom := envClientSecret + " is set"
+	secret := strings.TrimSpace(getenv(envClientSecret))
+	if secret == "" && conf.ClientSecret != "" {
+		secret, secretFrom = string(conf.ClientSecret), "client_secret is set in "+conf.Path
+	}
+	if secret == "" {
+		return nil, false, nil
+	}
+	if authURL == "" || baseURL == "" || clientID == "" {
+		return nil, true, fmt.Errorf("%s, so chainwatch uses client credentials, which also need the client ID, the auth URL and the base URL (--client-id/%s, --auth-url/%s, --base-url/%s, or client_id, auth_url, base_url in the config file's [service])",
+			secretFrom, envClientID, envAuthURL, envBaseURL)
+	}
+	cfg := api.AuthConfig{AuthURL: authURL, ClientID: clientID, ClientSecret: secret}
+	ts, err := api.NewClientCredentials(cfg)
+	if err != nil {
+		return nil, true, err
+	}
+	return &session{source: fromClientCredentials, baseURL: baseURL, auth: cfg, tokens: ts, close: noClose}, true, nil
+}
+
 // resolveSession finds credentials in this order: a client ID and secret
 // from flags, environment or the config file (explicit beats remembered),
 // then a stored login, then none, which starts the embedded sandbox so that
@@ -139,31 +175,11 @@ func resolveSession(f serviceFlags, getenv func(string) string) (*session, error
 	authURL := pickConf(f.authURL, getenv, envAuthURL, conf.AuthURL)
 	baseURL := pickConf(f.baseURL, getenv, envBaseURL, conf.BaseURL)
 	clientID := pickConf(f.clientID, getenv, envClientID, conf.ClientID)
-	for _, u := range []struct{ flag, val string }{{"--auth-url", authURL}, {"--base-url", baseURL}} {
-		if u.val == "" {
-			continue
-		}
-		if err := api.CheckServiceURL(u.val, u.flag); err != nil {
-			return nil, usageError{err}
-		}
+	if err := checkServiceURLs(authURL, baseURL); err != nil {
+		return nil, err
 	}
-	secretFrom := envClientSecret + " is set"
-	secret := strings.TrimSpace(getenv(envClientSecret))
-	if secret == "" && conf.ClientSecret != "" {
-		secret, secretFrom = string(conf.ClientSecret), "client_secret is set in "+conf.Path
-	}
-
-	if secret != "" {
-		if authURL == "" || baseURL == "" || clientID == "" {
-			return nil, fmt.Errorf("%s, so chainwatch uses client credentials, which also need the client ID, the auth URL and the base URL (--client-id/%s, --auth-url/%s, --base-url/%s, or client_id, auth_url, base_url in the config file's [service])",
-				secretFrom, envClientID, envAuthURL, envBaseURL)
-		}
-		cfg := api.AuthConfig{AuthURL: authURL, ClientID: clientID, ClientSecret: secret}
-		ts, err := api.NewClientCredentials(cfg)
-		if err != nil {
-			return nil, err
-		}
-		return &session{source: fromClientCredentials, baseURL: baseURL, auth: cfg, tokens: ts, close: noClose}, nil
+	if s, ok, err := clientCredentials(getenv, conf, authURL, baseURL, clientID); ok {
+		return s, err
 	}
 
 	path, err := tokenPathIn(f, getenv, conf)

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"chainwatch/pricing"
 	"math"
 	"strconv"
 	"time"
@@ -38,7 +39,7 @@ func strategyExport(st *strategy.Strategy, m *strategy.Market, f *strategy.Figur
 		q := m.Quotes[i]
 		g := q.Greeks
 		if !q.HasGreeks {
-			g = strategy.Greeks{Delta: math.NaN(), Gamma: math.NaN(), Theta: math.NaN(), Vega: math.NaN()}
+			g = pricing.Greeks{Delta: math.NaN(), Gamma: math.NaN(), Theta: math.NaN(), Vega: math.NaN()}
 			if l.Kind == strategy.Stock {
 				g.Delta = 1
 			}
@@ -61,7 +62,7 @@ func strategyExport(st *strategy.Strategy, m *strategy.Market, f *strategy.Figur
 		finite(f.DollarDelta, 2), finite(f.DollarGamma, 2), finite(f.MaxProfit, 2), finite(f.MaxLoss, 2), bes, finite(f.PoP, 4),
 	})
 	t.Rows = append(t.Rows,
-		[]string{"net", strategy.NetText(f.NetMid) + " at mid", "", "", fixedNum(f.NetMid/strategy.OptionMultiplier, 2), "",
+		[]string{"net", strategy.NetText(f.NetMid) + " at mid", "", "", fixedNum(f.NetMid/pricing.Multiplier, 2), "",
 			signed(f.Delta, 1), signed(f.Gamma, 2), strategy.Money(f.Theta) + "/d", strategy.Money(f.Vega) + "/pt"},
 		[]string{"natural", strategy.NetText(f.NetNatural)},
 		[]string{"dollar delta", strategy.Money(f.DollarDelta)},

@@ -203,7 +203,7 @@ func TestStatusRenewsARefusedAccessToken(t *testing.T) {
 		t.Fatalf("the renewed login was not kept: %v", err)
 	}
 	// A refresh token the server refused says what to do, from a command
-	// as on the screen (feed.Describe).
+	// as on the screen (api.Describe).
 	tok.RefreshToken, tok.Expiry = "a-dead-refresh-token", time.Now().Add(-time.Minute)
 	if err := store.SaveLogin(tok, svc); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
+	"chainwatch/market"
 	"chainwatch/scan"
 	"chainwatch/tas"
 )
@@ -213,13 +214,13 @@ func tradesError(err error, q tradesQuery) error {
 	case api.IsNoData(err):
 		return noData(fmt.Errorf("no trades of %s on %s", q.symbol, q.day))
 	case feed.NotEntitled(err):
-		return errors.New(feed.NotEntitledText("live and delayed trades") + " (--date " + api.PrevTradingDay(q.day).String() + ")")
+		return errors.New(feed.NotEntitledText("live and delayed trades") + " (--date " + market.PrevTradingDay(q.day).String() + ")")
 	}
 	var ve *api.ValidationError
 	if errors.As(err, &ve) {
 		return badInput(err)
 	}
-	return errors.New(feed.Describe(err, "the trades request"))
+	return errors.New(api.Describe(err, "the trades request"))
 }
 
 func minSizeText(n int64) string {

@@ -10,6 +10,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
+	"chainwatch/market"
 	"chainwatch/scan"
 )
 
@@ -131,10 +132,10 @@ func (h *headless) printRun(r feed.JobMsg, format Format, tty bool, every time.D
 // closed for this mode; 0 when it is open.
 func (h *headless) closedFor(mode api.Mode) time.Duration {
 	now := h.Now()
-	if feed.SessionLive(now, mode) {
+	if market.SessionLive(now, mode) {
 		return 0
 	}
-	return max(feed.NextOpen(now, mode).Sub(now), 0)
+	return max(market.NextOpen(now, mode).Sub(now), 0)
 }
 
 // budgetOf is the config file's [budget], else the default share.

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"chainwatch/api"
+	"chainwatch/market"
 	"chainwatch/text"
 )
 
@@ -88,14 +89,14 @@ func ParseDate(s string, now time.Time) (api.Date, error) {
 		return 0, fmt.Errorf("%s is in the future (today is %s, Eastern)", d, today)
 	case d < api.EarliestDate:
 		return 0, fmt.Errorf("%s is before the service's option data, which starts on %s", d, api.EarliestDate)
-	case !api.IsTradingDay(d):
-		if prev := api.PrevTradingDay(d); prev >= api.EarliestDate {
+	case !market.IsTradingDay(d):
+		if prev := market.PrevTradingDay(d); prev >= api.EarliestDate {
 			return 0, fmt.Errorf("%s is %s, not a trading day; try %s %s",
-				d, api.ClosedReason(d), prev.Weekday().String()[:3], prev)
+				d, market.ClosedReason(d), prev.Weekday().String()[:3], prev)
 		}
-		next := api.NextTradingDay(d)
+		next := market.NextTradingDay(d)
 		return 0, fmt.Errorf("%s is %s, not a trading day, and the service's data starts on %s; the first trading day is %s %s",
-			d, api.ClosedReason(d), api.EarliestDate, next.Weekday().String()[:3], next)
+			d, market.ClosedReason(d), api.EarliestDate, next.Weekday().String()[:3], next)
 	case d == today:
 		return 0, nil
 	}

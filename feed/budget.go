@@ -9,6 +9,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/config"
+	"chainwatch/market"
 )
 
 // Budget is how many points the watch screen may spend.
@@ -50,10 +51,7 @@ func (b Budget) Validate() error {
 // Session and budget constants. The fallback rate applies before the first
 // response tells the balance: it lets the screen fill quickly without
 // assuming a large plan (a few hundred chain fetches an hour at most).
-const (
-	RegularSessionHours = 6.5
-	minHoursLeft        = 0.5
-)
+const RegularSessionHours = 6.5
 
 // BudgetPerHour is the points per hour the budget allows at now.
 //
@@ -74,9 +72,9 @@ func (s *Scheduler) BudgetPerHour(now time.Time) float64 {
 	}
 	points := b.Share * float64(max(left, 0))
 	if s.trial() {
-		return points / max(sessionHoursLeftToday(now), minHoursLeft)
+		return points / max(market.SessionHoursLeftToday(now), market.MinHoursLeft)
 	}
-	return points / TradingHoursLeftInMonth(now)
+	return points / market.TradingHoursLeftInMonth(now)
 }
 
 // trial reports whether the balance is the trial plan's 500 points a day,

@@ -42,53 +42,6 @@ func TestSchedulerTrialPlan(t *testing.T) {
 	})
 }
 
-func TestMarketOpen(t *testing.T) {
-	tests := []struct {
-		now  time.Time
-		want bool
-	}{
-		{eastern(2026, time.March, 11, 9, 29).Add(59 * time.Second), false},
-		{eastern(2026, time.March, 11, 9, 30), true},
-		{eastern(2026, time.March, 11, 15, 59).Add(59 * time.Second), true},
-		{eastern(2026, time.March, 11, 16, 0), false},
-		{eastern(2026, time.March, 13, 12, 0), true},                     // Friday
-		{eastern(2026, time.March, 14, 12, 0), false},                    // Saturday
-		{eastern(2026, time.March, 15, 12, 0), false},                    // Sunday
-		{time.Date(2026, time.March, 11, 14, 0, 0, 0, time.UTC), true},   // 10:00 EDT
-		{time.Date(2026, time.January, 7, 14, 0, 0, 0, time.UTC), false}, // 09:00 EST
-	}
-	for _, tc := range tests {
-		if got := MarketOpen(tc.now); got != tc.want {
-			t.Errorf("MarketOpen(%v) = %v, want %v", tc.now, got, tc.want)
-		}
-	}
-}
-
-func TestTradingHoursLeftInMonth(t *testing.T) {
-	tests := []struct {
-		name string
-		now  time.Time
-		want float64
-	}{
-		{"mid-month weekday noon: 4 + 14 x 6.5", wed, 95},
-		{"mid-month weekday before open: 15 x 6.5", eastern(2026, time.March, 11, 8, 0), 97.5},
-		{"same instant in UTC", time.Date(2026, time.March, 11, 16, 0, 0, 0, time.UTC), 95},
-		{"last day 15:00", eastern(2026, time.June, 30, 15, 0), 1},
-		{"last day after close: floor", eastern(2026, time.June, 30, 17, 0), 0.5},
-		{"july in UTC, still june 30 in Eastern", time.Date(2026, time.July, 1, 2, 0, 0, 0, time.UTC), 0.5},
-		{"weekend mid-month: 12 weekdays", eastern(2026, time.March, 14, 12, 0), 78},
-		{"weekend ending the month: floor", eastern(2026, time.January, 31, 12, 0), 0.5},
-		{"friday before it: 4 h", eastern(2026, time.January, 30, 12, 0), 4},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := TradingHoursLeftInMonth(tc.now); math.Abs(got-tc.want) > 1e-9 {
-				t.Errorf("TradingHoursLeftInMonth(%v) = %v, want %v", tc.now, got, tc.want)
-			}
-		})
-	}
-}
-
 func TestSchedulerStats(t *testing.T) {
 	s := NewScheduler(DefaultBudget())
 	t0 := wed

@@ -6,6 +6,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/config"
+	"chainwatch/market"
 )
 
 // Source does the watch screen's I/O. Each fetch stamps its reply with the
@@ -68,12 +69,12 @@ func (s Source) Tape(ctx context.Context, q Query, day api.Date, from int64) Tap
 // opens full without paying for the whole day; at 15:45 when the market is
 // closed or the day is past, which shows the close.
 func TapeStart(q Query, day api.Date, now time.Time) api.TimeOfDay {
-	if day != api.Today(now) || !MarketOpen(now) {
+	if day != api.Today(now) || !market.MarketOpen(now) {
 		return closeWindowStart
 	}
 	clock := now
 	if q.Mode == api.Delayed {
-		clock = clock.Add(-dataDelay)
+		clock = clock.Add(-market.DataDelay)
 	}
 	t := api.TimeOfDayOf(clock.Add(-config.TapeWindow))
 	if api.Today(clock.Add(-config.TapeWindow)) != api.Today(now) {

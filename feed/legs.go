@@ -24,24 +24,15 @@ type LegsMsg struct {
 	At     time.Time
 }
 
-// Span is what a request for legs is narrowed to: their expiries and
-// strikes (zero: not narrowed).
-type Span struct {
-	MinExpiry, MaxExpiry api.Date
-	MinStrike, MaxStrike float64
-	Key                  string // the legs, for a job's name
-}
-
 // Legs fetches symbol's contracts within span: every expiry and strike
 // when whole, so that a leg that is not listed can name the nearest
 // contract that is.
-func (s Source) Legs(ctx context.Context, q Query, span Span, whole bool) LegsMsg {
+func (s Source) Legs(ctx context.Context, q Query, span api.Span, whole bool) LegsMsg {
 	ctx, cancel := context.WithTimeout(ctx, config.FetchTimeout)
 	defer cancel()
 	p := api.OptionQuotesParams{Symbol: q.Symbol, Date: ShownDay(q, s.Now()).String(), Mode: q.Mode}
-	if !whole && span.MinExpiry != 0 {
-		p.MinExpiry, p.MaxExpiry = span.MinExpiry.String(), span.MaxExpiry.String()
-		p.MinStrike, p.MaxStrike = &span.MinStrike, &span.MaxStrike
+	if !whole {
+		span.Narrow(&p)
 	}
 	ch, resp, err := s.Client.OptionAndUnderlyingQuotes(ctx, p)
 	return LegsMsg{Symbol: q.Symbol, Chain: ch, Resp: resp, Err: err, At: s.Now()}
@@ -54,7 +45,7 @@ type LegsResult []LegsMsg
 // underlying of spans, in symbol order. Its name is made from what it
 // asks, so that a page asking for the same legs again keeps the job and
 // its pacing.
-func LegsJob(src Source, name string, q Query, spans map[string]Span, every time.Duration) *Job {
+func LegsJob(src Source, name string, q Query, spans map[string]api.Span, every time.Duration) *Job {
 	syms := make([]string, 0, len(spans))
 	for s := range spans {
 		syms = append(syms, s)

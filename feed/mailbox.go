@@ -47,38 +47,47 @@ type slot struct {
 }
 
 func slotOf(k Key, msg any) slot {
-	s := slot{key: k}
-	switch r := msg.(type) {
-	case FetchingMsg:
-		s.fetching = true
-	case ChainMsg:
-		s.expiry = r.Expiry
-	case TapeGreeksMsg:
-		s.osi = r.OSI
+	if r, ok := msg.(Reply); ok {
+		return r.slot(k)
 	}
-	return s
+	_, fetching := msg.(FetchingMsg)
+	return slot{key: k, fetching: fetching}
+}
+
+// stamp is msg as the subscriber that wants w sees it: a reply with its
+// query, a notice as it is.
+func stamp(msg any, w Want) any {
+	if r, ok := msg.(Reply); ok {
+		return r.stamped(w)
+	}
+	return msg
 }
 
 func (b *mailbox) init() { b.ready = make(chan struct{}, 1) }
 
 func (b *mailbox) put(s slot, msg any) {
-	b.mu.Lock()
-	if !b.closed {
-		i := -1
-		if len(b.q) >= lagLimit {
-			i = b.last(s) // the newest: a page continues the one just before it
-		}
-		if i < 0 {
-			b.q = append(b.q, letter{s, msg})
-		} else {
-			b.q[i].msg = fold(b.q[i].msg, msg)
-			b.skipped++
-		}
-	}
-	b.mu.Unlock()
+	b.enqueue(s, msg)
 	select {
 	case b.ready <- struct{}{}:
 	default:
+	}
+}
+
+func (b *mailbox) enqueue(s slot, msg any) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return
+	}
+	i := -1
+	if len(b.q) >= lagLimit {
+		i = b.last(s) // the newest: a page continues the one just before it
+	}
+	if i < 0 {
+		b.q = append(b.q, letter{s, msg})
+	} else {
+		b.q[i].msg = fold(b.q[i].msg, msg)
+		b.skipped++
 	}
 }
 
@@ -101,7 +110,7 @@ func (b *mailbox) last(s slot) int {
 
 func (b *mailbox) close() {
 	b.mu.Lock()
-	b.closed = true
+	b.closed = true // nothing here can panic: no defer needed
 	b.mu.Unlock()
 	select {
 	case b.ready <- struct{}{}:
@@ -111,16 +120,10 @@ func (b *mailbox) close() {
 
 func (b *mailbox) next(ctx context.Context) (any, bool) {
 	for {
-		b.mu.Lock()
-		if len(b.q) > 0 {
-			msg := b.q[0].msg
-			b.q[0] = letter{}
-			b.q = b.q[1:]
-			b.mu.Unlock()
+		msg, ok, closed := b.take()
+		if ok {
 			return msg, true
 		}
-		closed := b.closed
-		b.mu.Unlock()
 		if closed {
 			return nil, false
 		}
@@ -130,6 +133,19 @@ func (b *mailbox) next(ctx context.Context) (any, bool) {
 			return nil, false
 		}
 	}
+}
+
+// take is the first waiting message, if any, and whether b is closed.
+func (b *mailbox) take() (msg any, ok, closed bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.q) == 0 {
+		return nil, false, b.closed
+	}
+	msg = b.q[0].msg
+	b.q[0] = letter{}
+	b.q = b.q[1:]
+	return msg, true, b.closed
 }
 
 func (b *mailbox) drain() []any {
@@ -143,31 +159,13 @@ func (b *mailbox) drain() []any {
 	return out
 }
 
-// fold is what waits in a slot once next arrives behind old: next, except
-// that pages of trades that continue one another (the tape, a contract's
-// trades and NBBO changes, its greeks) are joined, since each page only
-// applies where the one before it ended and a dropped page would stop the
-// subscriber's tape for good.
+// fold is what waits in a slot once next arrives behind old: next, or
+// the two folded (Reply.foldInto: pages that continue one another are
+// joined; Folder: what an observer posted).
 func fold(old, next any) any {
-	switch n := next.(type) {
-	case TapeMsg:
-		if o, ok := old.(TapeMsg); ok {
-			return foldTape(o, n)
-		}
-	case ContractTradesMsg:
-		if o, ok := old.(ContractTradesMsg); ok && joins(o.From, n.From, o.Err, n.Query.Gen == o.Query.Gen) {
-			n.From, n.Trades = o.From, concat(o.Trades, n.Trades)
-			return keepOld(o, n, n.Err)
-		}
-	case ContractTAQMsg:
-		if o, ok := old.(ContractTAQMsg); ok && joins(o.From, n.From, o.Err, n.Query.Gen == o.Query.Gen) {
-			n.From, n.Records = o.From, concat(o.Records, n.Records)
-			return keepOld(o, n, n.Err)
-		}
-	case TapeGreeksMsg:
-		if o, ok := old.(TapeGreeksMsg); ok && joins(o.From, n.From, o.Err, n.Query.Gen == o.Query.Gen) {
-			n.From, n.Trades = min(o.From, n.From), concat(o.Trades, n.Trades)
-			return keepOld(o, n, n.Err)
+	if n, ok := next.(Reply); ok {
+		if o, ok := old.(Reply); ok {
+			return n.foldInto(o)
 		}
 	}
 	if f, ok := old.(Folder); ok { // a message posted by an observer (Post)
@@ -242,22 +240,10 @@ func (r *replay) keep(k Key, msg any, capacity int) {
 func (r *replay) to(s *Subscription, w Want) []post {
 	posts := make([]post, 0, len(r.q))
 	for _, l := range r.q {
-		if from, paged := firstOf(l.msg); paged && from != 0 {
+		if p, ok := l.msg.(paged); ok && p.first() != 0 {
 			continue
 		}
 		posts = append(posts, post{s, l.slot, stamp(l.msg, w)})
 	}
 	return posts
-}
-
-func firstOf(msg any) (int64, bool) {
-	switch r := msg.(type) {
-	case TapeMsg:
-		return r.From, true
-	case ContractTradesMsg:
-		return r.From, true
-	case ContractTAQMsg:
-		return r.From, true
-	}
-	return 0, false
 }

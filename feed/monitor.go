@@ -2,6 +2,7 @@ package feed
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -19,7 +20,10 @@ import (
 //
 // Every method is safe for concurrent use. Nothing is fetched or posted
 // while its lock is held: a subscriber's callback into the monitor (a new
-// Set after a reply) cannot deadlock it.
+// Set after a reply) cannot deadlock it. Every critical section lets the
+// lock go on a panic too (deferred), and a fetch that panics settles as a
+// failed reply (runner): on a served desk one panic must not freeze every
+// session.
 type Monitor struct {
 	mu     sync.Mutex
 	ctx    context.Context
@@ -32,7 +36,7 @@ type Monitor struct {
 	subs   map[*Subscription]struct{}
 	union  Conditions // what the subscribers show and whether anybody looks, for pacing (Mode and Historical are per feed)
 
-	obs []func(any) // observers of every settled reply (monitor_observe.go)
+	obs []*observer // observers of every settled reply (monitor_observe.go); replaced, never changed in place
 }
 
 // MonitorOptions builds a Monitor. Fetcher is required.
@@ -65,7 +69,15 @@ func NewMonitor(o MonitorOptions) *Monitor {
 // Close cancels every request in flight and every timer; subscribers'
 // Next returns false once their mailbox is empty.
 func (m *Monitor) Close() {
+	for s := range m.closed() {
+		s.box.close()
+	}
+}
+
+// closed forgets every feed and subscriber, and returns the subscribers.
+func (m *Monitor) closed() map[*Subscription]struct{} {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.cancel()
 	for _, e := range m.feeds {
 		e.stopTimer()
@@ -73,10 +85,7 @@ func (m *Monitor) Close() {
 	m.feeds = map[Key]*entry{}
 	subs := m.subs
 	m.subs = map[*Subscription]struct{}{}
-	m.mu.Unlock()
-	for s := range subs {
-		s.box.close()
-	}
+	return subs
 }
 
 // Outside books points spent on purpose outside the feeds (a scan): in the
@@ -197,10 +206,17 @@ func (m *Monitor) planAfter(e *entry, last, now time.Time) {
 
 // fire is a timer: the fetch it was armed for, unless outdated.
 func (m *Monitor) fire(e *entry, gen uint64) {
+	posts, run := m.fired(e, gen)
+	deliver(posts)
+	m.start(run)
+}
+
+// fired starts the fetch a timer was armed for, under the lock.
+func (m *Monitor) fired(e *entry, gen uint64) ([]post, func()) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.feeds[e.key] != e || gen != e.gen {
-		m.mu.Unlock()
-		return
+		return nil, nil
 	}
 	now := m.clock.Now()
 	e.due, e.timer = time.Time{}, nil
@@ -208,10 +224,7 @@ func (m *Monitor) fire(e *entry, gen uint64) {
 		m.sched.Polled(now)
 	}
 	run := m.fetch(e, now)
-	posts := m.postAll(e, FetchingMsg{Feed: e.key.Feed})
-	m.mu.Unlock()
-	deliver(posts)
-	m.start(run)
+	return m.postAll(e, FetchingMsg{Feed: e.key.Feed}), run
 }
 
 // fetch starts e's request now, or returns nil when there is nothing to
@@ -227,8 +240,24 @@ func (m *Monitor) fetch(e *entry, now time.Time) func() {
 	e.due = time.Time{}
 	e.fetched = true
 	e.stopTimer()
+	return m.runner(e, run)
+}
+
+// runner is the fetch run as a spawned function. A fetch that panics is
+// booked as a failed reply of its feed (failedReply) before the panic
+// goes on to whoever spawned it (serve's relay logs it with its stack):
+// the feed's request in flight is settled and it goes on being polled.
+func (m *Monitor) runner(e *entry, run func(context.Context) Reply) func() {
 	ctx := m.ctx
-	return func() { m.reply(e, run(ctx)) }
+	return func() {
+		defer func() {
+			if p := recover(); p != nil {
+				m.reply(e, failedReply(e.key, fmt.Errorf("fetching the %s failed: %v", e.key.Feed, p), m.clock.Now()))
+				panic(p)
+			}
+		}()
+		m.reply(e, run(ctx))
+	}
 }
 
 func (m *Monitor) start(runs ...func()) {
@@ -243,14 +272,26 @@ func (m *Monitor) start(runs ...func()) {
 // Its points always count, since the service charged them whether or not
 // anybody still wants the answer; the rest only while e is still the feed
 // being fetched (not dropped, its query not replaced).
-func (m *Monitor) reply(e *entry, msg any) {
+func (m *Monitor) reply(e *entry, msg Reply) {
+	msg, posts, runs, ok := m.booked(e, msg)
+	if !ok {
+		return
+	}
+	m.observe(msg)
+	deliver(posts)
+	m.start(runs...)
+}
+
+// booked is reply's part under the lock: false when e is no longer the
+// feed being fetched (its points booked all the same).
+func (m *Monitor) booked(e *entry, msg Reply) (Reply, []post, []func(), bool) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.feeds[e.key] != e {
 		for _, r := range respsOf(msg) {
 			m.sched.Spend(r)
 		}
-		m.mu.Unlock()
-		return
+		return nil, nil, nil, false
 	}
 	now := m.clock.Now()
 	if e.inflight > 0 {
@@ -258,22 +299,18 @@ func (m *Monitor) reply(e *entry, msg any) {
 	}
 	msg, runs := m.settle(e, msg, now)
 	e.replay.keep(e.key, msg, e.want.Capacity)
-	posts := m.postAll(e, msg)
-	m.mu.Unlock()
-	m.observe(msg)
-	deliver(posts)
-	m.start(runs...)
+	return msg, m.postAll(e, msg), runs, true
 }
 
 // settle is the one booking of a reply: when it came, what it cost, what
 // the scheduler learns from it (a 204 is an answer, a refusal for want of
 // a subscription is not a failure to retry), then what the feed does next.
 // What is posted is msg as settled (a job's run says when the next is).
-func (m *Monitor) settle(e *entry, msg any, now time.Time) (any, []func()) {
+func (m *Monitor) settle(e *entry, msg Reply, now time.Time) (Reply, []func()) {
 	if e.key.Feed == FeedJob {
 		return m.afterJob(e, msg.(JobMsg), now), nil
 	}
-	resp, err, at := replyOf(msg)
+	resp, at, err := msg.Answer()
 	e.last = at
 	if api.IsNoData(err) || NotEntitled(err) && (e.key.Feed.contract() || e.key.Feed == FeedTapeGreeks) {
 		err = nil
@@ -282,38 +319,39 @@ func (m *Monitor) settle(e *entry, msg any, now time.Time) (any, []func()) {
 	return msg, m.after(e, msg, now)
 }
 
-// replyOf is what every reply carries for the scheduler.
-func replyOf(msg any) (resp *api.Response, err error, at time.Time) {
-	switch r := msg.(type) {
-	case ChainMsg:
-		return r.Resp, r.Err, r.At
-	case TermMsg:
-		return r.Resp, r.Err, r.At
-	case TapeMsg:
-		return r.Resp, r.Err, r.At
-	case CalendarMsg:
-		return r.Resp, r.Err, r.At
-	case ContractQuoteMsg:
-		return r.Resp, r.Err, r.At
-	case ContractTradesMsg:
-		return r.Resp, r.Err, r.At
-	case ContractTAQMsg:
-		return r.Resp, r.Err, r.At
-	case TapeGreeksMsg:
-		return r.Resp, r.Err, r.At
-	case QuotesMsg:
-		return r.Resp, r.Err, r.At
-	case EventsMsg:
-		return r.Resp, r.Err, r.At
-	}
-	return nil, nil, time.Time{}
-}
-
 // respsOf is the responses a reply took, for booking a dropped one.
-func respsOf(msg any) []*api.Response {
-	if j, ok := msg.(JobMsg); ok {
+func respsOf(r Reply) []*api.Response {
+	if j, ok := r.(JobMsg); ok {
 		return j.Resps
 	}
-	resp, _, _ := replyOf(msg)
+	resp, _, _ := r.Answer()
 	return []*api.Response{resp}
+}
+
+// failedReply is the reply of k's feed that says err at at: what a fetch
+// that panicked settles as.
+func failedReply(k Key, err error, at time.Time) Reply {
+	switch k.Feed {
+	case FeedChain:
+		return ChainMsg{Err: err, At: at}
+	case FeedTerm:
+		return TermMsg{ChainMsg{Err: err, At: at}}
+	case FeedTape:
+		return TapeMsg{From: -1, Err: err, At: at}
+	case FeedCalendar:
+		return CalendarMsg{Err: err, At: at}
+	case FeedContractQuote:
+		return ContractQuoteMsg{Err: err, At: at}
+	case FeedContractTrades:
+		return ContractTradesMsg{From: -1, Err: err, At: at}
+	case FeedContractTAQ:
+		return ContractTAQMsg{From: -1, Err: err, At: at}
+	case FeedTapeGreeks:
+		return TapeGreeksMsg{From: -1, Err: err, At: at}
+	case FeedQuotes:
+		return QuotesMsg{Err: err, At: at}
+	case FeedEvents:
+		return EventsMsg{Err: err, At: at}
+	}
+	return JobMsg{Name: k.Job, JobResult: JobResult{Err: err}, At: at}
 }

@@ -7,6 +7,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/config"
+	"chainwatch/market"
 )
 
 // What each feed asks for and what it does after a reply: the only place
@@ -27,7 +28,7 @@ func (f Feed) watchFeed() bool { return f == FeedQuotes || f == FeedEvents }
 // tape that is not shown, time and sales the account may not see, a
 // watchlist with no symbol the service knows. Every tape greeks asked for
 // already is not nothing: it looks again an interval later.
-func (m *Monitor) ask(e *entry, now time.Time) func(context.Context) any {
+func (m *Monitor) ask(e *entry, now time.Time) func(context.Context) Reply {
 	w, src := e.want, m.src
 	q := w.Query
 	switch e.key.Feed {
@@ -36,11 +37,11 @@ func (m *Monitor) ask(e *entry, now time.Time) func(context.Context) any {
 		if e.fullAt.IsZero() || now.Sub(e.fullAt) > config.FullChainMaxAge {
 			expiry = 0 // the expiries and strikes are learnt, or learnt again
 		}
-		return func(ctx context.Context) any { return src.Chain(ctx, q, expiry) }
+		return func(ctx context.Context) Reply { return src.Chain(ctx, q, expiry) }
 	case FeedTerm:
-		return func(ctx context.Context) any { return src.Term(ctx, q) }
+		return func(ctx context.Context) Reply { return src.Term(ctx, q) }
 	case FeedCalendar:
-		return func(ctx context.Context) any { return src.Calendar(ctx, q) }
+		return func(ctx context.Context) Reply { return src.Calendar(ctx, q) }
 	case FeedTape:
 		return m.askTape(e, now)
 	case FeedContractQuote, FeedContractTrades, FeedContractTAQ:
@@ -54,11 +55,11 @@ func (m *Monitor) ask(e *entry, now time.Time) func(context.Context) any {
 			m.plan(e, now)
 			return nil
 		}
-		return func(ctx context.Context) any { return src.TapeGreeks(ctx, q, g.OSI, day, g.From, g.MinTime) }
+		return func(ctx context.Context) Reply { return src.TapeGreeks(ctx, q, g.OSI, day, g.From, g.MinTime) }
 	case FeedQuotes, FeedEvents:
 		return m.askWatch(e, w.Symbols)
 	case FeedJob:
-		return func(ctx context.Context) any { return runJob(ctx, w.Job, m.clock) }
+		return func(ctx context.Context) Reply { return runJob(ctx, w.Job, m.clock) }
 	}
 	return nil
 }
@@ -66,17 +67,17 @@ func (m *Monitor) ask(e *entry, now time.Time) func(context.Context) any {
 // askTape pages the tape from one past the last trade held. A new session
 // (the open, or midnight) starts it over on the new day rather than paging
 // the old one; the reply says which day and whether its session is over.
-func (m *Monitor) askTape(e *entry, now time.Time) func(context.Context) any {
+func (m *Monitor) askTape(e *entry, now time.Time) func(context.Context) Reply {
 	q, src := e.want.Query, m.src
 	day := ShownDay(q, now)
-	over := day != api.Today(now) || !SessionLive(now, q.Mode)
+	over := day != api.Today(now) || !market.SessionLive(now, q.Mode)
 	if day != e.day {
 		e.seq, e.day = -1, day
 	}
 	from := e.nextFrom()
 	restart := from == 0 && e.paged
 	e.paged = true
-	return func(ctx context.Context) any {
+	return func(ctx context.Context) Reply {
 		r := src.Tape(ctx, q, day, from)
 		r.Day, r.Over, r.Restart = day, over, restart
 		return r
@@ -85,10 +86,10 @@ func (m *Monitor) askTape(e *entry, now time.Time) func(context.Context) any {
 
 // askContract asks for the contract's snapshot, or its trades or NBBO
 // changes from one past the last held, no earlier than its time.
-func (m *Monitor) askContract(e *entry) func(context.Context) any {
+func (m *Monitor) askContract(e *entry) func(context.Context) Reply {
 	q, src := ContractQuery{Query: e.want.Query, OSI: e.want.OSI}, m.src
 	if e.key.Feed == FeedContractQuote {
-		return func(ctx context.Context) any { return src.ContractQuote(ctx, q) }
+		return func(ctx context.Context) Reply { return src.ContractQuote(ctx, q) }
 	}
 	if e.refused {
 		return nil
@@ -98,21 +99,21 @@ func (m *Monitor) askContract(e *entry) func(context.Context) any {
 		minT = 0
 	}
 	if e.key.Feed == FeedContractTrades {
-		return func(ctx context.Context) any { return src.ContractTrades(ctx, q, from, minT) }
+		return func(ctx context.Context) Reply { return src.ContractTrades(ctx, q, from, minT) }
 	}
-	return func(ctx context.Context) any { return src.ContractTAQ(ctx, q, from, minT) }
+	return func(ctx context.Context) Reply { return src.ContractTAQ(ctx, q, from, minT) }
 }
 
 // askWatch asks for symbols (the watchlist's, or those missing events).
-func (m *Monitor) askWatch(e *entry, symbols []string) func(context.Context) any {
+func (m *Monitor) askWatch(e *entry, symbols []string) func(context.Context) Reply {
 	if len(symbols) == 0 {
 		return nil
 	}
 	q, src, syms := e.want.Query, m.src, slices.Clone(symbols)
 	if e.key.Feed == FeedEvents {
-		return func(ctx context.Context) any { return src.Events(ctx, q, syms) }
+		return func(ctx context.Context) Reply { return src.Events(ctx, q, syms) }
 	}
-	return func(ctx context.Context) any { return src.Quotes(ctx, q, syms) }
+	return func(ctx context.Context) Reply { return src.Quotes(ctx, q, syms) }
 }
 
 func (c *feedCursor) nextFrom() int64 {
@@ -123,8 +124,9 @@ func (c *feedCursor) nextFrom() int64 {
 }
 
 // after is what a feed does once a reply of it is booked: learn where it
-// stands, then plan the next fetch, at once while pages are full.
-func (m *Monitor) after(e *entry, msg any, now time.Time) []func() {
+// stands, then plan the next fetch, at once while pages are full. It is
+// the one place the replies are told apart by type.
+func (m *Monitor) after(e *entry, msg Reply, now time.Time) []func() {
 	switch r := msg.(type) {
 	case ChainMsg:
 		return m.afterChain(e, r, now)

@@ -121,6 +121,7 @@ type rig struct {
 	m     *feed.Monitor
 	queue []func()
 	mu    sync.Mutex
+	guard func(func()) // runs each fetch; nil: as it is
 }
 
 // openMarket is a Tuesday mid-session, Eastern.
@@ -147,7 +148,11 @@ func (r *rig) run() {
 			return
 		}
 		for _, f := range q {
-			f()
+			if r.guard != nil {
+				r.guard(f)
+			} else {
+				f()
+			}
 		}
 	}
 	r.t.Fatal("more than 100 rounds of fetches")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // Job is a headless command run again and again (`--watch`) as a feed of
@@ -38,7 +39,7 @@ type JobMsg struct {
 	Next  time.Time     // the next run: later than At+Every while the market is closed or a Retry-After holds
 }
 
-func runJob(ctx context.Context, j *Job, c Clock) any {
+func runJob(ctx context.Context, j *Job, c Clock) Reply {
 	r := j.Run(ctx)
 	return JobMsg{Name: j.Name, JobResult: r, At: c.Now()}
 }
@@ -76,8 +77,8 @@ func (m *Monitor) jobWait(e *entry, now time.Time) time.Duration {
 		return max(m.sched.retryUntil.Sub(now), 0)
 	}
 	due := e.last.Add(e.every)
-	if !SessionLive(now, e.key.Mode) {
-		due = later(due, NextOpen(now, e.key.Mode))
+	if !market.SessionLive(now, e.key.Mode) {
+		due = later(due, market.NextOpen(now, e.key.Mode))
 	}
 	return max(later(due, m.sched.retryUntil).Sub(now), 0)
 }

@@ -2,6 +2,7 @@ package feed
 
 import (
 	"reflect"
+	"slices"
 	"time"
 )
 
@@ -14,20 +15,37 @@ import (
 // run included), after it is booked and before it is posted: what f
 // concludes from it reaches the subscribers with it. f runs on the
 // fetch's goroutine, outside the monitor's lock, and must not block.
-func (m *Monitor) Observe(f func(msg any)) {
+// The returned cancel removes f (an alert pool that closes while the
+// monitor lives on); f may still see a reply being delivered as it
+// returns, never one settled after.
+func (m *Monitor) Observe(f func(msg any)) (cancel func()) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.obs = append(m.obs, f)
+	o := &observer{f}
+	m.obs = append(slices.Clip(m.obs), o)
+	return func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		// A new slice: an observe in progress walks the one it took.
+		m.obs = slices.DeleteFunc(slices.Clone(m.obs), func(x *observer) bool { return x == o })
+	}
 }
+
+// observer is one Observe: its own pointer, so that cancel removes it and
+// no other observer of the same function.
+type observer struct{ f func(any) }
 
 // observe hands msg to every observer.
 func (m *Monitor) observe(msg any) {
-	m.mu.Lock()
-	obs := m.obs
-	m.mu.Unlock()
-	for _, f := range obs {
-		f(msg)
+	for _, o := range m.observers() {
+		o.f(msg)
 	}
+}
+
+func (m *Monitor) observers() []*observer {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.obs
 }
 
 // Post puts msg in every subscriber's mailbox: what an observer
@@ -36,12 +54,7 @@ func (m *Monitor) observe(msg any) {
 // when it is a Sender) replaced by msg, or folded with it when it is a
 // Folder (events joined, not lost).
 func (m *Monitor) Post(msg any) {
-	m.mu.Lock()
-	subs := make([]*Subscription, 0, len(m.subs))
-	for s := range m.subs {
-		subs = append(subs, s)
-	}
-	m.mu.Unlock()
+	subs := m.subscribers()
 	sl := slot{key: Key{Feed: FeedJob, Job: "post " + reflect.TypeOf(msg).String()}}
 	if s, ok := msg.(Sender); ok {
 		sl.key.Job += " from " + s.Sender()
@@ -49,6 +62,16 @@ func (m *Monitor) Post(msg any) {
 	for _, s := range subs {
 		s.box.put(sl, msg)
 	}
+}
+
+func (m *Monitor) subscribers() []*Subscription {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	subs := make([]*Subscription, 0, len(m.subs))
+	for s := range m.subs {
+		subs = append(subs, s)
+	}
+	return subs
 }
 
 // Sender is a posted message that says who sent it, where several

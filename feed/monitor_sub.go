@@ -7,6 +7,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/config"
+	"chainwatch/market"
 )
 
 // Want is one feed a subscriber wants, with what the fetch needs. Two
@@ -90,19 +91,23 @@ func (m *Monitor) Subscribe() *Subscription {
 	s := &Subscription{m: m, wants: map[Key]Want{}, att: Attention{Focused: true}}
 	s.box.init()
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.subs[s] = struct{}{}
-	m.mu.Unlock()
 	return s
 }
 
 // Close drops every want of s; a feed nobody else wants is forgotten.
 func (s *Subscription) Close() {
 	s.Set(Attention{Focused: false, Idle: true})
-	s.m.mu.Lock()
-	delete(s.m.subs, s)
-	s.m.recount(s.m.clock.Now())
-	s.m.mu.Unlock()
+	s.m.drop(s)
 	s.box.close()
+}
+
+func (m *Monitor) drop(s *Subscription) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.subs, s)
+	m.recount(m.clock.Now())
 }
 
 // Next waits for the next thing posted to s; false once s or the monitor
@@ -121,14 +126,19 @@ func (s *Subscription) Pending() []any { return s.box.drain() }
 // for a served desk made each session's message cost grow with the
 // number of sessions.
 func (s *Subscription) Set(att Attention, wants ...Want) {
+	posts, runs := s.set(att, wants)
+	deliver(posts)
+	s.m.start(runs...)
+}
+
+// set is Set's part under the lock: what to post and fetch after it.
+func (s *Subscription) set(att Attention, wants []Want) ([]post, []func()) {
 	m := s.m
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	now := m.clock.Now()
 	if att == s.att && s.wantsAll(wants) {
-		run := m.askNeeded(now) // events a reply just applied made due
-		m.mu.Unlock()
-		m.start(run)
-		return
+		return nil, []func(){m.askNeeded(now)} // events a reply just applied made due
 	}
 	next := make(map[Key]Want, len(wants))
 	for _, w := range wants {
@@ -167,10 +177,7 @@ func (s *Subscription) Set(att Attention, wants ...Want) {
 		}
 		runs = append(runs, m.want(s, w, now))
 	}
-	runs = append(runs, m.askNeeded(now))
-	m.mu.Unlock()
-	deliver(posts)
-	m.start(runs...)
+	return posts, append(runs, m.askNeeded(now))
 }
 
 // wantsAll reports whether wants are exactly what s wants already. Two
@@ -212,10 +219,7 @@ func (m *Monitor) want(s *Subscription, w Want, now time.Time) func() {
 	old := e.want
 	e.subs[s], e.want = w, w
 	wasVisible := e.visible
-	e.visible = false
-	for _, sw := range e.subs {
-		e.visible = e.visible || !sw.Hidden
-	}
+	e.visible = e.shown()
 	switch {
 	case !e.visible:
 		if wasVisible {
@@ -235,6 +239,16 @@ func (m *Monitor) want(s *Subscription, w Want, now time.Time) func() {
 		m.plan(e, now)
 	}
 	return nil
+}
+
+// shown reports whether some subscriber of e shows it.
+func (e *entry) shown() bool {
+	for _, sw := range e.subs {
+		if !sw.Hidden {
+			return true
+		}
+	}
+	return false
 }
 
 // startsAtOnce are the feeds a new screen or page fetches before anything
@@ -291,7 +305,7 @@ func (m *Monitor) askNeeded(now time.Time) func() {
 		e.gen++
 		e.due = time.Time{}
 		e.stopTimer()
-		return func() { m.reply(e, run(m.ctx)) }
+		return m.runner(e, run)
 	}
 	return nil
 }
@@ -341,8 +355,15 @@ func (m *Monitor) recount(now time.Time) bool {
 // again: nothing in it can have changed, and the service would charge
 // the same points for the same answer. What it did says so.
 func (s *Subscription) Refresh(fs ...Feed) Refreshed {
+	r, runs := s.refresh(fs)
+	s.m.start(runs...)
+	return r
+}
+
+func (s *Subscription) refresh(fs []Feed) (Refreshed, []func()) {
 	m := s.m
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	now := m.clock.Now()
 	var runs []func()
 	var r Refreshed
@@ -360,9 +381,7 @@ func (s *Subscription) Refresh(fs ...Feed) Refreshed {
 			r.Started++
 		}
 	}
-	m.mu.Unlock()
-	m.start(runs...)
-	return r
+	return r, runs
 }
 
 // Refreshed is what a Refresh did: the fetches it started, and the
@@ -394,10 +413,10 @@ func (m *Monitor) sessionHeld(e *entry, now time.Time) bool {
 	if c.Historical {
 		return true
 	}
-	if SessionLive(now, c.Mode) {
+	if market.SessionLive(now, c.Mode) {
 		return false
 	}
-	return !afterHours(e.last, now, c.Mode).Equal(now)
+	return !market.AfterHours(e.last, now, c.Mode).Equal(now)
 }
 
 // Refetch says what s's feed f shows has changed (another expiry): it is
@@ -484,41 +503,4 @@ func deliver(posts []post) {
 	for _, p := range posts {
 		p.to.box.put(p.slot, p.msg)
 	}
-}
-
-// stamp is msg as the subscriber that wants w sees it: with its query.
-func stamp(msg any, w Want) any {
-	switch r := msg.(type) {
-	case ChainMsg:
-		r.Query = w.Query
-		return r
-	case TermMsg:
-		r.Query = w.Query
-		return r
-	case TapeMsg:
-		r.Query = w.Query
-		return r
-	case CalendarMsg:
-		r.Query = w.Query
-		return r
-	case TapeGreeksMsg:
-		r.Query = w.Query
-		return r
-	case QuotesMsg:
-		r.Query = w.Query
-		return r
-	case EventsMsg:
-		r.Query = w.Query
-		return r
-	case ContractQuoteMsg:
-		r.Query = ContractQuery{Query: w.Query, OSI: w.OSI}
-		return r
-	case ContractTradesMsg:
-		r.Query = ContractQuery{Query: w.Query, OSI: w.OSI}
-		return r
-	case ContractTAQMsg:
-		r.Query = ContractQuery{Query: w.Query, OSI: w.OSI}
-		return r
-	}
-	return msg
 }

@@ -10,6 +10,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/config"
+	"chainwatch/market"
 )
 
 // screen is the watch screen's wants for q.
@@ -271,13 +272,13 @@ func TestMonitorJobPacedAndPausedWhileClosed(t *testing.T) {
 	r.step(time.Minute)
 	msgs = replies[feed.JobMsg](s.Pending())
 	last := msgs[len(msgs)-1]
-	if want := feed.NextOpen(last.At, api.Live); !last.Next.Equal(want) {
+	if want := market.NextOpen(last.At, api.Live); !last.Next.Equal(want) {
 		t.Fatalf("after the close, next run %s, want the open %s", last.Next, want)
 	}
 	// A run that costs more than the budget allows an hour at that pace
 	// stretches the interval.
 	cost = 100_000
-	r.step(feed.NextOpen(r.clock.Now(), api.Live).Sub(r.clock.Now()))
+	r.step(market.NextOpen(r.clock.Now(), api.Live).Sub(r.clock.Now()))
 	msgs = replies[feed.JobMsg](s.Pending())
 	if len(msgs) != 1 || msgs[0].Every <= 30*time.Second {
 		t.Fatalf("a costly run: %+v, want one run and a longer interval", msgs)

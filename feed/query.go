@@ -1,16 +1,19 @@
 // Package feed is chainwatch's data feed, with no terminal in it: what
 // the screen is looking at (Query, with a generation that retires late
 // replies), the fetches that answer it, the point budget and the
-// scheduler that paces them, and the one wording of every service error.
-// The TUI (model/) turns its fetches into commands; headless commands
-// call them directly.
+// scheduler that paces them, and the monitor that posts every reply (a
+// Reply) to its subscribers. The calendar and session hours it paces by
+// are market's; the wording of a failure is api.Describe. The TUI
+// (model/) subscribes to the monitor; headless commands call the fetches
+// directly or run as a Job.
 package feed
 
 import (
 	"time"
 
 	"chainwatch/api"
-	"chainwatch/vol"
+	"chainwatch/market"
+	"chainwatch/past"
 )
 
 // Query is what the screen is looking at. Gen rises whenever Symbol, Mode
@@ -38,6 +41,10 @@ func (q Query) Historical(now time.Time) bool {
 	return q.Date != 0 && api.IsHistorical(q.Date, api.Today(now))
 }
 
+// ShownDay is the day whose data q shows at now (market.ShownDay): its
+// own date, else the session its mode's data is in or last saw.
+func ShownDay(q Query, now time.Time) api.Date { return market.ShownDay(q.Date, q.Mode, now) }
+
 // Same reports whether a reply made for r still belongs to q.
 func (q Query) Same(r Query) bool { return q.Gen == r.Gen }
 
@@ -53,7 +60,7 @@ type ChainMsg struct {
 	At     time.Time // when the reply arrived
 	// Past is the symbol against its stored year (PastOf), from the
 	// store of past days at 0 points; nil without one.
-	Past *vol.Past
+	Past *past.Figures
 }
 
 // TapeMsg is a page of option trades from sequence number From (0: the
@@ -92,7 +99,7 @@ type CalendarMsg struct {
 	At     time.Time
 	// Moves are the realized moves of the symbol's last reports
 	// (RealizedMoves), from the store of past days; nil without one.
-	Moves []vol.EarningsMove
+	Moves []past.Move
 }
 
 // FetchError is a failed fetch and when it failed: the status bar says how

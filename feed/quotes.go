@@ -8,7 +8,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/config"
-	"chainwatch/vol"
+	"chainwatch/past"
 )
 
 // The watchlist's data: one underlying-quotes request for all its symbols
@@ -28,7 +28,7 @@ type QuotesMsg struct {
 	At      time.Time
 	// Past is each symbol's figures against its stored year (PastOf), by
 	// upper-case symbol; nil without a store of past days.
-	Past map[string]vol.Past
+	Past map[string]past.Figures
 }
 
 // EventsMsg is the upcoming earnings and dividends of Symbols.
@@ -134,7 +134,7 @@ type QuoteRow struct {
 	Next              NextEvents
 	// Past is the symbol's figures against its stored year (WithPast);
 	// HasPast is false without a store of past days.
-	Past    vol.Past
+	Past    past.Figures
 	HasPast bool
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/config"
+	"chainwatch/market"
 )
 
 // Pacing limits beyond config's defaults: how long a 429 without a
@@ -163,12 +164,12 @@ func (s *Scheduler) next(f Feed, st feedState, c Conditions, last, now time.Time
 		}
 		switch {
 		case c.Historical:
-		case !f.rare() && !SessionLive(now, c.Mode):
+		case !f.rare() && !market.SessionLive(now, c.Mode):
 			// After a failure the backoff below decides: a screen
 			// opened in the evening must recover by itself, not wait
 			// for tomorrow's open to show anything.
 			if st.failures == 0 {
-				due = later(due, afterHours(last, now, c.Mode))
+				due = later(due, market.AfterHours(last, now, c.Mode))
 			}
 		default:
 			due = later(due, last.Add(s.Interval(f, c, now)))
@@ -222,7 +223,7 @@ func (s *Scheduler) Interval(f Feed, c Conditions, now time.Time) time.Duration 
 		return 0
 	case f.rare():
 		return config.CalendarInterval
-	case !SessionLive(now, c.Mode):
+	case !market.SessionLive(now, c.Mode):
 		return config.QuietMax // for the stale mark only: Next waits for the open
 	}
 	perHour := s.BudgetPerHour(now)

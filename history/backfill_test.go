@@ -7,6 +7,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/history"
+	"chainwatch/market"
 )
 
 func TestBackfillBuysOnceAndResumes(t *testing.T) {
@@ -29,7 +30,7 @@ func TestBackfillBuysOnceAndResumes(t *testing.T) {
 	if err == nil || spent != 30 || len(steps) != 10 {
 		t.Fatalf("interrupted: spent %d in %d steps, %v", spent, len(steps), err)
 	}
-	if steps[0].Day != api.PrevTradingDay(today) || steps[9].Spent != 30 {
+	if steps[0].Day != market.PrevTradingDay(today) || steps[9].Spent != 30 {
 		t.Errorf("steps: first %v, tenth spent %d", steps[0].Day, steps[9].Spent)
 	}
 	plan, err = r.store.PlanBackfill(ctx, syms, today, 30, api.Live)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"chainwatch/api"
+	"chainwatch/market"
 	"chainwatch/vol"
 )
 
@@ -21,7 +22,7 @@ func SessionsBefore(day api.Date, n int) []api.Date {
 	out := make([]api.Date, n)
 	d := day
 	for i := n - 1; i >= 0; i-- {
-		d = api.PrevTradingDay(d)
+		d = market.PrevTradingDay(d)
 		out[i] = d
 	}
 	return out
@@ -122,7 +123,7 @@ func (s *Store) lastCloses(ctx context.Context, asOf api.Date, syms []string, ou
 // back: a gap in the store ends them.
 func consecutive(days []api.Date, closes []float64) []float64 {
 	j := len(days) - 1
-	for j > 0 && days[j-1] == api.PrevTradingDay(days[j]) {
+	for j > 0 && days[j-1] == market.PrevTradingDay(days[j]) {
 		j--
 	}
 	return closes[j:]

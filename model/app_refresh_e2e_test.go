@@ -11,6 +11,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/market"
 	"chainwatch/model/link"
 	"chainwatch/model/modeltest"
 	"chainwatch/sandbox"
@@ -27,7 +28,7 @@ func settle(t *testing.T, a *App, now time.Time) {
 		fv := a.feeds()
 		for _, f := range []feed.Feed{feed.FeedChain, feed.FeedTape} {
 			due := fv.Due(f)
-			if fv.InFlight(f) || !due.IsZero() && due.Before(feed.NextOpen(now, a.q.Mode)) {
+			if fv.InFlight(f) || !due.IsZero() && due.Before(market.NextOpen(now, a.q.Mode)) {
 				return false
 			}
 		}

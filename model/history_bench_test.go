@@ -10,6 +10,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/history"
+	"chainwatch/market"
 	"chainwatch/model/modeltest"
 	"chainwatch/sandbox"
 )
@@ -22,7 +23,7 @@ import (
 //	go test -run '^$' -bench PastDayLaunch -benchtime 5x ./model
 func BenchmarkPastDayLaunch(b *testing.B) {
 	now := sandbox.Clock(openMorning, 1)
-	day := api.PrevTradingDay(api.Today(openMorning))
+	day := market.PrevTradingDay(api.Today(openMorning))
 	var reqs modeltest.Requests
 	sb, err := sandbox.Start(sandbox.Config{Now: now, PerSecond: 1000, Logger: reqs.Logger()})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/history"
+	"chainwatch/market"
 )
 
 // TestStatusBarSaysHistoryIsNotSaving: while the store of past days
@@ -47,7 +48,7 @@ func TestStatusBarSaysHistoryIsNotSaving(t *testing.T) {
 	if _, err := lock.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.KeepAnswer(ctx, "chain", api.PrevTradingDay(api.Today(testNow)), []byte("{}")); err != nil {
+	if err := st.KeepAnswer(ctx, "chain", market.PrevTradingDay(api.Today(testNow)), []byte("{}")); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "saving to be off", func() bool { return st.Off() != nil })

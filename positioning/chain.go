@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // Side is what the figures read of one contract, kept small: a whole
@@ -83,7 +84,7 @@ func FromSnapshot(snap *api.SymbolWithOptions, day api.Date, at time.Time) *Chai
 		o := &opts[i]
 		n := len(c.Exps)
 		if n == 0 || c.Exps[n-1].Date != o.Expiry || c.Exps[n-1].Root != o.Root {
-			c.Exps = append(c.Exps, Expiry{Date: o.Expiry, Root: o.Root, DTE: day.DaysUntil(o.Expiry), T: api.YearsTo(o.Expiry, c.AsOf)})
+			c.Exps = append(c.Exps, Expiry{Date: o.Expiry, Root: o.Root, DTE: day.DaysUntil(o.Expiry), T: market.YearsTo(o.Expiry, c.AsOf)})
 			n++
 		}
 		e := &c.Exps[n-1]
@@ -125,7 +126,7 @@ func asOf(u *api.Underlying, day api.Date, at time.Time) time.Time {
 	if u.Timestamp > 0 {
 		return u.Timestamp.On(day)
 	}
-	if end := api.SessionClose(day).On(day); at.IsZero() || at.After(end) {
+	if end := market.SessionClose(day).On(day); at.IsZero() || at.After(end) {
 		return end
 	}
 	return at

@@ -1,12 +1,12 @@
 package positioning
 
 import (
+	"chainwatch/pricing"
 	"cmp"
 	"math"
 	"slices"
 
 	"chainwatch/api"
-	"chainwatch/tas"
 )
 
 // StrikeRow is one strike over the expiries of a range, every root
@@ -65,7 +65,7 @@ func GEXOf(gamma float64, oi int64, spot float64, put bool) float64 {
 	if math.IsNaN(gamma) || oi <= 0 {
 		return 0
 	}
-	g := gamma * float64(oi) * tas.Multiplier * spot * spot * 0.01
+	g := gamma * float64(oi) * pricing.Multiplier * spot * spot * 0.01
 	if put {
 		return -g
 	}

@@ -1,11 +1,8 @@
 package positioning
 
 import (
+	"chainwatch/pricing"
 	"math"
-
-	"chainwatch/api"
-
-	"chainwatch/tas"
 )
 
 // The zero-gamma level is the spot at which the dealers' total gamma
@@ -14,22 +11,18 @@ import (
 // sends each contract's gamma at today's spot only, so the level is found
 // by pricing every contract's gamma again at other spots.
 //
-// Gamma is Black-Scholes's, e^(-d1²/2) / (S σ √(2π T)) with
-// d1 = (ln(S/K) + σ²T/2) / (σ√T), from the contract's own IV and its time
-// to the close of its expiry day, with no rate and no dividend: over a
-// ±10 % grid they move a contract's gamma far less than its IV's error.
-// It is the sandbox's bsm gamma at R = Q = 0 (a test holds them equal);
-// the client does not import the sandbox, which stands for a remote
-// service.
+// Gamma is the client's one Black-Scholes's (pricing.GammaShape), from
+// the contract's own IV and its time to the close of its expiry day, with
+// no rate and no dividend: over a ±10 % grid they move a contract's gamma
+// far less than its IV's error. It is the sandbox's bsm gamma at R = Q = 0
+// (a test holds them equal); the client does not import the sandbox,
+// which stands for a remote service.
 
 // ZeroGammaRange is how far from spot the level is looked for: ±10 %.
 const ZeroGammaRange = 0.10
 
 // ZeroGammaGrid is the number of spots the search prices first.
 const ZeroGammaGrid = 200
-
-// invSqrt2Pi is 1/√(2π).
-const invSqrt2Pi = 0.3989422804014327
 
 // term is one contract of the curve: its exposure at spot S is
 // S x w x exp(-x²/2) with x = (ln S - m) / sd. m and sd fold the strike,
@@ -50,27 +43,25 @@ func NewCurve(c *Chain, sel []int) *Curve {
 	cv := &Curve{terms: make([]term, 0, n)}
 	for _, x := range sel {
 		e := &c.Exps[x]
-		if e.T <= 0 {
-			continue
-		}
-		sqrtT := math.Sqrt(max(e.T, api.MinT))
 		for i := range e.Rows {
 			r := &e.Rows[i]
-			cv.add(r.Strike, &r.Call, sqrtT, 1)
-			cv.add(r.Strike, &r.Put, sqrtT, -1)
+			cv.add(r.Strike, &r.Call, e.T, 1)
+			cv.add(r.Strike, &r.Put, e.T, -1)
 		}
 	}
 	return cv
 }
 
-func (cv *Curve) add(strike float64, s *Side, sqrtT, sign float64) {
-	iv := float64(s.IV)
-	if s.oi() <= 0 || !(iv > 0) || math.IsInf(iv, 0) || !(strike > 0) {
+// add adds a contract: its exposure at spot S is gamma x open interest x
+// the multiplier x S² x 1 %, which is S x w x exp(-x²/2) with w folding
+// the gamma's peak.
+func (cv *Curve) add(strike float64, s *Side, t, sign float64) {
+	g, ok := pricing.GammaShapeOf(strike, t, float64(s.IV))
+	if s.oi() <= 0 || !ok {
 		return
 	}
-	sd := iv * sqrtT
-	w := sign * float64(s.oi()) * tas.Multiplier * 0.01 * invSqrt2Pi / sd
-	cv.terms = append(cv.terms, term{m: math.Log(strike) - sd*sd/2, inv: 1 / sd, w: w})
+	w := sign * float64(s.oi()) * pricing.Multiplier * 0.01 * g.Peak
+	cv.terms = append(cv.terms, term{m: g.Mean, inv: g.InvSD, w: w})
 }
 
 // Len is the number of contracts on the curve.

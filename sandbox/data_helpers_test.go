@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/market"
 	"chainwatch/sandbox"
 	"chainwatch/sandbox/sim"
 )
@@ -43,7 +44,7 @@ type dataEnv struct {
 var (
 	realMarket    = sync.OnceValue(func() *sim.Market { return sim.New(sim.Config{}) })
 	sessionMarket = sync.OnceValue(func() *sim.Market {
-		at := sessionTime.On(api.NextTradingDay(today()))
+		at := sessionTime.On(market.NextTradingDay(today()))
 		return sim.New(sim.Config{Now: func() time.Time { return at }})
 	})
 )
@@ -70,7 +71,7 @@ var sessionTime = api.NewTimeOfDay(14, 0, 0, 0)
 // an open market whatever the real time.
 func newSessionEnv(t *testing.T, scopes []string, opts ...func(*sandbox.Config)) (*dataEnv, api.Date) {
 	t.Helper()
-	day := api.NextTradingDay(today())
+	day := market.NextTradingDay(today())
 	onSession := func(c *sandbox.Config) { c.Market = sessionMarket() }
 	e := newDataEnv(t, scopes, append([]func(*sandbox.Config){onSession}, opts...)...)
 	e.clock.Advance(sessionTime.On(day).Sub(e.clock.Now()))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"chainwatch/api"
+	"chainwatch/market"
 	"chainwatch/sandbox/sim"
 	"chainwatch/sandbox/wire"
 )
@@ -15,7 +16,7 @@ import (
 // A known symbol whose filters leave no contract is still a 200 with its
 // underlying and an empty options list: the underlying's quote is data.
 // An unknown or not optionable symbol, a day before its listing or a day
-// without a session (api.IsTradingDay) is 204.
+// without a session (market.IsTradingDay) is 204.
 func (d *dataService) chain(w http.ResponseWriter, r *http.Request, c *call) {
 	q, ok := readQuery(w, r)
 	if !ok {
@@ -31,7 +32,7 @@ func (d *dataService) chain(w http.ResponseWriter, r *http.Request, c *call) {
 	}
 	f := newChainFilter(p)
 	d.respondParts(w, c, c.cost(api.EndpointOptionQuotes, at.Historical), func(b []byte) (reply, bool) {
-		if !api.IsTradingDay(at.Requested) {
+		if !market.IsTradingDay(at.Requested) {
 			return reply{head: b}, false // the conventions: a non-trading date matches nothing
 		}
 		// Only the expiries asked for are priced: a poll of one expiry
@@ -133,7 +134,7 @@ func (d *dataService) underlyingQuotes(w http.ResponseWriter, r *http.Request, c
 		return
 	}
 	d.respond(w, c, c.cost(api.EndpointUnderlyingQuotes, at.Historical), func(b []byte) ([]byte, bool) {
-		if !api.IsTradingDay(at.Requested) {
+		if !market.IsTradingDay(at.Requested) {
 			return b, false
 		}
 		list := make([]api.Symbol, 0, len(p.Symbols))

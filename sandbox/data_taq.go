@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"chainwatch/api"
+	"chainwatch/market"
 	"chainwatch/sandbox/wire"
 )
 
@@ -87,7 +88,7 @@ func (d *dataService) tradesAndQuotes(w http.ResponseWriter, r *http.Request, c 
 		limit = *p.Limit
 	}
 	d.respond(w, c, c.cost(api.EndpointTradesAndQuotes, at.Historical), func(b []byte) ([]byte, bool) {
-		if !known || limit == 0 || !api.IsTradingDay(at.Requested) {
+		if !known || limit == 0 || !market.IsTradingDay(at.Requested) {
 			return b, false
 		}
 		all, ok := d.market.TradesAndQuotes(symbol, at, from, to)
@@ -176,7 +177,7 @@ func (d *dataService) tradesWithGreeks(w http.ResponseWriter, r *http.Request, c
 		limit = *p.Limit
 	}
 	d.respond(w, c, c.cost(api.EndpointTradesWithGreeks, at.Historical), func(b []byte) ([]byte, bool) {
-		if !known || contract == nil || limit == 0 || !api.IsTradingDay(at.Requested) {
+		if !known || contract == nil || limit == 0 || !market.IsTradingDay(at.Requested) {
 			return b, false
 		}
 		all, ok := d.market.TradesWithGreeks(*contract, at)

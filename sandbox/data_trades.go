@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"chainwatch/api"
+	nyse "chainwatch/market"
 	"chainwatch/sandbox/market"
 	"chainwatch/sandbox/wire"
 )
@@ -56,17 +57,44 @@ func (f *tradeFilter) keep(t api.TimeOfDay, exchange, condition uint8, size int6
 	return price.Valid && (f.minPrice == nil || price.V >= *f.minPrice) && (f.maxPrice == nil || price.V <= *f.maxPrice)
 }
 
-// contractFilter narrows an underlying's trades to some of its contracts.
+// contractFilter narrows an underlying's trades to some of its contracts,
+// or to one (an OSI symbol asked for).
 type contractFilter struct {
-	root   string
-	expiry api.Date
-	strike int64 // thousandths; 0 is absent
-	typ    api.OptionType
+	root     string
+	expiry   api.Date
+	strike   int64 // thousandths; 0 is absent
+	typ      api.OptionType
+	contract *api.OSI // nil: any
+}
+
+// contractFilterOf is the filter of p's parameters and contract.
+func contractFilterOf(p *api.OptionTradesParams, contract *api.OSI) contractFilter {
+	cf := contractFilter{root: strings.ToUpper(p.Root), typ: p.OptionType, contract: contract}
+	cf.expiry, _ = api.ParseDate(p.Expiry)
+	if p.Strike != nil {
+		cf.strike = int64(math.Round(*p.Strike * 1000))
+	}
+	return cf
 }
 
 func (f *contractFilter) keep(t *api.OptionTrade) bool {
 	return (f.root == "" || t.Root == f.root) && (f.expiry == 0 || t.Expiry == f.expiry) &&
-		(f.strike == 0 || int64(math.Round(t.Strike*1000)) == f.strike) && (f.typ == "" || t.OptionType == f.typ)
+		(f.strike == 0 || int64(math.Round(t.Strike*1000)) == f.strike) && (f.typ == "" || t.OptionType == f.typ) &&
+		(f.contract == nil || t.Root == f.contract.Root && t.Expiry == f.contract.Expiry && t.OptionType == f.contract.Type &&
+			int64(math.Round(t.Strike*1000)) == f.contract.StrikeMilli)
+}
+
+// tradesWindow is how many trades p asks for at most, and from which
+// sequence number (0: none given).
+func tradesWindow(p *api.OptionTradesParams) (limit int, from int64) {
+	limit = defaultTradesLimit
+	if p.Limit != nil {
+		limit = *p.Limit
+	}
+	if p.SeqNo != nil {
+		from = *p.SeqNo
+	}
+	return limit, from
 }
 
 // resolve finds the security a symbol belongs to: itself, or for an OSI
@@ -98,21 +126,10 @@ func (d *dataService) optionTrades(w http.ResponseWriter, r *http.Request, c *ca
 	}
 	sec, contract, known := d.resolve(p.Symbol)
 	tf := newTradeFilter(p.MinTime, p.MaxTime, p.ExchangeID, p.ConditionID, p.MinSize, p.MaxSize, p.MinPrice, p.MaxPrice)
-	cf := contractFilter{root: strings.ToUpper(p.Root), typ: p.OptionType}
-	cf.expiry, _ = api.ParseDate(p.Expiry)
-	if p.Strike != nil {
-		cf.strike = int64(math.Round(*p.Strike * 1000))
-	}
-	limit := defaultTradesLimit
-	if p.Limit != nil {
-		limit = *p.Limit
-	}
-	var from int64
-	if p.SeqNo != nil {
-		from = *p.SeqNo
-	}
+	cf := contractFilterOf(&p, contract)
+	limit, from := tradesWindow(&p)
 	d.respond(w, c, c.cost(api.EndpointOptionTrades, at.Historical), func(b []byte) ([]byte, bool) {
-		if !known || limit == 0 || !api.IsTradingDay(at.Requested) {
+		if !known || limit == 0 || !nyse.IsTradingDay(at.Requested) {
 			return b, false
 		}
 		all, ok := d.market.OptionTrades(sec.Symbol, at)
@@ -127,18 +144,9 @@ func (d *dataService) optionTrades(w http.ResponseWriter, r *http.Request, c *ca
 			start = max(start, int(min(from-1, int64(all.Len()))))
 		}
 		var out []api.OptionTrade
-		for i := start; i < all.Len(); i++ {
-			t := all.At(i)
-			if !cf.keep(&t) || !tf.keep(t.Timestamp, t.ExchangeID, t.ConditionID, t.Size, t.Price) {
-				continue
-			}
-			if contract != nil && (t.Root != contract.Root || t.Expiry != contract.Expiry || t.OptionType != contract.Type ||
-				int64(math.Round(t.Strike*1000)) != contract.StrikeMilli) {
-				continue
-			}
-			out = append(out, t)
-			if len(out) == limit {
-				break
+		for i := start; i < all.Len() && len(out) < limit; i++ {
+			if t := all.At(i); cf.keep(&t) && tf.keep(t.Timestamp, t.ExchangeID, t.ConditionID, t.Size, t.Price) {
+				out = append(out, t)
 			}
 		}
 		if len(out) == 0 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // rule is one broken rule sent to an endpoint, with the exact 400 body.
@@ -180,7 +181,7 @@ func TestDataValidation(t *testing.T) {
 func TestEarliestDayIsServed(t *testing.T) {
 	t.Parallel()
 	e := newDataEnv(t, nil)
-	first := api.NextTradingDay(api.EarliestDate.AddDays(-1)).String()
+	first := market.NextTradingDay(api.EarliestDate.AddDays(-1)).String()
 	window := "&min_time=09:30:00.000&max_time=16:00:00.000"
 	resp, body := e.getLive(pathChain, "symbol=SPX&min_strike=800&max_strike=1000&max_expiry=2003-03-31&date="+first)
 	if resp.StatusCode != http.StatusOK {

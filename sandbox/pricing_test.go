@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	nyse "chainwatch/market"
 	"chainwatch/sandbox"
 	"chainwatch/sandbox/bsm"
 	"chainwatch/sandbox/market"
@@ -110,9 +111,9 @@ func checkPublished(t *testing.T, u *market.Universe, sec *market.Security, date
 			prev = nil
 		}
 		last[o.OptionType] = o
-		settle := min(api.SessionClose(o.Expiry), 16*3600_000)
+		settle := min(nyse.SessionClose(o.Expiry), 16*3600_000)
 		if am[o.Root+o.Expiry.String()] {
-			settle = api.SessionOpen
+			settle = nyse.SessionOpen
 		}
 		ms := float64(date.DaysUntil(o.Expiry))*86_400_000 + float64(settle-o.Timestamp)
 		p := bsm.Params{S: S, K: o.Strike, T: math.Max(ms/(365*86_400_000), bsm.MinT), R: market.Rate(date),

@@ -1,7 +1,7 @@
 package sandbox
 
 import (
-	"bytes"
+	"chainwatch/sandbox/faults"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -22,14 +22,10 @@ import (
 func (s *Server) exactExpiresIn(next http.Handler) http.Handler {
 	ttl, _ := json.Marshal(int64(s.store.accessTTL / time.Second))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		buf := &bufferedResponse{header: w.Header()}
-		next.ServeHTTP(buf, r)
-		if buf.status == 0 {
-			buf.status = http.StatusOK
-		}
-		body := buf.body.Bytes()
+		buf := faults.Buffer(next, r, w.Header())
+		status, body := buf.Status(), buf.Body()
 		var fields map[string]json.RawMessage
-		if buf.status == http.StatusOK && json.Unmarshal(body, &fields) == nil && fields["expires_in"] != nil {
+		if status == http.StatusOK && json.Unmarshal(body, &fields) == nil && fields["expires_in"] != nil {
 			fields["expires_in"] = ttl
 			s.profileTokens(fields)
 			if fixed, err := json.Marshal(fields); err == nil {
@@ -37,7 +33,7 @@ func (s *Server) exactExpiresIn(next http.Handler) http.Handler {
 				w.Header().Del("Content-Length")
 			}
 		}
-		w.WriteHeader(buf.status)
+		w.WriteHeader(status)
 		_, _ = w.Write(body)
 	})
 }
@@ -131,26 +127,3 @@ func (s *Server) resign(raw, typ string, edit func(map[string]any) bool) (string
 }
 
 var errNotResigned = errors.New("token left as the library made it")
-
-// bufferedResponse holds a response until it has been looked at. The
-// header map is the real one.
-type bufferedResponse struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (b *bufferedResponse) Header() http.Header { return b.header }
-
-func (b *bufferedResponse) WriteHeader(code int) {
-	if b.status == 0 {
-		b.status = code
-	}
-}
-
-func (b *bufferedResponse) Write(p []byte) (int, error) {
-	if b.status == 0 {
-		b.status = http.StatusOK
-	}
-	return b.body.Write(p)
-}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"chainwatch/api"
-	"chainwatch/feed"
 	"chainwatch/text"
 )
 
@@ -46,7 +45,7 @@ func DescribeError(err error, s Scan) (msg string, field int) {
 			return msg, field
 		}
 	}
-	return feed.Describe(err, "the scan"), -1
+	return api.Describe(err, "the scan"), -1
 }
 
 // fieldRef finds the service's and the client's name of a field, as in
@@ -81,7 +80,7 @@ func humanRefs(s string) string {
 // describeParam words a broken rule of the request (the client's
 // ValidationError, or the same text in a 400).
 func describeParam(param, rule string) (string, int) {
-	rule = humanRefs(feed.OneLine(rule))
+	rule = humanRefs(api.OneLine(rule))
 	if param == "fields" {
 		if strings.HasPrefix(rule, "is required") {
 			return "the scan has no formula: add at least one", -1
@@ -117,7 +116,7 @@ var quotedFormula = regexp.MustCompile(`^fields\[\d+\]\.formula "(?:[^"\\]|\\.)*
 // request: when it names a field (fields[N]) or quotes one of the scan's
 // formulas, the message goes on that row.
 func describeAPIError(ae *api.APIError, s Scan) (string, int, bool) {
-	msg := feed.OneLine(ae.Message)
+	msg := api.OneLine(ae.Message)
 	switch ae.StatusCode {
 	case http.StatusBadRequest:
 		if i := fieldIndex(msg, len(s.Fields)); i >= 0 {

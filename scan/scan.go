@@ -14,7 +14,6 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/config"
-	"chainwatch/feed"
 	"chainwatch/text"
 )
 
@@ -158,7 +157,7 @@ type FormulaError struct {
 }
 
 func (e *FormulaError) Error() string {
-	return fmt.Sprintf("formula %d %s: %s", e.Index+1, text.Quote(e.Formula), feed.OneLine(e.Err.Error()))
+	return fmt.Sprintf("formula %d %s: %s", e.Index+1, text.Quote(e.Formula), api.OneLine(e.Err.Error()))
 }
 
 func (e *FormulaError) Unwrap() error { return e.Err }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"chainwatch/api"
-	"chainwatch/feed"
 )
 
 // The values of a scan's results as a table: what each cell holds and how
@@ -82,7 +81,7 @@ func BuildRows(out []api.ScanRow, columns []string) []RowCells {
 }
 
 func textCell(s string) Cell {
-	s = feed.OneLine(s)
+	s = api.OneLine(s)
 	if s == "" {
 		return Cell{}
 	}
@@ -101,7 +100,7 @@ func BuildColumns(rows []RowCells, columns []string) []Column {
 	cols := make([]Column, 0, 2+len(columns))
 	cols = append(cols, Column{Key: "symbol", Title: "Symbol"}, Column{Key: "company", Title: "Company"})
 	for i, k := range columns {
-		cols = append(cols, Column{Key: "c" + strconv.Itoa(i), Title: feed.OneLine(k)})
+		cols = append(cols, Column{Key: "c" + strconv.Itoa(i), Title: api.OneLine(k)})
 	}
 	for j := range cols {
 		kind, whole, small := KindNull, true, true

@@ -1,11 +1,13 @@
 package strategy
 
 import (
+	"chainwatch/pricing"
 	"math"
 	"slices"
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // Figures are a strategy's numbers at a market. Money is in dollars (a
@@ -71,7 +73,7 @@ func (s *Strategy) Analyze(m *Market) Figures {
 		return f
 	}
 	f.Expiry = exps[0]
-	f.At = api.ExpiryTime(f.Expiry)
+	f.At = market.ExpiryTime(f.Expiry)
 	p := s.Pricer(m, 0)
 	xs := s.breakpoints(m.Spot, len(exps) > 1)
 	f.MaxProfit, f.MaxLoss = s.extremes(p, xs, f.At)
@@ -94,18 +96,18 @@ func (s *Strategy) stockOnly() bool {
 
 // legGreeks are leg i's greeks per share: the service's, else BSM's from
 // its IV; the underlying's delta is 1.
-func (s *Strategy) legGreeks(m *Market, i int) Greeks {
+func (s *Strategy) legGreeks(m *Market, i int) pricing.Greeks {
 	l := &s.Legs[i]
 	q := m.quote(i)
 	switch {
 	case l.Kind == Stock:
-		return Greeks{Delta: 1}
+		return pricing.Greeks{Delta: 1}
 	case q.HasGreeks:
 		return q.Greeks
 	case math.IsNaN(q.IV) || math.IsNaN(m.Spot):
-		return Greeks{Delta: math.NaN(), Gamma: math.NaN(), Theta: math.NaN(), Vega: math.NaN()}
+		return pricing.Greeks{Delta: math.NaN(), Gamma: math.NaN(), Theta: math.NaN(), Vega: math.NaN()}
 	}
-	return GreeksOf(l.Kind == Call, m.Spot, l.Strike, YearsTo(m.Now, l.Expiry), m.Rate, q.IV)
+	return pricing.GreeksOf(l.Kind == Call, m.Spot, l.Strike, YearsTo(m.Now, l.Expiry), m.Rate, q.IV)
 }
 
 // upSlope is the P&L's slope (dollars per 1.00 of the underlying) far
@@ -236,7 +238,7 @@ func pop(p *Pricer, bes []float64, t time.Time, spot, r, sigma, T float64) float
 		if x <= 0 {
 			return 0
 		}
-		return normCDF((math.Log(x/spot) - (r-sigma*sigma/2)*T) / sd)
+		return pricing.NormCDF((math.Log(x/spot) - (r-sigma*sigma/2)*T) / sd)
 	}
 	edges := append([]float64{0}, bes...)
 	prob := 0.0

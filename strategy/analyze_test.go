@@ -1,11 +1,13 @@
 package strategy
 
 import (
+	"chainwatch/pricing"
 	"math"
 	"testing"
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 var (
@@ -86,7 +88,7 @@ func TestExpiryByLoop(t *testing.T) {
 	st := legsOf(t, "SPY 2026-12-18 +P90@1 -P95@2 -C105@2 +C110@1")
 	m := flat(st, 100, 0.2)
 	p := st.Pricer(m, 0)
-	at := api.ExpiryTime(testExp)
+	at := market.ExpiryTime(testExp)
 	var xs []float64
 	for x := 80.0; x <= 120; x += 0.5 {
 		xs = append(xs, x)
@@ -114,8 +116,8 @@ func TestExpiryByLoop(t *testing.T) {
 func TestNetGreeks(t *testing.T) {
 	st := legsOf(t, "SPY 2026-12-18 +2C100 -3P95 +50xSPY")
 	m := &Market{Spot: 100, Now: testNow, Rate: 0.04, Quotes: []Quote{
-		{Bid: 3, Ask: 3.2, Mid: 3.1, IV: 0.2, Greeks: Greeks{Delta: 0.5, Gamma: 0.04, Theta: -0.05, Vega: 0.11}, HasGreeks: true},
-		{Bid: 1, Ask: 1.1, Mid: math.NaN(), IV: 0.22, Greeks: Greeks{Delta: -0.3, Gamma: 0.03, Theta: -0.04, Vega: 0.09}, HasGreeks: true},
+		{Bid: 3, Ask: 3.2, Mid: 3.1, IV: 0.2, Greeks: pricing.Greeks{Delta: 0.5, Gamma: 0.04, Theta: -0.05, Vega: 0.11}, HasGreeks: true},
+		{Bid: 1, Ask: 1.1, Mid: math.NaN(), IV: 0.22, Greeks: pricing.Greeks{Delta: -0.3, Gamma: 0.03, Theta: -0.04, Vega: 0.09}, HasGreeks: true},
 		{Bid: 99.99, Ask: 100.01, Mid: 100, IV: math.NaN()},
 	}}
 	f := st.Analyze(m)
@@ -133,16 +135,16 @@ func TestNetGreeks(t *testing.T) {
 // differences of the price.
 func TestBSMAgainstItself(t *testing.T) {
 	s, k, T, r, v := 100.0, 105.0, 0.25, 0.04, 0.3
-	c, p := Price(true, s, k, T, r, v), Price(false, s, k, T, r, v)
+	c, p := pricing.Price(true, s, k, T, r, v), pricing.Price(false, s, k, T, r, v)
 	near(t, "parity", c-p, s-k*math.Exp(-r*T))
 	for _, call := range []bool{true, false} {
-		g := GreeksOf(call, s, k, T, r, v)
+		g := pricing.GreeksOf(call, s, k, T, r, v)
 		h := 1e-3
-		near(t, "delta", math.Round(g.Delta*1e5), math.Round((Price(call, s+h, k, T, r, v)-Price(call, s-h, k, T, r, v))/(2*h)*1e5))
-		near(t, "gamma", math.Round(g.Gamma*1e5), math.Round((Price(call, s+h, k, T, r, v)-2*Price(call, s, k, T, r, v)+Price(call, s-h, k, T, r, v))/(h*h)*1e5))
-		near(t, "vega", math.Round(g.Vega*1e5), math.Round((Price(call, s, k, T, r, v+0.005)-Price(call, s, k, T, r, v-0.005))*1e5))
-		day := 1.0 / api.DaysPerYear
-		near(t, "theta", math.Round(g.Theta*1e3), math.Round((Price(call, s, k, T-day/2, r, v)-Price(call, s, k, T+day/2, r, v))*1e3))
+		near(t, "delta", math.Round(g.Delta*1e5), math.Round((pricing.Price(call, s+h, k, T, r, v)-pricing.Price(call, s-h, k, T, r, v))/(2*h)*1e5))
+		near(t, "gamma", math.Round(g.Gamma*1e5), math.Round((pricing.Price(call, s+h, k, T, r, v)-2*pricing.Price(call, s, k, T, r, v)+pricing.Price(call, s-h, k, T, r, v))/(h*h)*1e5))
+		near(t, "vega", math.Round(g.Vega*1e5), math.Round((pricing.Price(call, s, k, T, r, v+0.005)-pricing.Price(call, s, k, T, r, v-0.005))*1e5))
+		day := 1.0 / market.DaysPerYear
+		near(t, "theta", math.Round(g.Theta*1e3), math.Round((pricing.Price(call, s, k, T-day/2, r, v)-pricing.Price(call, s, k, T+day/2, r, v))*1e3))
 	}
 }
 
@@ -155,7 +157,7 @@ func TestPoPLongCall(t *testing.T) {
 	T := YearsTo(testNow, testExp)
 	be := 102.5
 	d2 := (math.Log(100/be) + (0.04-0.25*0.25/2)*T) / (0.25 * math.Sqrt(T))
-	near(t, "PoP", f.PoP, normCDF(d2))
+	near(t, "PoP", f.PoP, pricing.NormCDF(d2))
 	near(t, "move", f.Move, 100*0.25*math.Sqrt(T))
 }
 

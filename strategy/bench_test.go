@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // BenchmarkRiskCurves is the risk graph's figures for a 4-leg strategy:
@@ -23,7 +23,7 @@ func BenchmarkRiskCurves(b *testing.B) {
 	for i := range xs {
 		xs[i] = 80 + 40*float64(i)/200
 	}
-	dates := []time.Time{testNow, testNow.Add(10 * 24 * time.Hour), api.ExpiryTime(testExp)}
+	dates := []time.Time{testNow, testNow.Add(10 * 24 * time.Hour), market.ExpiryTime(testExp)}
 	var out []float64
 	b.ReportAllocs()
 	for b.Loop() {

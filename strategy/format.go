@@ -1,6 +1,7 @@
 package strategy
 
 import (
+	"chainwatch/pricing"
 	"math"
 	"strconv"
 	"strings"
@@ -35,7 +36,7 @@ func NetText(dollars float64) string {
 	if math.IsNaN(dollars) {
 		return ""
 	}
-	per := dollars / OptionMultiplier
+	per := dollars / pricing.Multiplier
 	s := strconv.FormatFloat(math.Abs(per), 'f', 2, 64)
 	switch {
 	case s == "0.00":
@@ -88,41 +89,54 @@ const PoPAssumption = "lognormal, the legs' IV, drift at the rate"
 // Name is what the legs make, for a title: a template's name when they
 // have its shape, else the number of legs.
 func (s *Strategy) Name() string {
-	n := len(s.Legs)
-	calls, puts, stock := 0, 0, 0
-	for i := range s.Legs {
-		switch s.Legs[i].Kind {
-		case Call:
-			calls++
-		case Put:
-			puts++
-		default:
-			stock++
-		}
-	}
-	exps := len(s.Expiries())
-	switch {
-	case n == 1 && stock == 1:
+	c := s.kinds()
+	switch n := len(s.Legs); {
+	case n == 1 && c.stock == 1:
 		return "shares"
 	case n == 1:
 		return "single"
-	case stock == 1 && n == 2 && calls == 1:
-		return CoveredCall.String()
-	case n == 2 && exps == 2:
-		if s.Legs[0].Strike == s.Legs[1].Strike {
-			return Calendar.String()
-		}
-		return Diagonal.String()
-	case n == 2 && (calls == 2 || puts == 2):
-		return Vertical.String()
-	case n == 2 && s.Legs[0].Strike == s.Legs[1].Strike:
-		return Straddle.String()
 	case n == 2:
-		return Strangle.String()
-	case n == 3 && (calls == 3 || puts == 3):
+		return s.pairName(c)
+	case n == 3 && (c.calls == 3 || c.puts == 3):
 		return Butterfly.String()
-	case n == 4 && calls == 2 && puts == 2:
+	case n == 4 && c.calls == 2 && c.puts == 2:
 		return IronCondor.String()
 	}
-	return strconv.Itoa(n) + " legs"
+	return strconv.Itoa(len(s.Legs)) + " legs"
+}
+
+// legKinds counts a strategy's legs by kind.
+type legKinds struct{ calls, puts, stock int }
+
+func (s *Strategy) kinds() legKinds {
+	var c legKinds
+	for i := range s.Legs {
+		switch s.Legs[i].Kind {
+		case Call:
+			c.calls++
+		case Put:
+			c.puts++
+		default:
+			c.stock++
+		}
+	}
+	return c
+}
+
+// pairName is the name of two legs of kinds c.
+func (s *Strategy) pairName(c legKinds) string {
+	sameStrike := s.Legs[0].Strike == s.Legs[1].Strike
+	switch {
+	case c.stock == 1 && c.calls == 1:
+		return CoveredCall.String()
+	case len(s.Expiries()) == 2 && sameStrike:
+		return Calendar.String()
+	case len(s.Expiries()) == 2:
+		return Diagonal.String()
+	case c.calls == 2 || c.puts == 2:
+		return Vertical.String()
+	case sameStrike:
+		return Straddle.String()
+	}
+	return Strangle.String()
 }

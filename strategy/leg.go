@@ -8,6 +8,7 @@
 package strategy
 
 import (
+	"chainwatch/pricing"
 	"fmt"
 	"math"
 	"strconv"
@@ -15,7 +16,7 @@ import (
 	"time"
 
 	"chainwatch/api"
-	"chainwatch/feed"
+	"chainwatch/market"
 )
 
 // Kind is what a leg holds: a call, a put or the underlying itself.
@@ -36,9 +37,6 @@ const MaxQty = 10000
 // more than a dozen is a typo, not a trade.
 const MaxLegs = 12
 
-// OptionMultiplier is the shares one equity or index option stands for.
-const OptionMultiplier = 100
-
 // Leg is one line of a strategy: Qty bought (above zero) or sold (below)
 // of an option (Root, Expiry, Strike) or of the underlying (Kind Stock,
 // Root the symbol, Qty in shares).
@@ -58,7 +56,7 @@ func (l *Leg) Multiplier() float64 {
 	if l.Kind == Stock {
 		return 1
 	}
-	return OptionMultiplier
+	return pricing.Multiplier
 }
 
 // Units is the leg's signed size in shares: quantity times multiplier.
@@ -109,13 +107,13 @@ func (l *Leg) Payoff(s float64) float64 {
 	if l.Kind == Stock {
 		return s
 	}
-	return intrinsic(l.Kind == Call, s, l.Strike)
+	return pricing.Intrinsic(l.Kind == Call, s, l.Strike)
 }
 
 // YearsTo is the time from now to the option's expiry in years
-// (api.YearsTo: to its session's close, ACT/365), zero once it has passed.
+// (market.YearsTo: to its session's close, ACT/365), zero once it has passed.
 func YearsTo(now time.Time, d api.Date) float64 {
-	return math.Max(api.YearsTo(d, now), 0)
+	return math.Max(market.YearsTo(d, now), 0)
 }
 
 // Strategy is legs on one underlying.
@@ -183,8 +181,8 @@ func (s *Strategy) CheckDates(today api.Date) error {
 }
 
 // Span is what a request for the legs' contracts may be narrowed to.
-func (s *Strategy) Span() feed.Span {
-	var sp feed.Span
+func (s *Strategy) Span() api.Span {
+	var sp api.Span
 	for i := range s.Legs {
 		l := &s.Legs[i]
 		if !l.Option() {

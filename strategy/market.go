@@ -1,6 +1,7 @@
 package strategy
 
 import (
+	"chainwatch/pricing"
 	"fmt"
 	"math"
 	"time"
@@ -16,7 +17,7 @@ const DefaultRate = 0.04
 func QuoteOf(o *api.OptionData) Quote {
 	q := Quote{Bid: fl(o.Bid), Ask: fl(o.Ask), Mid: fl(o.Mid), PrevClose: fl(o.PrevDayClose), IV: fl(o.IV)}
 	if o.Delta.Valid && o.Gamma.Valid && o.Theta.Valid && o.Vega.Valid {
-		q.Greeks = Greeks{Delta: o.Delta.V, Gamma: o.Gamma.V, Theta: o.Theta.V, Vega: o.Vega.V}
+		q.Greeks = pricing.Greeks{Delta: o.Delta.V, Gamma: o.Gamma.V, Theta: o.Theta.V, Vega: o.Vega.V}
 		q.HasGreeks = true
 	}
 	return q

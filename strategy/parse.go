@@ -48,20 +48,9 @@ func Parse(s string) (Strategy, error) {
 		up := strings.ToUpper(w)
 		switch {
 		case up[0] == '+' || up[0] == '-':
-			leg, err := parseLeg(up, st.Symbol, date)
-			if err != nil {
-				return st, fmt.Errorf("leg %s: %w", text.Quote(w), err)
+			if err := st.addLeg(w, up, date, &stock); err != nil {
+				return st, err
 			}
-			if err := st.setSymbol(underlyingOf(leg), stock); err != nil {
-				return st, fmt.Errorf("leg %s: %w", text.Quote(w), err)
-			}
-			if leg.Kind == Stock {
-				stock = leg.Root
-			}
-			if len(st.Legs) == MaxLegs {
-				return st, fmt.Errorf("more than %d legs", MaxLegs)
-			}
-			st.Legs = append(st.Legs, leg)
 		case len(up) == 10 && up[4] == '-' && up[7] == '-':
 			d, err := api.ParseDate(up)
 			if err != nil || !d.Valid() {
@@ -84,6 +73,26 @@ func Parse(s string) (Strategy, error) {
 		return st, fmt.Errorf("no legs in %s; a leg is +C700 (buy) or -P650 (sell) after an expiry", text.Quote(s))
 	}
 	return st, nil
+}
+
+// addLeg adds the leg word w (up in upper case) of expiry date; a stock
+// leg pins the underlying to its symbol (stock).
+func (st *Strategy) addLeg(w, up string, date api.Date, stock *string) error {
+	leg, err := parseLeg(up, st.Symbol, date)
+	if err != nil {
+		return fmt.Errorf("leg %s: %w", text.Quote(w), err)
+	}
+	if err := st.setSymbol(underlyingOf(leg), *stock); err != nil {
+		return fmt.Errorf("leg %s: %w", text.Quote(w), err)
+	}
+	if leg.Kind == Stock {
+		*stock = leg.Root
+	}
+	if len(st.Legs) == MaxLegs {
+		return fmt.Errorf("more than %d legs", MaxLegs)
+	}
+	st.Legs = append(st.Legs, leg)
+	return nil
 }
 
 // setSymbol sets the underlying, refusing a second one. A shorter root of

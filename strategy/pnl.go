@@ -1,10 +1,11 @@
 package strategy
 
 import (
+	"chainwatch/pricing"
 	"math"
 	"time"
 
-	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // Quote is one leg's market, NaN where the service sent null: its NBBO,
@@ -12,7 +13,7 @@ import (
 // underlying's quote.
 type Quote struct {
 	Bid, Ask, Mid, PrevClose, IV float64
-	Greeks                       Greeks
+	Greeks                       pricing.Greeks
 	HasGreeks                    bool // the service's greeks (else they come from IV)
 }
 
@@ -84,7 +85,7 @@ func (s *Strategy) Pricer(m *Market, shift float64) *Pricer {
 		q := m.quote(i)
 		p.entry = append(p.entry, s.Entry(m, i))
 		p.iv = append(p.iv, math.Max(q.IV+shift, 0.0001))
-		p.expiry = append(p.expiry, api.ExpiryTime(s.Legs[i].Expiry))
+		p.expiry = append(p.expiry, market.ExpiryTime(s.Legs[i].Expiry))
 	}
 	return p
 }
@@ -99,8 +100,8 @@ func (p *Pricer) Value(i int, x float64, t time.Time) float64 {
 	if !t.Before(p.expiry[i]) || math.IsNaN(p.iv[i]) {
 		return l.Payoff(x)
 	}
-	T := p.expiry[i].Sub(t).Hours() / 24 / api.DaysPerYear
-	return Price(l.Kind == Call, x, l.Strike, T, p.rate, p.iv[i])
+	T := p.expiry[i].Sub(t).Hours() / 24 / market.DaysPerYear
+	return pricing.Price(l.Kind == Call, x, l.Strike, T, p.rate, p.iv[i])
 }
 
 // PnL is the strategy's P&L in dollars with the underlying at x at time

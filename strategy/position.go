@@ -8,7 +8,6 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/config"
-	"chainwatch/feed"
 )
 
 // Position is a saved strategy: the file's entry (config.Position) and
@@ -92,7 +91,7 @@ func (p *Position) OpenedToday(now time.Time) bool {
 
 // Spans are the requests that mark positions: one per underlying, over
 // the open positions' legs.
-func Spans(ps []Position) map[string]feed.Span {
+func Spans(ps []Position) map[string]api.Span {
 	all := map[string]*Strategy{}
 	for i := range ps {
 		if !ps[i].Open() {
@@ -105,7 +104,7 @@ func Spans(ps []Position) map[string]feed.Span {
 		}
 		s.Legs = append(s.Legs, ps[i].Strategy.Legs...)
 	}
-	out := make(map[string]feed.Span, len(all))
+	out := make(map[string]api.Span, len(all))
 	for sym, s := range all {
 		out[sym] = s.Span()
 	}

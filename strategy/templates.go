@@ -1,6 +1,7 @@
 package strategy
 
 import (
+	"chainwatch/pricing"
 	"fmt"
 	"math"
 
@@ -88,7 +89,7 @@ func Build(t Template, c Cursor) (Strategy, error) {
 	case Diagonal:
 		specs = []spec{{kind, -1, sign * w, false}, {kind, 1, 0, true}}
 	case CoveredCall:
-		st.Legs = append(st.Legs, Leg{Kind: Stock, Qty: OptionMultiplier, Root: c.Symbol, Price: math.NaN()})
+		st.Legs = append(st.Legs, Leg{Kind: Stock, Qty: pricing.Multiplier, Root: c.Symbol, Price: math.NaN()})
 		specs = []spec{{Call, -1, 0, false}}
 	default:
 		return st, fmt.Errorf("no template %d", t)

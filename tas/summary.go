@@ -1,6 +1,7 @@
 package tas
 
 import (
+	"chainwatch/pricing"
 	"cmp"
 	"math"
 	"slices"
@@ -97,7 +98,7 @@ func Summarize(trades []Trade, blockSize int64) Summary {
 	}
 	_, s.Sweeps, s.SweepVolume = InSweep(trades)
 	if pxVol > 0 {
-		s.VWAP = pxSum / float64(pxVol) / Multiplier
+		s.VWAP = pxSum / float64(pxVol) / pricing.Multiplier
 	}
 	if ivVol > 0 {
 		s.VWIV = ivSum / float64(ivVol)

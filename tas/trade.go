@@ -8,14 +8,11 @@
 package tas
 
 import (
+	"chainwatch/pricing"
 	"math"
 
 	"chainwatch/api"
 )
-
-// Multiplier is the contracts' deliverable: 100 shares, so a premium in
-// dollars is price x size x 100.
-const Multiplier = 100
 
 // Trade is one print of a contract. Prices and greeks are NaN when the
 // service sent null (no OPRA subscription, no IV for the print).
@@ -72,7 +69,7 @@ func (t *Trade) Counts() bool { return t.Cancel == api.TradeNormal }
 
 // Premium is the dollars that changed hands: price x size x 100; NaN
 // without a price.
-func (t *Trade) Premium() float64 { return t.Price * float64(t.Size) * Multiplier }
+func (t *Trade) Premium() float64 { return t.Price * float64(t.Size) * pricing.Multiplier }
 
 // Underlying is the underlying's mid at the print, NaN when its quote was
 // not sent (no consolidated-tape subscription).

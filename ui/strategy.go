@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"chainwatch/pricing"
 	"math"
 	"strconv"
 	"strings"
@@ -121,7 +122,7 @@ func legLine(l *StrategyLeg) string {
 	b.WriteString(padLeft(iv, 7))
 	g := q.Greeks
 	if !q.HasGreeks {
-		g = strategy.Greeks{Delta: math.NaN(), Theta: math.NaN(), Vega: math.NaN()}
+		g = pricing.Greeks{Delta: math.NaN(), Theta: math.NaN(), Vega: math.NaN()}
 	}
 	b.WriteString(padLeft(fixedText(g.Delta, 3), 9))
 	b.WriteString(padLeft(fixedText(g.Theta, 3), 8))

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"chainwatch/pricing"
 	"fmt"
 	"math"
 	"strings"
@@ -27,7 +28,7 @@ func condorData(tb testing.TB) *StrategyData {
 	m := strategy.Market{Spot: 700, Now: now, Rate: 0.04}
 	for i, mid := range []float64{2.1, 4.3, 3.9, 1.7} {
 		m.Quotes = append(m.Quotes, strategy.Quote{Bid: mid - 0.05, Ask: mid + 0.05, Mid: mid, PrevClose: math.NaN(), IV: 0.16 + 0.01*float64(i%2),
-			Greeks: strategy.Greeks{Delta: 0.1 * float64(i+1), Gamma: 0.01, Theta: -0.2, Vega: 0.5}, HasGreeks: true})
+			Greeks: pricing.Greeks{Delta: 0.1 * float64(i+1), Gamma: 0.01, Theta: -0.2, Vega: 0.5}, HasGreeks: true})
 	}
 	f := st.Analyze(&m)
 	d := &StrategyData{Title: "Strategy · SPY · " + st.Name(), Fig: f, Spot: m.Spot, DateLabel: "Dec04"}

@@ -5,24 +5,13 @@ import (
 	"slices"
 
 	"chainwatch/api"
+	"chainwatch/market"
+	"chainwatch/past"
 )
 
-// EarningsMove is one report's move: for the next report the move the
-// options price in (the ATM straddle of the first expiry after it, as a
-// share of spot), for a past one the move the stock made: the close of
-// the first session that traded on the news against the close before it.
-type EarningsMove struct {
-	Date api.Date
-	When api.ReportTime
-	// Next: the implied move of the report to come; else a past report's
-	// realized move.
-	Next bool
-	// Expiry is the expiry whose straddle prices the next report.
-	Expiry api.Date
-	// Move is the implied move (points) or the realized one (signed,
-	// points); MovePct the same as a share of the price before (fraction).
-	Move, MovePct float64
-}
+// EarningsMove is one report's move (past.Move, where the feed carries
+// the realized ones without importing vol).
+type EarningsMove = past.Move
 
 // ReportSessions are the sessions a report's move is measured between:
 // before is the last close before the news, after the first close after
@@ -30,13 +19,13 @@ type EarningsMove struct {
 // its own day; one after the close (AMC) on the next session.
 func ReportSessions(day api.Date, when api.ReportTime) (before, after api.Date) {
 	if when == api.AfterClose {
-		return api.LastTradingDay(day), api.NextTradingDay(day)
+		return market.LastTradingDay(day), market.NextTradingDay(day)
 	}
-	after = api.LastTradingDay(day)
-	if !api.IsTradingDay(day) {
-		after = api.NextTradingDay(day)
+	after = market.LastTradingDay(day)
+	if !market.IsTradingDay(day) {
+		after = market.NextTradingDay(day)
 	}
-	return api.PrevTradingDay(after), after
+	return market.PrevTradingDay(after), after
 }
 
 // PastReports are the last n earnings reports of events before today,

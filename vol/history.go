@@ -1,33 +1,14 @@
 package vol
 
 import (
+	"chainwatch/past"
 	"math"
 	"slices"
 )
 
-// Past is a symbol's figures against its own year: is its vol rich or
-// cheap, and how much has it moved. Each is NaN when the store holds too
-// little of the symbol's past to say (see MinSessions).
-//
-//   - IVRank: where the current IV30 stands in the range of the 252
-//     sessions ending with the current one: 100 x (IV30 - low) / (high -
-//     low); 0 at the year's low, 100 at its high.
-//   - IVPercentile: the share of the sessions before the current one (up
-//     to 251) whose IV30 was below the current IV30, in percent.
-//   - HV10, HV20, HV30: realized vol, close to close: the sample standard
-//     deviation of the last N daily log returns ln(C_t / C_t-1) of
-//     consecutive sessions, annualised by sqrt(252); a fraction, as IV.
-//   - IVHV: the current IV30 over HV30, both as fractions (above 1 the
-//     options price more movement than the stock has shown).
-type Past struct {
-	Sessions     int // sessions before the current one with an IV30
-	IVRank       float64
-	IVPercentile float64
-	HV10         float64
-	HV20         float64
-	HV30         float64
-	IVHV         float64
-}
+// Past is a symbol's figures against its own year (past.Figures, where
+// the feed carries them without importing vol).
+type Past = past.Figures
 
 // MinSessions is the fewest past sessions IV rank and percentile are
 // given from: a range of fewer than a month of days says nothing.

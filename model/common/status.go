@@ -5,6 +5,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/market"
 	"chainwatch/ui"
 )
 
@@ -27,8 +28,8 @@ func (s Status) Bar(snap *feed.Snapshot, q feed.Query, now time.Time) ui.StatusD
 	switch {
 	case snap.Feeds[feed.FeedChain].NoSuch && s.Shown != feed.FeedQuotes && s.Shown != feed.FeedEvents || q.Historical(now):
 		// Nothing will be polled: no pause to wait out, no next refresh.
-	case !feed.SessionLive(now, q.Mode) && !f.InFlight && (f.Due.IsZero() || !f.Due.Before(feed.NextOpen(now, q.Mode))):
-		d.Paused = feed.PauseText(now, q.Mode)
+	case !market.SessionLive(now, q.Mode) && !f.InFlight && (f.Due.IsZero() || !f.Due.Before(market.NextOpen(now, q.Mode))):
+		d.Paused = market.PauseText(now, q.Mode)
 	case !f.Due.IsZero():
 		// "next" is the chain's refresh (the watchlist's quotes on its
 		// page): the prices a trader watches.
@@ -38,7 +39,7 @@ func (s Status) Bar(snap *feed.Snapshot, q feed.Query, now time.Time) ui.StatusD
 		d.NextFeed, d.Next, d.NextCost = s.Next.String(), max(due.Sub(now), 0), s.NextCost
 	}
 	if err := LastErr(s.Errs); err != nil {
-		d.Err, d.ErrAge = feed.Describe(err, ""), now.Sub(err.At)
+		d.Err, d.ErrAge = api.Describe(err, ""), now.Sub(err.At)
 	}
 	return d
 }

@@ -11,6 +11,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/market"
 	"chainwatch/model/modeltest"
 	"chainwatch/sandbox"
 )
@@ -86,7 +87,7 @@ func TestPageHistoricalDay(t *testing.T) {
 		t.Fatalf("held %d trades and %d quotes of %s", p.Held(), p.Quotes(), day)
 	}
 	for _, tr := range p.trades.Trades() {
-		if tr.Time > api.SessionClose(day) {
+		if tr.Time > market.SessionClose(day) {
 			t.Fatalf("a trade at %s, after the close", tr.Time)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/market"
 	"chainwatch/model/common"
 )
 
@@ -135,15 +136,15 @@ func (p *Page) cost(snap *feed.Snapshot, now time.Time) string {
 		cost := api.Cost(eps[f], q.Mode, false)
 		total += cost
 		iv := snap.Feeds[f].Interval
-		if iv <= 0 || !feed.SessionLive(now, q.Mode) {
+		if iv <= 0 || !market.SessionLive(now, q.Mode) {
 			parts = append(parts, fmt.Sprintf("%s %d", names[f], cost))
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s %d every %s", names[f], cost, iv.Round(time.Second)))
 	}
 	head := []string{fmt.Sprintf("%d pts a refresh", total)}
-	if !feed.SessionLive(now, q.Mode) {
-		head = append(head, feed.PauseText(now, q.Mode))
+	if !market.SessionLive(now, q.Mode) {
+		head = append(head, market.PauseText(now, q.Mode))
 	}
 	return strings.Join(append(head, parts...), " · ")
 }

@@ -11,6 +11,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
+	"chainwatch/market"
 	"chainwatch/model/common"
 	"chainwatch/tas"
 	"chainwatch/ui"
@@ -107,7 +108,7 @@ func (m *Model) day(now time.Time) api.Date { return feed.ShownDay(m.q.Query, no
 // over reports whether the session shown has ended (a past day, or
 // today's after the close): its data is complete.
 func (m *Model) over(now time.Time) bool {
-	return m.day(now) != api.Today(now) || !feed.SessionLive(now, m.q.Mode)
+	return m.day(now) != api.Today(now) || !market.SessionLive(now, m.q.Mode)
 }
 
 // header is the header's data: the quote, the theo and the status.
@@ -135,7 +136,7 @@ func (m *Model) theo(now time.Time) float64 {
 			clock = clock.Add(-15 * time.Minute)
 		}
 		if m.over(now) {
-			clock = api.SessionClose(m.day(now)).On(m.day(now))
+			clock = market.SessionClose(m.day(now)).On(m.day(now))
 		}
 		days := clock.Sub(t.Time.On(m.day(now))).Hours() / 24
 		return tas.Theo(t, m.spot, max(days, 0))
@@ -221,7 +222,7 @@ func (m *Model) drawChart(w, h int, now time.Time) []string {
 	case m.loading:
 		d.Message = "loading the day's quotes and trades…"
 	case len(d.Mid) == 0 && len(d.Trades) == 0 && m.lastOK[fTAQ].IsZero() && m.err[fTAQ] != nil:
-		d.Message = "quotes: " + feed.Describe(m.err[fTAQ], "")
+		d.Message = "quotes: " + api.Describe(m.err[fTAQ], "")
 	}
 	return ui.Chart(&d, w, h, m.sh.Styles)
 }
@@ -230,7 +231,7 @@ func (m *Model) drawChart(w, h int, now time.Time) []string {
 // the close when the session is over.
 func (m *Model) timeAxis(now time.Time) (from, to api.TimeOfDay) {
 	day := m.day(now)
-	from, to = api.SessionOpen, api.SessionClose(day)
+	from, to = market.SessionOpen, market.SessionClose(day)
 	if m.over(now) {
 		return from, to
 	}
@@ -261,7 +262,7 @@ func (m *Model) tradeLines(w, h int) []string {
 	case m.loading:
 		v.Message = "loading trades…"
 	case m.err[fTrades] != nil:
-		v.Message = "trades: " + feed.Describe(m.err[fTrades], "")
+		v.Message = "trades: " + api.Describe(m.err[fTrades], "")
 	case m.over(m.sh.Now()):
 		v.Message = "no trades in the " + ui.DayLabel(m.day(m.sh.Now())) + " session"
 	}

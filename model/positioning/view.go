@@ -7,6 +7,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/market"
 	pos "chainwatch/positioning"
 	"chainwatch/ui"
 )
@@ -83,12 +84,12 @@ func (p *Page) view(now time.Time) ui.PositioningView {
 	sym := p.q.Symbol
 	r := p.Range()
 	v := ui.PositioningView{Symbol: sym, Range: r.Label(), Spot: math.NaN(), AsOf: -1, Term: p.termCost(now),
-		Paid: p.paid, Ladder: p.ladder, Historical: p.q.Historical(now), Closed: !feed.SessionLive(now, p.q.Mode)}
+		Paid: p.paid, Ladder: p.ladder, Historical: p.q.Historical(now), Closed: !market.SessionLive(now, p.q.Mode)}
 	switch {
 	case p.noSuch:
 		v.Message = "no such symbol: " + sym
 	case p.chain == nil && p.err != nil:
-		v.Message = sym + ": " + feed.Describe(p.err, "")
+		v.Message = sym + ": " + api.Describe(p.err, "")
 	case p.chain == nil:
 		v.Message = "loading the whole chain of " + sym + "…"
 	case len(p.figs.Expiries) == 0:

@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"chainwatch/api"
-	"chainwatch/feed"
 	"chainwatch/scan"
 	"chainwatch/ui"
 )
@@ -76,7 +75,7 @@ func (s *Model) formView() ui.Form {
 func (s *Model) dialogMsg() ui.Note {
 	if s.form != nil {
 		if errs := s.form.Errors(); len(errs) > 0 {
-			return ui.Note{Text: feed.OneLine(errs[0].Error()), Tone: ui.ToneError}
+			return ui.Note{Text: api.OneLine(errs[0].Error()), Tone: ui.ToneError}
 		}
 	}
 	return s.msgNote()
@@ -94,7 +93,7 @@ func (s *Model) checkNote() ui.Note {
 	case c.bad:
 		return ui.Note{Text: "✗ " + c.text, Tone: ui.ToneError}
 	case s.grammar == nil && s.metaErr != nil:
-		return ui.Note{Text: "not checked: the field list is unavailable (" + feed.OneLine(s.metaErr.Error()) + "); the service checks it when run", Tone: ui.ToneWarn}
+		return ui.Note{Text: "not checked: the field list is unavailable (" + api.OneLine(s.metaErr.Error()) + "); the service checks it when run", Tone: ui.ToneWarn}
 	case s.grammar == nil:
 		return ui.Note{Text: "not checked yet: the field list is on its way"}
 	case c.text == "filter":
@@ -160,9 +159,9 @@ func (s *Model) allNote() ui.Note {
 // msgNote is the message line: the outcome of the last action.
 func (s *Model) msgNote() ui.Note {
 	if s.msgBad {
-		return ui.Note{Text: feed.OneLine(s.msg), Tone: ui.ToneError}
+		return ui.Note{Text: api.OneLine(s.msg), Tone: ui.ToneError}
 	}
-	return ui.Note{Text: feed.OneLine(s.msg), Tone: ui.ToneValue}
+	return ui.Note{Text: api.OneLine(s.msg), Tone: ui.ToneValue}
 }
 
 // resultsH is the table's height inside the box: the box less its border,

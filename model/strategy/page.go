@@ -6,6 +6,7 @@
 package strategy
 
 import (
+	"chainwatch/pricing"
 	"fmt"
 	"math"
 	"time"
@@ -193,7 +194,7 @@ func (p *Page) legKey(k tea.KeyPressMsg) common.Action {
 	l := &p.st.Legs[p.sel]
 	step := 1
 	if l.Kind == strat.Stock {
-		step = strat.OptionMultiplier
+		step = pricing.Multiplier
 	}
 	switch {
 	case key.Matches(k, keys.QtyUp, keys.QtyDown):

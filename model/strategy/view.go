@@ -8,6 +8,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
+	"chainwatch/market"
 	"chainwatch/model/common"
 	strat "chainwatch/strategy"
 	"chainwatch/ui"
@@ -83,7 +84,7 @@ func (p *Page) chosenDate(f strat.Figures) time.Time {
 	if days < 0 {
 		days = n / 2
 	}
-	return api.ExpiryTime(today.AddDays(min(days, n)))
+	return market.ExpiryTime(today.AddDays(min(days, n)))
 }
 
 func signedPts(v float64) string {
@@ -118,7 +119,7 @@ func (p *Page) Wants(c common.Sight) []feed.Want {
 	q := feed.Query{Symbol: p.st.Symbol, Mode: c.Mode, Date: p.q.Date}
 	name := "strategy " + string(c.Mode) + " " + p.st.Symbol + ":" + sp.Key
 	if p.job == nil || p.jobName != name {
-		p.job = feed.LegsJob(p.sh.Source(), "strategy", q, map[string]feed.Span{p.st.Symbol: sp}, markEvery)
+		p.job = feed.LegsJob(p.sh.Source(), "strategy", q, map[string]api.Span{p.st.Symbol: sp}, markEvery)
 		p.jobName = name
 	}
 	return []feed.Want{{Feed: feed.FeedJob, Query: q, Job: p.job}}

@@ -40,7 +40,7 @@ func (s *state) lookedUp(m feed.ChainMsg) (common.Action, bool) {
 	}
 	switch {
 	case m.Err != nil && !api.IsNoData(m.Err):
-		return common.Notice{Text: q.Symbol + " not looked up yet: " + feed.OneLine(m.Err.Error()) + "; still on " + s.q.Symbol}, true
+		return common.Notice{Text: q.Symbol + " not looked up yet: " + api.OneLine(m.Err.Error()) + "; still on " + s.q.Symbol}, true
 	case m.Chain == nil:
 		s.lookingUp = nil
 		return common.NoSuchSymbol{Symbol: q.Symbol}, true

@@ -6,6 +6,7 @@ import (
 
 	"chainwatch/config"
 	"chainwatch/feed"
+	"chainwatch/market"
 	"chainwatch/ui"
 )
 
@@ -117,7 +118,7 @@ func (s *state) Header(now time.Time) ui.HeaderData {
 	h.Mode = s.q.Mode
 	h.Date = feed.ShownDay(s.q, now)
 	h.Historical = s.q.Historical(now)
-	h.Closed = !h.Historical && !feed.SessionLive(now, s.q.Mode)
+	h.Closed = !h.Historical && !market.SessionLive(now, s.q.Mode)
 	last := s.chain.LastOK()
 	h.Loading = s.chain.Loading()
 	if !last.IsZero() {
@@ -129,7 +130,7 @@ func (s *state) Header(now time.Time) ui.HeaderData {
 		h.NoData = true // an age from nothing would freeze at 0s
 	case fe != nil && fe.At.After(last):
 		h.Stale = true
-	case feed.SessionLive(now, s.q.Mode) && !h.Historical:
+	case market.SessionLive(now, s.q.Mode) && !h.Historical:
 		limit := config.StaleAfter*s.snap.Feeds[feed.FeedChain].Interval + 5*time.Second
 		h.Stale = h.Age > limit
 	}

@@ -146,7 +146,7 @@ func (v *Vol) message() string {
 	case c.Loading():
 		return "loading " + v.q.Symbol + "…"
 	case c.Err() != nil:
-		return v.q.Symbol + ": " + feed.Describe(c.Err(), "")
+		return v.q.Symbol + ": " + api.Describe(c.Err(), "")
 	}
 	return "no options listed for " + v.q.Symbol
 }

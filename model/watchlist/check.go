@@ -44,7 +44,7 @@ func (m *Model) Confirm(msg feed.QuotesMsg) tea.Cmd {
 		return nil
 	}
 	if msg.Err != nil && !api.IsNoData(msg.Err) {
-		m.note = ui.Note{Text: sym + " not checked yet: " + feed.OneLine(msg.Err.Error()) + "; it is asked again with the next quotes", Tone: ui.ToneWarn}
+		m.note = ui.Note{Text: sym + " not checked yet: " + api.OneLine(msg.Err.Error()) + "; it is asked again with the next quotes", Tone: ui.ToneWarn}
 		return nil
 	}
 	m.checking = ""

@@ -7,8 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"chainwatch/api"
 	"chainwatch/config"
-	"chainwatch/feed"
 	"chainwatch/ui"
 )
 
@@ -125,7 +125,7 @@ func (m *Model) saveList() tea.Cmd {
 func (m *Model) saved(s SavedMsg) {
 	switch {
 	case s.Err != nil:
-		m.note = ui.Note{Text: "watchlist not saved: " + feed.OneLine(s.Err.Error()), Tone: ui.ToneError}
+		m.note = ui.Note{Text: "watchlist not saved: " + api.OneLine(s.Err.Error()), Tone: ui.ToneError}
 	case m.note.Tone == ui.ToneError:
 		m.note = ui.Note{Text: "watchlist saved", Tone: ui.ToneValue}
 	}

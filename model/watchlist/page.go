@@ -11,6 +11,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
+	"chainwatch/market"
 	"chainwatch/model/common"
 	"chainwatch/ui"
 )
@@ -183,8 +184,22 @@ func (m *Model) viewData(now time.Time) ui.WatchlistView {
 	v.Source, v.Mode, v.Cost, v.FromHistory = m.source, m.q.Mode, m.cost, m.fromHistory
 	v.Date, v.Today = feed.ShownDay(m.q, now), m.q.Day(now)
 	v.Historical = m.q.Historical(now)
-	v.Closed = !v.Historical && !feed.SessionLive(now, m.q.Mode)
+	v.Closed = !v.Historical && !market.SessionLive(now, m.q.Mode)
 	v.AsOf, v.Loading = asOf, m.loading && len(m.symbols) > 0
+	m.freshness(&v, now)
+	v.Message = m.message()
+	if v.Message != "" {
+		v.Rows = v.Rows[:0]
+	}
+	v.Notes = notes
+	v.Now, v.Flash = now.UnixNano(), m.sh.Flash.Nanoseconds()
+	v.Focused = m.Focused
+	return v
+}
+
+// freshness sets how old the quotes are, and whether they are missing or
+// stale, on v (its Loading, Historical and Closed set).
+func (m *Model) freshness(v *ui.WatchlistView, now time.Time) {
 	v.Age, v.NoData, v.Stale = 0, false, false
 	if !m.lastOK.IsZero() {
 		v.Age = max(now.Sub(m.lastOK), 0)
@@ -198,20 +213,17 @@ func (m *Model) viewData(now time.Time) ui.WatchlistView {
 	case !v.Historical && !v.Closed && m.interval > 0:
 		v.Stale = v.Age > config.StaleAfter*m.interval+5*time.Second
 	}
-	v.Message = ""
+}
+
+// message is what the table says instead of its rows: "" when it shows them.
+func (m *Model) message() string {
 	switch {
 	case len(m.symbols) == 0:
-		v.Message = "the watchlist is empty: " + m.keys.Add.Help().Key + " adds a symbol"
+		return "the watchlist is empty: " + m.keys.Add.Help().Key + " adds a symbol"
 	case m.lastOK.IsZero() && m.err != nil:
-		v.Message = "quotes: " + feed.Describe(m.err, "")
+		return "quotes: " + api.Describe(m.err, "")
 	}
-	if v.Message != "" {
-		v.Rows = v.Rows[:0]
-	}
-	v.Notes = notes
-	v.Now, v.Flash = now.UnixNano(), m.sh.Flash.Nanoseconds()
-	v.Focused = m.Focused
-	return v
+	return ""
 }
 
 // shownOffset is the first row shown with the cursor on row cursor and
@@ -279,7 +291,7 @@ func (m *Model) CountsSeconds(now time.Time) bool {
 	if m.lastOK.IsZero() || m.q.Historical(now) {
 		return false
 	}
-	return feed.SessionLive(now, m.q.Mode) || m.err != nil && m.errAt.After(m.lastOK)
+	return market.SessionLive(now, m.q.Mode) || m.err != nil && m.errAt.After(m.lastOK)
 }
 
 // ShortHelp is the page's keys a newcomer needs first.

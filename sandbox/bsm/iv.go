@@ -210,36 +210,52 @@ func (s *solver) solve(shortcut bool) (float64, bool) {
 			// the full tolerance decides.
 			return v, true
 		}
-		next := math.NaN()
-		if b > 0 && vega > 0 {
-			f := math.Log(b) - lnc
-			f1 := vega / b
-			f2 := volga/b - f1*f1
-			step := f / f1
-			halley := 1 - 0.5*step*f2/f1
-			if halley > 0.5 && halley < 2 {
-				step /= halley
-				if shortcut && math.Abs(f) < 1e-6 && v-step > lo && v-step < hi {
-					return v - step, true
-				}
-			}
-			// Far from the money a step may overshoot by orders of
-			// magnitude; a factor of two per step reaches the root's
-			// neighbourhood quickly from any guess.
-			next = math.Min(math.Max(v-step, 0.5*v), 2*v)
+		next, done := s.halleyNext(v, b, vega, volga, lnc, lo, hi, shortcut)
+		if done {
+			return next, true
 		}
-		switch {
-		case next > lo && next < hi:
-			v = next
-		case next >= hi && !hiSeen:
-			v = MaxIV
-		case next <= lo && !loSeen:
-			v = MinIV
-		default:
-			v = math.Sqrt(lo * hi)
-		}
+		v = bracketed(next, lo, hi, loSeen, hiSeen)
 	}
 	return 0, false
+}
+
+// halleyNext is the next vol from v by a Halley step on ln(black) (a
+// Newton step where Halley's correction is out of bounds), NaN when black
+// or vega is 0; done when shortcut takes it as the answer (see solve).
+func (s *solver) halleyNext(v, b, vega, volga, lnc, lo, hi float64, shortcut bool) (next float64, done bool) {
+	if !(b > 0 && vega > 0) {
+		return math.NaN(), false
+	}
+	f := math.Log(b) - lnc
+	f1 := vega / b
+	f2 := volga/b - f1*f1
+	step := f / f1
+	halley := 1 - 0.5*step*f2/f1
+	if halley > 0.5 && halley < 2 {
+		step /= halley
+		if shortcut && math.Abs(f) < 1e-6 && v-step > lo && v-step < hi {
+			return v - step, true
+		}
+	}
+	// Far from the money a step may overshoot by orders of magnitude; a
+	// factor of two per step reaches the root's neighbourhood quickly
+	// from any guess.
+	return math.Min(math.Max(v-step, 0.5*v), 2*v), false
+}
+
+// bracketed is next when it is inside (lo, hi), else the end of the range
+// on its side when that was never evaluated, else the bracket's
+// geometric middle.
+func bracketed(next, lo, hi float64, loSeen, hiSeen bool) float64 {
+	switch {
+	case next > lo && next < hi:
+		return next
+	case next >= hi && !hiSeen:
+		return MaxIV
+	case next <= lo && !loSeen:
+		return MinIV
+	}
+	return math.Sqrt(lo * hi)
 }
 
 // guess is the Corrado-Miller approximation of the implied volatility,

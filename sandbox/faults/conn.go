@@ -2,7 +2,6 @@ package faults
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -26,16 +25,11 @@ const drainFor = 2 * time.Second
 // connection cannot be hijacked (HTTP/2), the handler aborts the stream
 // with http.ErrAbortHandler after the partial body instead.
 func truncate(w http.ResponseWriter, r *http.Request, next http.Handler) {
-	buf := &bufferedResponse{header: http.Header{}}
-	next.ServeHTTP(buf, r)
-	status := buf.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	body := buf.body.Bytes()
+	buf := Buffer(next, r, nil)
+	status, body := buf.Status(), buf.Body()
 	half := body[:len(body)/2]
 
-	h := buf.header.Clone()
+	h := buf.Header().Clone()
 	h.Del("Transfer-Encoding")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	if h.Get("Content-Type") == "" && len(body) > 0 {
@@ -118,29 +112,3 @@ func tcpConn(conn net.Conn) (*net.TCPConn, bool) {
 		}
 	}
 }
-
-// bufferedResponse collects a handler's answer for truncate. It offers
-// Flush (a no-op) so handlers that stream still run; the whole body is
-// needed anyway to announce its length.
-type bufferedResponse struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (b *bufferedResponse) Header() http.Header { return b.header }
-
-func (b *bufferedResponse) WriteHeader(status int) {
-	if b.status == 0 {
-		b.status = status
-	}
-}
-
-func (b *bufferedResponse) Write(p []byte) (int, error) {
-	if b.status == 0 {
-		b.status = http.StatusOK
-	}
-	return b.body.Write(p)
-}
-
-func (b *bufferedResponse) Flush() {}

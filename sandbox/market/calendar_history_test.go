@@ -3,12 +3,12 @@ package market
 import (
 	"testing"
 
-	"chainwatch/api"
-	"chainwatch/api/caltest"
+	"chainwatch/market"
+	"chainwatch/market/caltest"
 )
 
 // TestCalendarIsTheExchangesHistory holds the sandbox's calendar to the
-// NYSE's published record (api/caltest), every day of every year it
+// NYSE's published record (market/caltest), every day of every year it
 // covers: the day table the paths and expiries walk, every day; and the
 // sessions the market simulates (an SPX day exists exactly on a trading
 // day, its path runs from 09:30 to the record's close, 13:00 on an early
@@ -37,7 +37,7 @@ func TestCalendarIsTheExchangesHistory(t *testing.T) {
 		case ok != want.Trading:
 			bad++
 			t.Errorf("%s: SPX has a session %v, the exchange's record %v (%s)", d, ok, want.Trading, want.Why)
-		case ok && (day.CloseTime != want.Close || len(day.path) != int(want.Close-api.SessionOpen)/1000):
+		case ok && (day.CloseTime != want.Close || len(day.path) != int(want.Close-market.SessionOpen)/1000):
 			bad++
 			t.Errorf("%s: SPX's session ends %v after %d seconds, the exchange's record %v (%s)", d, day.CloseTime, len(day.path), want.Close, want.Why)
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // Day is one trading day of one security: the session's open and close
@@ -37,7 +38,7 @@ type Day struct {
 
 // second returns the index of the second that holds t (t within the session).
 func (d *Day) second(t api.TimeOfDay) int {
-	k := int(t-api.SessionOpen) / 1000
+	k := int(t-market.SessionOpen) / 1000
 	return min(k, len(d.path)-1)
 }
 
@@ -48,7 +49,7 @@ func (d *Day) raw(k int) float64 { return float64(d.path[k]) * d.scale }
 // 09:30, the close from CloseTime, the per-second path in between.
 func (d *Day) Price(t api.TimeOfDay) float64 {
 	switch {
-	case t < api.SessionOpen:
+	case t < market.SessionOpen:
 		return d.PrevClose
 	case t >= d.CloseTime:
 		return d.Close
@@ -63,7 +64,7 @@ func (d *Day) Price(t api.TimeOfDay) float64 {
 // HighLow returns the session's high and low from 09:30 through t (Open
 // for both before the open).
 func (d *Day) HighLow(t api.TimeOfDay) (hi, lo float64) {
-	if t < api.SessionOpen {
+	if t < market.SessionOpen {
 		return d.Open, d.Open
 	}
 	k := d.second(t)
@@ -88,12 +89,12 @@ func (d *Day) HighLow(t api.TimeOfDay) (hi, lo float64) {
 // CloseTime. Zero for indices.
 func (d *Day) Volume(t api.TimeOfDay) int64 {
 	switch {
-	case !d.trades || t < api.SessionOpen:
+	case !d.trades || t < market.SessionOpen:
 		return 0
 	case t >= d.CloseTime:
 		return d.total
 	}
-	x := int(t - api.SessionOpen)
+	x := int(t - market.SessionOpen)
 	i := min(x/60000, len(d.cumVol)-2)
 	frac := float64(x-i*60000) / 60000
 	return int64(d.cumVol[i] + (d.cumVol[i+1]-d.cumVol[i])*min(frac, 1))
@@ -106,7 +107,7 @@ func (d *Day) LastSize(t api.TimeOfDay) int64 {
 	switch {
 	case !d.trades:
 		return 0
-	case t < api.SessionOpen:
+	case t < market.SessionOpen:
 		return d.cross[0]
 	case t >= d.CloseTime:
 		return d.cross[1]
@@ -144,7 +145,7 @@ func tradeSize(key, k uint64, big float64) int64 {
 // that also answers the price at once (leverage: a sell-off lifts vol).
 func (d *Day) Vol(t api.TimeOfDay) float64 {
 	switch {
-	case t < api.SessionOpen:
+	case t < market.SessionOpen:
 		return d.vol[0]
 	case t >= d.CloseTime:
 		return d.vol[1]
@@ -154,7 +155,7 @@ func (d *Day) Vol(t api.TimeOfDay) float64 {
 
 // volAt is Vol at second k of the session.
 func (d *Day) volAt(k int) float64 {
-	n := float64(d.CloseTime-api.SessionOpen) / 1000
+	n := float64(d.CloseTime-market.SessionOpen) / 1000
 	f := float64(k) / n
 	r := math.Log(d.Close) - d.logPC
 	lv := math.Log(d.vol[0]) + f*(math.Log(d.vol[1])-math.Log(d.vol[0])+d.lambda*r) -

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 func TestDaySession(t *testing.T) {
@@ -25,19 +26,19 @@ func TestDaySession(t *testing.T) {
 func checkDay(t *testing.T, u *Universe, s *Security, day *Day) {
 	t.Helper()
 	d := day.Date
-	if day.CloseTime != api.SessionClose(d) {
+	if day.CloseTime != market.SessionClose(d) {
 		t.Errorf("%s %v: close time %v", s.Symbol, d, day.CloseTime)
 	}
-	if day.PrevClose != u.Close(s, api.PrevTradingDay(d)) || day.Close != u.Close(s, d) {
+	if day.PrevClose != u.Close(s, market.PrevTradingDay(d)) || day.Close != u.Close(s, d) {
 		t.Errorf("%s %v: closes %v %v disagree with the daily path", s.Symbol, d, day.PrevClose, day.Close)
 	}
-	if day.Price(0) != day.PrevClose || day.Price(api.SessionOpen-1) != day.PrevClose {
+	if day.Price(0) != day.PrevClose || day.Price(market.SessionOpen-1) != day.PrevClose {
 		t.Errorf("%s %v: before the open the price is not the previous close", s.Symbol, d)
 	}
-	if day.Price(api.SessionOpen) != day.Open || day.Price(day.CloseTime) != day.Close || day.Price(api.DayMillis-1) != day.Close {
+	if day.Price(market.SessionOpen) != day.Open || day.Price(day.CloseTime) != day.Close || day.Price(api.DayMillis-1) != day.Close {
 		t.Errorf("%s %v: path does not start at Open and end at Close", s.Symbol, d)
 	}
-	if len(day.path) != int(day.CloseTime-api.SessionOpen)/1000 || len(day.path) > 23400 {
+	if len(day.path) != int(day.CloseTime-market.SessionOpen)/1000 || len(day.path) > 23400 {
 		t.Errorf("%s %v: %d seconds", s.Symbol, d, len(day.path))
 	}
 	if g := math.Abs(math.Log(day.Open / day.PrevClose)); g > 0.2 {
@@ -61,13 +62,13 @@ func checkDay(t *testing.T, u *Universe, s *Security, day *Day) {
 		t.Errorf("%s %v: last second %v far from close %v", s.Symbol, d, prev, day.Close)
 	}
 	var lastHi, lastLo, lastVol = 0.0, math.Inf(1), int64(0)
-	for tm := api.SessionOpen - 1000; tm <= day.CloseTime+1000; tm += 60_000 + 7 {
+	for tm := market.SessionOpen - 1000; tm <= day.CloseTime+1000; tm += 60_000 + 7 {
 		hi, lo := day.HighLow(tm)
 		p := day.Price(tm)
-		if tm >= api.SessionOpen && (p > hi || p < lo) {
+		if tm >= market.SessionOpen && (p > hi || p < lo) {
 			t.Fatalf("%s %v %v: price %v outside [%v, %v]", s.Symbol, d, tm, p, lo, hi)
 		}
-		if tm >= api.SessionOpen && (hi < lastHi || lo > lastLo) {
+		if tm >= market.SessionOpen && (hi < lastHi || lo > lastLo) {
 			t.Fatalf("%s %v %v: high/low went back", s.Symbol, d, tm)
 		}
 		lastHi, lastLo = hi, lo
@@ -83,7 +84,7 @@ func checkDay(t *testing.T, u *Universe, s *Security, day *Day) {
 			t.Fatalf("%s %v %v: last size %d", s.Symbol, d, tm, size)
 		}
 	}
-	if day.Vol(0) != u.VolLevel(s, api.PrevTradingDay(d)) || day.Vol(day.CloseTime) != u.VolLevel(s, d) {
+	if day.Vol(0) != u.VolLevel(s, market.PrevTradingDay(d)) || day.Vol(day.CloseTime) != u.VolLevel(s, d) {
 		t.Errorf("%s %v: vol does not run from yesterday's level to today's", s.Symbol, d)
 	}
 	if s.Kind != Index {
@@ -91,7 +92,7 @@ func checkDay(t *testing.T, u *Universe, s *Security, day *Day) {
 		if total < s.AvgVolume/4 || total > s.AvgVolume*6 {
 			t.Errorf("%s %v: volume %d against an average %d", s.Symbol, d, total, s.AvgVolume)
 		}
-		if day.Volume(day.CloseTime-1) >= total || day.Volume(api.SessionOpen) <= 0 {
+		if day.Volume(day.CloseTime-1) >= total || day.Volume(market.SessionOpen) <= 0 {
 			t.Errorf("%s %v: no opening or closing cross", s.Symbol, d)
 		}
 	}
@@ -133,7 +134,7 @@ func TestDayCacheBounded(t *testing.T) {
 	d := api.Date(20260302)
 	for i := 0; i < 12; i++ {
 		u.Day(s, d)
-		d = api.NextTradingDay(d)
+		d = market.NextTradingDay(d)
 	}
 	if n := u.days.len(); n != 4 {
 		t.Errorf("cache holds %d days, want 4", n)
@@ -150,7 +151,7 @@ func TestConcurrentUse(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < 20; i++ {
 				s, _ := u.Lookup(syms[(g+i)%len(syms)])
-				d := api.LastTradingDay(dateOf(dayNum(20261001) + (g*7+i)%30))
+				d := market.LastTradingDay(dateOf(dayNum(20261001) + (g*7+i)%30))
 				if day, ok := u.Day(s, d); !ok || day.Close != u.Close(s, d) {
 					t.Errorf("%s %v: day disagrees", s.Symbol, d)
 				}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // Building a Day. The close is the daily path's; the open gaps from the
@@ -19,7 +20,7 @@ import (
 // cheaply within a request or a tick.
 func (u *Universe) Day(s *Security, d api.Date) (*Day, bool) {
 	m := u.model(s)
-	if m == nil || !api.IsTradingDay(d) || d < s.Since {
+	if m == nil || !market.IsTradingDay(d) || d < s.Since {
 		return nil, false
 	}
 	return u.day(m, d), true
@@ -41,13 +42,13 @@ func (u *Universe) buildDay(m *model, d api.Date) *Day {
 	n := dayNum(d)
 	np := prevTrading(n)
 	day := &Day{
-		Date: d, CloseTime: api.SessionClose(d), scale: 1,
+		Date: d, CloseTime: market.SessionClose(d), scale: 1,
 		PrevClose: round2(math.Exp(m.logClose(np))), Close: round2(math.Exp(m.logClose(n))),
 		logPC: m.logClose(np), lambda: m.lambda,
 		vol:    [2]float64{s.Vol * math.Exp(m.logVolMult(np)), s.Vol * math.Exp(m.logVolMult(n))},
 		trades: s.Kind != Index, sizes: mix(m.key, uint64(n), 7), big: math.Min(1, 300/s.Price),
 	}
-	secs := int(day.CloseTime-api.SessionOpen) / 1000
+	secs := int(day.CloseTime-market.SessionOpen) / 1000
 	switch m.kind {
 	case trackPath:
 		b := u.day(m.base, d)

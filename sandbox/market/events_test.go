@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 func TestEarnings(t *testing.T) {
@@ -33,7 +34,7 @@ func TestEarnings(t *testing.T) {
 			if i > 0 && (e.Quarter != evs[i-1].Quarter%4+1 || e.Quarter == 1 && e.Year != evs[i-1].Year+1) {
 				t.Fatalf("%s: FY%d Q%d follows FY%d Q%d", s.Symbol, e.Year, e.Quarter, evs[i-1].Year, evs[i-1].Quarter)
 			}
-			if !api.IsTradingDay(e.ReportDate) || e.ReportDate < s.Since {
+			if !market.IsTradingDay(e.ReportDate) || e.ReportDate < s.Since {
 				t.Fatalf("%s: report on %v", s.Symbol, e.ReportDate)
 			}
 			if e.EPSActual.Valid != (e.ReportDate < today) || !e.EPSEstimate.Valid {
@@ -100,14 +101,14 @@ func TestDividends(t *testing.T) {
 			if i > 0 && e.ExDividendDate < evs[i-1].ExDividendDate {
 				t.Fatalf("%s: dividends out of order at %v", s.Symbol, e.ExDividendDate)
 			}
-			if !api.IsTradingDay(e.ExDividendDate) || e.PaymentDate <= e.ExDividendDate || e.ExDividendDate < s.Since {
+			if !market.IsTradingDay(e.ExDividendDate) || e.PaymentDate <= e.ExDividendDate || e.ExDividendDate < s.Since {
 				t.Fatalf("%s: ex %v pay %v", s.Symbol, e.ExDividendDate, e.PaymentDate)
 			}
 			special := e.DividendCode == "Special"
 			if special != (e.SpecialDividendCode.V == 1) || !special && e.DividendCode != "Regular" || !e.Dividend.Valid || e.Dividend.V <= 0 || e.UnadjustedDividend != e.Dividend {
 				t.Fatalf("%s: %+v", s.Symbol, e)
 			}
-			if !special && e.ExDividendDate > api.PrevTradingDay(Anchor).AddDays(-365) && e.ExDividendDate <= Anchor {
+			if !special && e.ExDividendDate > market.PrevTradingDay(Anchor).AddDays(-365) && e.ExDividendDate <= Anchor {
 				yearSum += e.Dividend.V
 			}
 		}

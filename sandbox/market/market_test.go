@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 func TestUniverse(t *testing.T) {
@@ -41,7 +42,7 @@ func TestUniverse(t *testing.T) {
 		if s.Name == "" || s.Sector == "" || s.Price <= 0 || s.Vol < 0.05 || s.Vol > 1.5 {
 			t.Errorf("%s: implausible record %+v", s.Symbol, *s)
 		}
-		if !api.IsTradingDay(s.Since) || s.Since > Anchor {
+		if !market.IsTradingDay(s.Since) || s.Since > Anchor {
 			t.Errorf("%s: since %v", s.Symbol, s.Since)
 		}
 		if !slices.Contains([]int{0, 1, 2, 4, 12}, s.DivFreq) || (s.DivFreq > 0) != (s.DivYield > 0) && s.Kind != Index {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // The daily path of a security. The log close on day n is
@@ -240,7 +241,7 @@ func (u *Universe) Close(s *Security, d api.Date) float64 {
 	if m == nil {
 		return 0
 	}
-	return round2(math.Exp(m.logClose(dayNum(api.LastTradingDay(d)))))
+	return round2(math.Exp(m.logClose(dayNum(market.LastTradingDay(d)))))
 }
 
 // VolLevel returns the end-of-day 30-day ATM implied vol (fraction) of the
@@ -251,5 +252,5 @@ func (u *Universe) VolLevel(s *Security, d api.Date) float64 {
 	if m == nil {
 		return 0
 	}
-	return s.Vol * math.Exp(m.logVolMult(dayNum(api.LastTradingDay(d))))
+	return s.Vol * math.Exp(m.logVolMult(dayNum(market.LastTradingDay(d))))
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 func lookup(t testing.TB, u *Universe, sym string) *Security {
@@ -41,7 +42,7 @@ func TestDeterminism(t *testing.T) {
 			}
 			da, _ := a.Day(sa, d)
 			db, _ := b.Day(sb, d)
-			for tm := api.SessionOpen; tm < da.CloseTime; tm += 997 * 13 {
+			for tm := market.SessionOpen; tm < da.CloseTime; tm += 997 * 13 {
 				if da.Price(tm) != db.Price(tm) || da.Volume(tm) != db.Volume(tm) || da.Vol(tm) != db.Vol(tm) {
 					t.Fatalf("%s %v %v: days disagree", sym, d, tm)
 				}
@@ -60,7 +61,7 @@ func TestRealisedVol(t *testing.T) {
 		var sum, sq float64
 		n := 0
 		prev := u.Close(s, 20211231)
-		for d := api.NextTradingDay(20211231); d <= Anchor; d = api.NextTradingDay(d) {
+		for d := market.NextTradingDay(20211231); d <= Anchor; d = market.NextTradingDay(d) {
 			c := u.Close(s, d)
 			r := math.Log(c / prev)
 			sum, sq, n = sum+r, sq+r*r, n+1
@@ -118,7 +119,7 @@ func TestLeverage(t *testing.T) {
 	spx := lookup(t, u, "SPX")
 	var xs, ys []float64
 	pc, pv := u.Close(spx, 20191231), u.VolLevel(spx, 20191231)
-	for d := api.NextTradingDay(20191231); d <= Anchor; d = api.NextTradingDay(d) {
+	for d := market.NextTradingDay(20191231); d <= Anchor; d = market.NextTradingDay(d) {
 		c, v := u.Close(spx, d), u.VolLevel(spx, d)
 		xs, ys = append(xs, math.Log(c/pc)), append(ys, math.Log(v/pv))
 		pc, pv = c, v

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // row is one line of the security tables (funds.go, stocks.go). The
@@ -111,7 +112,7 @@ func (r *row) security() *Security {
 	default:
 		s.Optionable, s.Roots = true, strings.Fields(r.roots)
 	}
-	if !api.IsTradingDay(s.Since) {
+	if !market.IsTradingDay(s.Since) {
 		panic("market: " + r.sym + " since " + s.Since.String() + " is not a trading day")
 	}
 	return s

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // Series is one expiry of one option root: its strikes, ascending.
@@ -101,13 +102,13 @@ func rootSpecs(s *Security, o rowOpts) []rootSpec {
 // their settlement. Nil for a security without options or before Since.
 func (u *Universe) Series(s *Security, d api.Date) []Series {
 	m := u.model(s)
-	d = api.LastTradingDay(d)
+	d = market.LastTradingDay(d)
 	if m == nil || !s.Optionable || d < s.Since {
 		return nil
 	}
 	n := dayNum(d)
-	prev := u.Close(s, api.PrevTradingDay(d))
-	vol := math.Max(s.Vol, u.VolLevel(s, api.PrevTradingDay(d)))
+	prev := u.Close(s, market.PrevTradingDay(d))
+	vol := math.Max(s.Vol, u.VolLevel(s, market.PrevTradingDay(d)))
 	var out []Series
 	for i := range m.specs {
 		r := &m.specs[i]

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 func contracts(ss []Series) int {
@@ -61,7 +62,7 @@ func checkSeries(t *testing.T, s *Security, d api.Date, ss []Series) {
 				t.Fatalf("%s %v: %s %v after %s %v", s.Symbol, d, x.Root, x.Expiry, p.Root, p.Expiry)
 			}
 		}
-		if !api.IsTradingDay(x.Expiry) || x.Expiry < d || x.AMSettled && x.Expiry == d {
+		if !market.IsTradingDay(x.Expiry) || x.Expiry < d || x.AMSettled && x.Expiry == d {
 			t.Fatalf("%s %v: expiry %v (AM %v)", s.Symbol, d, x.Expiry, x.AMSettled)
 		}
 		if len(x.Strikes) < 5 {

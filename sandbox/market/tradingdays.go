@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // The calendar is api's (the NYSE rules the client uses too), kept here
@@ -30,7 +31,7 @@ func isTrading(n int) bool {
 	if cal.filled[w/64].Load()&(1<<(w%64)) == 0 {
 		var bits uint64
 		for i := range 64 {
-			if api.IsTradingDay(dateOf(w*64 + i)) {
+			if market.IsTradingDay(dateOf(w*64 + i)) {
 				bits |= 1 << i
 			}
 		}

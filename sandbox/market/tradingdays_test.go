@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 func TestDayNumbersRoundTrip(t *testing.T) {
@@ -37,14 +38,14 @@ func TestRate(t *testing.T) {
 
 // TestCalendarIsAPIs: the calendar's bits, filled as days are asked for
 // (here from the end, by four goroutines at once), say what
-// api.IsTradingDay says of every day of the horizon and nothing outside.
+// market.IsTradingDay says of every day of the horizon and nothing outside.
 func TestCalendarIsAPIs(t *testing.T) {
 	errs := make(chan string, 8) // an error and the done of each
 	for g := range 4 {
 		go func() {
 			defer func() { errs <- "" }()
 			for n := horizon - 1 - g; n >= 0; n -= 4 {
-				if got, want := isTrading(n), api.IsTradingDay(dateOf(n)); got != want {
+				if got, want := isTrading(n), market.IsTradingDay(dateOf(n)); got != want {
 					errs <- fmt.Sprintf("%v: isTrading %v, api %v", dateOf(n), got, want)
 					return
 				}

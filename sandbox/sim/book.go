@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	nyse "chainwatch/market"
 	"chainwatch/sandbox/bsm"
 	"chainwatch/sandbox/market"
 )
@@ -116,9 +117,9 @@ func (m *Market) book(sec *market.Security, date api.Date) (*book, bool) {
 		week := map[string]int{} // PM expiries within a week, by root
 		for _, ms := range m.u.Series(sec, date) {
 			s := series{Series: ms, base: b.n, days: date.DaysUntil(ms.Expiry)}
-			s.settle = min(api.SessionClose(ms.Expiry), 16*3600_000)
+			s.settle = min(nyse.SessionClose(ms.Expiry), 16*3600_000)
 			if ms.AMSettled {
-				s.settle = api.SessionOpen
+				s.settle = nyse.SessionOpen
 			}
 			wd, d := ms.Expiry.Weekday(), ms.Expiry.Day()
 			s.monthly = ms.AMSettled || wd == time.Friday && d >= 15 && d <= 21
@@ -155,7 +156,7 @@ func (m *Market) nextEvent(sec *market.Security, date, from api.Date) event {
 	if !ok {
 		return event{}
 	}
-	at := api.SessionOpen
+	at := nyse.SessionOpen
 	switch when {
 	case api.AfterClose:
 		at = 16*3600_000 + 30*60_000

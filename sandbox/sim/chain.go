@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // Chain is the option-and-underlying-quotes snapshot of one underlying at a
@@ -185,12 +186,12 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bo
 	// shared slice.
 	ch := &Chain{Underlying: us.u, Indicator: us.ind, Options: make([]api.OptionData, n)}
 	optStamp := tick
-	if tick < api.SessionOpen {
-		optStamp = api.SessionClose(api.PrevTradingDay(b.date))
+	if tick < market.SessionOpen {
+		optStamp = market.SessionClose(market.PrevTradingDay(b.date))
 	}
 	ctx := b.at(tick)
 	fill := chainFill{c: &ctx, oi: oi, prev: prev, stamp: optStamp,
-		closed: tick >= api.SessionClose(b.date)}
+		closed: tick >= market.SessionClose(b.date)}
 	parallel(len(jobs), func(i int) {
 		j := jobs[i]
 		rows := 2 * len(b.series[j.s].Strikes)

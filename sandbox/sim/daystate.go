@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"chainwatch/api"
+	nyse "chainwatch/market"
 	"chainwatch/sandbox/market"
 )
 
@@ -32,7 +33,7 @@ type dayState struct {
 func (m *Market) state(b *book) *dayState {
 	st, _ := m.states.get(dayKey{b.sec.Symbol, b.date}, func() (*dayState, bool) {
 		st := &dayState{b: b}
-		if p, ok := m.book(b.sec, api.PrevTradingDay(b.date)); ok {
+		if p, ok := m.book(b.sec, nyse.PrevTradingDay(b.date)); ok {
 			st.prev = p
 		}
 		return st, true
@@ -48,7 +49,7 @@ func (st *dayState) prevIV30() api.Float {
 		if st.prev == nil {
 			return
 		}
-		c := st.prev.at(api.SessionClose(st.prev.date))
+		c := st.prev.at(nyse.SessionClose(st.prev.date))
 		if iv, ok := c.iv30(); ok {
 			st.iv = api.Some(round(100*iv, 2))
 		}
@@ -149,7 +150,7 @@ func (st *dayState) prevClose() []float64 {
 		if st.prev == nil {
 			return
 		}
-		c := st.prev.at(api.SessionClose(st.prev.date))
+		c := st.prev.at(nyse.SessionClose(st.prev.date))
 		var e expiry
 		var last *series
 		matchContracts(st.prev, st.b, func(pi, ci int) {

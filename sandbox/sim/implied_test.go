@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // colours is the implied_underlying_indicator of every optionable symbol
@@ -100,15 +101,15 @@ func TestSpreadsFollowLiquidity(t *testing.T) {
 	// term already, so the open widens it less; width checks that it
 	// keeps its bid.
 	for _, sym := range []string{"AAPL", "JPM", "GS", "BKNG"} {
-		first := width(sym, api.SessionOpen+60_000)
+		first := width(sym, market.SessionOpen+60_000)
 		if w := width(sym, noonTick); (sym == "AAPL" || sym == "JPM") && first < 1.5*w {
 			t.Errorf("%s: width %.3f%% at 09:31, %.3f%% at noon: want the open 1.5x wider", sym, 100*first, 100*w)
 		}
 	}
-	if w := openingWiden(api.SessionOpen - 1); w != 1 {
+	if w := openingWiden(market.SessionOpen - 1); w != 1 {
 		t.Errorf("pre-open widening %v, want the close's quotes as they were", w)
 	}
-	if w0, w15 := openingWiden(api.SessionOpen), openingWiden(api.SessionOpen+15*60_000); w0 != 3 || w15 > 1.15 {
+	if w0, w15 := openingWiden(market.SessionOpen), openingWiden(market.SessionOpen+15*60_000); w0 != 3 || w15 > 1.15 {
 		t.Errorf("opening widening %v at 09:30, %v at 09:45: want 3x fading within a quarter hour", w0, w15)
 	}
 }

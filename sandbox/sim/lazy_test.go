@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // TestTradesPricedAsRead: a day's trades priced a morning at a time, as a
@@ -17,13 +18,13 @@ func TestTradesPricedAsRead(t *testing.T) {
 	const day api.Date = 20261124
 	for _, sym := range []string{"SPY", "AAPL"} {
 		all, _ := whole.tradeDay(mustBook(t, whole, sym, day))
-		n := all.upTo(api.SessionClose(day)) // the whole day, at once
+		n := all.upTo(market.SessionClose(day)) // the whole day, at once
 		b := mustBook(t, bit, sym, day)
 		td, ok := bit.tradeDay(b)
 		if !ok {
 			t.Fatalf("%s: no trades", sym)
 		}
-		for _, tick := range []api.TimeOfDay{api.SessionOpen - 1, 10 * 3600_000, 11*3600_000 + 1234, 11 * 3600_000, api.SessionClose(day)} {
+		for _, tick := range []api.TimeOfDay{market.SessionOpen - 1, 10 * 3600_000, 11*3600_000 + 1234, 11 * 3600_000, market.SessionClose(day)} {
 			n := td.upTo(tick)
 			if got := int(td.priced.Load()); got < n {
 				t.Fatalf("%s at %v: %d trades priced of the %d read", sym, tick, got, n)
@@ -34,7 +35,7 @@ func TestTradesPricedAsRead(t *testing.T) {
 				t.Fatalf("%s at %v: the chain differs when the day is priced as read", sym, tick)
 			}
 		}
-		if n != td.upTo(api.SessionClose(day)) || n < 1000 {
+		if n != td.upTo(market.SessionClose(day)) || n < 1000 {
 			t.Fatalf("%s: %d trades, want the same count over 1,000", sym, n)
 		}
 		for i := range n {

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"chainwatch/api"
+	nyse "chainwatch/market"
 	"chainwatch/sandbox/market"
 )
 
@@ -139,8 +140,8 @@ func (b *book) setLiquidity() {
 // 1.7x at 09:35, 1.1x at 09:45, nothing left by 10:00. Before the open
 // the quotes are the last close's, and stay as they were then.
 func openingWiden(tick api.TimeOfDay) float64 {
-	if tick < api.SessionOpen {
+	if tick < nyse.SessionOpen {
 		return 1
 	}
-	return 1 + 2*math.Exp(-float64(tick-api.SessionOpen)/openDecayMs)
+	return 1 + 2*math.Exp(-float64(tick-nyse.SessionOpen)/openDecayMs)
 }

@@ -6,10 +6,11 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 func TestMoment(t *testing.T) {
-	close := func(d api.Date) api.TimeOfDay { return api.SessionClose(d) }
+	close := func(d api.Date) api.TimeOfDay { return market.SessionClose(d) }
 	cases := []struct {
 		name string
 		now  time.Time
@@ -84,7 +85,7 @@ func TestPreOpenAndClosedState(t *testing.T) {
 	post := at(2026, time.November, 20, 18, 0)
 	mo, _ = post.Moment(api.Live, 20261120)
 	s, _ = post.Symbol("AAPL", mo)
-	if !s.Close.Valid || s.Timestamp != api.SessionClose(20261120) || !s.ImpliedUnderlyingMid.Valid {
+	if !s.Close.Valid || s.Timestamp != market.SessionClose(20261120) || !s.ImpliedUnderlyingMid.Valid {
 		t.Errorf("after the close: close %v timestamp %v implied %v", s.Close, s.Timestamp, s.ImpliedUnderlyingMid)
 	}
 	hist, _ := post.Moment(api.Live, 20261119)

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"chainwatch/api"
+	nyse "chainwatch/market"
 	"chainwatch/sandbox/market"
 	"chainwatch/sandbox/scan"
 )
@@ -100,10 +101,10 @@ func (m *Market) scanQuote(sec *market.Security, date api.Date, tick api.TimeOfD
 // volumeShare is the share of a day's volume traded by tick under the
 // session's U-shaped intensity.
 func volumeShare(tick api.TimeOfDay) float64 {
-	if tick < api.SessionOpen {
+	if tick < nyse.SessionOpen {
 		return 0
 	}
-	return sessionShare(math.Min(float64(tick-api.SessionOpen)/float64(16*3600_000-api.SessionOpen), 1))
+	return sessionShare(math.Min(float64(tick-nyse.SessionOpen)/float64(16*3600_000-nyse.SessionOpen), 1))
 }
 
 // history is what the scanner needs from the year before a day: the range
@@ -126,7 +127,7 @@ func (m *Market) history(sec *market.Security, date api.Date) *history {
 		d := date
 		var newer float64 // the close of the session after d, walking back
 		for i := 0; i < 251; i++ {
-			d = api.PrevTradingDay(d)
+			d = nyse.PrevTradingDay(d)
 			if d < sec.Since {
 				break
 			}

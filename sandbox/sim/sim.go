@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	nyse "chainwatch/market"
 	"chainwatch/sandbox/market"
 	"chainwatch/sandbox/scan"
 )
@@ -136,12 +137,12 @@ func (m *Market) Moment(mode api.Mode, date api.Date) (Moment, error) {
 	case date > today:
 		return Moment{}, ErrFutureDate
 	case date < today:
-		d := api.LastTradingDay(date)
-		return Moment{Date: d, Time: api.SessionClose(d), Historical: true, Requested: date}, nil
+		d := nyse.LastTradingDay(date)
+		return Moment{Date: d, Time: nyse.SessionClose(d), Historical: true, Requested: date}, nil
 	}
-	if !api.IsTradingDay(today) {
-		d := api.LastTradingDay(today)
-		return Moment{Date: d, Time: api.SessionClose(d), Requested: date}, nil
+	if !nyse.IsTradingDay(today) {
+		d := nyse.LastTradingDay(today)
+		return Moment{Date: d, Time: nyse.SessionClose(d), Requested: date}, nil
 	}
 	t := now
 	if mode == api.Delayed {
@@ -159,8 +160,8 @@ func (m *Market) Moment(mode api.Mode, date api.Date) (Moment, error) {
 // state at the close.
 func tickOf(date api.Date, t api.TimeOfDay) api.TimeOfDay {
 	t -= t % 1000
-	if t < api.SessionOpen {
-		return api.SessionOpen - 1
+	if t < nyse.SessionOpen {
+		return nyse.SessionOpen - 1
 	}
-	return min(t, api.SessionClose(date))
+	return min(t, nyse.SessionClose(date))
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"chainwatch/api"
+	nyse "chainwatch/market"
 	"chainwatch/sandbox/market"
 )
 
@@ -94,7 +95,7 @@ func tradeCount(b *book, rng *rand.Rand) int {
 // generate draws the day's trades of b's symbol.
 func generate(b *book) *skeleton {
 	g := &gen{b: b, rng: newRand(b.sec.Symbol, b.date, "trades"),
-		open: api.SessionOpen, close: api.SessionClose(b.date)}
+		open: nyse.SessionOpen, close: nyse.SessionClose(b.date)}
 	n := tradeCount(b, g.rng)
 	g.seriesWeights()
 	g.exWeights = make([]float64, len(market.OptionExchanges))

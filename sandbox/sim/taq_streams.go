@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"chainwatch/api"
+	nyse "chainwatch/market"
 	"chainwatch/sandbox/market"
 )
 
@@ -13,7 +14,7 @@ import (
 // and less often far from it, and its trades from option-trades.
 func optionStream(b *book, td *tradeDay, ci int) *taqStream {
 	s, k, put := b.contract(ci)
-	open, close := api.SessionOpen, api.SessionClose(b.date)
+	open, close := nyse.SessionOpen, nyse.SessionClose(b.date)
 	if !s.alive(open) {
 		close = open
 	} else if s.days == 0 {
@@ -98,7 +99,7 @@ func optionTradeRecord(t api.OptionTrade, seq int64) api.TAQRecord {
 // each (more often at the open and the close), and prints in round and odd
 // lots against the exchanges' NBBO.
 func stockStream(sec *market.Security, day *market.Day) *taqStream {
-	open, close := api.SessionOpen, api.SessionClose(day.Date)
+	open, close := nyse.SessionOpen, nyse.SessionClose(day.Date)
 	h := seed(sec.Symbol, day.Date, "taq")
 	ids := pickExchanges(market.StockExchanges, 6+int(h%3), h)
 	minutes := float64(close-open) / 60_000

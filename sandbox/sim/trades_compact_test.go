@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 // referencePrices is how the trade day was priced before it was kept
@@ -50,7 +51,7 @@ func TestCompactTradesAsPriced(t *testing.T) {
 			b := mustBook(t, m, sym, mo.Date)
 			sk, _ := m.skeleton(b)
 			want := referencePrices(b, sk)
-			close := Moment{Date: mo.Date, Time: api.SessionClose(mo.Date)}
+			close := Moment{Date: mo.Date, Time: market.SessionClose(mo.Date)}
 			got, ok := m.OptionTrades(sym, close)
 			if !ok || got.Len() != len(want) || len(want) == 0 {
 				t.Fatalf("%d trades, want %d", got.Len(), len(want))
@@ -60,7 +61,7 @@ func TestCompactTradesAsPriced(t *testing.T) {
 					t.Fatalf("trade %d:\n got %+v\nwant %+v", i, g, want[i])
 				}
 			}
-			for _, from := range []api.TimeOfDay{0, api.SessionOpen, api.NewTimeOfDay(11, 0, 0, 1), api.NewTimeOfDay(15, 59, 59, 999), api.DayMillis - 1} {
+			for _, from := range []api.TimeOfDay{0, market.SessionOpen, api.NewTimeOfDay(11, 0, 0, 1), api.NewTimeOfDay(15, 59, 59, 999), api.DayMillis - 1} {
 				i := got.Since(from)
 				if i < got.Len() && want[i].Timestamp < from || i > 0 && want[i-1].Timestamp >= from {
 					t.Errorf("Since(%v) = %d", from, i)

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"chainwatch/api"
+	nyse "chainwatch/market"
 	"chainwatch/sandbox/market"
 )
 
@@ -105,7 +106,7 @@ func underlyingFields(sec *market.Security, day *market.Day, tick api.TimeOfDay)
 		PrevDayClose:   api.Some(round(day.PrevClose, 2)),
 		Volume:         api.Some(day.Volume(tick)),
 	}
-	if tick < api.SessionOpen {
+	if tick < nyse.SessionOpen {
 		pc := api.Some(round(day.PrevClose, 2))
 		u.Open, u.High, u.Low, u.LastTradePrice = pc, pc, pc, pc
 		u.LastTradeSize, u.Volume = api.Some[int64](0), api.Some[int64](0)
@@ -114,7 +115,7 @@ func underlyingFields(sec *market.Security, day *market.Day, tick api.TimeOfDay)
 		u.Open = api.Some(round(day.Open, 2))
 		u.High, u.Low = api.Some(round(hi, 2)), api.Some(round(lo, 2))
 	}
-	if tick >= api.SessionClose(day.Date) {
+	if tick >= nyse.SessionClose(day.Date) {
 		u.Close = api.Some(round(day.Close, 2))
 	}
 	return u
@@ -124,7 +125,7 @@ func underlyingFields(sec *market.Security, day *market.Day, tick api.TimeOfDay)
 // the close once the session is over. (The state shown is that of the
 // moment's second, or of the last close before the open.)
 func stamp(at Moment) api.TimeOfDay {
-	return min(at.Time, api.SessionClose(at.Date))
+	return min(at.Time, nyse.SessionClose(at.Date))
 }
 
 // Symbol is the underlying-quotes element of symbol at a moment: the

@@ -36,10 +36,7 @@ func ContentType(f api.Format) string {
 
 // offers are the four response media types, in the order that breaks ties:
 // JSON first, as the default format.
-var offers = [...]struct {
-	typ, sub string
-	f        api.Format
-}{
+var offers = [...]offer{
 	{"application", "json", api.JSON},
 	{"text", "json", api.JSON},
 	{"application", "xml", api.XML},
@@ -63,30 +60,12 @@ func Negotiate(accept string) (api.Format, bool) {
 	var q [len(offers)]float64
 	spec := [len(offers)]int{-1, -1, -1, -1} // -1 unmatched, 0 */*, 1 type/*, 2 exact
 	for part := range strings.SplitSeq(accept, ",") {
-		mt, params, _ := strings.Cut(part, ";")
-		mt = strings.ToLower(strings.TrimSpace(mt))
-		if mt == "*" {
-			mt = "*/*"
-		}
-		typ, sub, ok := strings.Cut(mt, "/")
-		if !ok {
-			continue
-		}
-		qv, ok := quality(params)
+		typ, sub, qv, ok := mediaRange(part)
 		if !ok {
 			continue
 		}
 		for i, o := range offers {
-			s := -1
-			switch {
-			case typ == o.typ && sub == o.sub:
-				s = 2
-			case typ == o.typ && sub == "*":
-				s = 1
-			case typ == "*" && sub == "*":
-				s = 0
-			}
-			if s > spec[i] || (s == spec[i] && s >= 0 && qv > q[i]) {
+			if s := o.specificity(typ, sub); s > spec[i] || (s == spec[i] && s >= 0 && qv > q[i]) {
 				spec[i], q[i] = s, qv
 			}
 		}
@@ -104,6 +83,40 @@ func Negotiate(accept string) (api.Format, bool) {
 		return api.JSON, false
 	}
 	return offers[best].f, true
+}
+
+type offer struct {
+	typ, sub string
+	f        api.Format
+}
+
+// specificity is how closely a range typ/sub names o: 2 exactly, 1 by
+// its type (type/*), 0 as */*, -1 not at all.
+func (o offer) specificity(typ, sub string) int {
+	switch {
+	case typ == o.typ && sub == o.sub:
+		return 2
+	case typ == o.typ && sub == "*":
+		return 1
+	case typ == "*" && sub == "*":
+		return 0
+	}
+	return -1
+}
+
+// mediaRange reads one range of an Accept header: its type, subtype and
+// q-value; false when it is not one (no "/", a malformed q).
+func mediaRange(part string) (typ, sub string, q float64, ok bool) {
+	mt, params, _ := strings.Cut(part, ";")
+	mt = strings.ToLower(strings.TrimSpace(mt))
+	if mt == "*" {
+		mt = "*/*"
+	}
+	if typ, sub, ok = strings.Cut(mt, "/"); !ok {
+		return "", "", 0, false
+	}
+	q, ok = quality(params)
+	return typ, sub, q, ok
 }
 
 // quality returns a media range's q parameter (1 when absent); false when it

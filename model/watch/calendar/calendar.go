@@ -35,7 +35,7 @@ type Model struct {
 
 	ver   uint64   // rises with every change of what View draws
 	drawn viewKey  // what lines were drawn from
-	lines []string // the last View
+	lines []string // what View returns, drawn after every change (draw)
 }
 
 // New returns an empty calendar; SetQuery starts it.
@@ -47,11 +47,15 @@ func (c *Model) SetQuery(q feed.Query) {
 	c.earnings, c.dividends, c.scroll = c.earnings[:0], c.dividends[:0], 0
 	c.lastOK, c.errAt, c.err, c.loading = time.Time{}, time.Time{}, nil, true
 	c.stopped = ""
+	c.draw()
 }
 
 // Stop says why the events will not be fetched for this query (the
 // service does not know the symbol), instead of "loading" for ever.
-func (c *Model) Stop(why string) { c.stopped, c.loading, c.ver = why, false, c.ver+1 }
+func (c *Model) Stop(why string) {
+	c.stopped, c.loading, c.ver = why, false, c.ver+1
+	c.draw()
+}
 
 // LastOK is when the events were last applied; Err the last failure since.
 func (c *Model) LastOK() time.Time { return c.lastOK }
@@ -63,6 +67,7 @@ func (c *Model) Apply(m feed.CalendarMsg) bool {
 		return false
 	}
 	c.loading, c.ver = false, c.ver+1
+	defer c.draw()
 	if m.Err != nil && !api.IsNoData(m.Err) {
 		c.err, c.errAt = m.Err, m.At
 		return true
@@ -104,6 +109,7 @@ func (c *Model) NextEarnings(today api.Date) api.Date {
 func (c *Model) Scroll(delta int) {
 	n := len(c.earnings) + len(c.dividends)
 	c.scroll, c.ver = min(max(c.scroll+delta, 0), max(n-1, 0)), c.ver+1
+	c.draw()
 }
 
 // shownAfter reports whether an event on a is listed after one on b:
@@ -136,7 +142,7 @@ func (c *Model) message() string {
 	case c.stopped != "":
 		return c.stopped
 	case c.err != nil:
-		return "events: " + feed.Describe(c.err, "")
+		return "events: " + api.Describe(c.err, "")
 	case c.loading:
 		return "loading events…"
 	}

@@ -37,11 +37,28 @@ func (c *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 	return c, nil
 }
 
-// View is the events, upcoming first, then the recent ones. They change
-// a few times a quarter and the frame many times a second (on every
-// refresh of every served session), so the lines are kept until what
-// they show changes.
-func (c *Model) View() []string {
+// View is the events, upcoming first, then the recent ones, as drawn
+// after the last change: it writes nothing.
+func (c *Model) View() []string { return c.lines }
+
+// SetSize sets the size View draws. The root sets every page's size after
+// every message, so the lines follow the clock's day too.
+func (c *Model) SetSize(width, height int) {
+	c.Frame.SetSize(width, height)
+	c.draw()
+}
+
+// SetFocused says whether the scrolling keys are the calendar's.
+func (c *Model) SetFocused(f bool) {
+	c.Frame.SetFocused(f)
+	c.draw()
+}
+
+// draw makes the lines View returns. The events change a few times a
+// quarter and the frame many times a second (on every refresh of every
+// served session), so they are drawn again only when what they show
+// changed.
+func (c *Model) draw() {
 	// The day the data shows (Wednesday's close on Thanksgiving), as the
 	// expiry tabs count their DTE from: an event and an expiry on the
 	// same date are the same number of days away.
@@ -52,7 +69,6 @@ func (c *Model) View() []string {
 		cv := c.shown(key.today, key.asOf)
 		c.drawn, c.lines = key, ui.Calendar(&cv, c.W, c.H, c.sh.Styles)
 	}
-	return c.lines
 }
 
 // viewKey is what the drawn lines depend on.

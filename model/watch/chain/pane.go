@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"chainwatch/api"
 	"chainwatch/feed"
 	"chainwatch/model/common"
 	"chainwatch/ui"
@@ -88,7 +89,7 @@ func (c *Model) message(rows int) string {
 	case c.noSuch:
 		return "no such symbol: " + c.q.Symbol
 	case c.err != nil:
-		return c.q.Symbol + ": " + feed.Describe(c.err, "")
+		return c.q.Symbol + ": " + api.Describe(c.err, "")
 	case c.loading || c.fullAt.IsZero():
 		return "loading " + c.q.Symbol + "…"
 	case len(c.st.exps) == 0:

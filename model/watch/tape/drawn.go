@@ -7,11 +7,11 @@ import (
 	"chainwatch/ui"
 )
 
-// drawnTape is the last View's lines and what they were drawn from. The
+// drawnTape is the lines View returns and what they were drawn from. The
 // tape is laid out after every message (the size is set on each), but
 // most messages (a chain refresh, a key for another pane) change nothing
 // it shows; under chainwatch serve every session draws every refresh, so
-// View draws again only when what it shows changed.
+// layout draws again only when what it shows changed.
 type drawnTape struct {
 	tv     ui.TapeView
 	trades []ui.TapeTrade // tv.Trades, copied: the model reuses its own
@@ -20,16 +20,15 @@ type drawnTape struct {
 	lines  []string
 }
 
-// view returns the lines of tv at w x h, drawing them only when they
-// differ from the last ones drawn.
-func (d *drawnTape) view(tv *ui.TapeView, w, h int, st *theme.Styles) []string {
+// draw makes the lines of tv at w x h, only when they differ from the
+// last ones drawn.
+func (d *drawnTape) draw(tv *ui.TapeView, w, h int, st *theme.Styles) {
 	if d.lines != nil && d.w == w && d.h == h && d.st == st && sameView(&d.tv, tv) {
-		return d.lines
+		return
 	}
 	d.lines = ui.Tape(tv, w, h, st)
 	d.trades = append(d.trades[:0], tv.Trades...)
 	d.tv, d.tv.Trades, d.w, d.h, d.st = *tv, d.trades, w, h, st
-	return d.lines
 }
 
 // sameView reports whether a and b draw the same.

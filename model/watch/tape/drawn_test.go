@@ -19,10 +19,11 @@ func TestDrawnTapeFollowsEveryField(t *testing.T) {
 	base := ui.TapeView{Trades: []ui.TapeTrade{{Time: 36000000, Type: api.Call, Strike: 700, Root: "SPY", Price: 1.5, Size: 3,
 		Bid: 1.4, Ask: 1.6, Exchange: "CBOE", SeqNo: 9, IV: math.NaN(), Delta: math.NaN()}}, Held: 1, Filter: "all", ResumeKey: "g"}
 	var d drawnTape
-	first := d.view(&base, 60, 8, st)
+	view := func(tv *ui.TapeView, w, h int) []string { d.draw(tv, w, h, st); return d.lines }
+	first := view(&base, 60, 8)
 	again := base
 	again.Trades = []ui.TapeTrade{base.Trades[0]}
-	if got := d.view(&again, 60, 8, st); &got[0] != &first[0] {
+	if got := view(&again, 60, 8); &got[0] != &first[0] {
 		t.Error("drawn again though nothing it shows changed")
 	}
 	changed := func(what string, v ui.TapeView) {
@@ -46,7 +47,7 @@ func TestDrawnTapeFollowsEveryField(t *testing.T) {
 		bump(reflect.ValueOf(&v.Trades[0]).Elem().Field(i))
 		changed("a trade's "+tt.Field(i).Name, v)
 	}
-	if d.view(&base, 61, 8, st)[0] == first[0] {
+	if view(&base, 61, 8)[0] == first[0] {
 		t.Error("not drawn again at another width")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"chainwatch/api"
 	"chainwatch/feed"
 	"chainwatch/model/common"
 	"chainwatch/ui"
@@ -35,14 +36,13 @@ func (t *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
 
 // View is the tape at the set size: a title with the filters, the trades
 // newest first, and the legend, as laid out after the last change.
-func (t *Model) View() []string {
-	return t.drawn.view(&t.tv, t.W, t.H, t.sh.Styles)
-}
+func (t *Model) View() []string { return t.drawn.lines }
 
 // layout works out what View draws: the rows the set height holds, the
 // matching trades on them, and the title's state. It runs after every
-// change, so drawing writes nothing, and what the keys and the greeks
-// requests read (the rows on screen) is what the next frame shows.
+// change, and draws the lines then, so View writes nothing, and what the
+// keys and the greeks requests read (the rows on screen) is what the next
+// frame shows.
 func (t *Model) layout() {
 	rows := ui.TapeRows(t.H, t.greeks.on)
 	t.page = max(rows, 1)
@@ -53,6 +53,7 @@ func (t *Model) layout() {
 		Cursor: t.cur, Greeks: t.greeks.on, GreeksNote: t.greeks.note,
 		Paused: t.Paused(), Newer: t.scroll, ResumeKey: t.resumeKey(),
 	}
+	t.drawn.draw(&t.tv, t.W, t.H, t.sh.Styles)
 }
 
 // SetSize sets the size View draws.
@@ -131,7 +132,7 @@ func (t *Model) message() string {
 	case t.r.len() == 0 && t.stopped != "":
 		return t.stopped
 	case t.r.len() == 0 && t.err != nil:
-		return "trades: " + feed.Describe(t.err, "")
+		return "trades: " + api.Describe(t.err, "")
 	case t.r.len() == 0 && t.loading:
 		return "loading trades…"
 	case t.r.len() == 0 && t.session != "":

@@ -1,14 +1,14 @@
-package api_test
+package market_test
 
 import (
 	"testing"
 
-	"chainwatch/api"
-	"chainwatch/api/caltest"
+	"chainwatch/market"
+	"chainwatch/market/caltest"
 )
 
 // TestCalendarIsTheExchangesHistory holds the trading calendar to the
-// NYSE's published record (api/caltest/testdata/nyse-sessions.tsv, its
+// NYSE's published record (market/caltest/testdata/nyse-sessions.tsv, its
 // sources in its header), every day of every year it covers: whether the
 // exchange held a session, when that session closed, and that a day
 // without one says why.
@@ -18,18 +18,18 @@ func TestCalendarIsTheExchangesHistory(t *testing.T) {
 	for d := h.From; d <= h.To && bad < 20; d = d.AddDays(1) {
 		want := h.On(d)
 		days++
-		if got := api.IsTradingDay(d); got != want.Trading {
+		if got := market.IsTradingDay(d); got != want.Trading {
 			bad++
 			t.Errorf("%s (%s): IsTradingDay %v, the exchange's record %v (%s)", d, d.Weekday(), got, want.Trading, want.Why)
 			continue
 		}
 		if !want.Trading {
-			if api.ClosedReason(d) == "" {
+			if market.ClosedReason(d) == "" {
 				t.Errorf("%s (%s) has no session and no reason", d, want.Why)
 			}
 			continue
 		}
-		if got := api.SessionClose(d); got != want.Close {
+		if got := market.SessionClose(d); got != want.Close {
 			bad++
 			t.Errorf("%s (%s): SessionClose %v, the exchange's record %v (%s)", d, d.Weekday(), got, want.Close, want.Why)
 		}

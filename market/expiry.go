@@ -1,6 +1,9 @@
-package api
+package market
 
-import "time"
+import (
+	"chainwatch/api"
+	"time"
+)
 
 // The time to expiry the service's greeks are computed with, and that the
 // client's own pricing (a strategy's curves, the zero-gamma search) must
@@ -19,10 +22,10 @@ const MinT = 1.0 / (DaysPerYear * 24 * 60)
 // ExpiryTime is when an option expiring on d stops trading: the close of
 // d's session, 13:00 Eastern on an early close (the day after
 // Thanksgiving), 16:00 otherwise.
-func ExpiryTime(d Date) time.Time { return SessionClose(d).On(d) }
+func ExpiryTime(d api.Date) time.Time { return SessionClose(d).On(d) }
 
 // YearsTo is the time from t to ExpiryTime(d) in years (ACT/365);
 // negative once it has passed.
-func YearsTo(d Date, t time.Time) float64 {
+func YearsTo(d api.Date, t time.Time) float64 {
 	return ExpiryTime(d).Sub(t).Hours() / 24 / DaysPerYear
 }

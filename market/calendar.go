@@ -1,6 +1,7 @@
-package api
+package market
 
 import (
+	"chainwatch/api"
 	"sync"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 // The NYSE trading calendar, as the service's conventions state it: no
 // weekends, the exchange's holidays by their rules with weekend observance,
 // the unscheduled closures that really happened, and the 13:00 early
-// closes. It lives in api because the client and the sandbox both need the
+// closes. It lives in market because the client and the sandbox both need the
 // same answer: the client to refuse a date before paying for its 204, the
 // sandbox to give that 204 and to close early.
 //
@@ -25,9 +26,9 @@ import (
 // Session bounds, Eastern: the regular session opens at 09:30 and closes at
 // 16:00, or at 13:00 on an early-close day.
 const (
-	SessionOpen  TimeOfDay = 34200000 // 09:30:00.000
-	SessionEnd   TimeOfDay = 57600000 // 16:00:00.000
-	EarlySession TimeOfDay = 46800000 // 13:00:00.000
+	SessionOpen  api.TimeOfDay = 34200000 // 09:30:00.000
+	SessionEnd   api.TimeOfDay = 57600000 // 16:00:00.000
+	EarlySession api.TimeOfDay = 46800000 // 13:00:00.000
 )
 
 // nyseHolidays are the exchange's rules. Only Holiday.Calc is used: the
@@ -49,7 +50,7 @@ var nyseHolidays = []*cal.Holiday{
 // specialClosures are the days the exchange closed outside its rules: the
 // September 11 attacks, presidential funerals and days of mourning, and
 // Hurricane Sandy.
-var specialClosures = map[Date]string{
+var specialClosures = map[api.Date]string{
 	20010911: "the September 11 closure", 20010912: "the September 11 closure",
 	20010913: "the September 11 closure", 20010914: "the September 11 closure",
 	20040611: "a national day of mourning (Reagan)", 20070102: "a national day of mourning (Ford)",
@@ -60,15 +61,15 @@ var specialClosures = map[Date]string{
 // specialEarlyCloses are the 13:00 closes outside the rules: the Friday
 // after a Thursday Christmas was one in 2003, not in 2008, 2014 or 2025.
 // Together with specialClosures it is the one-off table, checked day by
-// day against the exchange's published record from 2003 (api/caltest).
-var specialEarlyCloses = map[Date]string{
+// day against the exchange's published record from 2003 (market/caltest).
+var specialEarlyCloses = map[api.Date]string{
 	20031226: "the Friday after Christmas",
 }
 
 // yearDays is one year's exchange holidays (by name) and early closes.
 type yearDays struct {
-	closed map[Date]string
-	early  map[Date]bool
+	closed map[api.Date]string
+	early  map[api.Date]bool
 }
 
 var calYears sync.Map // int year -> *yearDays
@@ -77,10 +78,10 @@ func daysOf(y int) *yearDays {
 	if v, ok := calYears.Load(y); ok {
 		return v.(*yearDays)
 	}
-	yd := &yearDays{closed: map[Date]string{}, early: map[Date]bool{}}
+	yd := &yearDays{closed: map[api.Date]string{}, early: map[api.Date]bool{}}
 	for _, h := range nyseHolidays {
 		if _, obs := h.Calc(y); !obs.IsZero() && obs.Year() == y {
-			yd.closed[DateOf(obs)] = h.Name
+			yd.closed[api.DateOf(obs)] = h.Name
 		}
 	}
 	for d, why := range specialClosures {
@@ -89,7 +90,7 @@ func daysOf(y int) *yearDays {
 		}
 	}
 	_, thanksgiving := us.ThanksgivingDay.Calc(y)
-	early := []Date{DateOf(thanksgiving).AddDays(1), NewDate(y, time.December, 24), NewDate(y, time.July, 3)}
+	early := []api.Date{api.DateOf(thanksgiving).AddDays(1), api.NewDate(y, time.December, 24), api.NewDate(y, time.July, 3)}
 	for d := range specialEarlyCloses {
 		if d.Year() == y {
 			early = append(early, d)
@@ -104,13 +105,13 @@ func daysOf(y int) *yearDays {
 	return v.(*yearDays)
 }
 
-func weekday(d Date) bool {
+func weekday(d api.Date) bool {
 	w := d.Weekday()
 	return w != time.Saturday && w != time.Sunday
 }
 
 // IsTradingDay reports whether the exchange holds a session on d.
-func IsTradingDay(d Date) bool {
+func IsTradingDay(d api.Date) bool {
 	if !d.Valid() || !weekday(d) {
 		return false
 	}
@@ -121,7 +122,7 @@ func IsTradingDay(d Date) bool {
 // ClosedReason says why d has no session ("a Sunday", "Thanksgiving Day",
 // "the Hurricane Sandy closure"), or "" for a trading day, for messages
 // that refuse a date.
-func ClosedReason(d Date) string {
+func ClosedReason(d api.Date) string {
 	switch {
 	case !d.Valid():
 		return "not a date"
@@ -132,7 +133,7 @@ func ClosedReason(d Date) string {
 }
 
 // PrevTradingDay returns the last trading day strictly before d.
-func PrevTradingDay(d Date) Date {
+func PrevTradingDay(d api.Date) api.Date {
 	for i := 0; i < 30; i++ { // the longest closure ran four weekdays
 		d = d.AddDays(-1)
 		if IsTradingDay(d) {
@@ -143,7 +144,7 @@ func PrevTradingDay(d Date) Date {
 }
 
 // NextTradingDay returns the first trading day strictly after d.
-func NextTradingDay(d Date) Date {
+func NextTradingDay(d api.Date) api.Date {
 	for i := 0; i < 30; i++ {
 		d = d.AddDays(1)
 		if IsTradingDay(d) {
@@ -154,7 +155,7 @@ func NextTradingDay(d Date) Date {
 }
 
 // LastTradingDay returns d if it is a trading day, else the one before it.
-func LastTradingDay(d Date) Date {
+func LastTradingDay(d api.Date) api.Date {
 	if IsTradingDay(d) {
 		return d
 	}
@@ -165,7 +166,7 @@ func LastTradingDay(d Date) Date {
 // close (the day after Thanksgiving, Christmas Eve and July 3 when they are
 // trading days, and the one-off specialEarlyCloses), 16:00 otherwise, also
 // for days without a session, so that a caller never sees a zero close.
-func SessionClose(d Date) TimeOfDay {
+func SessionClose(d api.Date) api.TimeOfDay {
 	if daysOf(d.Year()).early[d] {
 		return EarlySession
 	}

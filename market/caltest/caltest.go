@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/market"
 )
 
 //go:embed testdata/nyse-sessions.tsv
@@ -57,7 +58,7 @@ func NYSE(t testing.TB) *History {
 		case "closed":
 			h.days[d] = Day{Why: f[2]}
 		case "13:00":
-			h.days[d] = Day{Trading: true, Close: api.EarlySession, Why: f[2]}
+			h.days[d] = Day{Trading: true, Close: market.EarlySession, Why: f[2]}
 		default:
 			t.Fatalf("nyse-sessions.tsv:%d: session %q, want closed or 13:00", n, f[1])
 		}
@@ -84,7 +85,7 @@ func (h *History) On(d api.Date) Day {
 	if !weekday(d) {
 		return Day{}
 	}
-	return Day{Trading: true, Close: api.SessionEnd}
+	return Day{Trading: true, Close: market.SessionEnd}
 }
 
 // Listed reports whether the record lists d (a holiday, a closure or an

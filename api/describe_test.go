@@ -1,7 +1,6 @@
-package feed
+package api
 
 import (
-	"chainwatch/api"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,11 +13,11 @@ func TestDescribeSaysWhatHappensNext(t *testing.T) {
 		err  error
 		want string
 	}{
-		{&api.RateLimitError{APIError: api.APIError{StatusCode: 429, Message: "per-second limit"}, RetryAfter: 2 * time.Second}, "retrying in 2s"},
-		{api.ErrUnauthorized, "chainwatch login"},
-		{&api.APIError{StatusCode: 400, Endpoint: "allaccess/time-and-sales/option-trades", Message: "not licensed\nsecond line"}, "not licensed"},
+		{&RateLimitError{APIError: APIError{StatusCode: 429, Message: "per-second limit"}, RetryAfter: 2 * time.Second}, "retrying in 2s"},
+		{ErrUnauthorized, "chainwatch login"},
+		{&APIError{StatusCode: 400, Endpoint: "allaccess/time-and-sales/option-trades", Message: "not licensed\nsecond line"}, "not licensed"},
 		{errors.New("dial tcp 127.0.0.1:1: connect: connection refused"), "connection refused"},
-		{&api.APIError{StatusCode: 500, Endpoint: "x", Message: "\x1b]0;pwned\x07 \x1b[2Jboom"}, "boom"},
+		{&APIError{StatusCode: 500, Endpoint: "x", Message: "\x1b]0;pwned\x07 \x1b[2Jboom"}, "boom"},
 	} {
 		got := Describe(tc.err, "")
 		if !strings.Contains(got, tc.want) || strings.ContainsAny(got, "\n\x1b\x07") {
@@ -42,7 +41,7 @@ func TestDescribeKeepsTheCauseFirst(t *testing.T) {
 }
 
 func TestDescribeCutOff(t *testing.T) {
-	err := &api.CutOffError{Method: "GET", Endpoint: "x", Read: 3 << 20, Want: 11 << 20, Cost: 4}
+	err := &CutOffError{Method: "GET", Endpoint: "x", Read: 3 << 20, Want: 11 << 20, Cost: 4}
 	if got, want := Describe(err, ""), "the service's answer was cut off (3.0 MB of 11.0 MB); it still cost 4 points; retrying"; got != want {
 		t.Errorf("Describe = %q, want %q", got, want)
 	}
@@ -53,13 +52,13 @@ func TestDescribeCutOff(t *testing.T) {
 // refresh)", on the screen and from every command; only a new login helps,
 // and the message says so.
 func TestDescribeRefusedRefreshSaysLogin(t *testing.T) {
-	err := fmt.Errorf("%w; the saved login has expired", &api.AuthError{Op: "refresh", Code: "invalid_grant", Status: 400})
+	err := fmt.Errorf("%w; the saved login has expired", &AuthError{Op: "refresh", Code: "invalid_grant", Status: 400})
 	for _, action := range []string{"", "the quotes"} {
 		if got := Describe(err, action); !strings.Contains(got, "run `chainwatch login`") {
 			t.Errorf("Describe(%q) = %q", action, got)
 		}
 	}
-	other := &api.AuthError{Op: "client credentials", Code: "invalid_client", Status: 401}
+	other := &AuthError{Op: "client credentials", Code: "invalid_client", Status: 401}
 	if got := Describe(other, ""); !strings.HasPrefix(got, "cannot sign in to the service: ") {
 		t.Errorf("invalid_client: %q", got)
 	}

@@ -1,4 +1,4 @@
-package feed
+package api
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"chainwatch/api"
 	"chainwatch/text"
 )
 
@@ -21,18 +20,20 @@ const maxErrText = 160
 
 // Describe is the one wording of a failed request to the service: what
 // failed and what happens next, on one line without control characters.
-// It never adds a token or secret: it only repeats error texts the api
-// package has already redacted.
+// It never adds a token or secret: it only repeats error texts this
+// package has already redacted. It lives beside the errors it words, so
+// that the feed, the scan and the commands take it without importing one
+// another.
 //
 // action names what the request was for when the user asked for it and so
 // must ask again ("the scan"); "" is a feed the watch screen polls, which
 // retries by itself. Only the words of what happens next differ.
 func Describe(err error, action string) string {
 	var (
-		rl   *api.RateLimitError
-		cut  *api.CutOffError
-		ae   *api.APIError
-		aue  *api.AuthError
+		rl   *RateLimitError
+		cut  *CutOffError
+		ae   *APIError
+		aue  *AuthError
 		ue   *url.Error
 		ne   net.Error
 		oe   *net.OpError
@@ -47,7 +48,7 @@ func Describe(err error, action string) string {
 	case errors.As(err, &cut):
 		return fmt.Sprintf("the service's answer was cut off (%s of %s); it still cost %d points%s",
 			byteSize(cut.Read), byteSize(cut.Want), cut.Cost, next(polled, "; retrying", ""))
-	case errors.Is(err, api.ErrUnauthorized):
+	case errors.Is(err, ErrUnauthorized):
 		return "the service refused the login: run `chainwatch login` again, or check the client credentials"
 	case errors.As(err, &ae):
 		msg := OneLine(ae.Message)
@@ -105,7 +106,7 @@ func next(polled bool, retrying, askAgain string) string {
 
 // describeRateLimit tells the two 429s apart: a per-second limit is a
 // moment's wait; a used-up month is the end of spending until it renews.
-func describeRateLimit(rl *api.RateLimitError, action string) string {
+func describeRateLimit(rl *RateLimitError, action string) string {
 	if rl.MonthlyAllowance() {
 		if action == "" {
 			return "the month's points are used up; polling paused for " + waitText(rl.RetryAfter, "a while") + ": " + OneLine(rl.Message)

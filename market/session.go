@@ -1,4 +1,4 @@
-package feed
+package market
 
 import (
 	"strconv"
@@ -8,7 +8,7 @@ import (
 )
 
 // The regular session, as the scheduler, the budget and the tape need it,
-// from the exchange's calendar (api.IsTradingDay, api.SessionClose):
+// from the exchange's calendar (IsTradingDay, SessionClose):
 // weekends, holidays and the 13:00 early closes are known here, so a
 // holiday spends nothing and an early close stops polling at 13:00.
 
@@ -16,14 +16,14 @@ import (
 // calendar date rather than by adding durations to midnight, so the two
 // days a year with 23 or 25 hours still open at 09:30 wall-clock time.
 func sessionBounds(d api.Date) (open, closing time.Time) {
-	return api.SessionOpen.On(d), api.SessionClose(d).On(d)
+	return SessionOpen.On(d), SessionClose(d).On(d)
 }
 
 // MarketOpen reports whether now is in a regular session, whatever the
 // user's own zone.
 func MarketOpen(now time.Time) bool {
 	d := api.Today(now)
-	if !api.IsTradingDay(d) {
+	if !IsTradingDay(d) {
 		return false
 	}
 	open, closing := sessionBounds(d)
@@ -32,12 +32,17 @@ func MarketOpen(now time.Time) bool {
 
 // sessionHours is the length of d's session in hours (0 without one).
 func sessionHours(d api.Date) float64 {
-	if !api.IsTradingDay(d) {
+	if !IsTradingDay(d) {
 		return 0
 	}
 	open, closing := sessionBounds(d)
 	return closing.Sub(open).Hours()
 }
+
+// MinHoursLeft is the least TradingHoursLeftInMonth says: a budget is
+// divided by the hours left, and dividing by zero would allow infinite
+// spending.
+const MinHoursLeft = 0.5
 
 // TradingHoursLeftInMonth is the regular-session hours from now to the end of
 // now's month (Eastern): what is left of today's session plus each later
@@ -45,19 +50,19 @@ func sessionHours(d api.Date) float64 {
 // budget is divided by it: on the last evening of a month the balance is
 // about to renew anyway, and dividing by zero would allow infinite spending.
 func TradingHoursLeftInMonth(now time.Time) float64 {
-	hours := sessionHoursLeftToday(now)
+	hours := SessionHoursLeftToday(now)
 	today := api.Today(now)
 	for d := today.AddDays(1); d.Month() == today.Month(); d = d.AddDays(1) {
 		hours += sessionHours(d)
 	}
-	return max(hours, minHoursLeft)
+	return max(hours, MinHoursLeft)
 }
 
-// sessionHoursLeftToday is what is left of today's regular session (Eastern),
+// SessionHoursLeftToday is what is left of today's regular session (Eastern),
 // 0 on a day without one or after the close.
-func sessionHoursLeftToday(now time.Time) float64 {
+func SessionHoursLeftToday(now time.Time) float64 {
 	d := api.Today(now)
-	if !api.IsTradingDay(d) {
+	if !IsTradingDay(d) {
 		return 0
 	}
 	open, closing := sessionBounds(d)
@@ -70,13 +75,13 @@ func sessionHoursLeftToday(now time.Time) float64 {
 	return closing.Sub(now).Hours()
 }
 
-// dataDelay is how far delayed data runs behind the clock.
-const dataDelay = 15 * time.Minute
+// DataDelay is how far delayed data runs behind the clock.
+const DataDelay = 15 * time.Minute
 
 // dataClock is the instant mode's data shows at now.
 func dataClock(now time.Time, mode api.Mode) time.Time {
 	if mode == api.Delayed {
-		return now.Add(-dataDelay)
+		return now.Add(-DataDelay)
 	}
 	return now
 }
@@ -87,23 +92,23 @@ func SessionLive(now time.Time, mode api.Mode) bool {
 	return MarketOpen(dataClock(now, mode))
 }
 
-// ShownDay is the day whose data the screen shows: the query's own date,
+// ShownDay is the day whose data the screen shows: its own date (nonzero),
 // else the session the data's clock is in or last saw. Before the open and
 // on a day without a session that is the last session, fetched as its
 // end-of-day state: the service has nothing for a day whose session has
 // not begun (and answers 204 for a holiday), and a trader opening
 // chainwatch on Saturday wants Friday's close, tape and volume.
-func ShownDay(q Query, now time.Time) api.Date {
-	if q.Date != 0 {
-		return q.Date
+func ShownDay(date api.Date, mode api.Mode, now time.Time) api.Date {
+	if date != 0 {
+		return date
 	}
-	t := dataClock(now, q.Mode)
+	t := dataClock(now, mode)
 	d := api.Today(t)
-	if !api.IsTradingDay(d) {
-		return api.PrevTradingDay(d)
+	if !IsTradingDay(d) {
+		return PrevTradingDay(d)
 	}
 	if open, _ := sessionBounds(d); t.Before(open) {
-		return api.PrevTradingDay(d)
+		return PrevTradingDay(d)
 	}
 	return d
 }
@@ -115,21 +120,21 @@ func NextOpen(now time.Time, mode api.Mode) time.Time {
 	t := dataClock(now, mode)
 	delay := now.Sub(t)
 	d := api.Today(t)
-	if open, _ := sessionBounds(d); api.IsTradingDay(d) && t.Before(open) {
+	if open, _ := sessionBounds(d); IsTradingDay(d) && t.Before(open) {
 		return open.Add(delay)
 	}
-	open, _ := sessionBounds(api.NextTradingDay(d))
+	open, _ := sessionBounds(NextTradingDay(d))
 	return open.Add(delay)
 }
 
-// afterHours is when a feed last fetched at last should fetch again while
+// AfterHours is when a feed last fetched at last should fetch again while
 // the session is over: once right away if last came before the last
 // session's close (to hold the closing state), else at the next open.
 // Quotes and trades do not move in between, so a screen left open
 // overnight or over a holiday spends nothing, which matters most on the
 // trial's daily allowance.
-func afterHours(last, now time.Time, mode api.Mode) time.Time {
-	_, closed := sessionBounds(ShownDay(Query{Mode: mode}, now))
+func AfterHours(last, now time.Time, mode api.Mode) time.Time {
+	_, closed := sessionBounds(ShownDay(0, mode, now))
 	if last.Before(closed.Add(now.Sub(dataClock(now, mode)))) {
 		return now
 	}

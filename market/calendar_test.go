@@ -1,9 +1,12 @@
-package api
+package market
 
-import "testing"
+import (
+	"chainwatch/api"
+	"testing"
+)
 
 func TestHolidays(t *testing.T) {
-	closed := map[Date]string{
+	closed := map[api.Date]string{
 		20240329: "Good Friday 2024", 20261126: "Thanksgiving 2026", 20220620: "Juneteenth 2022 (observed Monday)",
 		20260101: "New Year 2026", 20260119: "MLK 2026", 20260216: "Washington's Birthday 2026",
 		20260403: "Good Friday 2026", 20260525: "Memorial Day 2026", 20260619: "Juneteenth 2026",
@@ -19,7 +22,7 @@ func TestHolidays(t *testing.T) {
 			t.Errorf("%v (%s) is a trading day", d, why)
 		}
 	}
-	open := map[Date]string{
+	open := map[api.Date]string{
 		20211231: "Dec 31, 2021: New Year 2022 fell on a Saturday, not observed",
 		20261127: "day after Thanksgiving", 20261120: "a Friday", 20220103: "first Monday of 2022",
 		20210618: "Juneteenth 2021 was not yet a holiday", 20010917: "market reopened after 9/11",
@@ -40,7 +43,7 @@ func TestTradingDaysPerYear(t *testing.T) {
 	want := map[int]int{2012: 250, 2018: 251, 2019: 252, 2022: 251, 2023: 250, 2024: 252, 2025: 250}
 	for y, n := range want {
 		got := 0
-		for d := NewDate(y, 1, 1); d < NewDate(y+1, 1, 1); d = d.AddDays(1) {
+		for d := api.NewDate(y, 1, 1); d < api.NewDate(y+1, 1, 1); d = d.AddDays(1) {
 			if IsTradingDay(d) {
 				got++
 			}
@@ -52,28 +55,28 @@ func TestTradingDaysPerYear(t *testing.T) {
 }
 
 func TestEarlyCloses(t *testing.T) {
-	early := []Date{20261127, 20261224, 20250703, 20241129, 20241224, 20230703}
+	early := []api.Date{20261127, 20261224, 20250703, 20241129, 20241224, 20230703}
 	for _, d := range early {
-		if SessionClose(d) != NewTimeOfDay(13, 0, 0, 0) {
+		if SessionClose(d) != api.NewTimeOfDay(13, 0, 0, 0) {
 			t.Errorf("%v closes at %v, want 13:00", d, SessionClose(d))
 		}
 	}
-	regular := []Date{20261120, 20260702, 20261126, 20211223}
+	regular := []api.Date{20261120, 20260702, 20261126, 20211223}
 	for _, d := range regular {
-		if SessionClose(d) != NewTimeOfDay(16, 0, 0, 0) {
+		if SessionClose(d) != api.NewTimeOfDay(16, 0, 0, 0) {
 			t.Errorf("%v closes at %v, want 16:00", d, SessionClose(d))
 		}
 	}
-	if SessionOpen != NewTimeOfDay(9, 30, 0, 0) || SessionEnd != NewTimeOfDay(16, 0, 0, 0) {
+	if SessionOpen != api.NewTimeOfDay(9, 30, 0, 0) || SessionEnd != api.NewTimeOfDay(16, 0, 0, 0) {
 		t.Errorf("session %v to %v", SessionOpen, SessionEnd)
 	}
 }
 
 func TestStepping(t *testing.T) {
 	cases := []struct {
-		f        func(Date) Date
+		f        func(api.Date) api.Date
 		name     string
-		in, want Date
+		in, want api.Date
 	}{
 		{NextTradingDay, "next", 20261125, 20261127},
 		{NextTradingDay, "next", 20261120, 20261123},
@@ -95,7 +98,7 @@ func TestStepping(t *testing.T) {
 }
 
 func TestClosedReason(t *testing.T) {
-	cases := map[Date]string{
+	cases := map[api.Date]string{
 		20261122: "a Sunday", 20261126: "Thanksgiving Day", 20250109: "a national day of mourning (Carter)",
 		20260703: "Independence Day", 20261120: "", 20260101: "New Year's Day",
 	}

@@ -1,6 +1,7 @@
-package api
+package market
 
 import (
+	"chainwatch/api"
 	"math"
 	"testing"
 	"time"
@@ -12,19 +13,19 @@ import (
 // T from here, so they cannot disagree about an early close.
 func TestExpiryTimeIsTheSessionClose(t *testing.T) {
 	for _, c := range []struct {
-		d    Date
+		d    api.Date
 		hour int
-	}{{NewDate(2026, 11, 27), 13}, {NewDate(2026, 11, 30), 16}, {NewDate(2026, 12, 24), 13}} {
-		want := time.Date(c.d.Year(), c.d.Month(), c.d.Day(), c.hour, 0, 0, 0, Eastern)
+	}{{api.NewDate(2026, 11, 27), 13}, {api.NewDate(2026, 11, 30), 16}, {api.NewDate(2026, 12, 24), 13}} {
+		want := time.Date(c.d.Year(), c.d.Month(), c.d.Day(), c.hour, 0, 0, 0, api.Eastern)
 		if got := ExpiryTime(c.d); !got.Equal(want) {
 			t.Errorf("%s expires %s, want %s", c.d, got, want)
 		}
 	}
-	morning := time.Date(2026, 11, 27, 10, 0, 0, 0, Eastern)
-	if got, want := YearsTo(NewDate(2026, 11, 27), morning), 3.0/24/DaysPerYear; math.Abs(got-want) > 1e-12 {
+	morning := time.Date(2026, 11, 27, 10, 0, 0, 0, api.Eastern)
+	if got, want := YearsTo(api.NewDate(2026, 11, 27), morning), 3.0/24/DaysPerYear; math.Abs(got-want) > 1e-12 {
 		t.Errorf("10:00 on an early close: T %g, want three hours, %g", got, want)
 	}
-	if got := YearsTo(NewDate(2026, 11, 26), morning); got >= 0 {
+	if got := YearsTo(api.NewDate(2026, 11, 26), morning); got >= 0 {
 		t.Errorf("an expired option's T %g, want negative", got)
 	}
 }
