@@ -39,11 +39,8 @@ func watchRow(v *WatchlistView, r *WatchRow, cursor bool, width int, st *theme.S
 		}
 		txt, tone := watchCell(b[:0], r, c, w, v.Today)
 		sh := shade
-		if c == WColLast && v.Flash > 0 && r.MovedAt > 0 && v.Now >= r.MovedAt && v.Now-r.MovedAt < v.Flash {
-			sh, tone = theme.ShadeFlash, theme.ToneDown
-			if r.Rose {
-				tone = theme.ToneUp
-			}
+		if c == WColLast && v.flashing(r) {
+			sh, tone = theme.ShadeFlash, signTone(boolSign(r.Rose))
 		}
 		if len(txt) == 1 && txt[0] == '-' {
 			tone = theme.ToneMuted
@@ -71,6 +68,19 @@ func watchRow(v *WatchlistView, r *WatchRow, cursor bool, width int, st *theme.S
 		l.put(st.Span(tone, shade), string(appendSpark(sb[:0], r.Spark, lay.sparkW)))
 	}
 	return l.line()
+}
+
+// flashing reports whether r's price moved within the flash's moment.
+func (v *WatchlistView) flashing(r *WatchRow) bool {
+	return v.Flash > 0 && r.MovedAt > 0 && v.Now >= r.MovedAt && v.Now-r.MovedAt < v.Flash
+}
+
+// boolSign is +1 for a rise, -1 for a fall: the sign signTone colours.
+func boolSign(rose bool) float64 {
+	if rose {
+		return 1
+	}
+	return -1
 }
 
 // watchCell is a row's value in column c, at most w-1 cells (a cell is
