@@ -213,15 +213,31 @@ func nearestStrikes(opts []api.OptionData, spot float64, n int) []api.OptionData
 	if n == 0 || n >= len(strikes) || math.IsNaN(spot) {
 		return opts
 	}
-	// The window of n consecutive strikes whose middle is nearest spot.
+	// Grow a window from the strike nearest spot, one strike at a time
+	// towards whichever neighbour is nearer: the n strikes nearest spot
+	// are always consecutive, and a centred window is not them (spot
+	// 701.79 with n=2 is 701 and 702, not 702 and 703).
+	dist := func(i int) float64 { return math.Abs(strikes[i] - spot) }
 	lo := 0
 	for i := range strikes {
-		if math.Abs(strikes[i]-spot) < math.Abs(strikes[lo]-spot) {
+		if dist(i) < dist(lo) {
 			lo = i
 		}
 	}
-	lo = min(max(lo-(n-1)/2, 0), len(strikes)-n)
-	keep := strikes[lo : lo+n]
+	hi := lo + 1 // keep strikes[lo:hi]
+	for hi-lo < n {
+		switch {
+		case lo == 0:
+			hi++
+		case hi == len(strikes):
+			lo--
+		case dist(lo-1) <= dist(hi):
+			lo--
+		default:
+			hi++
+		}
+	}
+	keep := strikes[lo:hi]
 	out := opts[:0:0]
 	for _, o := range opts {
 		if o.Strike >= keep[0] && o.Strike <= keep[n-1] {

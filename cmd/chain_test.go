@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -86,6 +87,20 @@ func TestChainCommand(t *testing.T) {
 		spot, _ := strconv.ParseFloat(regexpFind(`underlying (\d+\.\d\d)`, errOut), 64)
 		if spot < strikes[0] || spot > strikes[3] {
 			t.Fatalf("spot %v outside the strikes %v", spot, strikes)
+		}
+		// The four kept are the four nearest spot: none dropped is nearer.
+		all, _, err := run(t, "chain", "SPY", "--json=strike")
+		if err != nil {
+			t.Fatal(err)
+		}
+		far := 0.0
+		for _, k := range strikes {
+			far = max(far, math.Abs(k-spot))
+		}
+		for _, r := range chainRows(t, all) {
+			if k := r["strike"].(float64); !slices.Contains(strikes, k) && math.Abs(k-spot) < far {
+				t.Fatalf("strike %v is nearer %v than one of %v", k, spot, strikes)
+			}
 		}
 	})
 
@@ -371,5 +386,37 @@ func TestWatchTableToALog(t *testing.T) {
 	runs := strings.Split(out.String(), "\n\n")
 	if len(runs) < 2 || !strings.HasPrefix(runs[0], "# 2026-11-20 14:00:00 EST\nSYMBOL  EVENT") || !strings.HasPrefix(runs[1], "# 2026-11-20 14:00:00 EST\nSYMBOL  EVENT") {
 		t.Fatalf("log:\n%s", out.String())
+	}
+}
+
+// TestNearestStrikes pins the trader's case: spot 701.79 with --strikes 2
+// keeps 701 and 702 (a window centred on 702 gave 702 and 703).
+func TestNearestStrikes(t *testing.T) {
+	var opts []api.OptionData
+	for k := 698.0; k <= 706; k++ {
+		opts = append(opts, api.OptionData{Strike: k, OptionType: "C"}, api.OptionData{Strike: k, OptionType: "P"})
+	}
+	for _, c := range []struct {
+		spot float64
+		n    int
+		want []float64
+	}{
+		{701.79, 2, []float64{701, 702}},
+		{701.79, 1, []float64{702}},
+		{701.79, 3, []float64{701, 702, 703}},
+		{701.21, 2, []float64{701, 702}},
+		{701.21, 4, []float64{700, 701, 702, 703}},
+		{697, 3, []float64{698, 699, 700}},
+		{710, 2, []float64{705, 706}},
+	} {
+		var got []float64
+		for _, o := range nearestStrikes(opts, c.spot, c.n) {
+			if len(got) == 0 || got[len(got)-1] != o.Strike {
+				got = append(got, o.Strike)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("spot %v, %d strikes: %v, want %v", c.spot, c.n, got, c.want)
+		}
 	}
 }
