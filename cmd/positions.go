@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -79,7 +78,11 @@ func positionsRun(f *PositionsOptions) error {
 	j := job{plan: plan, keys: positionsKeys, run: func(ctx context.Context, c *api.Client) (answer, error) {
 		var a answer
 		if len(ps) == 0 {
-			return a, noData(errors.New("no positions saved; save one from the strategy page (s)"))
+			// An empty list is an answer, as gh's list commands give it:
+			// [] on stdout, status 0, and the advice on stderr.
+			a.Export = positionsExport(nil, nil)
+			a.Rows = "no positions saved; save one from the strategy page (s) or with strategy --save"
+			return a, nil
 		}
 		chains := map[string]*api.SymbolWithOptions{}
 		for sym, sp := range spans {
