@@ -110,12 +110,15 @@ func strategyRun(f *StrategyOptions) error {
 	if err != nil {
 		return badInput(err)
 	}
-	if err := st.CheckDates(api.Today(f.Now())); err != nil {
-		return badInput(err)
-	}
 	q := feed.Query{Symbol: st.Symbol, Mode: mode, Gen: 1}
 	j := job{plan: planOf(api.EndpointOptionQuotes, mode, false), keys: strategyKeys,
 		run: func(ctx context.Context, c *api.Client) (answer, error) {
+			// Today is the service's, known only once execute has asked
+			// it (a sandbox replaying a past day): checked here, before
+			// anything is spent.
+			if err := st.CheckDates(api.Today(f.Now())); err != nil {
+				return answer{}, badInput(err)
+			}
 			a, mk, err := fetchLegs(ctx, c, f.Now, q, &st)
 			if err != nil {
 				return a, err
