@@ -154,7 +154,14 @@ func runChain(ctx context.Context, c *api.Client, q feed.Query, day, expiry api.
 		what = fmt.Sprintf("%s --dte %d", q.Symbol, dte)
 		lo := day.AddDays(dte)
 		if snap, err = ask(lo, lo.AddDays(dteWindow)); err == nil && (snap == nil || len(snap.Options) == 0) {
-			snap, err = ask(lo.AddDays(dteWindow+1), 0)
+			// The rest of the chain, from day on: the same price as from lo,
+			// and nothing at all is the screen's "no such symbol".
+			if snap, err = ask(day, 0); err == nil && snap == nil {
+				return a, noSuchSymbol(q.Symbol)
+			}
+			if snap != nil {
+				snap.Options = slices.DeleteFunc(snap.Options, func(o api.OptionData) bool { return o.Expiry < lo })
+			}
 		}
 	}
 	if err != nil {
@@ -164,7 +171,7 @@ func runChain(ctx context.Context, c *api.Client, q feed.Query, day, expiry api.
 		if expiry != 0 {
 			return a, noData(fmt.Errorf("%s: no contract expires then (or it expired before %s); is %s a listed symbol?", what, day, q.Symbol))
 		}
-		return a, noData(fmt.Errorf("%s: no expiry on or after %s; is %s a listed symbol?", what, day.AddDays(dte), q.Symbol))
+		return a, noData(fmt.Errorf("%s: no expiry on or after %s", what, day.AddDays(dte)))
 	}
 	opts := firstExpiry(snap.Options)
 	spot := snap.Underlying.Spot()

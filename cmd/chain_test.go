@@ -206,7 +206,8 @@ func TestHeadlessExitCodes(t *testing.T) {
 		err  string
 	}{
 		{env, []string{"chain", "SPY", "--strikes", "1"}, ExitOK, ""},
-		{env, []string{"chain", "ZZZQ"}, ExitNoData, "is ZZZQ a listed symbol? (8 points spent)"},
+		{env, []string{"chain", "ZZZQ"}, ExitNoData, "no such symbol: ZZZQ (8 points spent)"},
+		{env, []string{"chain", "SPY", "--dte", "3000"}, ExitNoData, "SPY --dte 3000: no expiry on or after 2035-02-06 (8 points spent)"},
 		{env, []string{"calendar", "ZZZQ"}, ExitNoData, "no earnings or dividends"},
 		{env, []string{"chain", "SPY", "--dte", "-1"}, ExitInput, "--dte -1"},
 		{env, []string{"chain", "SPY", "--expiry", "2026-11-26"}, ExitInput, "Thanksgiving Day"},
@@ -418,5 +419,30 @@ func TestNearestStrikes(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("spot %v, %d strikes: %v, want %v", c.spot, c.n, got, c.want)
 		}
+	}
+}
+
+// TestUnknownSymbolOneWording: every command that asks about a symbol says
+// the service does not know it in the screen's words, with the nearest of
+// the user's symbols (the default watchlist has SPY), status 3.
+func TestUnknownSymbolOneWording(t *testing.T) {
+	c := cli{env: scanEnv(t), now: func() time.Time { return testNow }}
+	for _, args := range [][]string{
+		{"chain", "SPYY"},
+		{"chain", "SPYY", "--dte", "30"},
+		{"vol", "SPYY"},
+		{"vol", "SPYY", "--earnings"},
+		{"gex", "SPYY"},
+		{"quotes", "SPYY"},
+		{"strategy", "SPYY 2026-12-18 +C700"},
+	} {
+		out, errOut, err := c.run(t, args...)
+		if exitCode(err) != ExitNoData || out != "" || !strings.Contains(errOut, "no such symbol: SPYY; did you mean SPY? (") {
+			t.Errorf("%q: status %d, stdout %q, stderr %q", args, exitCode(err), out, errOut)
+		}
+	}
+	_, errOut, err := c.run(t, "scan", "--formula", "iv31 > 40")
+	if exitCode(err) != ExitInput || !strings.Contains(errOut, `unknown field iv31; did you mean iv30?`) {
+		t.Errorf("scan: status %d, stderr %q", exitCode(err), errOut)
 	}
 }

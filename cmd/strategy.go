@@ -151,7 +151,7 @@ func fetchLegs(ctx context.Context, c *api.Client, now func() time.Time, q feed.
 	a := answer{Resps: []*api.Response{m.Resp}}
 	switch {
 	case api.IsNoData(m.Err) || m.Err == nil && (m.Chain == nil || len(m.Chain.Options) == 0):
-		return a, strategy.Market{}, noData(fmt.Errorf("no such symbol: the service lists no options for %s", q.Symbol))
+		return a, strategy.Market{}, noSuchSymbol(q.Symbol)
 	case m.Err != nil:
 		return a, strategy.Market{}, serviceError(m.Err, "the chain of "+q.Symbol)
 	}
