@@ -341,7 +341,7 @@ func TestWatchPausesWhileClosed(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(errOut.String(), "the next run is when it opens, in 47h30m0s") || strings.Count(out.String(), "underlying_symbol") != 1 {
+	if !strings.Contains(errOut.String(), "10:00:00 ET: the market is closed; the runs are paused until Mon 09:30 ET (in 1d23h)") || strings.Count(out.String(), "underlying_symbol") != 1 {
 		t.Fatalf("stdout %q\nstderr %q", out.String(), errOut.String())
 	}
 }
