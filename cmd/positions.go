@@ -60,7 +60,11 @@ func positionsRun(f *PositionsOptions) error {
 	if err != nil {
 		return err
 	}
-	saved, err := config.LoadPositions(config.PositionsPath(path))
+	file, err := f.positionsPath(path)
+	if err != nil {
+		return err
+	}
+	saved, err := config.LoadPositions(file)
 	if err != nil {
 		return badInput(err)
 	}
@@ -68,7 +72,7 @@ func positionsRun(f *PositionsOptions) error {
 	for _, s := range saved {
 		p, err := strategy.FromSaved(s)
 		if err != nil {
-			return badInput(fmt.Errorf("%s: %w", config.PositionsPath(path), err))
+			return badInput(fmt.Errorf("%s: %w", file, err))
 		}
 		ps = append(ps, p)
 	}

@@ -110,6 +110,12 @@ func strategyRun(f *StrategyOptions) error {
 	if err != nil {
 		return badInput(err)
 	}
+	var positions string
+	if f.Save {
+		if positions, err = f.positionsPath(cfgPath); err != nil {
+			return err
+		}
+	}
 	q := feed.Query{Symbol: st.Symbol, Mode: mode, Gen: 1}
 	j := job{plan: planOf(api.EndpointOptionQuotes, mode, false), keys: strategyKeys,
 		run: func(ctx context.Context, c *api.Client) (answer, error) {
@@ -125,7 +131,7 @@ func strategyRun(f *StrategyOptions) error {
 			}
 			fig := st.Analyze(&mk)
 			if f.Save {
-				if err := savePosition(f, config.PositionsPath(cfgPath), &st, &mk); err != nil {
+				if err := savePosition(f, positions, &st, &mk); err != nil {
 					return a, err
 				}
 			}
