@@ -65,6 +65,12 @@ type Options struct {
 	Exec        []string
 	ExecTimeout time.Duration
 	Now         func() time.Time
+	// Since is where the trade rules start: prints before it are the
+	// past, taken as seen and fired for nothing, so a run started at 10:00
+	// does not report the morning's blocks at once (`alerts --watch`
+	// reports from its start; --since asks for the past). Zero: the whole
+	// day's tape.
+	Since time.Time
 }
 
 // FiredMsg is what fired from one reply, in order, posted to every

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/config"
 	"chainwatch/feed"
 )
 
@@ -137,10 +138,10 @@ func (e *Engine) onQuotes(m feed.QuotesMsg, recs *[]Record) {
 			continue
 		}
 		for _, rs := range sr.price {
-			e.problem(rs, "no such symbol: "+sym)
+			e.problem(rs, config.NoSuchSymbol(sym, nil))
 		}
 		for _, rs := range sr.iv30 {
-			e.problem(rs, "no such symbol: "+sym)
+			e.problem(rs, config.NoSuchSymbol(sym, nil))
 		}
 	}
 }

@@ -88,7 +88,7 @@ func (e *Event) text(r *Rule) string {
 		if r.Kind == KindSweep {
 			what = "sweep"
 		}
-		return fmt.Sprintf("%s %s %s x %s ($%s) at %s", e.Contract, what, scan.GroupDigits(e.Size), num(e.Price),
+		return fmt.Sprintf("%s %s %s x %s ($%s) at %s", e.Contract, what, scan.GroupDigits(e.Size), price(e.Price),
 			scan.GroupDigits(int64(e.Premium+0.5)), at)
 	case KindUnusual:
 		return fmt.Sprintf("%s unusual: volume %s, volume/OI %s at %s", e.Contract, scan.GroupDigits(e.Size), num(e.Value), at)
@@ -96,6 +96,8 @@ func (e *Event) text(r *Rule) string {
 		return fmt.Sprintf("scan %s gained %s at %s", r.Scan, e.Symbol, at)
 	case KindIV, KindIV30:
 		return fmt.Sprintf("%s: %s%% at %s", r.Name, num(e.Value*100), at)
+	case KindPrice, KindBid, KindAsk, KindMid:
+		return fmt.Sprintf("%s: %s at %s", r.Name, price(e.Value), at)
 	}
 	return fmt.Sprintf("%s: %s at %s", r.Name, num(e.Value), at)
 }

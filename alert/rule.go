@@ -146,6 +146,19 @@ func fromWords(from string) string {
 	return "the open"
 }
 
+// price is a price as a trader reads it: its cents always (0.10, not
+// 0.1; 700.00), more decimals only when it has them (0.0525).
+func price(v float64) string {
+	s := num(v)
+	switch i := strings.IndexByte(s, '.'); {
+	case i < 0:
+		return s + ".00"
+	case len(s)-i == 2:
+		return s + "0"
+	}
+	return s
+}
+
 // num is a level as a trader writes it: 700, 2.5, 0.25.
 func num(v float64) string {
 	s := fmt.Sprintf("%.4f", v)

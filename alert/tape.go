@@ -54,6 +54,14 @@ func (e *Engine) onTape(m feed.TapeMsg, recs *[]Record) {
 		ts = &tapeState{day: day, seen: -1, sweptTo: -1}
 		e.tapes[m.Query.Symbol] = ts
 	}
+	if cut := e.cut(day); cut > 0 {
+		// The prints before Since are the past: seen, and fired for nothing.
+		for i := range m.Trades {
+			if t := &m.Trades[i]; t.Timestamp < cut && t.SeqNo > ts.seen {
+				ts.seen, ts.sweptTo = t.SeqNo, max(ts.sweptTo, t.SeqNo)
+			}
+		}
+	}
 	from, last := ts.seen, ts.seen
 	for i := range m.Trades {
 		t := &m.Trades[i]
@@ -72,13 +80,33 @@ func (e *Engine) onTape(m feed.TapeMsg, recs *[]Record) {
 	ts.seen = last
 }
 
-// premium is a print's dollars; 0 without a price.
+// cut is Since on day as a time of day: the prints before it are the
+// past; 0 when the whole of day is wanted.
+func (e *Engine) cut(day api.Date) api.TimeOfDay {
+	since := e.o.Since
+	if since.IsZero() {
+		return 0
+	}
+	switch sd := api.Today(since); {
+	case sd < day:
+		return 0
+	case sd > day:
+		return api.DayMillis // all of day is before it
+	}
+	return api.TimeOfDayOf(since)
+}
+
+// premium is a print's dollars, in cents; 0 without a price.
 func premium(price api.Float, size int64) float64 {
 	if !price.Valid || math.IsNaN(price.V) {
 		return 0
 	}
-	return price.V * float64(size) * pricing.Multiplier
+	return cents(price.V * float64(size) * pricing.Multiplier)
 }
+
+// cents rounds dollars to the cent: an event carries 58292, not the
+// product's 58291.99999999999.
+func cents(v float64) float64 { return math.Round(v*100) / 100 }
 
 // osiOf is a print's contract: its symbol as sent, else made once a
 // contract and kept (a page of prints allocates nothing for them again).
@@ -167,6 +195,7 @@ func (e *Engine) sweeps(sr *symRules, ts *tapeState, trades []api.OptionTrade, f
 			}
 			ts.sweptTo = max(ts.sweptTo, buf[i].Seq)
 		}
+		prem = cents(prem)
 		ev := Event{Symbol: sym, Contract: first.Key, Time: dataTime(day, first.Time), Seq: first.Seq,
 			Value: float64(size), Direction: "at_least", Size: size, Price: first.Price, Premium: prem}
 		for _, rs := range sr.sweeps {

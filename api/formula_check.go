@@ -9,6 +9,8 @@ import (
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/parser/lexer"
+
+	"chainwatch/text"
 )
 
 // The grammar's walls: the tokens first, then the parsed tree with its
@@ -88,6 +90,13 @@ func (g *Grammar) unknownField(name string) error {
 		if strings.EqualFold(f.Name, name) {
 			return fmt.Errorf("unknown field %s (names are case sensitive: did you mean %s?)", name, f.Name)
 		}
+	}
+	names := make([]string, len(g.fields))
+	for i, f := range g.fields {
+		names[i] = f.Name
+	}
+	if near := text.Nearest(name, names); near != "" {
+		return fmt.Errorf("unknown field %s; did you mean %s?", name, near)
 	}
 	return fmt.Errorf("unknown field %s", name)
 }

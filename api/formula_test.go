@@ -96,7 +96,8 @@ func TestCheckAdmits(t *testing.T) {
 func TestCheckRefuses(t *testing.T) {
 	cases := []struct{ formula, msg string }{
 		// exact texts (the sandbox's 400 bodies are built on them)
-		{"iv31 > 40", "=unknown field iv31"},
+		{"iv31 > 40", "=unknown field iv31; did you mean iv30?"},
+		{"zzzzzz > 1", "=unknown field zzzzzz"},
 		{"iv30 >> 3", `=syntax error at column 7: unexpected token Operator(">")`},
 		{"IV30 > 1", "=unknown field IV30 (names are case sensitive: did you mean iv30?)"},
 		{"Sector", "did you mean sector?"},

@@ -24,6 +24,7 @@ type AlertsOptions struct {
 	Exec          string
 	ExecTimeout   time.Duration
 	Every         time.Duration
+	Since         string // with --watch: report the trades from this time today (HH:MM, Eastern) instead of from the start
 	changed       func(string) bool
 }
 
@@ -43,7 +44,8 @@ state directory, which the watch screen writes too). --watch runs the rules
 without a screen: each event is printed once, as one JSON object a line
 (NDJSON), for a pipe; the rules' data is fetched every --every within the
 config file's [budget], paused while the market is closed; Ctrl-C ends it with
-status 0. --exec runs a command for every event, with the event as JSON on its
+status 0. It reports what happens from its start: the day's earlier prints are
+not blocks or sweeps fired now (--since HH:MM asks for them from that time). --exec runs a command for every event, with the event as JSON on its
 stdin, without a shell, killed at --exec-timeout. --check-terminal says whether
 this terminal shows desktop notifications, and sends one.`,
 		Example: `  chainwatch alerts                      the rules and their cost
@@ -67,6 +69,7 @@ this terminal shows desktop notifications, and sends one.`,
 	fl.BoolVar(&o.CheckTerminal, "check-terminal", false, "say whether this terminal shows desktop notifications, and send one")
 	fl.StringVar(&o.Exec, "exec", "", "with --watch: run this command for every event, the event as JSON on stdin (no shell; quotes group words)")
 	fl.DurationVar(&o.ExecTimeout, "exec-timeout", config.AlertExecTimeout, "kill a command of --exec (or a rule's exec) after this long")
+	fl.StringVar(&o.Since, "since", "", "with --watch: report the day's prints from HH:MM (Eastern) on, not only from the start")
 	fl.DurationVar(&o.Every, "every", config.AlertEvery, "how often the rules' own data is fetched (the config file's [alerts] every); the budget may stretch it")
 	addExportFlags(cmd, &o.Export)
 	fl.BoolVar(&o.Cost, "cost", false, "print what the rules' own fetches would spend in points, and spend nothing")
@@ -86,7 +89,8 @@ type alertsSetup struct {
 	rules []alert.Rule
 	set   alert.Settings
 	scans []scan.Scan
-	log   string // the log's path; "" without a state directory
+	log   string        // the log's path; "" without a state directory
+	since api.TimeOfDay // --since; 0: from the start
 }
 
 func alertsRun(o *AlertsOptions) error {
@@ -132,6 +136,14 @@ func (o *AlertsOptions) setupAlerts() (alertsSetup, error) {
 		}
 		s.set.ExecTimeout = o.ExecTimeout
 	}
+	if o.changed("since") {
+		if !o.Watch {
+			return s, badInput(fmt.Errorf("--since runs with --watch"))
+		}
+		if s.since, err = config.ParseClock(o.Since); err != nil {
+			return s, badInput(fmt.Errorf("--since %w", err))
+		}
+	}
 	if o.changed("exec") {
 		if !o.Watch {
 			return s, badInput(fmt.Errorf("--exec runs with --watch"))
@@ -148,14 +160,14 @@ func (o *AlertsOptions) setupAlerts() (alertsSetup, error) {
 
 // engineOf is an engine of s's rules on mon, with the log (in memory when
 // it cannot be read, which is said).
-func (o *AlertsOptions) engineOf(s alertsSetup, mon *feed.Monitor, src feed.Fetcher, client *api.Client) (*alert.Engine, error) {
+func (o *AlertsOptions) engineOf(s alertsSetup, mon *feed.Monitor, src feed.Fetcher, client *api.Client, since time.Time) (*alert.Engine, error) {
 	log, err := alert.OpenLog(s.log, 0)
 	if err != nil {
 		fmt.Fprintf(o.ErrOut, "chainwatch: warning: the alerts' log %s cannot be read (%v); events are kept for this run only\n", s.log, err)
 		log, _ = alert.OpenLog("", 0)
 	}
 	opts := alert.Options{Monitor: mon, Fetcher: src, Scans: s.scans, Mode: s.mode, Every: s.set.Every, Log: log,
-		Exec: s.set.Exec, ExecTimeout: s.set.ExecTimeout, Now: o.Now}
+		Exec: s.set.Exec, ExecTimeout: s.set.ExecTimeout, Now: o.Now, Since: since}
 	if client != nil {
 		opts.RunScan = scanRunner(client, s.mode, o.Now)
 	}

@@ -23,7 +23,7 @@ var ruleKeys = []string{"name", "kind", "symbol", "contract", "direction", "leve
 // would cost and what the log says of them.
 func (o *AlertsOptions) offlineEngine(s alertsSetup) (*alert.Engine, func(), error) {
 	mon := feed.NewMonitor(feed.MonitorOptions{})
-	eng, err := o.engineOf(s, mon, nil, nil)
+	eng, err := o.engineOf(s, mon, nil, nil, time.Time{})
 	if err != nil {
 		mon.Close()
 		return nil, nil, badInput(err)

@@ -100,8 +100,9 @@ func TestAlertsWatchNDJSON(t *testing.T) {
 		done <- err
 	}()
 	// SPY crosses 700 about ten minutes in: a second of this clock, more
-	// on a loaded machine under the race detector (at most a minute).
-	for i := 0; i < 2400 && !strings.Contains(out.String(), `"kind":"price"`); i++ {
+	// on a loaded machine under the race detector (at most a minute). The
+	// blocks are those printed from the start (10:30) on.
+	for i := 0; i < 2400 && !(strings.Contains(out.String(), `"kind":"price"`) && strings.Contains(out.String(), `"kind":"block"`)); i++ {
 		time.Sleep(25 * time.Millisecond)
 	}
 	cancel()

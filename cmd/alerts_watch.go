@@ -46,7 +46,12 @@ func (o *AlertsOptions) watchAlerts(s alertsSetup) error {
 	src := feed.Source{Client: client, Now: o.Now}
 	mon := feed.NewMonitor(feed.MonitorOptions{Fetcher: src, Clock: feed.RealClock{NowFunc: o.Now, Speed: speed}, Budget: budgetOf(s.fc)})
 	defer mon.Close()
-	eng, err := o.engineOf(s, mon, src, client)
+	// From the start on the service's clock, or --since today.
+	since := o.Now()
+	if s.since != 0 {
+		since = s.since.On(api.Today(since))
+	}
+	eng, err := o.engineOf(s, mon, src, client, since)
 	if err != nil {
 		return badInput(err)
 	}
@@ -122,7 +127,7 @@ func (p *alertPrinter) desktop(evs []alert.Event) {
 // run says what a run of the rules' own fetches says a person should
 // know: a failure, an interval the budget stretched, a pause.
 func (p *alertPrinter) run(m alert.RunMsg) {
-	stamp := m.At.In(api.Eastern).Format("15:04:05")
+	stamp := m.At.In(api.Eastern).Format("15:04:05") + " ET"
 	if m.Err != nil {
 		fmt.Fprintf(p.errOut, "chainwatch: %s: %s\n", stamp, api.Describe(m.Err, "alerts"))
 	}
@@ -134,7 +139,7 @@ func (p *alertPrinter) run(m alert.RunMsg) {
 	now := p.now()
 	closed := !nyse.SessionLive(now, p.mode)
 	if wait := m.Next.Sub(now); closed && !p.paused && wait > m.Every {
-		fmt.Fprintf(p.errOut, "chainwatch: %s: the market is closed; the alerts' next fetch is when it opens, in %s\n", stamp, roundWait(wait))
+		fmt.Fprintf(p.errOut, "chainwatch: %s\n", closedText(now, p.mode, "the alerts' fetches are"))
 	}
 	p.paused = closed
 }

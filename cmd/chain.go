@@ -155,7 +155,14 @@ func runChain(ctx context.Context, c *api.Client, q feed.Query, day, expiry api.
 		what = fmt.Sprintf("%s --dte %d", q.Symbol, dte)
 		lo := day.AddDays(dte)
 		if snap, err = ask(lo, lo.AddDays(dteWindow)); err == nil && (snap == nil || len(snap.Options) == 0) {
-			snap, err = ask(lo.AddDays(dteWindow+1), 0)
+			// The rest of the chain, from day on: the same price as from lo,
+			// and nothing at all is the screen's "no such symbol".
+			if snap, err = ask(day, 0); err == nil && snap == nil {
+				return a, noSuchSymbol(q.Symbol)
+			}
+			if snap != nil {
+				snap.Options = slices.DeleteFunc(snap.Options, func(o api.OptionData) bool { return o.Expiry < lo })
+			}
 		}
 	}
 	if err != nil {
@@ -165,7 +172,7 @@ func runChain(ctx context.Context, c *api.Client, q feed.Query, day, expiry api.
 		if expiry != 0 {
 			return a, noData(fmt.Errorf("%s: no contract expires then (or it expired before %s); is %s a listed symbol?", what, day, q.Symbol))
 		}
-		return a, noData(fmt.Errorf("%s: no expiry on or after %s; is %s a listed symbol?", what, day.AddDays(dte), q.Symbol))
+		return a, noData(fmt.Errorf("%s: no expiry on or after %s", what, day.AddDays(dte)))
 	}
 	opts := firstExpiry(snap.Options)
 	spot := snap.Underlying.Spot()
@@ -214,15 +221,31 @@ func nearestStrikes(opts []api.OptionData, spot float64, n int) []api.OptionData
 	if n == 0 || n >= len(strikes) || math.IsNaN(spot) {
 		return opts
 	}
-	// The window of n consecutive strikes whose middle is nearest spot.
+	// Grow a window from the strike nearest spot, one strike at a time
+	// towards whichever neighbour is nearer: the n strikes nearest spot
+	// are always consecutive, and a centred window is not them (spot
+	// 701.79 with n=2 is 701 and 702, not 702 and 703).
+	dist := func(i int) float64 { return math.Abs(strikes[i] - spot) }
 	lo := 0
 	for i := range strikes {
-		if math.Abs(strikes[i]-spot) < math.Abs(strikes[lo]-spot) {
+		if dist(i) < dist(lo) {
 			lo = i
 		}
 	}
-	lo = min(max(lo-(n-1)/2, 0), len(strikes)-n)
-	keep := strikes[lo : lo+n]
+	hi := lo + 1 // keep strikes[lo:hi]
+	for hi-lo < n {
+		switch {
+		case lo == 0:
+			hi++
+		case hi == len(strikes):
+			lo--
+		case dist(lo-1) <= dist(hi):
+			lo--
+		default:
+			hi++
+		}
+	}
+	keep := strikes[lo:hi]
 	out := opts[:0:0]
 	for _, o := range opts {
 		if o.Strike >= keep[0] && o.Strike <= keep[n-1] {

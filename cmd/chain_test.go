@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -86,6 +87,20 @@ func TestChainCommand(t *testing.T) {
 		spot, _ := strconv.ParseFloat(regexpFind(`underlying (\d+\.\d\d)`, errOut), 64)
 		if spot < strikes[0] || spot > strikes[3] {
 			t.Fatalf("spot %v outside the strikes %v", spot, strikes)
+		}
+		// The four kept are the four nearest spot: none dropped is nearer.
+		all, _, err := run(t, "chain", "SPY", "--json=strike")
+		if err != nil {
+			t.Fatal(err)
+		}
+		far := 0.0
+		for _, k := range strikes {
+			far = max(far, math.Abs(k-spot))
+		}
+		for _, r := range chainRows(t, all) {
+			if k := r["strike"].(float64); !slices.Contains(strikes, k) && math.Abs(k-spot) < far {
+				t.Fatalf("strike %v is nearer %v than one of %v", k, spot, strikes)
+			}
 		}
 	})
 
@@ -191,7 +206,8 @@ func TestHeadlessExitCodes(t *testing.T) {
 		err  string
 	}{
 		{env, []string{"chain", "SPY", "--strikes", "1"}, ExitOK, ""},
-		{env, []string{"chain", "ZZZQ"}, ExitNoData, "is ZZZQ a listed symbol? (8 points spent)"},
+		{env, []string{"chain", "ZZZQ"}, ExitNoData, "no such symbol: ZZZQ (8 points spent)"},
+		{env, []string{"chain", "SPY", "--dte", "3000"}, ExitNoData, "SPY --dte 3000: no expiry on or after 2035-02-06 (8 points spent)"},
 		{env, []string{"calendar", "ZZZQ"}, ExitNoData, "no earnings or dividends"},
 		{env, []string{"chain", "SPY", "--dte", "-1"}, ExitInput, "--dte -1"},
 		{env, []string{"chain", "SPY", "--expiry", "2026-11-26"}, ExitInput, "Thanksgiving Day"},
@@ -325,7 +341,7 @@ func TestWatchPausesWhileClosed(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(errOut.String(), "the next run is when it opens, in 47h30m0s") || strings.Count(out.String(), "underlying_symbol") != 1 {
+	if !strings.Contains(errOut.String(), "10:00:00 ET: the market is closed; the runs are paused until Mon 09:30 ET (in 1d23h)") || strings.Count(out.String(), "underlying_symbol") != 1 {
 		t.Fatalf("stdout %q\nstderr %q", out.String(), errOut.String())
 	}
 }
@@ -371,5 +387,62 @@ func TestWatchTableToALog(t *testing.T) {
 	runs := strings.Split(out.String(), "\n\n")
 	if len(runs) < 2 || !strings.HasPrefix(runs[0], "# 2026-11-20 14:00:00 EST\nSYMBOL  EVENT") || !strings.HasPrefix(runs[1], "# 2026-11-20 14:00:00 EST\nSYMBOL  EVENT") {
 		t.Fatalf("log:\n%s", out.String())
+	}
+}
+
+// TestNearestStrikes pins the trader's case: spot 701.79 with --strikes 2
+// keeps 701 and 702 (a window centred on 702 gave 702 and 703).
+func TestNearestStrikes(t *testing.T) {
+	var opts []api.OptionData
+	for k := 698.0; k <= 706; k++ {
+		opts = append(opts, api.OptionData{Strike: k, OptionType: "C"}, api.OptionData{Strike: k, OptionType: "P"})
+	}
+	for _, c := range []struct {
+		spot float64
+		n    int
+		want []float64
+	}{
+		{701.79, 2, []float64{701, 702}},
+		{701.79, 1, []float64{702}},
+		{701.79, 3, []float64{701, 702, 703}},
+		{701.21, 2, []float64{701, 702}},
+		{701.21, 4, []float64{700, 701, 702, 703}},
+		{697, 3, []float64{698, 699, 700}},
+		{710, 2, []float64{705, 706}},
+	} {
+		var got []float64
+		for _, o := range nearestStrikes(opts, c.spot, c.n) {
+			if len(got) == 0 || got[len(got)-1] != o.Strike {
+				got = append(got, o.Strike)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("spot %v, %d strikes: %v, want %v", c.spot, c.n, got, c.want)
+		}
+	}
+}
+
+// TestUnknownSymbolOneWording: every command that asks about a symbol says
+// the service does not know it in the screen's words, with the nearest of
+// the user's symbols (the default watchlist has SPY), status 3.
+func TestUnknownSymbolOneWording(t *testing.T) {
+	c := cli{env: scanEnv(t), now: func() time.Time { return testNow }}
+	for _, args := range [][]string{
+		{"chain", "SPYY"},
+		{"chain", "SPYY", "--dte", "30"},
+		{"vol", "SPYY"},
+		{"vol", "SPYY", "--earnings"},
+		{"gex", "SPYY"},
+		{"quotes", "SPYY"},
+		{"strategy", "SPYY 2026-12-18 +C700"},
+	} {
+		out, errOut, err := c.run(t, args...)
+		if exitCode(err) != ExitNoData || out != "" || !strings.Contains(errOut, "no such symbol: SPYY; did you mean SPY? (") {
+			t.Errorf("%q: status %d, stdout %q, stderr %q", args, exitCode(err), out, errOut)
+		}
+	}
+	_, errOut, err := c.run(t, "scan", "--formula", "iv31 > 40")
+	if exitCode(err) != ExitInput || !strings.Contains(errOut, `unknown field iv31; did you mean iv30?`) {
+		t.Errorf("scan: status %d, stderr %q", exitCode(err), errOut)
 	}
 }

@@ -41,11 +41,18 @@ func knownSymbols(deps Deps, cmd *cobra.Command) []string {
 	if f := cmd.Flags().Lookup("config"); f != nil && f.Changed {
 		path, explicit = f.Value.String(), true
 	}
-	if fc, _, _, err := configFile(path, explicit, deps.getenv); err == nil {
-		list = append(list, fc.Symbol)
-		list = append(list, fc.WatchlistSymbols()...)
+	fc, _, _, err := configFile(path, explicit, deps.getenv)
+	if err != nil {
+		fc = config.File{Watchlist: &list} // no symbol, no watchlist: only the recent ones
 	}
-	recent, _ := config.OpenState(deps.getenv).Recent()
+	return userSymbols(fc, deps.getenv)
+}
+
+// userSymbols are fc's symbol and watchlist, then the recent list: the
+// completions, and the words "did you mean" picks from.
+func userSymbols(fc config.File, getenv func(string) string) []string {
+	list := append([]string{fc.Symbol}, fc.WatchlistSymbols()...)
+	recent, _ := config.OpenState(getenv).Recent()
 	list = append(list, recent...)
 	return slices.DeleteFunc(upper(list), func(s string) bool { return s == "" })
 }

@@ -164,7 +164,7 @@ func runGex(ctx context.Context, c *api.Client, q feed.Query, day api.Date, r po
 	}
 	if snap == nil || len(snap.Options) == 0 {
 		if r.Kind == positioning.AllExpiries {
-			return a, noData(fmt.Errorf("no such symbol: the service lists no options for %s", q.Symbol))
+			return a, noSuchSymbol(q.Symbol)
 		}
 		return a, noData(fmt.Errorf("%s: no expiry in that range on %s; is %s a listed symbol?", what, day, q.Symbol))
 	}

@@ -46,8 +46,9 @@ type headless struct {
 	// sandboxNow is --sandbox-clock's clock (nil: the real one), read by
 	// config before anything asks what day it is.
 	sandboxNow func() time.Time
-	served     *servedClient // chainwatch serve's session (serve_exec.go); nil: the command's own
-	flagErr    error         // a flag refused by bind, said before anything else
+	served     *servedClient   // chainwatch serve's session (serve_exec.go); nil: the command's own
+	flagErr    error           // a flag refused by bind, said before anything else
+	known      func() []string // the user's symbols, for "did you mean" (set by config)
 }
 
 func newHeadless(deps Deps) headless {
@@ -112,8 +113,21 @@ func (h *headless) config() (config.File, string, error) {
 		h.Now, h.sandboxNow = clock, clock
 	}
 	fc, path, _, err := configFile(h.ConfigPath, h.ConfigSet, h.Getenv)
+	h.known = func() []string { return userSymbols(fc, h.Getenv) }
 	return fc, path, badInput(err)
 }
+
+// noSuchSymbol says the service does not know sym: status 3, in the
+// one wording (config.NoSuchSymbol, the screen's); once adds the nearest
+// of the user's symbols, which a command's run does not have.
+func noSuchSymbol(sym string) error { return noData(unknownSymbolError{Symbol: sym}) }
+
+type unknownSymbolError struct {
+	Symbol string
+	known  []string
+}
+
+func (e unknownSymbolError) Error() string { return config.NoSuchSymbol(e.Symbol, e.known) }
 
 // setup is what every command does first: the config file, then the data
 // path it and --mode ask for.
@@ -322,6 +336,10 @@ func (h *headless) once(client *api.Client, j job) (answer, error) {
 	ctx, cancel := context.WithTimeout(h.Context, runTimeout)
 	defer cancel()
 	a, err := j.run(ctx, client)
+	if us := (unknownSymbolError{}); errors.As(err, &us) && h.known != nil {
+		us.known = h.known()
+		err = noData(us)
+	}
 	if n := a.cost(); err != nil && n > 0 && !strings.Contains(err.Error(), "points spent") {
 		err = spentError{err, n}
 	}

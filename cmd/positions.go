@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -61,7 +60,11 @@ func positionsRun(f *PositionsOptions) error {
 	if err != nil {
 		return err
 	}
-	saved, err := config.LoadPositions(config.PositionsPath(path))
+	file, err := f.positionsPath(path)
+	if err != nil {
+		return err
+	}
+	saved, err := config.LoadPositions(file)
 	if err != nil {
 		return badInput(err)
 	}
@@ -69,7 +72,7 @@ func positionsRun(f *PositionsOptions) error {
 	for _, s := range saved {
 		p, err := strategy.FromSaved(s)
 		if err != nil {
-			return badInput(fmt.Errorf("%s: %w", config.PositionsPath(path), err))
+			return badInput(fmt.Errorf("%s: %w", file, err))
 		}
 		ps = append(ps, p)
 	}
@@ -79,7 +82,11 @@ func positionsRun(f *PositionsOptions) error {
 	j := job{plan: plan, keys: positionsKeys, run: func(ctx context.Context, c *api.Client) (answer, error) {
 		var a answer
 		if len(ps) == 0 {
-			return a, noData(errors.New("no positions saved; save one from the strategy page (s)"))
+			// An empty list is an answer, as gh's list commands give it:
+			// [] on stdout, status 0, and the advice on stderr.
+			a.Export = positionsExport(nil, nil)
+			a.Rows = "no positions saved; save one from the strategy page (s) or with strategy --save"
+			return a, nil
 		}
 		chains := map[string]*api.SymbolWithOptions{}
 		for sym, sp := range spans {

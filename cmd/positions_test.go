@@ -65,3 +65,18 @@ func TestPositionsCommand(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// TestPositionsNone: no positions is an empty list, as gh's list commands
+// give one: [] (or nothing, for the table) on stdout, status 0, the advice
+// on stderr.
+func TestPositionsNone(t *testing.T) {
+	c := cli{env: scanEnv(t), now: func() time.Time { return testNow }}
+	out, errOut, err := c.run(t, "positions", "--json")
+	if err != nil || out != "[]\n" || !strings.Contains(errOut, "no positions saved; save one from the strategy page") {
+		t.Fatalf("status %d, stdout %q, stderr %q", exitCode(err), out, errOut)
+	}
+	out, errOut, err = c.run(t, "positions")
+	if err != nil || out != "" || !strings.Contains(errOut, "no positions saved") {
+		t.Fatalf("table: status %d, stdout %q, stderr %q", exitCode(err), out, errOut)
+	}
+}

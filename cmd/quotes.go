@@ -118,7 +118,10 @@ func runQuotes(ctx context.Context, f *QuotesOptions, client *api.Client, q feed
 			out.Missing = append(out.Missing, r.Symbol)
 		}
 	}
-	if len(found) == 0 {
+	switch {
+	case len(found) == 0 && len(symbols) == 1:
+		return a, noSuchSymbol(symbols[0])
+	case len(found) == 0:
 		return a, noData(fmt.Errorf("no such symbol: %s (the service knows none of them)", strings.Join(symbols, ", ")))
 	}
 	var next map[string]feed.NextEvents

@@ -167,7 +167,7 @@ func TestScanCommand(t *testing.T) {
 
 	t.Run("unknown field", func(t *testing.T) {
 		out, errOut, err := run(t, "scan", "--formula", "iv30", "--formula", "iv31 > 40", "--json")
-		want := `formula 2 "iv31 > 40": unknown field iv31`
+		want := `formula 2 "iv31 > 40": unknown field iv31; did you mean iv30?`
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(errOut, want) || out != "" {
 			t.Fatalf("err %v, stdout %q, stderr %q", err, out, errOut)
 		}

@@ -283,4 +283,7 @@ type servedClient struct {
 	// charge books a one-shot command's points to the desk's day and the
 	// key's share before it is sent (serve.Ledger), or refuses it.
 	charge func(cost int) (settle func(spent int), err error)
+	// positions is the key's positions file (positions, strategy --save);
+	// "" when the server keeps no state for keys.
+	positions string
 }

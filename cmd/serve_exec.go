@@ -2,12 +2,15 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"chainwatch/api"
+	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/serve"
 	"chainwatch/text"
@@ -16,7 +19,7 @@ import (
 // servedCommands are what an exec request may run: the headless commands
 // that read data. The screen is the session itself; login, logout,
 // sandbox and serve are the desk's box's to run, not a trader's.
-var servedCommands = []string{"chain", "quotes", "trades", "taq", "calendar", "vol", "scan", "version", "help"}
+var servedCommands = []string{"chain", "quotes", "trades", "taq", "calendar", "vol", "gex", "scan", "strategy", "positions", "version", "help"}
 
 // servedRefused are the flags that would point a command at another
 // service or credentials, or read a file of the server's choosing: the
@@ -31,9 +34,25 @@ func (d *desk) exec(ctx context.Context, u serve.User, args []string, in io.Read
 		return ExitInput
 	}
 	charge := func(cost int) (func(int), error) { return d.ledger.Charge(u, cost) }
-	deps := Deps{in: in, out: out, errOut: errOut, getenv: d.getenv, now: d.base.Now, ctx: ctx,
-		served: &servedClient{client: d.base.Client, mon: d.mon, line: strings.Join(args, " "), charge: charge}}
+	served := &servedClient{client: d.base.Client, mon: d.mon, line: strings.Join(args, " "), charge: charge}
+	if dir := d.state.In(u.Name).Dir(); dir != "" {
+		served.positions = config.PositionsPath(filepath.Join(dir, keyConfig)) // the key's, as its screen's (keyState)
+	}
+	deps := Deps{in: in, out: out, errOut: errOut, getenv: d.getenv, now: d.base.Now, ctx: ctx, served: served}
 	return Execute(deps, args)
+}
+
+// positionsPath is the positions file a command reads and saves to: the
+// one beside the config file at cfgPath, or over ssh the key's own (a
+// trader's positions are nobody else's, and not the server's).
+func (h *headless) positionsPath(cfgPath string) (string, error) {
+	switch {
+	case h.served == nil:
+		return config.PositionsPath(cfgPath), nil
+	case h.served.positions == "":
+		return "", badInput(errors.New("positions are off: the server keeps no state directory for this key"))
+	}
+	return h.served.positions, nil
 }
 
 // checkServed says why args may not run over ssh; "" when they may.

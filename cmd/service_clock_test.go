@@ -44,6 +44,7 @@ func TestStandaloneSandboxClockIsTheClientsToday(t *testing.T) {
 		{"vol", "SPY"},
 		{"trades", "SPY", "--limit", "5"},
 		{"calendar", "SPY"},
+		{"strategy", "SPY 2026-11-24 +C702 -C705", "--json"}, // expired by the machine's day, not the service's
 	} {
 		out, errOut, err := (cli{env: env, now: later}).run(t, args...)
 		if err != nil || out == "" {

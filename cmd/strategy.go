@@ -110,19 +110,28 @@ func strategyRun(f *StrategyOptions) error {
 	if err != nil {
 		return badInput(err)
 	}
-	if err := st.CheckDates(api.Today(f.Now())); err != nil {
-		return badInput(err)
+	var positions string
+	if f.Save {
+		if positions, err = f.positionsPath(cfgPath); err != nil {
+			return err
+		}
 	}
 	q := feed.Query{Symbol: st.Symbol, Mode: mode, Gen: 1}
 	j := job{plan: planOf(api.EndpointOptionQuotes, mode, false), keys: strategyKeys,
 		run: func(ctx context.Context, c *api.Client) (answer, error) {
+			// Today is the service's, known only once execute has asked
+			// it (a sandbox replaying a past day): checked here, before
+			// anything is spent.
+			if err := st.CheckDates(api.Today(f.Now())); err != nil {
+				return answer{}, badInput(err)
+			}
 			a, mk, err := fetchLegs(ctx, c, f.Now, q, &st)
 			if err != nil {
 				return a, err
 			}
 			fig := st.Analyze(&mk)
 			if f.Save {
-				if err := savePosition(f, config.PositionsPath(cfgPath), &st, &mk); err != nil {
+				if err := savePosition(f, positions, &st, &mk); err != nil {
 					return a, err
 				}
 			}
@@ -148,7 +157,7 @@ func fetchLegs(ctx context.Context, c *api.Client, now func() time.Time, q feed.
 	a := answer{Resps: []*api.Response{m.Resp}}
 	switch {
 	case api.IsNoData(m.Err) || m.Err == nil && (m.Chain == nil || len(m.Chain.Options) == 0):
-		return a, strategy.Market{}, noData(fmt.Errorf("no such symbol: the service lists no options for %s", q.Symbol))
+		return a, strategy.Market{}, noSuchSymbol(q.Symbol)
 	case m.Err != nil:
 		return a, strategy.Market{}, serviceError(m.Err, "the chain of "+q.Symbol)
 	}

@@ -96,7 +96,7 @@ func volRun(f *VolOptions) error {
 			a := answer{Resps: []*api.Response{m.Resp}}
 			switch {
 			case api.IsNoData(m.Err) || m.Err == nil && m.Chain == nil:
-				return a, noData(fmt.Errorf("no such symbol: the service lists no options for %s", sym))
+				return a, noSuchSymbol(sym)
 			case m.Err != nil:
 				return a, serviceError(m.Err, "the chain of "+sym)
 			}

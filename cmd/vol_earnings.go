@@ -26,7 +26,7 @@ func volEarningsJob(f *VolOptions, q feed.Query, plan costPlan, historical bool)
 		a := answer{Resps: []*api.Response{m.Resp}}
 		switch {
 		case api.IsNoData(m.Err) || m.Err == nil && m.Chain == nil:
-			return a, noData(fmt.Errorf("no such symbol: the service lists no options for %s", q.Symbol))
+			return a, noSuchSymbol(q.Symbol)
 		case m.Err != nil:
 			return a, serviceError(m.Err, "the chain of "+q.Symbol)
 		}

@@ -88,8 +88,7 @@ func (h *headless) watch(client *api.Client, mode api.Mode, format Format, fc co
 			every = r.Every
 		}
 		if wait := r.Next.Sub(h.Now()); h.closedFor(mode) > 0 && wait > every {
-			fmt.Fprintf(h.ErrOut, "chainwatch: %s: the market is closed; the next run is when it opens, in %s\n",
-				h.Now().In(api.Eastern).Format("15:04:05"), roundWait(wait))
+			fmt.Fprintf(h.ErrOut, "chainwatch: %s\n", closedText(h.Now(), mode, "the runs are"))
 		}
 	}
 }
@@ -136,6 +135,13 @@ func (h *headless) closedFor(mode api.Mode) time.Duration {
 		return 0
 	}
 	return max(market.NextOpen(now, mode).Sub(now), 0)
+}
+
+// closedText is the line said when a --watch pauses for a closed market:
+// "16:05:00 ET: the market is closed; the runs are paused until Mon 09:30
+// ET (in 2d17h)", the time zone named and the wait in the screen's words.
+func closedText(now time.Time, mode api.Mode, what string) string {
+	return now.In(api.Eastern).Format("15:04:05") + " ET: the market is closed; " + what + " " + market.PauseText(now, mode)
 }
 
 // budgetOf is the config file's [budget], else the default share.

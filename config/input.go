@@ -103,47 +103,19 @@ func ParseDate(s string, now time.Time) (api.Date, error) {
 	return d, nil
 }
 
-// NearestSymbol is the symbol in known closest to sym by edit distance
-// (a letter added, dropped, changed or two swapped), for "did you mean";
-// "" when none is within two edits. known is in order of preference, which
-// breaks ties.
-func NearestSymbol(sym string, known []string) string {
-	best, bestD := "", 3
-	for _, k := range known {
-		if k == sym {
-			continue
-		}
-		if d := editDistance(sym, k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
+// NearestSymbol is the symbol in known closest to sym (text.Nearest),
+// for "did you mean".
+func NearestSymbol(sym string, known []string) string { return text.Nearest(sym, known) }
 
-// editDistance is the optimal string alignment distance of a and b (ASCII
-// symbols): insertions, deletions, substitutions and adjacent swaps.
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
+// NoSuchSymbol is the one wording of a symbol the service does not know,
+// on the screen and from every command: "no such symbol: SPYY; did you
+// mean SPY?", the suggestion the nearest of known (the user's symbols).
+func NoSuchSymbol(sym string, known []string) string {
+	s := "no such symbol: " + sym
+	if near := NearestSymbol(sym, known); near != "" {
+		s += "; did you mean " + near + "?"
 	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
+	return s
 }
 
 // ParseClock reads a time of day as a trader types it, Eastern: HH:MM or

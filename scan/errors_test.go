@@ -110,7 +110,7 @@ func TestDescribeScanErrorFromSandbox(t *testing.T) {
 	c := startScanSandbox(t, sandbox.Config{Plan: quota.Plan{Name: "tiny", Points: 20}})
 	_, _, err := c.CustomScan(t.Context(), s.Params(api.Live))
 	msg, field := scan.DescribeError(err, s)
-	if field != 1 || msg != `the service refused formula 2 "iv31 * 2": unknown field iv31` {
+	if field != 1 || msg != `the service refused formula 2 "iv31 * 2": unknown field iv31; did you mean iv30?` {
 		t.Fatalf("400: %v -> (%q, %d)", err, msg, field)
 	}
 	ok := fields("iv30 > 40")

@@ -162,7 +162,7 @@ func TestRunScanChecksFirst(t *testing.T) {
 	if !errors.As(err, &fe) || fe.Index != 1 || out.Resp != nil || out.Result != nil {
 		t.Fatalf("err %v, outcome %+v", err, out)
 	}
-	if want := `formula 2 "iv31 > 4": unknown field iv31`; err.Error() != want {
+	if want := `formula 2 "iv31 > 4": unknown field iv31; did you mean iv30?`; err.Error() != want {
 		t.Fatalf("%q, want %q", err, want)
 	}
 	_, err = scan.Run(t.Context(), c, nil, s, api.Live, modeltest.Now)

@@ -72,7 +72,7 @@ func TestRefused(t *testing.T) {
 		{"iv30 = 1", `"="`}, {"iv30; price", `";"`}, {"[1, 2]", `"["`},
 		{"true", `"true"`}, {"nil", `"nil"`}, {`b"x"`, "Bytes"},
 		{"$env", "unknown field $env"},
-		{"iv31 > 40", "unknown field iv31"},
+		{"iv31 > 40", "unknown field iv31; did you mean iv30?"},
 		{"IV30", "unknown field IV30 (names are case sensitive: did you mean iv30?)"},
 		{"Price > 1", "did you mean price?"},
 		{"iv30 >> 3", "syntax error at column 7"},
@@ -112,7 +112,7 @@ func TestRefused(t *testing.T) {
 
 func TestErrorText(t *testing.T) {
 	for formula, want := range map[string]string{
-		"iv31 > 40": `fields[0].formula "iv31 > 40": unknown field iv31`,
+		"iv31 > 40": `fields[0].formula "iv31 > 40": unknown field iv31; did you mean iv30?`,
 		"iv30 >> 3": `fields[0].formula "iv30 >> 3": syntax error at column 7: unexpected token Operator(">")`,
 	} {
 		if _, err := Compile(fields(formula)); err == nil || err.Error() != want {
