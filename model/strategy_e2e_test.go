@@ -56,6 +56,11 @@ func TestStrategyEndToEnd(t *testing.T) {
 	screen.wait(t, tm, "IV shifted a point", "IV +1 pt")
 	tm.Type("s")
 	screen.wait(t, tm, "saved", "saved as position 1")
+	for _, l := range strings.Split(string(frameNow(tm)), "\n") {
+		if strings.Contains(l, "saved as position 1") && strings.Contains(l, "⚠") {
+			t.Errorf("a position saved shows a warning: %q", l)
+		}
+	}
 	saved, err := config.LoadPositions(path)
 	if err != nil || len(saved) != 1 || len(saved[0].Legs) != 2 || saved[0].Name != "vertical" {
 		t.Fatalf("%+v %v", saved, err)

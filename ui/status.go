@@ -29,6 +29,9 @@ type StatusData struct {
 
 	Err    string        // last error, "" none
 	ErrAge time.Duration // since it happened
+	// Note is word of something done ("saved as position 1"), in Err's
+	// place without its ⚠: drawn only while there is no Err.
+	Note string
 
 	Hint string // short help already rendered by the caller, e.g. "? help  q quit"
 }
@@ -105,6 +108,10 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 		// The next refresh and the hint give way to a whole error; the
 		// points figures do not.
 		e.yield = 50
+	}
+	if s.Note != "" && s.Err == "" {
+		n := row.seg(90, false).add(theme.ToneText, text.OneLine(s.Note, 0))
+		n.shrink, n.yield = 16, 50
 	}
 	if s.Hint != "" {
 		h := row.seg(45, true)

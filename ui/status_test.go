@@ -116,3 +116,19 @@ func TestStatusErrorCannotEscape(t *testing.T) {
 		t.Fatalf("the error text is lost: %q", ansi.Strip(out))
 	}
 }
+
+// TestStatusNoteIsNoWarning: word of something done ("saved as position
+// 1") is drawn plain, in the place of an error but without its ⚠; an
+// error outranks it.
+func TestStatusNoteIsNoWarning(t *testing.T) {
+	s := &StatusData{PointsLeft: -1, Note: "saved as position 1", Hint: "? help"}
+	l := ansi.Strip(Status(s, 120, pxColor))
+	if !strings.Contains(l, "saved as position 1") || strings.Contains(l, "⚠") {
+		t.Errorf("a note: %q", l)
+	}
+	s.Err = "429 rate limited"
+	l = ansi.Strip(Status(s, 120, pxColor))
+	if !strings.Contains(l, "⚠ 429 rate limited") || strings.Contains(l, "saved as") {
+		t.Errorf("an error over a note: %q", l)
+	}
+}

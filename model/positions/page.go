@@ -177,7 +177,7 @@ func (p *Page) close(roll bool) (tea.Cmd, common.Action) {
 	path := p.path
 	write := func() tea.Msg { return WrittenMsg{Err: config.SavePosition(path, saved)} }
 	if !roll {
-		return write, common.Notice{Text: fmt.Sprintf("position %d closed at mid", pos.ID)}
+		return write, common.Notice{Text: fmt.Sprintf("position %d closed at mid", pos.ID), Info: true}
 	}
 	load := func() tea.Msg { return common.LoadTicketMsg{Strategy: open, RollOf: pos.ID} }
 	return tea.Sequence(write, load), common.Open{Page: common.PageStrategy}

@@ -52,7 +52,15 @@ func (s *Screen) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 		return nil, common.Refresh{Feeds: []feed.Feed{feed.FeedChain, feed.FeedTape}}
 	case key.Matches(k, keys.Open):
 		return nil, s.openContract()
-	case key.Matches(k, keys.TicketBuy, keys.TicketSell, keys.Ticket):
+	case key.Matches(k, keys.Ticket):
+		return s.ticket(k)
+	case key.Matches(k, keys.TicketBuy, keys.TicketSell):
+		if s.focus != paneLadder {
+			// The ladder's contract is not what the focused pane shows:
+			// the key is the focused pane's, and says so if unused.
+			return s.paneKey(k), common.Notice{Text: k.String() + " puts the ladder's contract on the ticket: " +
+				keys.NextPane.Help().Key + " to the ladder first"}
+		}
 		return s.ticket(k)
 	case key.Matches(k, keys.Positions):
 		return nil, common.Open{Page: common.PagePositions, Msg: common.PositionsChangedMsg{}}
