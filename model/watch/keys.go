@@ -13,13 +13,16 @@ import (
 	"chainwatch/ui"
 )
 
-// onKey: while the first-run banner shows, any key only dismisses it, so
-// a trader who presses q or / to get rid of it does not quit or prompt;
-// then the keys every page shares, the screen's own, the panes'.
+// onKey: while the first-run banner shows, any key dismisses it and
+// only the help key, which the banner names, does more: a trader who
+// presses q or / to get rid of it does not quit or prompt. Then the keys
+// every page shares, the screen's own, the panes'.
 func (s *Screen) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 	if s.banner {
 		s.banner = false
-		return nil, nil
+		if !key.Matches(k, s.sh.Keys.Help) {
+			return nil, nil
+		}
 	}
 	if act := common.SharedKey(s.sh, k); act != nil {
 		return nil, act
