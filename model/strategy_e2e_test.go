@@ -69,7 +69,7 @@ func TestStrategyEndToEnd(t *testing.T) {
 	pos := waitProbe(t, tm, "the position marked", func(s stratSnap) bool {
 		return s.top == common.PagePositions && strings.Contains(s.frame, "1 open")
 	})
-	if !strings.Contains(pos.frame, "SPY +1 C") || !strings.Contains(pos.frame, "open") {
+	if !strings.Contains(pos.frame, "SPY ") || !strings.Contains(pos.frame, " +1 C") || !strings.Contains(pos.frame, "open") {
 		t.Fatalf("positions page:\n%s", pos.frame)
 	}
 	tm.Type("q")

@@ -85,7 +85,13 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 		left.add(theme.ToneMuted, " today")
 	}
 	if s.NextFeed != "" && s.Paused == "" {
-		nx := row.seg(40, false).add(theme.ToneMuted, "next ").add(theme.ToneText, s.NextFeed).add(theme.ToneText, " ")
+		// A refresh whose cost the page shows (the vol page's term
+		// structure) is worth more than the points left.
+		nx := row.seg(40, false)
+		if s.NextCost > 0 {
+			nx.prio = 52
+		}
+		nx.add(theme.ToneMuted, "next ").add(theme.ToneText, s.NextFeed).add(theme.ToneText, " ")
 		if s.Next > 0 {
 			// Round up: "next chain 0s" would read as stuck.
 			nx.addB(theme.ToneText, nums.dur(s.Next+time.Second-1))
