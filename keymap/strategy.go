@@ -52,20 +52,25 @@ func (s StrategyKeys) ShortHelp() []key.Binding {
 // PositionsKeys are the positions page's own keys.
 type PositionsKeys struct {
 	Close, Roll, Back key.Binding
+	// Confirm answers the question a close or a roll asks first; Undo
+	// opens again the position closed last.
+	Confirm, Undo key.Binding
 }
 
 // Positions is the positions page's key map.
 func Positions() PositionsKeys {
 	return PositionsKeys{
-		Close: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "close at mid")),
-		Roll:  key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "roll: close, legs to the ticket")),
-		Back:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Close:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "close at mid")),
+		Roll:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "roll: close, legs to the ticket")),
+		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Confirm: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes: close or roll as asked")),
+		Undo:    key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo the last close")),
 	}
 }
 
 // FullHelp is the positions page's help screen.
 func (p PositionsKeys) FullHelp(k KeyMap) [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, p.Close, p.Roll}, {k.Ticket, p.Back, k.Help, k.Quit, k.Interrupt}}
+	return [][]key.Binding{{k.Up, k.Down, p.Close, p.Roll, p.Confirm, p.Undo}, {k.Ticket, p.Back, k.Help, k.Quit, k.Interrupt}}
 }
 
 // ShortHelp is the keys a newcomer needs first.

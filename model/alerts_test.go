@@ -85,8 +85,12 @@ func TestAlertFromTheLadder(t *testing.T) {
 		t.Fatalf("armed %+v, saved %+v", sts, *saved)
 	}
 	r.pump()
-	if got := r.a.statusData(testNow).Err; !strings.Contains(got, "alert armed: "+sts[0].Name) {
-		t.Errorf("status bar %q", got)
+	// Word of a rule armed is no warning: a note, drawn without the ⚠.
+	if got := r.a.statusData(testNow); !strings.Contains(got.Note, "alert armed: "+sts[0].Name) || got.Err != "" {
+		t.Errorf("status bar note %q, error %q", got.Note, got.Err)
+	}
+	if bar := ansi.Strip(r.a.statusLine(160, testNow)); strings.Contains(bar, "⚠") {
+		t.Errorf("a rule armed shows a warning: %q", bar)
 	}
 
 	// The next chain: every price a cent higher, the mid past the level.

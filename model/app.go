@@ -57,7 +57,7 @@ type screen struct {
 	darkSet       bool // the theme was chosen by config, not the terminal
 	dark          bool
 	frame         frameclock.Clock
-	notice        string // a note for the status bar that is not a fetch error
+	notice        common.Notice // a note for the status bar that is not a fetch error
 }
 
 // New builds the screen and its pages. It does no I/O: the first fetches
@@ -158,7 +158,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 	case common.FlashDoneMsg, feed.FetchingMsg:
 		return nil // drawn again: a flash faded, a countdown ended
 	case symbols.SaveErrMsg:
-		a.scr.notice = "recent symbols not saved: " + msg.Err.Error()
+		a.scr.notice = common.Notice{Text: "recent symbols not saved: " + msg.Err.Error()}
 		return nil
 	case link.Msg:
 		return tea.Batch(a.toPages(msg.Msg), a.link.Listen(a.ctx))

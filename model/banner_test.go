@@ -45,7 +45,7 @@ func TestAppBannerKeepsTheLaddersStrikes(t *testing.T) {
 	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4)})
 	frame := ansi.Strip(a.drawAt(now))
 	with := strikeRows(frame)
-	if !strings.Contains(frame, "Welcome to chainwatch.") || !strings.Contains(frame, "Any key dismisses this.") {
+	if !strings.Contains(frame, "Welcome to chainwatch.") || !strings.Contains(frame, "Any key dismisses this") {
 		t.Fatalf("no whole banner at 80x24:\n%s", frame)
 	}
 	a.Update(runeKey('x')) // dismisses the banner, nothing else
@@ -62,5 +62,39 @@ func TestAppBannerKeepsTheLaddersStrikes(t *testing.T) {
 	frame = ansi.Strip(a.drawAt(now))
 	if n := strikeRows(frame); n < ui.MinLadderStrikes || !strings.Contains(frame, "Welcome to chainwatch.") {
 		t.Fatalf("the banner with the tape hidden: %d strikes, want %d:\n%s", n, ui.MinLadderStrikes, frame)
+	}
+}
+
+// TestBannerNamesHelpAndPassesItOn: at 80x24 the first-run banner names
+// the help key and the status bar keeps "? help"; that key dismisses the
+// banner and opens the help (it was swallowed, as every key was), whose
+// box is whole; any other key only dismisses the banner.
+func TestBannerNamesHelpAndPassesItOn(t *testing.T) {
+	now := testNow
+	r := newRig(t, Config{Source: "SANDBOX", Symbol: "SPY", Now: func() time.Time { return now }, Theme: "dark", FirstRun: true})
+	a := r.a
+	a.Init()
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	r.answer(feed.FeedChain, feed.ChainMsg{Chain: modeltest.SynthChain(3, 60, 0), Resp: okResp(4)})
+	frame := ansi.Strip(a.drawAt(now))
+	lines := strings.Split(strings.TrimRight(frame, "\n"), "\n")
+	if !strings.Contains(frame, "Any key dismisses this; ? shows every key.") || !strings.Contains(lines[len(lines)-1], " ? help") {
+		t.Fatalf("the banner or the status bar does not name the help:\n%s", frame)
+	}
+	a.Update(runeKey('?'))
+	frame = ansi.Strip(a.drawAt(now))
+	if a.ws().Banner() || a.overlay == nil || !strings.Contains(frame, "chainwatch · keys") {
+		t.Fatalf("? under the banner: banner %v, overlay %v:\n%s", a.ws().Banner(), a.overlay, frame)
+	}
+	for _, corner := range []string{"╭", "╮", "╰", "╯"} {
+		if !strings.Contains(frame, corner) {
+			t.Errorf("the help box lacks its %s corner at 80x24:\n%s", corner, frame)
+		}
+	}
+	a.Update(runeKey('?'))
+	a.ws().ShowBanner()
+	a.Update(runeKey('q')) // dismisses the banner, does not quit
+	if a.ws().Banner() || a.overlay != nil {
+		t.Fatalf("q under the banner: banner %v, overlay %v", a.ws().Banner(), a.overlay)
 	}
 }

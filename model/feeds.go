@@ -81,5 +81,5 @@ func (a *App) changeQuery(q feed.Query) {
 	for _, p := range a.built {
 		p.Update(common.QueryMsg{Query: q})
 	}
-	a.scr.notice = "" // about the screen being left
+	a.scr.notice = common.Notice{} // about the screen being left
 }

@@ -57,9 +57,9 @@ func (a *App) do(act common.Action) tea.Cmd {
 	case common.Quit:
 		return a.quit()
 	case common.Notice:
-		a.scr.notice = act.Text
+		a.scr.notice = act
 	case common.Open:
-		a.scr.notice = ""
+		a.scr.notice = common.Notice{}
 		a.push(act.Page)
 		if act.Msg != nil {
 			return a.send(act.Page, act.Msg)
@@ -80,14 +80,14 @@ func (a *App) do(act common.Action) tea.Cmd {
 		}
 	case common.Refresh:
 		if t := a.link.Sub.Refresh(act.Feeds...).Text(); t != "" {
-			a.scr.notice = t // nothing fetched: the session is held
+			a.scr.notice = common.Notice{Text: t} // nothing fetched: the session is held
 		}
 	case common.Refetch:
 		a.link.Sub.Refetch(act.Feed)
 	case common.Remember:
 		return a.syms.Remember(act.Symbol)
 	case common.NoSuchSymbol:
-		a.scr.notice = a.syms.NoSuch(act.Symbol, prompt.Known(a.known()), a.sh.Keys.Symbol.Help().Key)
+		a.scr.notice = common.Notice{Text: a.syms.NoSuch(act.Symbol, prompt.Known(a.known()), a.sh.Keys.Symbol.Help().Key)}
 	case common.AskSymbol, common.AskDate, common.OpenScanner, common.OpenHelp, common.ProposeAlert:
 		return a.open(act)
 	}
@@ -121,7 +121,7 @@ func (a *App) open(act common.Action) tea.Cmd {
 	case common.AskDate:
 		a.overlay = prompt.NewDate(a.sh, a.q.Date, a.q.Mode)
 	case common.OpenScanner:
-		a.scr.notice = ""
+		a.scr.notice = common.Notice{}
 		return a.openScanner()
 	case common.OpenHelp:
 		a.overlay = help.New(a.sh, a.top().FullHelp())
@@ -156,7 +156,7 @@ func (a *App) fromOverlay(from common.Overlay, act common.Action) tea.Cmd {
 	case common.Quit:
 		return a.quit()
 	case common.Notice:
-		a.scr.notice = act.Text
+		a.scr.notice = act
 		return nil
 	case common.PickSymbol:
 		a.close(from)

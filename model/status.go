@@ -24,8 +24,12 @@ func (a *App) statusData(now time.Time) ui.StatusData {
 		// Letters are typed into the scanner's form: how to leave it.
 		d.Hint = k.Close.Help().Key + " close scanner  " + k.Interrupt.Help().Key + " quit"
 	}
-	if d.Err == "" && a.scr.notice != "" {
-		d.Err = a.scr.notice
+	switch n := a.scr.notice; {
+	case d.Err != "" || n.Text == "":
+	case n.Info:
+		d.Note = n.Text
+	default:
+		d.Err = n.Text
 	}
 	if d.Err == "" {
 		d.Err = a.historyNotice()

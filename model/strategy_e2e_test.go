@@ -56,6 +56,11 @@ func TestStrategyEndToEnd(t *testing.T) {
 	screen.wait(t, tm, "IV shifted a point", "IV +1 pt")
 	tm.Type("s")
 	screen.wait(t, tm, "saved", "saved as position 1")
+	for _, l := range strings.Split(string(frameNow(tm)), "\n") {
+		if strings.Contains(l, "saved as position 1") && strings.Contains(l, "⚠") {
+			t.Errorf("a position saved shows a warning: %q", l)
+		}
+	}
 	saved, err := config.LoadPositions(path)
 	if err != nil || len(saved) != 1 || len(saved[0].Legs) != 2 || saved[0].Name != "vertical" {
 		t.Fatalf("%+v %v", saved, err)
@@ -64,7 +69,7 @@ func TestStrategyEndToEnd(t *testing.T) {
 	pos := waitProbe(t, tm, "the position marked", func(s stratSnap) bool {
 		return s.top == common.PagePositions && strings.Contains(s.frame, "1 open")
 	})
-	if !strings.Contains(pos.frame, "SPY +1 C") || !strings.Contains(pos.frame, "open") {
+	if !strings.Contains(pos.frame, "SPY ") || !strings.Contains(pos.frame, " +1 C") || !strings.Contains(pos.frame, "open") {
 		t.Fatalf("positions page:\n%s", pos.frame)
 	}
 	tm.Type("q")

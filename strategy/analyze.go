@@ -56,12 +56,9 @@ func (s *Strategy) Analyze(m *Market) Figures {
 		} else {
 			f.NetNatural += u * q.Bid
 		}
-		g := s.legGreeks(m, i)
-		f.Delta += u * g.Delta
-		f.Gamma += u * g.Gamma
-		f.Theta += u * g.Theta
-		f.Vega += u * g.Vega
 	}
+	g := s.Greeks(m)
+	f.Delta, f.Gamma, f.Theta, f.Vega = g.Delta, g.Gamma, g.Theta, g.Vega
 	if s.stockOnly() {
 		f.NetMid, f.NetNatural = f.Cost, f.Cost
 	}
@@ -83,6 +80,22 @@ func (s *Strategy) Analyze(m *Market) Figures {
 	f.Move = m.Spot * f.Sigma * math.Sqrt(T)
 	f.PoP = pop(p, f.Breakevens, f.At, m.Spot, m.Rate, f.Sigma, T)
 	return f
+}
+
+// Greeks are the position's greeks at m, the legs' times their units
+// (Figures says the units): what Analyze counts, without the rest of
+// its work, for a page that marks many positions.
+func (s *Strategy) Greeks(m *Market) Greeks {
+	var t Greeks
+	for i := range s.Legs {
+		u := s.Legs[i].Units()
+		g := s.legGreeks(m, i)
+		t.Delta += u * g.Delta
+		t.Gamma += u * g.Gamma
+		t.Theta += u * g.Theta
+		t.Vega += u * g.Vega
+	}
+	return t
 }
 
 func (s *Strategy) stockOnly() bool {

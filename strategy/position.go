@@ -114,8 +114,10 @@ func Spans(ps []Position) map[string]api.Span {
 // Marked is one position's figures at its underlying's chain.
 type Marked struct {
 	Value, SinceOpen, Today float64
-	OK                      bool   // every leg had a mid
-	Err                     string // why it is not marked
+	Greeks                  Greeks  // an open position's (Strategy.Greeks)
+	Spot                    float64 // its underlying's, for its dollar delta
+	OK                      bool    // every leg had a mid
+	Err                     string  // why it is not marked
 }
 
 // Mark marks each position on the chains by symbol (closed ones are
@@ -146,7 +148,7 @@ func Mark(ps []Position, chains map[string]*api.SymbolWithOptions, now time.Time
 			continue
 		}
 		v, open, today, ok := p.Strategy.Mark(&m, p.OpenedToday(now))
-		out[i] = Marked{Value: v, SinceOpen: open, Today: today, OK: ok}
+		out[i] = Marked{Value: v, SinceOpen: open, Today: today, Greeks: p.Strategy.Greeks(&m), Spot: m.Spot, OK: ok}
 		if !ok {
 			out[i].Err = "a leg has no mid"
 		}

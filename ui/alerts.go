@@ -139,7 +139,13 @@ func alertRuleLine(r *AlertRow, cursor bool, width int, st *theme.Styles) string
 	if r.Last != "" {
 		l.put(st.Span(theme.ToneText, shade), padRight(r.Last, 10)+" ")
 	}
-	l.put(st.Span(stTone, shade), text.Clean(state))
+	// The state is a sentence ("fired 10:41:03; re-arms past the
+	// margin"): cut at a word, the cost kept beside it where it fits.
+	room := l.room() - 1
+	if r.Cost != "" && room > 2*(ansi.StringWidth(r.Cost)+2) {
+		room -= ansi.StringWidth(r.Cost) + 2
+	}
+	l.put(st.Span(stTone, shade), CutWords(text.Clean(state), room))
 	if r.Cost != "" && l.room() > len(r.Cost)+2 {
 		l.blank(l.room() - ansi.StringWidth(r.Cost) - 1)
 		l.put(st.Span(theme.ToneMuted, shade), r.Cost)

@@ -36,9 +36,11 @@ type chartVLine struct {
 // left-hand labels' lines.
 type chartAxis struct {
 	Min, Max float64
-	Label    func(v float64) string
-	Width    int // cells, the labels right-aligned in them
-	Tone     theme.Tone
+	// Ticks chooses the labels: the values (at most n) between lo and hi
+	// and their text, as chart.YTicks.
+	Ticks func(lo, hi float64, n int) []chartTick
+	Width int // cells, the labels right-aligned in them
+	Tone  theme.Tone
 }
 
 // chart is one chart's data and its frame.

@@ -218,6 +218,10 @@ func (c *chart) drawMarks(p *chartPlot) {
 // followed by its right-hand axis cell.
 func (c *chart) writePlot(p *chartPlot, st *theme.Styles, out []string) {
 	col := c.cursorColumn(&p.lc)
+	var right []string
+	if c.Right != nil {
+		right = c.rightLabels(&p.lc, p.h)
+	}
 	w := spanWriter{buf: make([]byte, 0, c.W*4+32), st: st, cur: -1}
 	for y := range p.h {
 		w.buf = w.buf[:0]
@@ -228,7 +232,7 @@ func (c *chart) writePlot(p *chartPlot, st *theme.Styles, out []string) {
 		}
 		if c.Right != nil {
 			w.to(c.Right.Tone, theme.ShadeNone)
-			w.buf = append(w.buf, c.rightLabel(&p.lc, y)...)
+			w.buf = append(w.buf, right[y]...)
 		}
 		w.end()
 		out[y] = string(w.buf)
@@ -377,16 +381,31 @@ func (c *chart) onLeft(v float64) float64 {
 	return c.MinY + (v-r.Min)/(r.Max-r.Min)*(c.MaxY-c.MinY)
 }
 
-// rightLabel is the right-hand axis cell of plot line y: a label on the
-// lines the left-hand axis labels (every YStep up from the X axis, the
-// axis's own line left to the time labels beneath it), else blanks.
-func (c *chart) rightLabel(lc *linechart.Model, y int) string {
-	gh, up := lc.GraphHeight(), lc.Origin().Y-y
-	if up <= 0 || up > gh || c.YStep <= 0 || up%c.YStep != 0 {
-		return paneBlank(c.Right.Width)
-	}
+// rightLabels are the right-hand axis cells of each plot line: the
+// axis's round values (Right.Ticks, at most one a YStep lines), each on
+// the line a mark of its value takes, so no two read the same and each
+// stands where its value is; a value on a line already labelled, or off
+// the plot, is left out; other lines are blanks.
+func (c *chart) rightLabels(lc *linechart.Model, lines int) []string {
 	r := c.Right
-	return padLeft(r.Label(r.Min+(r.Max-r.Min)*float64(up)/float64(gh)), r.Width)
+	out := make([]string, lines)
+	blank := paneBlank(r.Width)
+	for i := range out {
+		out[i] = blank
+	}
+	if r.Ticks == nil || !(r.Max > r.Min) {
+		return out
+	}
+	gh := lc.GraphHeight()
+	top, bottom := c.plotRows(lc)
+	for _, t := range r.Ticks(r.Min, r.Max, gh/max(c.YStep, 1)+1) {
+		y := plotPoint(lc, c.MinX, c.onLeft(t.V)).Y
+		if y < top || y > bottom || y >= lines || t.V < r.Min || t.V > r.Max || out[y] != blank {
+			continue
+		}
+		out[y] = padLeft(t.Label, r.Width)
+	}
+	return out
 }
 
 // plotRows are the canvas rows of the plot area: above the X axis.

@@ -62,7 +62,7 @@ func Chart(d *ChartData, width, height int, st *theme.Styles) []string {
 	ivLo, ivHi, hasIV := chartIVRange(d)
 	if hasIV {
 		c.Right = &chartAxis{Min: ivLo, Max: ivHi, Width: chartIVAxisW, Tone: theme.ToneCaution,
-			Label: func(v float64) string { return fmtPct(v, 1) }}
+			Ticks: pctTicks}
 		plotW -= chartIVAxisW
 	}
 	c.XStep = chartXStep(plotW)
@@ -147,7 +147,9 @@ func chartPriceRange(d *ChartData) (lo, hi float64, ok bool) {
 	return e.padded(0.01)
 }
 
-// chartIVRange is the IV axis, as the price axis; ok false without IV.
+// chartIVRange is the IV axis, as the price axis, a quarter point either
+// side at least so a steady IV still gets a few labels; ok false
+// without IV.
 func chartIVRange(d *ChartData) (lo, hi float64, ok bool) {
 	e := newChartExtent()
 	for _, t := range d.Trades {
@@ -155,7 +157,19 @@ func chartIVRange(d *ChartData) (lo, hi float64, ok bool) {
 			e.see(t.IV)
 		}
 	}
-	return e.padded(0.0005)
+	return e.padded(0.0025)
+}
+
+// pctTicks are a fraction axis's round values labelled in percent
+// ("15.8%"), a tenth of a point apart at least so one decimal tells
+// every label from the next and the label fits the axis's cells.
+func pctTicks(lo, hi float64, n int) []chartTick {
+	n = max(min(n, int((hi-lo)*1000)), 1)
+	ticks := niceTicks(lo, hi, 100, n)
+	for i := range ticks {
+		ticks[i].Label += "%"
+	}
+	return ticks
 }
 
 // chartXStep spaces the time labels (HH:MM, 5 cells) about 12 apart.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -61,29 +62,48 @@ func TestChartReadsAtEverySize(t *testing.T) {
 	}
 }
 
-// TestChartIVAxisOnTheRight: the IV labels end every labelled line, on
-// the price labels' lines, the highest on top.
+// TestChartIVAxisOnTheRight: the IV labels end lines of the plot, the
+// highest on top, each a different value: a steady IV (15.8% all
+// morning, a hundredth either way) read "15.8%" on every labelled line
+// of a tall chart before the labels became round values each on its own
+// line.
 func TestChartIVAxisOnTheRight(t *testing.T) {
-	d := chartFixture()
-	lines := Chart(&d, 90, 16, noColorStyles)
-	var ivs []string
-	for i, l := range lines[:len(lines)-1] {
-		l = ansi.Strip(l)
-		if !strings.HasSuffix(l, "%") {
-			continue
-		}
-		f := strings.Fields(l)
-		ivs = append(ivs, f[len(f)-1])
-		if !strings.Contains(l[:8], ".") {
-			t.Errorf("line %d has an IV label but no price label: %q", i, l)
-		}
+	steady := chartFixture()
+	for i := range steady.Trades {
+		steady.Trades[i].IV = 0.158 + 0.0001*math.Sin(float64(i))
 	}
-	if len(ivs) < 3 {
-		t.Fatalf("%d IV labels:\n%s", len(ivs), ansi.Strip(strings.Join(lines, "\n")))
-	}
-	for i := 1; i < len(ivs); i++ {
-		if ivs[i] >= ivs[i-1] {
-			t.Errorf("IV labels not falling down the axis: %v", ivs)
+	for _, tc := range []struct {
+		name string
+		d    ChartData
+		w, h int
+	}{{"swinging", chartFixture(), 90, 16}, {"steady", steady, 90, 16}, {"steady tall", steady, 100, 44}} {
+		lines := Chart(&tc.d, tc.w, tc.h, noColorStyles)
+		var ivs []float64
+		seen := map[string]bool{}
+		for _, l := range lines[:len(lines)-1] {
+			l = ansi.Strip(l)
+			if !strings.HasSuffix(l, "%") {
+				continue
+			}
+			f := strings.Fields(l)
+			label := f[len(f)-1]
+			if seen[label] {
+				t.Errorf("%s: the IV label %s twice:\n%s", tc.name, label, strings.Join(lines, "\n"))
+			}
+			seen[label] = true
+			v, err := strconv.ParseFloat(strings.TrimSuffix(label, "%"), 64)
+			if err != nil {
+				t.Fatalf("%s: IV label %q: %v", tc.name, label, err)
+			}
+			ivs = append(ivs, v)
+		}
+		if len(ivs) < 3 {
+			t.Fatalf("%s: %d IV labels:\n%s", tc.name, len(ivs), ansi.Strip(strings.Join(lines, "\n")))
+		}
+		for i := 1; i < len(ivs); i++ {
+			if ivs[i] >= ivs[i-1] {
+				t.Errorf("%s: IV labels not falling down the axis: %v", tc.name, ivs)
+			}
 		}
 	}
 }

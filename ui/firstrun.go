@@ -18,6 +18,7 @@ type FirstRun struct {
 	Mode       api.Mode
 	Historical bool
 	Date       api.Date
+	HelpKey    string // the key that shows every key ("?"); "" not named
 }
 
 // sandbox reports whether the banner is for the embedded sandbox.
@@ -92,7 +93,11 @@ func FirstRunBanner(f *FirstRun, width int, st *theme.Styles) []string {
 	}
 	d := newPaneLine(width, fill)
 	d.blank(1)
-	d.put(st.Span(theme.ToneMuted, theme.ShadeHeader), "Any key dismisses this.")
+	dismiss := "Any key dismisses this."
+	if f.HelpKey != "" {
+		dismiss = "Any key dismisses this; " + f.HelpKey + " shows every key."
+	}
+	d.put(st.Span(theme.ToneMuted, theme.ShadeHeader), dismiss)
 	out = append(out, d.line())
 	return out
 }

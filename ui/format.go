@@ -190,29 +190,75 @@ func appendSizeFit(dst []byte, v int64, w int) []byte {
 	if v < 0 {
 		return append(dst, dash...)
 	}
-	if digits(v) <= w {
-		return strconv.AppendInt(dst, v, 10)
+	return appendSizeIn(dst, v, sizeUnitFor(v, w))
+}
+
+// sizeUnit is a form for counts: digits (div 1), or thousands, millions
+// or billions, whole or to a tenth. A column chooses one by its largest
+// value (sizeUnitFor) so that every row of it reads alike: "980.1k" over
+// "7.7M" reads as the larger at a glance.
+type sizeUnit struct {
+	div    int64
+	suffix byte
+	tenths bool
+	w      int // the cells it was chosen for
+}
+
+// sizeUnitFor is appendSizeFit's form for v in w cells: the form in which
+// every count up to v fits w.
+func sizeUnitFor(v int64, w int) sizeUnit {
+	if digits(max(v, 0)) <= w {
+		return sizeUnit{div: 1, w: w}
 	}
-	type form struct {
-		div    int64
-		suffix byte
-	}
-	for _, f := range [...]form{{1_000, 'k'}, {1_000_000, 'M'}, {1_000_000_000, 'B'}} {
-		whole := v / f.div
-		if whole >= 1000 && f.suffix != 'B' {
+	for _, u := range [...]sizeUnit{{1_000, 'k', true, w}, {1_000_000, 'M', true, w}, {1_000_000_000, 'B', true, w}} {
+		whole := v / u.div
+		if whole >= 1000 && u.suffix != 'B' {
 			continue
 		}
 		// "12.3k": whole digits, a point, one decimal, the suffix.
 		if digits(whole)+3 <= w {
-			return appendTenths(dst, v/(f.div/10), f.suffix)
+			return u
 		}
 		if digits(whole)+1 <= w {
-			dst = strconv.AppendInt(dst, whole, 10)
-			return append(dst, f.suffix)
+			u.tenths = false
+			return u
 		}
 	}
-	// Nothing fits: the caller's column is too narrow; let padding cut it.
-	return appendSize(dst, v)
+	// Nothing fits: the caller's column is too narrow; appendSize's
+	// form, and let padding cut it.
+	return sizeUnit{}
+}
+
+// appendSizeIn appends v >= 0 in form u ("-" for a negative: unknown);
+// the zero form is appendSize's own choice. A count under the form's
+// least step is "<1k" or "<0.1M" where that fits, not a "0k" that reads
+// as none.
+func appendSizeIn(dst []byte, v int64, u sizeUnit) []byte {
+	switch {
+	case v < 0:
+		return append(dst, dash...)
+	case u.div == 0:
+		return appendSize(dst, v)
+	case u.div == 1:
+		return strconv.AppendInt(dst, v, 10)
+	case u.tenths && v > 0 && v < u.div/10 && u.w >= 5:
+		return append(append(dst, "<0.1"...), u.suffix)
+	case u.tenths:
+		return appendTenths(dst, v/(u.div/10), u.suffix)
+	case v > 0 && v < u.div && u.w >= 3:
+		return append(append(dst, "<1"...), u.suffix)
+	}
+	return append(strconv.AppendInt(dst, v/u.div, 10), u.suffix)
+}
+
+// underlyingVolume is an underlying's volume as shown: a count of none
+// (an index, which does not trade, reports 0 all day) is "-" rather than
+// "Vol 0", which reads as a feed that stopped.
+func underlyingVolume(v int64) int64 {
+	if v == 0 {
+		return -1
+	}
+	return v
 }
 
 // appendTenths appends tenths as "12.3" plus a suffix.

@@ -141,7 +141,7 @@ func Header(h *HeaderData, width int, st *theme.Styles) []string {
 	if h.HasPast {
 		pastSegs(&row, &nums, h)
 	}
-	row.seg(30, false).add(theme.ToneMuted, "Vol ").addB(theme.ToneText, nums.size(h.Volume))
+	row.seg(30, false).add(theme.ToneMuted, "Vol ").addB(theme.ToneText, nums.size(underlyingVolume(h.Volume)))
 	ohlc := row.seg(20, false)
 	ohlc.add(theme.ToneMuted, "O ").addB(theme.ToneText, nums.price(h.Open))
 	ohlc.add(theme.ToneMuted, " H ").addB(theme.ToneText, nums.price(h.High))

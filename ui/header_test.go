@@ -101,6 +101,10 @@ func TestHeaderModesAndNulls(t *testing.T) {
 	if l := ansi.Strip(lines[1]); !strings.Contains(l, "implied - / 452.39") || !strings.Contains(l, "mid -") || !strings.Contains(l, "Vol -") {
 		t.Errorf("null implied fields are dashes: %q", l)
 	}
+	h.Volume = 0 // an index: it does not trade
+	if l := ansi.Strip(Header(h, 200, pxColor)[1]); !strings.Contains(l, "Vol -") || strings.Contains(l, "Vol 0") {
+		t.Errorf("an index's volume of 0 is a dash: %q", l)
+	}
 	h.Loading = true
 	if l := ansi.Strip(Header(h, 120, pxColor)[0]); !strings.Contains(l, "loading…") {
 		t.Errorf("loading: %q", l)

@@ -15,17 +15,18 @@ import (
 // their place while reading the keys. The box has one column per group of
 // bindings (keys in bold, what they do beside them), centred. The bindings
 // come from the key map, so what the help says is what the keys do.
-// Columns that do not fit side by side wrap into a second band, so the
-// whole map fits 80x24; a box taller than the frame is cut at its foot.
+// Columns that do not fit side by side wrap into a second band; a box
+// taller than the frame loses its blank lines first, then the lines that
+// do not fit (the last saying so), and always keeps its whole border.
 // Disabled bindings are left out. Not a hot path: it is drawn only while
 // open, with lipgloss.
 func HelpOver(screen string, groups [][]key.Binding, width, height int, st *theme.Styles) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
-	box := strings.Split(helpBox(groups, width, st), "\n")
+	box := strings.Split(helpBox(groups, width, height, st), "\n")
 	if len(box) > height {
-		box = box[:height]
+		box = box[:height] // fewer lines than a border takes
 	}
 	lines := paneBlock(screen, width, height)
 	bw := ansi.StringWidth(box[0])
@@ -38,8 +39,8 @@ func HelpOver(screen string, groups [][]key.Binding, width, height int, st *them
 }
 
 // helpBox is the help's box: the bindings in columns, in bands that fit
-// width.
-func helpBox(groups [][]key.Binding, width int, st *theme.Styles) string {
+// width, the box at most height lines.
+func helpBox(groups [][]key.Binding, width, height int, st *theme.Styles) string {
 	keyStyle := st.Value.Bold(true)
 	var cols []string
 	for _, g := range groups {
@@ -99,6 +100,16 @@ func helpBox(groups [][]key.Binding, width int, st *theme.Styles) string {
 	}
 	flush()
 	title := st.Title.Render("chainwatch · keys")
+	room := height - st.Box.GetVerticalFrameSize() // the lines inside the border
 	body := title + "\n\n" + strings.Join(bands, "\n\n")
+	if lipgloss.Height(body) > room {
+		body = title + "\n" + strings.Join(bands, "\n")
+	}
+	if lines := strings.Split(body, "\n"); len(lines) > room && room > 0 {
+		w := lipgloss.Width(body)
+		lines = lines[:room]
+		lines[room-1] = st.Help.Width(w).Render(ansi.Truncate("… more than fits: a taller terminal shows every key", w, "…"))
+		body = strings.Join(lines, "\n")
+	}
 	return st.Box.Render(body)
 }

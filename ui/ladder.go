@@ -81,6 +81,7 @@ func Ladder(v *LadderView, width, height int, st *theme.Styles) []string {
 		}
 	} else {
 		first, last, spotAt, pin := r.window(height)
+		r.sizeUnits(first, last)
 		y := 1
 		for i := first; i < last; i++ {
 			if spotAt == i && y < height {
@@ -146,6 +147,7 @@ type ladderRenderer struct {
 	// The columns of each side are the first nCols of these arrays:
 	// slices into them stored in r would move r to the heap.
 	callArr, putArr [NumCols]Col
+	units           [NumCols]sizeUnit // the count columns' forms (sizeUnits)
 	nCols           int
 	side            int // cells of one side
 	left, right     int // outer margins
@@ -231,16 +233,29 @@ func (r *ladderRenderer) window(height int) (first, last, spotAt, pin int) {
 
 // header draws the column titles on the header shade, the call side's
 // mirrored by the put side's, and " C Strike P " in the middle so calls
-// and puts are named, not just coloured.
+// and puts are named, not just coloured. The focused ladder's first
+// cell is a "▸", as the tape's and the calendar's titles have it, so the
+// pane that takes the keys shows without colour.
 func (r *ladderRenderer) header() {
 	w := &r.w
+	left, first := r.left, 0
+	if c0 := r.callArr[0]; r.v.Focused && r.nCols > 0 && (left > 0 || len(cols[c0].title) < r.colW[c0]) {
+		w.to(theme.ToneAccent, theme.ShadeHeader)
+		w.buf = append(w.buf, "▸"...)
+		if left > 0 {
+			left--
+		} else {
+			first = 1 // the first title is right-aligned: its first cell is blank
+		}
+	}
 	w.to(theme.ToneMuted, theme.ShadeHeader)
-	w.spaces(r.left)
+	w.spaces(left)
 	for i, c := range r.callArr[:r.nCols] {
 		if i > 0 {
 			w.buf = append(w.buf, ' ')
 		}
-		w.buf = appendPadLeft(w.buf, cols[c].title, r.colW[c])
+		w.buf = appendPadLeft(w.buf, cols[c].title, r.colW[c]-first)
+		first = 0
 	}
 	w.to(theme.ToneBold, theme.ShadeHeader)
 	switch root := r.v.Root; {
@@ -339,7 +354,12 @@ func (r *ladderRenderer) contract(c *Contract, cs []Col, shade theme.Shade) {
 	prevFlash := false
 	for i, col := range cs {
 		cw := r.colW[col]
-		txt := appendCell(num[:0], c, col, cw)
+		var txt []byte
+		if n, ok := countOf(c, col); ok {
+			txt = appendSizeIn(num[:0], n, r.units[col])
+		} else {
+			txt = appendCell(num[:0], c, col, cw)
+		}
 		tone, sh := theme.ToneText, shade
 		flashing := flash && c.Changed.Has(col)
 		switch {
@@ -365,6 +385,44 @@ func (r *ladderRenderer) contract(c *Contract, cs []Col, shade theme.Shade) {
 		w.to(tone, sh)
 		w.buf = appendPadLeft(w.buf, txt, cw)
 	}
+}
+
+// sizeUnits chooses each count column's one form (sizeUnit) by its
+// largest value on either side in rows [first, last), the rows drawn:
+// "95028" over "102k" read as the smaller at a glance.
+func (r *ladderRenderer) sizeUnits(first, last int) {
+	var most [NumCols]int64
+	for i := first; i < last; i++ {
+		row := &r.v.Rows[i]
+		for _, c := range [2]*Contract{&row.Call, &row.Put} {
+			if !c.Listed() {
+				continue
+			}
+			for _, col := range [...]Col{ColVolume, ColOI, ColBidSize, ColAskSize} {
+				n, _ := countOf(c, col)
+				most[col] = max(most[col], n)
+			}
+		}
+	}
+	for _, col := range [...]Col{ColVolume, ColOI, ColBidSize, ColAskSize} {
+		r.units[col] = sizeUnitFor(most[col], r.colW[col])
+	}
+}
+
+// countOf is a count column's value (a null is negative); ok false for a
+// column that is no count.
+func countOf(c *Contract, col Col) (int64, bool) {
+	switch col {
+	case ColVolume:
+		return c.Volume, true
+	case ColOI:
+		return c.OI, true
+	case ColBidSize:
+		return c.BidSize, true
+	case ColAskSize:
+		return c.AskSize, true
+	}
+	return 0, false
 }
 
 // appendCell appends a contract's value for a column in at most w cells.

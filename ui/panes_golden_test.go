@@ -397,3 +397,21 @@ func TestDetails(t *testing.T) {
 		t.Errorf("nil contract: %s", p)
 	}
 }
+
+// TestHelpBorderIsWhole: the help box keeps its four corners at every
+// size it has room for: at 80x24 the key map's box ran past the foot of
+// the frame and lost its bottom border. Where even the compact box does
+// not fit (80x16), its last line says there is more.
+func TestHelpBorderIsWhole(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {160, 48}, {120, 40}, {80, 16}, {40, 10}} {
+		plain := ansi.Strip(HelpOver("", keymap.Default().FullHelp(), sz[0], sz[1], pxColor))
+		for _, corner := range []string{"╭", "╮", "╰", "╯"} {
+			if strings.Count(plain, corner) != 1 {
+				t.Errorf("%dx%d: %d %s corners:\n%s", sz[0], sz[1], strings.Count(plain, corner), corner, plain)
+			}
+		}
+		if sz == [2]int{80, 16} && !strings.Contains(plain, "more than fits") {
+			t.Errorf("80x16: a cut box does not say so:\n%s", plain)
+		}
+	}
+}

@@ -83,7 +83,14 @@ func posSpan(v *PositioningView) string {
 	if n == 1 {
 		return fmtDate(first.Date) + " " + strconv.Itoa(first.DTE) + "d"
 	}
-	return strconv.Itoa(n) + " expiries " + fmtDate(first.Date) + "-" + fmtDate(last.Date)
+	from, to := fmtDate(first.Date), fmtDate(last.Date)
+	if y := v.Day.Year(); first.Date.Year() != y || last.Date.Year() != y {
+		// A range past the year of the day shown: "Nov24-Dec19" would
+		// read as four weeks for one that ends five years on.
+		from += " " + strconv.Itoa(first.Date.Year())
+		to += " " + strconv.Itoa(last.Date.Year())
+	}
+	return strconv.Itoa(n) + " expiries " + from + "-" + to
 }
 
 // posKV is a panel line: a label, then a value in its tone.

@@ -87,6 +87,24 @@ func TestPositioningFillsItsSize(t *testing.T) {
 	}
 }
 
+// TestPositioningTitleYears: a range whose expiries run past the year
+// of the day shown names the years ("Nov24-Dec19" read as four weeks for
+// a range ending in 2031); one within the year keeps the short form.
+func TestPositioningTitleYears(t *testing.T) {
+	st := theme.New(theme.Dark(), false)
+	v := posFixture(100.4)
+	if got := ansi.Strip(Positioning(&v, 160, 30, st)[0]); !strings.Contains(got, "2 expiries Nov20-Nov27 ") {
+		t.Errorf("a range within the year: %q", got)
+	}
+	c := *v.Chain
+	c.Exps = append([]positioning.Expiry(nil), c.Exps...)
+	c.Exps[len(c.Exps)-1].Date = api.NewDate(2031, 12, 19)
+	v.Chain = &c
+	if got := ansi.Strip(Positioning(&v, 160, 30, st)[0]); !strings.Contains(got, "2 expiries Nov20 2026-Dec19 2031") {
+		t.Errorf("a range ending in 2031: %q", got)
+	}
+}
+
 // TestPositioningBars: a bar's cells follow its open interest on the
 // scale of the largest in sight, at least one for anything held.
 func TestPositioningBars(t *testing.T) {

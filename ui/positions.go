@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -13,27 +14,84 @@ import (
 type PositionRow struct {
 	ID                    int
 	Name, Legs, Opened    string
-	Status                string // open, closed 2026-11-25, rolled to 3, or why it is not marked
+	Status                string // open, closed Nov25, rolled to 3, or why it is not marked
 	Value, Today, SinceOp string // money, "" a dash
-	Selected, Open        bool
+	// Delta in shares, Theta in dollars a day, Vega in dollars a vol
+	// point: an open position's greeks, "" a dash.
+	Delta, Theta, Vega string
+	Selected, Open     bool
 }
 
 // PositionsData is what the positions page draws.
 type PositionsData struct {
 	Summary string // the header: open positions, P&L today and since open, realized
 	Rows    []PositionRow
-	Message string // instead of the table: no positions, a file that does not load
+	Total   *PositionRow // the open positions' sums under the rows; nil none
+	Confirm string       // a close asked for, above the table until answered
+	Message string       // instead of the table: no positions, a file that does not load
 }
 
-// positionsHead is the table's heading; narrower than wideTable the
-// name and the opening time are left out (positionLine).
-func positionsHead(wide bool) string {
-	r := PositionRow{Name: "Name", Legs: "Legs", Opened: "Opened", Status: "Status", Value: "Value", Today: "Today", SinceOp: "Since open"}
-	return strings.Replace(positionLine(&r, wide), "   0", "  ID", 1)
+// The table's columns: fixed ones, then the figures by priority as many
+// as fit beside a legs column of at least posLegsMin, the legs taking the
+// rest, so that at 160 columns nothing is cut; narrower than wideTable
+// the name and the opening time are left out.
+const (
+	wideTable  = 120
+	posIDW     = 4
+	posNameW   = 12
+	posOpenedW = 11 // "Nov24 10:00"
+	posStatusW = 13 // "closed Nov25", "rolled to 12"
+	posMoneyW  = 12 // " Since open", "-$12,345"
+	posGreekW  = 9
+	posLegsMin = 20
+)
+
+// The figure columns, in the table's order, and the order they are kept
+// in when not all fit: the P&L first, then delta and theta.
+const (
+	posValue = iota
+	posToday
+	posSince
+	posDelta
+	posTheta
+	posVega
+	numPosFigs
+)
+
+var (
+	posFigW    = [numPosFigs]int{posMoneyW, posMoneyW, posMoneyW, posGreekW, posGreekW, posGreekW}
+	posFigKeep = [...]int{posToday, posSince, posDelta, posTheta, posValue, posVega}
+)
+
+// positionsLayout is the table at a width: the figures kept and the legs' width.
+type positionsLayout struct {
+	wide  bool
+	keep  [numPosFigs]bool
+	legsW int
 }
 
-// wideTable is the width from which every column shows.
-const wideTable = 120
+func layoutPositions(w int) positionsLayout {
+	l := positionsLayout{wide: w >= wideTable}
+	room := w - (posIDW + 2 + posStatusW + 2 + posLegsMin)
+	if l.wide {
+		room -= posNameW + 2 + posOpenedW + 2
+	}
+	used := 0
+	for _, c := range posFigKeep {
+		if used+posFigW[c] <= room {
+			l.keep[c], used = true, used+posFigW[c]
+		}
+	}
+	l.legsW = max(posLegsMin+room-used, posLegsMin)
+	return l
+}
+
+// positionsHead is the table's heading.
+func positionsHead(l *positionsLayout) string {
+	r := PositionRow{Name: "Name", Legs: "Legs", Opened: "Opened", Status: "Status", Value: "Value", Today: "Today", SinceOp: "Since open",
+		Delta: "Δ sh", Theta: "Θ $/day", Vega: "Vega $"}
+	return strings.Replace(positionLine(&r, l), "   0", "  ID", 1)
+}
 
 // PositionsPage draws the page in exactly h lines of w cells, the
 // selected row kept in sight.
@@ -48,20 +106,27 @@ func PositionsPage(d *PositionsData, w, h int, st *theme.Styles) []string {
 		}
 	}
 	put(theme.ToneBold, theme.ShadeNone, d.Summary)
+	if d.Confirm != "" {
+		put(theme.ToneWarn, theme.ShadeNone, CutWords(d.Confirm, w))
+	}
 	if d.Message != "" {
 		put(theme.ToneMuted, theme.ShadeNone, "")
 		put(theme.ToneMuted, theme.ShadeNone, d.Message)
 	} else {
-		put(theme.ToneMuted, theme.ShadeNone, positionsHead(w >= wideTable))
+		lay := layoutPositions(w)
+		put(theme.ToneMuted, theme.ShadeNone, positionsHead(&lay))
 		sel := 0
 		for i := range d.Rows {
 			if d.Rows[i].Selected {
 				sel = i
 			}
 		}
-		room := max(h-2, 1)
+		room := max(h-len(out), 1)
+		if d.Total != nil {
+			room = max(room-1, 1)
+		}
 		first := max(min(sel-room/2, len(d.Rows)-room), 0)
-		for i := first; i < len(d.Rows) && len(out) < h; i++ {
+		for i := first; i < len(d.Rows) && i < first+room && len(out) < h; i++ {
 			r := &d.Rows[i]
 			tone, shade := theme.ToneText, theme.ShadeNone
 			if !r.Open {
@@ -70,7 +135,10 @@ func PositionsPage(d *PositionsData, w, h int, st *theme.Styles) []string {
 			if r.Selected {
 				shade = theme.ShadeCursor
 			}
-			put(tone, shade, positionLine(r, w >= wideTable))
+			put(tone, shade, positionLine(r, &lay))
+		}
+		if d.Total != nil {
+			put(theme.ToneBold, theme.ShadeHeader, positionLine(d.Total, &lay))
 		}
 	}
 	for len(out) < h {
@@ -79,22 +147,29 @@ func PositionsPage(d *PositionsData, w, h int, st *theme.Styles) []string {
 	return out[:h]
 }
 
-func positionLine(r *PositionRow, wide bool) string {
+func positionLine(r *PositionRow, l *positionsLayout) string {
 	var b strings.Builder
-	b.WriteString(padLeft(strconv.Itoa(r.ID), 4) + "  ")
-	if wide {
-		b.WriteString(padRight(r.Name, 12) + "  ")
+	id := strconv.Itoa(r.ID)
+	if r.ID == 0 && r.Legs == "" {
+		id = "" // the total's row
 	}
-	b.WriteString(padRight(r.Legs, 28) + "  ")
-	if wide {
-		b.WriteString(padRight(r.Opened, 16) + "  ")
+	b.WriteString(padLeft(id, posIDW) + "  ")
+	if l.wide {
+		b.WriteString(Fit(Cut(r.Name, posNameW), posNameW) + "  ")
 	}
-	b.WriteString(padRight(r.Status, 11))
-	for _, v := range []string{r.Value, r.Today, r.SinceOp} {
+	b.WriteString(Fit(Cut(r.Legs, l.legsW), l.legsW) + "  ")
+	if l.wide {
+		b.WriteString(padRight(r.Opened, posOpenedW) + "  ")
+	}
+	b.WriteString(Fit(Cut(r.Status, posStatusW), posStatusW))
+	for c, v := range [numPosFigs]string{r.Value, r.Today, r.SinceOp, r.Delta, r.Theta, r.Vega} {
+		if !l.keep[c] {
+			continue
+		}
 		if v == "" {
 			v = dash
 		}
-		b.WriteString(padLeft(v, 10))
+		b.WriteString(paneBlank(posFigW[c]-paneWidth(v)) + v)
 	}
 	return b.String()
 }
@@ -103,4 +178,16 @@ func positionLine(r *PositionRow, wide bool) string {
 func PositionsSummary(open, closed int, today, since, realized float64) string {
 	return "Positions · " + strconv.Itoa(open) + " open · today " + strategy.Money(today) + " · since open " + strategy.Money(since) +
 		" · " + strconv.Itoa(closed) + " closed, realized " + strategy.Money(realized)
+}
+
+// PositionGreek is a greek for the table: one decimal, "" (a dash) for
+// none.
+func PositionGreek(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return ""
+	}
+	if math.Abs(v) < 0.05 {
+		v = 0 // not "-0.0"
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
 }

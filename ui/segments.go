@@ -319,7 +319,8 @@ func putSeg(l *paneLine, s *paneSeg, st *theme.Styles, shade theme.Shade) {
 		}
 		t := p.text
 		if w := paneWidth(t); w > left {
-			t = paneCut(t, left)
+			t = cutWords(t, left)
+			left = paneWidth(t) // a word cut short ends the segment
 		}
 		l.put(st.Span(p.tone, shade), t)
 		left -= paneWidth(t)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
@@ -29,6 +30,9 @@ type StatusData struct {
 
 	Err    string        // last error, "" none
 	ErrAge time.Duration // since it happened
+	// Note is word of something done ("saved as position 1"), in Err's
+	// place without its ⚠: drawn only while there is no Err.
+	Note string
 
 	Hint string // short help already rendered by the caller, e.g. "? help  q quit"
 }
@@ -81,7 +85,13 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 		left.add(theme.ToneMuted, " today")
 	}
 	if s.NextFeed != "" && s.Paused == "" {
-		nx := row.seg(40, false).add(theme.ToneMuted, "next ").add(theme.ToneText, s.NextFeed).add(theme.ToneText, " ")
+		// A refresh whose cost the page shows (the vol page's term
+		// structure) is worth more than the points left.
+		nx := row.seg(40, false)
+		if s.NextCost > 0 {
+			nx.prio = 52
+		}
+		nx.add(theme.ToneMuted, "next ").add(theme.ToneText, s.NextFeed).add(theme.ToneText, " ")
 		if s.Next > 0 {
 			// Round up: "next chain 0s" would read as stuck.
 			nx.addB(theme.ToneText, nums.dur(s.Next+time.Second-1))
@@ -106,11 +116,23 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 		// points figures do not.
 		e.yield = 50
 	}
+	if s.Note != "" && s.Err == "" {
+		n := row.seg(90, false).add(theme.ToneText, text.OneLine(s.Note, 0))
+		n.shrink, n.yield = 16, 50
+	}
+	// The hint: its help item ("? help", the way to every other key) a
+	// segment of its own that outranks the points left, so that it stays
+	// at 80 columns; the rest of it one that goes whole, as the hint did.
+	var hint, help *paneSeg
 	if s.Hint != "" {
-		h := row.seg(45, true)
-		h.parts[0] = panePart{tone: theme.ToneText, text: s.Hint}
-		h.n = 1
-		h.w = ansi.StringWidth(s.Hint)
+		hw := ansi.StringWidth(s.Hint)
+		if it := hintHelp(s.Hint); it != "" && it != s.Hint {
+			help = row.seg(55, true)
+			help.w = ansi.StringWidth(it)
+			hw -= help.w + 3 // the segments' gap stands for the two blanks
+		}
+		hint = row.seg(45, true)
+		hint.w = hw
 	}
 	fitSegs(row.list(), width-2, 3)
 	l := newPaneLine(width, st.Span(theme.ToneText, theme.ShadeHeader))
@@ -130,18 +152,33 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 		first = false
 		putSeg(&l, sg, st, theme.ShadeHeader)
 	}
-	for i := range segs {
-		if sg := &segs[i]; !sg.drop && sg.right {
-			l.blank(l.room() - sg.allow - 1)
-			// The hint may carry its own styling: write it as it is.
-			if sg.allow < sg.w {
-				l.raw(ansi.Truncate(s.Hint, sg.allow, ""), sg.allow)
-			} else {
-				l.raw(s.Hint, sg.w)
-			}
-		}
+	// The hint may carry its own styling: written as it is, the whole of
+	// it, or its help item alone.
+	switch {
+	case hint != nil && !hint.drop && (help == nil || !help.drop):
+		w := ansi.StringWidth(s.Hint)
+		l.blank(l.room() - w - 1)
+		l.raw(s.Hint, w)
+	case help != nil && !help.drop:
+		it := hintHelp(s.Hint)
+		l.blank(l.room() - help.w - 1)
+		l.raw(it, help.w)
 	}
 	return l.line()
+}
+
+// hintItems are a hint's items: "/ symbol  ? help  q quit", two blanks
+// apart.
+func hintItems(hint string) []string { return strings.Split(hint, "  ") }
+
+// hintHelp is the hint's item that opens the help ("? help"); "" none.
+func hintHelp(hint string) string {
+	for _, it := range hintItems(hint) {
+		if strings.HasSuffix(ansi.Strip(it), " help") {
+			return it
+		}
+	}
+	return ""
 }
 
 // appendRate appends a points rate without decimals ("310"; "123.4k"

@@ -116,3 +116,39 @@ func TestStatusErrorCannotEscape(t *testing.T) {
 		t.Fatalf("the error text is lost: %q", ansi.Strip(out))
 	}
 }
+
+// TestStatusNoteIsNoWarning: word of something done ("saved as position
+// 1") is drawn plain, in the place of an error but without its ⚠; an
+// error outranks it.
+func TestStatusNoteIsNoWarning(t *testing.T) {
+	s := &StatusData{PointsLeft: -1, Note: "saved as position 1", Hint: "? help"}
+	l := ansi.Strip(Status(s, 120, pxColor))
+	if !strings.Contains(l, "saved as position 1") || strings.Contains(l, "⚠") {
+		t.Errorf("a note: %q", l)
+	}
+	s.Err = "429 rate limited"
+	l = ansi.Strip(Status(s, 120, pxColor))
+	if !strings.Contains(l, "⚠ 429 rate limited") || strings.Contains(l, "saved as") {
+		t.Errorf("an error over a note: %q", l)
+	}
+}
+
+// TestStatusKeepsTheHelpKey: at 80 columns the hint's other items give
+// way to the points figures but "? help" stays, on its own at the right
+// edge, with a failure shown or not; where there is room the whole hint
+// shows.
+func TestStatusKeepsTheHelpKey(t *testing.T) {
+	hint := "/ symbol  S scan  v vol  W watchlist  ? help  q quit"
+	s := &StatusData{Spent: 53, HourlyRate: 1140, RateKnown: true, BudgetPerHour: 44446, PointsLeft: 3_900_000,
+		NextFeed: "chain", Next: time.Second, Hint: hint}
+	if l := ansi.Strip(Status(s, 80, pxColor)); !strings.HasSuffix(l, " ? help ") || strings.Contains(l, "scan") {
+		t.Errorf("80 columns: %q", l)
+	}
+	if l := ansi.Strip(Status(s, 160, pxColor)); !strings.HasSuffix(l, hint+" ") {
+		t.Errorf("160 columns: %q", l)
+	}
+	s.Err = "429 rate limited: per-second limit"
+	if l := ansi.Strip(Status(s, 80, pxColor)); !strings.HasSuffix(l, " ? help ") || !strings.Contains(l, "⚠ 429") {
+		t.Errorf("80 columns with a failure: %q", l)
+	}
+}

@@ -26,7 +26,7 @@ func Fit(s string, w int) string {
 
 // Cut cuts s (which may be styled) to at most w cells, ending in "…" when
 // anything was cut; it does not pad. The one cut-with-an-ellipsis, for
-// message lines and titles.
+// titles and cells (an expression, a name); a sentence is CutWords'.
 func Cut(s string, w int) string {
 	if w <= 0 {
 		return ""
@@ -35,6 +35,43 @@ func Cut(s string, w int) string {
 		return s
 	}
 	return ansi.Truncate(s, w, "…")
+}
+
+// CutWords is Cut for a sentence (a notice, a rule's state): cut at the
+// end of a word where one is near (cutWords), so no message reads
+// "re-arms past the margi…".
+func CutWords(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if paneWidth(s) <= w {
+		return s
+	}
+	if w == 1 {
+		return "…"
+	}
+	return cutWords(s, w-1) + "…"
+}
+
+// cutWords is s cut to at most w cells at the end of a word: at the last
+// blank in its last third, else (a long word) at w. It adds no ellipsis.
+func cutWords(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if paneWidth(s) <= w {
+		return s
+	}
+	cut := ansi.Truncate(s, w, "")
+	plain := ansi.Strip(cut)
+	// The cut falls on a blank, or just before one: a word's end.
+	if strings.HasSuffix(plain, " ") || strings.HasSuffix(ansi.Strip(ansi.Truncate(s, w+1, "")), " ") {
+		return strings.TrimRight(cut, " ")
+	}
+	if i := strings.LastIndexByte(plain, ' '); i >= 0 && ansi.StringWidth(plain[:i]) >= w*2/3 {
+		return strings.TrimRight(ansi.Truncate(s, ansi.StringWidth(plain[:i]), ""), " ")
+	}
+	return cut
 }
 
 // CutKeepingTail is s in at most w cells, its last clause (after the last

@@ -110,6 +110,13 @@ func Watchlist(v *WatchlistView, width, height int, st *theme.Styles) []string {
 		symW = max(symW, paneWidth(v.Rows[i].Symbol))
 	}
 	v.layout = layoutWatch(width, min(symW, 10), v.Past)
+	// Every row's volume in one form, the largest's, whether on screen or
+	// scrolled off: the column does not change its form as it scrolls.
+	var most int64
+	for i := range v.Rows {
+		most = max(most, v.Rows[i].Volume)
+	}
+	v.layout.vol = sizeUnitFor(most, v.layout.w[WColVolume]-1)
 	out = append(out, watchTitle(v, width, st))
 	if height > 1 {
 		out = append(out, watchHeads(v, width, st))

@@ -59,6 +59,7 @@ type watchLayout struct {
 	x, w           [NumWatchCols]int
 	sparkX, sparkW int
 	width          int
+	vol            sizeUnit // the volume column's form, by its largest
 }
 
 // Margins of the table: one blank before the first column, one between

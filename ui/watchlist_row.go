@@ -37,7 +37,7 @@ func watchRow(v *WatchlistView, r *WatchRow, cursor bool, width int, st *theme.S
 			}
 			continue
 		}
-		txt, tone := watchCell(b[:0], r, c, w, v.Today)
+		txt, tone := watchCell(b[:0], r, c, w, v.Today, lay.vol)
 		sh := shade
 		if c == WColLast && v.flashing(r) {
 			sh, tone = theme.ShadeFlash, signTone(boolSign(r.Rose))
@@ -84,8 +84,9 @@ func boolSign(rose bool) float64 {
 }
 
 // watchCell is a row's value in column c, at most w-1 cells (a cell is
-// kept for the gap the sort mark takes in the heading), and its tone.
-func watchCell(dst []byte, r *WatchRow, c WatchCol, w int, today api.Date) ([]byte, theme.Tone) {
+// kept for the gap the sort mark takes in the heading), and its tone;
+// vol is the volume column's one form.
+func watchCell(dst []byte, r *WatchRow, c WatchCol, w int, today api.Date, vol sizeUnit) ([]byte, theme.Tone) {
 	room := w - 1
 	switch c {
 	case WColSymbol:
@@ -109,7 +110,7 @@ func watchCell(dst []byte, r *WatchRow, c WatchCol, w int, today api.Date) ([]by
 	case WColAsk:
 		return appendFit(dst, r.Ask, 2, room, false), theme.ToneAskSide
 	case WColVolume:
-		return appendSizeFit(dst, r.Volume, room), theme.ToneText
+		return appendSizeIn(dst, underlyingVolume(r.Volume), vol), theme.ToneText
 	case WColIV30:
 		return appendPlainPct(dst, r.IV30), theme.ToneText
 	case WColIVChange:

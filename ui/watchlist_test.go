@@ -206,3 +206,33 @@ func TestWatchlistModeBadgeIsTheHeaders(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchlistVolumeOneForm: the VOLUME column reads in one form, its
+// largest row's, at 160 and 80 columns ("980.1k" over "7.7M" read as the
+// larger), and an index, which reports a volume of 0, shows "-".
+func TestWatchlistVolumeOneForm(t *testing.T) {
+	v := pxWatchlist()
+	v.Rows[0].Volume, v.Rows[1].Volume = 980_123, 7_700_000
+	v.Rows = append(v.Rows, WatchRow{Symbol: "SPX", Loaded: true, Price: 6995.4, Change: -10.74, ChangePct: -0.15, Bid: 6995.05,
+		Ask: 6995.75, Open: NaN, High: NaN, Low: NaN, PrevClose: NaN, IV30: 15.1, IV30Change: 0.1, HV30: NaN, IVRank: NaN})
+	for _, w := range []int{160, 80} {
+		lines := Watchlist(v, w, 20, pxColor)
+		col := v.layout.x[WColVolume]
+		cw := v.layout.w[WColVolume]
+		cell := func(sym string) string {
+			for _, l := range lines {
+				l = ansi.Strip(l)
+				if f := strings.Fields(l); len(f) > 0 && f[0] == sym {
+					return strings.TrimSpace(string([]rune(l)[col : col+cw]))
+				}
+			}
+			return "?"
+		}
+		if spy, aapl := cell("SPY"), cell("AAPL"); spy != "0.9M" || aapl != "7.7M" {
+			t.Errorf("%d cols: SPY %q AAPL %q, want 0.9M and 7.7M", w, spy, aapl)
+		}
+		if spx := cell("SPX"); spx != "-" {
+			t.Errorf("%d cols: an index's volume %q, want -", w, spx)
+		}
+	}
+}

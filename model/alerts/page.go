@@ -114,7 +114,7 @@ func (p *Page) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 			return nil, nil
 		}
 		p.refresh()
-		return nil, common.Notice{Text: msg.Text}
+		return nil, common.Notice{Text: msg.Text, Info: !msg.Warn}
 	case alert.ChangedMsg:
 		if msg.From == p.eng {
 			p.refresh()

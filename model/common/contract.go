@@ -56,8 +56,14 @@ type PickDate struct{ Date api.Date }
 // the page carries to it.
 type OpenContract struct{ OSI string }
 
-// Notice asks the root to show Text in the status bar.
-type Notice struct{ Text string }
+// Notice asks the root to show Text in the status bar: a warning (⚠,
+// in the error tone) unless Info says it is word of something done or
+// under way ("saved as position 1", "alert armed"), drawn plain: a ⚠ on
+// every line would leave the mark meaning nothing.
+type Notice struct {
+	Text string
+	Info bool
+}
 
 // Quit asks the root to end the program.
 type Quit struct{}

@@ -44,6 +44,17 @@ type Page struct {
 	errAt   time.Time
 	job     *feed.Job
 	jobName string
+	// asked is the close (or roll) a key asked for, waiting for its
+	// answer; undo the position as it was before the last close, kept
+	// until it is opened again or another is closed.
+	asked *ask
+	undo  *config.Position
+}
+
+// ask is a close or a roll waiting for its confirmation.
+type ask struct {
+	id   int
+	roll bool
 }
 
 var _ common.Page = (*Page)(nil)
@@ -133,6 +144,14 @@ func (p *Page) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 		return nil, act
 	}
 	keys, nav := &p.keys, &p.sh.Keys
+	if a := p.asked; a != nil {
+		// A close asks first: y closes (or rolls), any other key keeps it.
+		p.asked = nil
+		if key.Matches(k, keys.Confirm) {
+			return p.close(a)
+		}
+		return nil, common.Notice{Text: fmt.Sprintf("position %d kept open", a.id), Info: true}
+	}
 	switch {
 	case key.Matches(k, keys.Back):
 		return nil, common.Back{}
@@ -143,18 +162,58 @@ func (p *Page) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 	case key.Matches(k, nav.Down):
 		p.sel = min(p.sel+1, max(len(p.ps)-1, 0))
 	case key.Matches(k, keys.Close, keys.Roll):
-		return p.close(key.Matches(k, keys.Roll))
+		return p.ask(key.Matches(k, keys.Roll))
+	case key.Matches(k, keys.Undo):
+		return p.reopen()
 	}
 	return nil, nil
 }
 
-// close closes the selected position at its legs' mids now; a roll then
-// hands its legs to the ticket, whose save records the roll.
-func (p *Page) close(roll bool) (tea.Cmd, common.Action) {
+// ask puts the close (or roll) of the selected open position as a
+// question above the table; nothing is written until it is answered.
+func (p *Page) ask(roll bool) (tea.Cmd, common.Action) {
 	if p.sel >= len(p.ps) || !p.ps[p.sel].Open() {
 		return nil, common.Notice{Text: "no open position selected"}
 	}
-	pos := p.ps[p.sel]
+	p.asked = &ask{id: p.ps[p.sel].ID, roll: roll}
+	return nil, nil
+}
+
+// question is what the page asks before a close or a roll.
+func (p *Page) question() string {
+	a := p.asked
+	if a == nil {
+		return ""
+	}
+	what := "Close"
+	if a.roll {
+		what = "Roll (close, its legs to the ticket)"
+	}
+	return fmt.Sprintf("%s position %d at mid now? %s yes, any other key no; %s undoes a close", what, a.id,
+		p.keys.Confirm.Help().Key, p.keys.Undo.Help().Key)
+}
+
+// reopen undoes the last close: the position written back as it was.
+func (p *Page) reopen() (tea.Cmd, common.Action) {
+	if p.undo == nil {
+		return nil, common.Notice{Text: "nothing to undo: no position closed here"}
+	}
+	before, path := *p.undo, p.path
+	p.undo = nil
+	write := func() tea.Msg { return WrittenMsg{Err: config.SavePosition(path, before)} }
+	return write, common.Notice{Text: fmt.Sprintf("position %d open again", before.ID), Info: true}
+}
+
+// close closes the position asked about at its legs' mids now, keeping
+// it as it was for an undo; a roll then hands its legs to the ticket,
+// whose save records the roll.
+func (p *Page) close(a *ask) (tea.Cmd, common.Action) {
+	i := slices.IndexFunc(p.ps, func(x strat.Position) bool { return x.ID == a.id })
+	if i < 0 || !p.ps[i].Open() {
+		return nil, common.Notice{Text: fmt.Sprintf("position %d is no longer open", a.id)}
+	}
+	roll := a.roll
+	pos := p.ps[i]
 	ch := p.chains[pos.Strategy.Symbol]
 	if ch == nil {
 		return nil, common.Notice{Text: "not closed: the position is not marked yet"}
@@ -173,11 +232,15 @@ func (p *Page) close(roll bool) (tea.Cmd, common.Action) {
 		return nil, common.Notice{Text: "not closed: a leg has no mid"}
 	}
 	saved := pos.Position
+	if !roll {
+		before := pos.Position
+		p.undo = &before
+	}
 	saved.Closed, saved.Close = p.sh.Now(), fills
 	path := p.path
 	write := func() tea.Msg { return WrittenMsg{Err: config.SavePosition(path, saved)} }
 	if !roll {
-		return write, common.Notice{Text: fmt.Sprintf("position %d closed at mid", pos.ID)}
+		return write, common.Notice{Text: fmt.Sprintf("position %d closed at mid; %s undoes it", pos.ID, p.keys.Undo.Help().Key), Info: true}
 	}
 	load := func() tea.Msg { return common.LoadTicketMsg{Strategy: open, RollOf: pos.ID} }
 	return tea.Sequence(write, load), common.Open{Page: common.PageStrategy}
@@ -188,15 +251,17 @@ func (p *Page) layout() {
 	if p.W <= 0 || p.H <= 0 {
 		return
 	}
-	d := ui.PositionsData{}
+	d := ui.PositionsData{Confirm: p.question()}
 	now := p.sh.Now()
 	marks := strat.Mark(p.ps, p.chains, now)
 	open, closed := 0, 0
-	var today, since, realized float64
+	var today, since, realized, value float64
+	var g strat.Greeks
+	syms := map[string]bool{}
 	for i := range p.ps {
 		pos, mk := &p.ps[i], marks[i]
 		r := ui.PositionRow{ID: pos.ID, Name: pos.Name, Legs: pos.Strategy.Symbol + " " + legsText(pos),
-			Opened: pos.Opened.In(api.Eastern).Format("2006-01-02 15:04"), Selected: i == p.sel, Open: pos.Open()}
+			Opened: pos.Opened.In(api.Eastern).Format("Jan02 15:04"), Selected: i == p.sel, Open: pos.Open()}
 		switch {
 		case !pos.Open():
 			closed++
@@ -207,8 +272,11 @@ func (p *Page) layout() {
 			}
 		case mk.OK:
 			open++
-			today, since = today+mk.Today, since+mk.SinceOpen
+			today, since, value = today+mk.Today, since+mk.SinceOpen, value+mk.Value
 			r.Status, r.Value, r.Today, r.SinceOp = "open", strat.Money(mk.Value), strat.Money(mk.Today), strat.Money(mk.SinceOpen)
+			r.Delta, r.Theta, r.Vega = ui.PositionGreek(mk.Greeks.Delta), ui.PositionGreek(mk.Greeks.Theta), ui.PositionGreek(mk.Greeks.Vega)
+			g.Delta, g.Theta, g.Vega = g.Delta+mk.Greeks.Delta, g.Theta+mk.Greeks.Theta, g.Vega+mk.Greeks.Vega
+			syms[pos.Strategy.Symbol] = true
 		default:
 			open++
 			r.Status = mk.Err
@@ -216,6 +284,17 @@ func (p *Page) layout() {
 		d.Rows = append(d.Rows, r)
 	}
 	d.Summary = ui.PositionsSummary(open, closed, today, since, realized)
+	if len(syms) > 0 {
+		// The open positions' sums; shares of one underlying do not add
+		// to another's, so the delta only when all are on one.
+		t := ui.PositionRow{Name: "Total", Status: "open", Value: strat.Money(value), Today: strat.Money(today), SinceOp: strat.Money(since),
+			Theta: ui.PositionGreek(g.Theta), Vega: ui.PositionGreek(g.Vega), Open: true}
+		if len(syms) == 1 {
+			t.Delta = ui.PositionGreek(g.Delta)
+		}
+		t.Status = "total"
+		d.Total = &t
+	}
 	switch {
 	case p.loadErr != nil:
 		d.Message = p.loadErr.Error()
@@ -227,16 +306,27 @@ func (p *Page) layout() {
 	p.Lines = ui.PositionsPage(&d, p.W, p.H, p.sh.Styles)
 }
 
+// legsText is a position's legs, each expiry said once before its legs:
+// "Dec19 -1 P690 +1 P685 -1 C711 +1 C716", so an iron condor fits the
+// column at 160 columns (each leg with its date did not).
 func legsText(p *strat.Position) string {
-	parts := make([]string, len(p.Strategy.Legs))
+	var b strings.Builder
+	var exp api.Date
 	for i := range p.Strategy.Legs {
 		l := &p.Strategy.Legs[i]
-		parts[i] = strings.TrimSuffix(l.String(), " "+l.Expiry.String())
-		if l.Option() {
-			parts[i] += " " + l.Expiry.Time(api.Eastern).Format("Jan02")
+		if b.Len() > 0 {
+			b.WriteByte(' ')
 		}
+		if l.Option() && l.Expiry != exp {
+			if exp != 0 {
+				b.WriteString("· ")
+			}
+			exp = l.Expiry
+			b.WriteString(l.Expiry.Time(api.Eastern).Format("Jan02") + " ")
+		}
+		b.WriteString(strings.TrimSuffix(l.String(), " "+l.Expiry.String()))
 	}
-	return strings.Join(parts, ", ")
+	return b.String()
 }
 
 // SetSize sizes the page.

@@ -40,7 +40,6 @@ type Model struct {
 	kind    promptKind
 	label   string
 	value   string
-	prefill bool     // value is the prefill: the first typed text replaces it
 	current string   // the symbol on screen, for "esc to keep"
 	unknown []string // symbols the service said it does not have
 	onList  []string // adding to the watchlist: the symbols already on it
@@ -79,21 +78,22 @@ func NewWatchSymbol(c *common.Common, onList, recent, unknown []string) *Model {
 	return p
 }
 
-// NewDate is the date prompt, holding the day shown (0: today) in mode.
-// Its label says what an empty entry shows: today, or on a day without
-// a session and before the open the last session ("empty for the last
-// session, Wed Nov 25"), which is what the screen shows for "today".
+// NewDate is the date prompt over a screen showing day cur (0: today) in
+// mode. It starts empty, as its label says an empty entry is today (or,
+// on a day without a session and before the open, the last session:
+// "empty for the last session, Wed Nov 25", which is what the screen
+// shows for "today"); a past day shown is named after it, not typed in
+// for the trader to clear.
 func NewDate(c *common.Common, cur api.Date, mode api.Mode) *Model {
-	label := "date (yyyy-mm-dd, empty for today)"
+	label := "date (yyyy-mm-dd, empty for today"
 	now := c.Now()
 	if d := feed.ShownDay(feed.Query{Mode: mode}, now); d != api.Today(now) {
-		label = "date (yyyy-mm-dd, empty for the last session, " + d.Time(api.Eastern).Format("Mon Jan 2") + ")"
+		label = "date (yyyy-mm-dd, empty for the last session, " + d.Time(api.Eastern).Format("Mon Jan 2")
 	}
-	p := &Model{com: c, kind: promptDate, label: label, sel: -1}
 	if cur != 0 {
-		p.value, p.prefill = cur.String(), true
+		label += "; showing " + cur.String()
 	}
-	return p
+	return &Model{com: c, kind: promptDate, label: label + ")", sel: -1}
 }
 
 // Known is every symbol the prompt completes from, best first: the
@@ -235,9 +235,6 @@ func (p *Model) typed(text string) {
 			return
 		}
 	}
-	if p.prefill {
-		p.value = ""
-	}
 	if p.kind == promptSymbol {
 		text = foldASCII(text)
 	}
@@ -254,7 +251,6 @@ func (p *Model) typed(text string) {
 }
 
 func (p *Model) edited() {
-	p.prefill = false
 	p.errMsg = ""
 	p.sel = -1
 	p.filter()

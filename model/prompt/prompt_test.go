@@ -89,16 +89,18 @@ func TestSymbolPromptRefusesAnUnknownSymbol(t *testing.T) {
 	}
 }
 
-// TestDatePromptPrefill: the day shown is offered, typing replaces it,
-// ctrl+u clears it, and a day without a session is refused with the
-// trading day before it.
-func TestDatePromptPrefill(t *testing.T) {
+// TestDatePromptStartsEmpty: over a past day the prompt starts empty
+// (it held the day shown, which an enter kept and a trader had to clear
+// for today) and names the day in its label; ctrl+u clears what was
+// typed, and a day without a session is refused with the trading day
+// before it.
+func TestDatePromptStartsEmpty(t *testing.T) {
 	p := NewDate(testCommon, 20261118, api.Live)
-	typeInto(p, "2026-11-1")
-	if p.Value() != "2026-11-1" {
-		t.Fatalf("typing replaces the prefill: %q", p.Value())
+	p.SetSize(120, 1)
+	if line := ansi.Strip(p.View()[0]); p.Value() != "" || !strings.Contains(line, "empty for today; showing 2026-11-18)") {
+		t.Fatalf("value %q, line %q", p.Value(), line)
 	}
-	typeInto(p, "5")
+	typeInto(p, "2026-11-15")
 	if _, act := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); act != nil || !strings.Contains(p.Err(), "2026-11-15 is a Sunday, not a trading day; try Fri 2026-11-13") {
 		t.Fatalf("a Sunday: %v %q", act, p.Err())
 	}
@@ -106,10 +108,8 @@ func TestDatePromptPrefill(t *testing.T) {
 	if p.Value() != "" {
 		t.Fatalf("ctrl+u clears: %q", p.Value())
 	}
-	q := NewDate(testCommon, 20261118, api.Live)
-	q.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
-	if q.Value() != "2026-11-1" {
-		t.Fatalf("backspace edits the prefill: %q", q.Value())
+	if _, act := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); act != (common.PickDate{}) {
+		t.Fatalf("enter on an empty prompt: %#v, want today", act)
 	}
 }
 

@@ -178,7 +178,7 @@ func (s *Model) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 		return cmd, common.Close{}
 	}
 	if done, ok := msg.(DoneMsg); ok && !s.open && done.Gen == s.runGen {
-		return cmd, common.Notice{Text: doneNotice(done, s.sh.Keys.Scanner.Help().Key)}
+		return cmd, common.Notice{Text: doneNotice(done, s.sh.Keys.Scanner.Help().Key), Info: done.Err == nil}
 	}
 	return cmd, nil
 }

@@ -89,7 +89,7 @@ func (p *Page) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 		if msg.Err != nil {
 			return nil, common.Notice{Text: msg.Err.Error()}
 		}
-		return func() tea.Msg { return common.PositionsChangedMsg{} }, common.Notice{Text: fmt.Sprintf("saved as position %d", msg.ID)}
+		return func() tea.Msg { return common.PositionsChangedMsg{} }, common.Notice{Text: fmt.Sprintf("saved as position %d", msg.ID), Info: true}
 	case tea.KeyPressMsg:
 		cmd, act = p.onKey(msg)
 	default:
@@ -116,18 +116,22 @@ func (p *Page) onTicket(m common.TicketMsg) common.Action {
 			if l.Qty == 0 {
 				p.remove(i)
 			}
-			return common.Notice{Text: p.ticketNote()}
+			return common.Notice{Text: p.ticketNote(), Info: true}
 		}
 	}
 	if len(p.st.Legs) == strat.MaxLegs {
 		return common.Notice{Text: fmt.Sprintf("the ticket holds at most %d legs", strat.MaxLegs)}
 	}
 	p.st.Legs = append(p.st.Legs, m.Add)
-	return common.Notice{Text: p.ticketNote()}
+	return common.Notice{Text: p.ticketNote(), Info: true}
 }
 
 // ticketNote says what the ticket holds and how to see it.
 func (p *Page) ticketNote() string {
+	if len(p.st.Legs) == 0 {
+		// A sale of the one leg bought: not "0 legs of 0 legs".
+		return "ticket: empty, the legs cancelled out"
+	}
 	return fmt.Sprintf("ticket: %s of %d legs on %s; %s opens it", p.st.Name(), len(p.st.Legs), p.st.Symbol, p.sh.Keys.Ticket.Help().Key)
 }
 
@@ -228,7 +232,7 @@ func (p *Page) template() common.Action {
 		st, err := strat.Build(t, p.cur)
 		if err == nil {
 			p.st, p.sel, p.rollOf = st, 0, 0
-			return common.Notice{Text: t.String() + " at " + strat.FormatStrike(p.cur.Strike)}
+			return common.Notice{Text: t.String() + " at " + strat.FormatStrike(p.cur.Strike), Info: true}
 		}
 	}
 	return common.Notice{Text: "no template fits the ladder's strikes here"}

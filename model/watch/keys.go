@@ -13,13 +13,16 @@ import (
 	"chainwatch/ui"
 )
 
-// onKey: while the first-run banner shows, any key only dismisses it, so
-// a trader who presses q or / to get rid of it does not quit or prompt;
-// then the keys every page shares, the screen's own, the panes'.
+// onKey: while the first-run banner shows, any key dismisses it and
+// only the help key, which the banner names, does more: a trader who
+// presses q or / to get rid of it does not quit or prompt. Then the keys
+// every page shares, the screen's own, the panes'.
 func (s *Screen) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 	if s.banner {
 		s.banner = false
-		return nil, nil
+		if !key.Matches(k, s.sh.Keys.Help) {
+			return nil, nil
+		}
 	}
 	if act := common.SharedKey(s.sh, k); act != nil {
 		return nil, act
@@ -52,7 +55,15 @@ func (s *Screen) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 		return nil, common.Refresh{Feeds: []feed.Feed{feed.FeedChain, feed.FeedTape}}
 	case key.Matches(k, keys.Open):
 		return nil, s.openContract()
-	case key.Matches(k, keys.TicketBuy, keys.TicketSell, keys.Ticket):
+	case key.Matches(k, keys.Ticket):
+		return s.ticket(k)
+	case key.Matches(k, keys.TicketBuy, keys.TicketSell):
+		if s.focus != paneLadder {
+			// The ladder's contract is not what the focused pane shows:
+			// the key is the focused pane's, and says so if unused.
+			return s.paneKey(k), common.Notice{Text: k.String() + " puts the ladder's contract on the ticket: " +
+				keys.NextPane.Help().Key + " to the ladder first"}
+		}
 		return s.ticket(k)
 	case key.Matches(k, keys.Positions):
 		return nil, common.Open{Page: common.PagePositions, Msg: common.PositionsChangedMsg{}}

@@ -20,7 +20,7 @@ import (
 func (s *state) lookUp(q feed.Query) common.Action {
 	q.Gen = s.q.Gen + 1
 	s.lookingUp = &q
-	return common.Notice{Text: "looking up " + q.Symbol + "…; " + s.q.Symbol + " stays until the service answers"}
+	return common.Notice{Text: "looking up " + q.Symbol + "…; " + s.q.Symbol + " stays until the service answers", Info: true}
 }
 
 // lookUpWant is the chain of the symbol being looked up, shown or not:

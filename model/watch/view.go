@@ -106,7 +106,7 @@ func (s *state) bannerLines(w int) []string {
 	now := s.sh.Now()
 	return ui.FirstRunBanner(&ui.FirstRun{
 		Source: s.cfg.Source, BaseURL: s.cfg.BaseURL, Mode: s.q.Mode,
-		Historical: s.q.Historical(now), Date: s.q.Day(now),
+		Historical: s.q.Historical(now), Date: s.q.Day(now), HelpKey: s.sh.Keys.Help.Help().Key,
 	}, w, s.sh.Styles)
 }
 

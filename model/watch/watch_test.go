@@ -401,3 +401,55 @@ func TestGreeksTapeNamesTheContract(t *testing.T) {
 		t.Errorf("the expiry is not under its heading:\n%s\n%s", head, first)
 	}
 }
+
+// TestTicketKeysActOnTheFocusedPane: with the events pane focused (tab
+// twice), space and z put nothing on the ticket (they used to send the
+// ladder's contract: "ticket: 0 legs of 0 legs" after both) but say
+// where they work; the focused pane's title has the "▸" and the ladder's
+// heading has not. Back on the ladder, space sends its contract and the
+// ladder's heading has the "▸".
+func TestTicketKeysActOnTheFocusedPane(t *testing.T) {
+	now := modeltest.Now
+	s, _, _ := loaded(t, &now)
+	heads := func() (ladder, cal string) {
+		s.SetSize(120, 39)
+		v := s.Chain().View()
+		for i := range v {
+			if l := ansi.Strip(v[i]); strings.Contains(l, "Strike") {
+				return l, ansi.Strip(s.Calendar().View()[0])
+			}
+		}
+		t.Fatalf("no ladder heading:\n%s", ansi.Strip(strings.Join(v, "\n")))
+		return "", ""
+	}
+	s.Update(tea.KeyPressMsg{Code: tea.KeyTab})
+	s.Update(tea.KeyPressMsg{Code: tea.KeyTab})
+	ladder, cal := heads()
+	if strings.Contains(ladder, "▸") || !strings.Contains(cal, "▸") {
+		t.Fatalf("events pane focused: ladder heading %q, events title %q", ladder, cal)
+	}
+	for _, k := range []tea.KeyPressMsg{{Code: tea.KeySpace, Text: " "}, runeKey('z')} {
+		cmd, act := s.Update(k)
+		if cmd != nil {
+			if msg, ok := cmd().(common.TicketMsg); ok {
+				t.Fatalf("%s on the events pane sent the ladder's contract: %+v", k, msg)
+			}
+		}
+		n, ok := act.(common.Notice)
+		if !ok || n.Info || !strings.Contains(n.Text, "ticket") || !strings.Contains(n.Text, "tab to the ladder") {
+			t.Errorf("%s on the events pane: %#v", k, act)
+		}
+	}
+	s.Update(tea.KeyPressMsg{Code: tea.KeyTab}) // back to the ladder
+	ladder, cal = heads()
+	if !strings.HasPrefix(ladder, "▸") || strings.Contains(cal, "▸") {
+		t.Fatalf("ladder focused: ladder heading %q, events title %q", ladder, cal)
+	}
+	cmd, _ := s.Update(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
+	if cmd == nil {
+		t.Fatal("space on the ladder sent nothing")
+	}
+	if msg, ok := cmd().(common.TicketMsg); !ok || msg.Add.Qty != 1 {
+		t.Fatalf("space on the ladder: %#v", msg)
+	}
+}
