@@ -85,8 +85,8 @@ func (s *Strategy) Analyze(m *Market) Figures {
 // Greeks are the position's greeks at m, the legs' times their units
 // (Figures says the units): what Analyze counts, without the rest of
 // its work, for a page that marks many positions.
-func (s *Strategy) Greeks(m *Market) Greeks {
-	var t Greeks
+func (s *Strategy) Greeks(m *Market) pricing.Greeks {
+	var t pricing.Greeks
 	for i := range s.Legs {
 		u := s.Legs[i].Units()
 		g := s.legGreeks(m, i)

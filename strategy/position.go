@@ -8,6 +8,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/config"
+	"chainwatch/pricing"
 )
 
 // Position is a saved strategy: the file's entry (config.Position) and
@@ -114,10 +115,10 @@ func Spans(ps []Position) map[string]api.Span {
 // Marked is one position's figures at its underlying's chain.
 type Marked struct {
 	Value, SinceOpen, Today float64
-	Greeks                  Greeks  // an open position's (Strategy.Greeks)
-	Spot                    float64 // its underlying's, for its dollar delta
-	OK                      bool    // every leg had a mid
-	Err                     string  // why it is not marked
+	Greeks                  pricing.Greeks // an open position's (Strategy.Greeks)
+	Spot                    float64        // its underlying's, for its dollar delta
+	OK                      bool           // every leg had a mid
+	Err                     string         // why it is not marked
 }
 
 // Mark marks each position on the chains by symbol (closed ones are

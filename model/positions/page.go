@@ -21,6 +21,7 @@ import (
 	"chainwatch/feed"
 	"chainwatch/keymap"
 	"chainwatch/model/common"
+	"chainwatch/pricing"
 	strat "chainwatch/strategy"
 	"chainwatch/ui"
 )
@@ -256,7 +257,7 @@ func (p *Page) layout() {
 	marks := strat.Mark(p.ps, p.chains, now)
 	open, closed := 0, 0
 	var today, since, realized, value float64
-	var g strat.Greeks
+	var g pricing.Greeks
 	syms := map[string]bool{}
 	for i := range p.ps {
 		pos, mk := &p.ps[i], marks[i]
