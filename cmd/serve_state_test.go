@@ -89,7 +89,7 @@ func TestServeKeysKeepTheirOwnPositions(t *testing.T) {
 	bob.waitLadder()
 	io.WriteString(bob.keys, "P")
 	bob.waitFor("bob's positions page", func(s string) bool { return strings.Contains(s, "Positions · ") })
-	if strings.Contains(bob.text(), "1 open") || strings.Contains(bob.text(), "SPY +1") {
+	if strings.Contains(bob.text(), "1 open") || strings.Contains(bob.text(), "+1 C") {
 		t.Errorf("ann's position is on bob's page: %q", bob.text()[max(0, len(bob.text())-800):])
 	}
 	if _, err := os.Stat(filepath.Join(r.keyDir("bob"), "positions.toml")); err == nil {
