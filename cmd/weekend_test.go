@@ -1,11 +1,14 @@
 package cmd
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/market"
 	"chainwatch/sandbox"
 )
 
@@ -54,5 +57,50 @@ func TestTradesAfterEarlyClose(t *testing.T) {
 	}
 	if strings.Contains(errOut, "points left") {
 		t.Errorf("an empty window was bought: %q", errOut)
+	}
+}
+
+// TestWeekendPicksTheFirstLiveExpiry: on Saturday `chain SPY` shows
+// Monday's expiry (the screen's first tab, market.FirstLiveDay), not
+// Friday's that stopped trading, and every command counts days as the
+// screen does (market.DaysLeft): Monday is 3 DTE and the Dec 18
+// ex-dividend 21 days away, in the chain and the calendar alike.
+func TestWeekendPicksTheFirstLiveExpiry(t *testing.T) {
+	c := clockCLI(t, saturdayAfterThanksgiving)
+	out, errOut, err := c.run(t, "chain", "SPY", "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	var rows []struct {
+		Expiry string   `json:"expiry"`
+		IV     *float64 `json:"iv"`
+	}
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) == 0 {
+		t.Fatalf("%v: %.300s", err, out)
+	}
+	ivs := 0
+	for _, r := range rows {
+		if r.Expiry != "2026-11-30" {
+			t.Fatalf("expiry %s, want Monday's 2026-11-30", r.Expiry)
+		}
+		if r.IV != nil {
+			ivs++
+		}
+	}
+	if ivs == 0 {
+		t.Errorf("no IV in Monday's chain")
+	}
+	live := market.FirstLiveDay(0, saturdayAfterThanksgiving)
+	dte := market.DaysLeft(0, api.Live, saturdayAfterThanksgiving, api.NewDate(2026, 11, 30))
+	if live != api.NewDate(2026, 11, 28) || !strings.Contains(errOut, fmt.Sprintf("SPY 2026-11-30 (%d DTE)", dte)) || dte != 3 {
+		t.Errorf("first live day %s, DTE %d, stderr %q", live, dte, errOut)
+	}
+	out, errOut, err = c.run(t, "calendar", "SPY", "--type", "dividends", "--from", "2026-12-01", "--to", "2026-12-31")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	days := market.DaysLeft(0, api.Live, saturdayAfterThanksgiving, api.NewDate(2026, 12, 18))
+	if !regexpMatch(fmt.Sprintf(`2026-12-18 +\%+d `, days), out) || days != 21 {
+		t.Errorf("Dec 18 is %d days away; calendar:\n%s", days, out)
 	}
 }
