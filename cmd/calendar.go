@@ -11,6 +11,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/config"
+	"chainwatch/market"
 )
 
 // CalendarOptions are `chainwatch calendar`'s inputs.
@@ -119,7 +120,8 @@ func calendarRun(f *CalendarOptions) error {
 			if len(ev) == 0 {
 				return a, noData(fmt.Errorf("%s: no earnings or dividends from %s to %s", what, from, to))
 			}
-			a.Export = calendarExport(ev, today)
+			// Days away count as the screen's events pane counts them.
+			a.Export = calendarExport(ev, market.ShownDay(0, mode, f.Now()))
 			a.Rows = fmt.Sprintf("%d events from %s to %s", len(ev), from, to)
 			return a, nil
 		}}

@@ -125,14 +125,17 @@ func chainRun(f *ChainOptions) error {
 	}
 	j := job{plan: plan, keys: chainKeys, historical: historical,
 		run: func(ctx context.Context, c *api.Client) (answer, error) {
-			return runChain(ctx, c, q, feed.ShownDay(q, f.Now()), expiry, f.DTE, f.Strikes)
+			now := f.Now()
+			return runChain(ctx, c, q, feed.ShownDay(q, now), market.FirstLiveDay(q.Date, now), expiry, f.DTE, f.Strikes)
 		}}
 	return f.execute(fc, mode, j)
 }
 
 // runChain asks for the expiry (or the first one at least dte days after
-// day) and keeps the strikes nearest the money.
-func runChain(ctx context.Context, c *api.Client, q feed.Query, day, expiry api.Date, dte, strikes int) (answer, error) {
+// day, and never before live, the screen's first live expiry: on a
+// Saturday Monday's, not Friday's that stopped trading) and keeps the
+// strikes nearest the money.
+func runChain(ctx context.Context, c *api.Client, q feed.Query, day, live, expiry api.Date, dte, strikes int) (answer, error) {
 	var a answer
 	ask := func(lo, hi api.Date) (*api.SymbolWithOptions, error) {
 		p := api.OptionQuotesParams{Symbol: q.Symbol, Date: day.String(), Mode: q.Mode, MinExpiry: lo.String()}
@@ -153,7 +156,7 @@ func runChain(ctx context.Context, c *api.Client, q feed.Query, day, expiry api.
 		snap, err = ask(expiry, expiry)
 	} else {
 		what = fmt.Sprintf("%s --dte %d", q.Symbol, dte)
-		lo := day.AddDays(dte)
+		lo := max(day.AddDays(dte), live)
 		if snap, err = ask(lo, lo.AddDays(dteWindow)); err == nil && (snap == nil || len(snap.Options) == 0) {
 			// The rest of the chain, from day on: the same price as from lo,
 			// and nothing at all is the screen's "no such symbol".
@@ -172,7 +175,7 @@ func runChain(ctx context.Context, c *api.Client, q feed.Query, day, expiry api.
 		if expiry != 0 {
 			return a, noData(fmt.Errorf("%s: no contract expires then (or it expired before %s); is %s a listed symbol?", what, day, q.Symbol))
 		}
-		return a, noData(fmt.Errorf("%s: no expiry on or after %s", what, day.AddDays(dte)))
+		return a, noData(fmt.Errorf("%s: no expiry on or after %s", what, max(day.AddDays(dte), live)))
 	}
 	opts := firstExpiry(snap.Options)
 	spot := snap.Underlying.Spot()

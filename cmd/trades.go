@@ -168,6 +168,12 @@ func runTrades(ctx context.Context, f *TradesOptions, client *api.Client, q trad
 	var res tradesResult
 	onPage := func(r *api.Response) { res.add(r); a.Resps = append(a.Resps, r) }
 	q = q.onServiceDay(f.Now())
+	if !q.isOSI && !q.sinceSet {
+		q.since = feed.TapeStart(feed.Query{Mode: q.mode}, q.day, f.Now())
+	}
+	if err := emptyWindow(q); err != nil {
+		return a, err
+	}
 	if q.isOSI {
 		p := feed.GreeksParams(q.osi, q.day, q.mode, 0, q.since, config.ContractPageLimit)
 		if f.MinSize > 0 {
@@ -180,9 +186,6 @@ func runTrades(ctx context.Context, f *TradesOptions, client *api.Client, q trad
 			res.trades = append(res.trades, tas.FromGreeks(&g))
 		}
 	} else {
-		if !q.sinceSet {
-			q.since = feed.TapeStart(feed.Query{Mode: q.mode}, q.day, f.Now())
-		}
 		p := api.OptionTradesParams{Symbol: q.symbol, Date: q.day.String(), MinTime: q.since.String(), Mode: q.mode}
 		if f.MinSize > 0 {
 			p.MinSize = api.Ptr(f.MinSize)
@@ -205,6 +208,19 @@ func runTrades(ctx context.Context, f *TradesOptions, client *api.Client, q trad
 	a.Export = tradesExport(q, &res, fetchExchanges(ctx, client, q.mode))
 	a.Rows = tradesRowsText(q, &res, &sum, f.Limit)
 	return a, nil
+}
+
+// emptyWindow refuses, before any request, a window that can hold no
+// trade: a day without a session, or one starting at or after the day's
+// close (13:00 on an early close). The service would charge a page for it.
+func emptyWindow(q tradesQuery) error {
+	if !market.IsTradingDay(q.day) {
+		return noData(fmt.Errorf("no trades of %s on %s: %s, no session (0 points spent)", q.symbol, q.day, market.ClosedReason(q.day)))
+	}
+	if end := market.SessionClose(q.day); q.since >= end {
+		return noData(fmt.Errorf("no trades of %s on %s from %s: the session closed at %s (0 points spent)", q.symbol, q.day, clockText(q.since), clockText(end)))
+	}
+	return nil
 }
 
 // tradesError words a failed request: the missing subscription says what

@@ -24,8 +24,12 @@ type Source struct {
 }
 
 // closeWindowStart is where the first tape page starts when the market is
-// closed or the day is past: the last quarter hour of the session.
-var closeWindowStart = api.NewTimeOfDay(15, 45, 0, 0)
+// closed or the day is past: the last quarter hour of day's session, which
+// ends at 13:00 on an early close (market.SessionClose), so the window
+// after Thanksgiving holds the session's last trades, not an empty 15:45.
+func closeWindowStart(day api.Date) api.TimeOfDay {
+	return market.SessionClose(day) - api.TimeOfDay(config.TapeWindow.Milliseconds())
+}
 
 // Chain fetches the whole chain (expiry 0), or one expiry.
 func (s Source) Chain(ctx context.Context, q Query, expiry api.Date) ChainMsg {
@@ -66,11 +70,12 @@ func (s Source) Tape(ctx context.Context, q Query, day api.Date, from int64) Tap
 
 // TapeStart is where the first tape page begins: a quarter of an hour
 // before the data's clock (now live, 15 minutes ago delayed), so the tape
-// opens full without paying for the whole day; at 15:45 when the market is
-// closed or the day is past, which shows the close.
+// opens full without paying for the whole day; a quarter hour before the
+// day's close (15:45, 12:45 on an early close) when the market is closed or
+// the day is past, which shows the close.
 func TapeStart(q Query, day api.Date, now time.Time) api.TimeOfDay {
 	if day != api.Today(now) || !market.MarketOpen(now) {
-		return closeWindowStart
+		return closeWindowStart(day)
 	}
 	clock := now
 	if q.Mode == api.Delayed {

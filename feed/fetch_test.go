@@ -20,6 +20,9 @@ func TestTapeStart(t *testing.T) {
 		{delayed, testNow, api.NewTimeOfDay(11, 0, 0, 0)},
 		{past, testNow, api.NewTimeOfDay(15, 45, 0, 0)},
 		{live, evening, api.NewTimeOfDay(15, 45, 0, 0)},
+		// The Saturday after Thanksgiving: Friday closed at 13:00.
+		{live, time.Date(2026, 11, 28, 11, 0, 0, 0, api.Eastern), api.NewTimeOfDay(12, 45, 0, 0)},
+		{delayed, time.Date(2026, 11, 27, 13, 5, 0, 0, api.Eastern), api.NewTimeOfDay(12, 45, 0, 0)},
 	} {
 		if got := TapeStart(tc.q, ShownDay(tc.q, tc.now), tc.now); got != tc.want {
 			t.Errorf("%+v at %s: %s, want %s", tc.q, tc.now, got, tc.want)

@@ -29,3 +29,23 @@ func ExpiryTime(d api.Date) time.Time { return SessionClose(d).On(d) }
 func YearsTo(d api.Date, t time.Time) float64 {
 	return ExpiryTime(d).Sub(t).Hours() / 24 / DaysPerYear
 }
+
+// FirstLiveDay is the first day whose expiry is still the chain's own: the
+// chosen day (date nonzero), else today, Eastern. On a Saturday that is
+// past Friday's expiry, so the screen and every command start on Monday's
+// instead of one that stopped trading. The screen's first tab and the
+// commands' default expiry are the first expiry on or after it.
+func FirstLiveDay(date api.Date, now time.Time) api.Date {
+	if date != 0 {
+		return date
+	}
+	return api.Today(now)
+}
+
+// DaysLeft is the one count of days to d (an expiry's DTE, an event's
+// days away) on the screen and in every command: from the day whose data is
+// shown (ShownDay), so Friday's close seen on Saturday counts from Friday
+// and an expiry and an event on the same date are the same days away.
+func DaysLeft(date api.Date, mode api.Mode, now time.Time, d api.Date) int {
+	return ShownDay(date, mode, now).DaysUntil(d)
+}

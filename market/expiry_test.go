@@ -29,3 +29,25 @@ func TestExpiryTimeIsTheSessionClose(t *testing.T) {
 		t.Errorf("an expired option's T %g, want negative", got)
 	}
 }
+
+// TestFirstLiveDayAndDaysLeft: on the Saturday after an early close the
+// first live expiry is Monday's, and Dec 18 is as many days away wherever
+// it is counted (from Friday's data: 21).
+func TestFirstLiveDayAndDaysLeft(t *testing.T) {
+	sat := time.Date(2026, 11, 28, 11, 0, 0, 0, api.Eastern)
+	if got := FirstLiveDay(0, sat); got != api.NewDate(2026, 11, 28) {
+		t.Errorf("FirstLiveDay on Saturday: %s", got)
+	}
+	if got := FirstLiveDay(api.NewDate(2026, 11, 20), sat); got != api.NewDate(2026, 11, 20) {
+		t.Errorf("FirstLiveDay of a chosen day: %s", got)
+	}
+	for _, mode := range []api.Mode{api.Live, api.Delayed} {
+		if n := DaysLeft(0, mode, sat, api.NewDate(2026, 12, 18)); n != 21 {
+			t.Errorf("%v: Dec 18 is %d days away, want 21", mode, n)
+		}
+	}
+	open := time.Date(2026, 12, 1, 11, 0, 0, 0, api.Eastern)
+	if n := DaysLeft(0, api.Live, open, api.NewDate(2026, 12, 18)); n != 17 {
+		t.Errorf("in session: %d days, want 17", n)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
+	"chainwatch/market"
 	"chainwatch/model/common"
 	"chainwatch/ui"
 	"chainwatch/vol"
@@ -151,12 +152,13 @@ func (c *Model) apply(m feed.ChainMsg) bool {
 	return true
 }
 
-// nearestExpiry is the first expiry on or after the query's day.
+// nearestExpiry is the first live expiry: the first on or after
+// market.FirstLiveDay, as every headless command picks it.
 func (c *Model) nearestExpiry() api.Date {
 	if len(c.st.exps) == 0 {
 		return 0
 	}
-	day := c.q.Day(c.sh.Now())
+	day := market.FirstLiveDay(c.q.Date, c.sh.Now())
 	i, _ := slices.BinarySearchFunc(c.st.exps, day, func(e expiryRows, d api.Date) int { return int(e.date - d) })
 	return c.st.exps[min(i, len(c.st.exps)-1)].date
 }
