@@ -27,6 +27,10 @@ type TapeTrade struct {
 	// IV and Delta are the greeks the print carried (option-trades-with-
 	// greeks), NaN until fetched; shown with TapeView.Greeks.
 	IV, Delta float64
+	// GreeksAsked says its greeks were asked for: a NaN IV is then the
+	// service's null (no bid, or a market too wide), drawn "-", not "?"
+	// (not fetched yet).
+	GreeksAsked bool
 }
 
 // TapeView is what the tape pane shows this frame.
@@ -90,6 +94,7 @@ const (
 type tapeCols struct {
 	iv, delta, prem          bool
 	expiry, exch, nbbo, root bool
+	strikeW, sizeW           int // narrower with the greeks columns
 }
 
 // Column widths of a tape row.
@@ -103,11 +108,19 @@ const (
 	tapeExchW   = 4
 	tapeNBBOW   = 13
 	tapeRootW   = 5
-	tapeIVW     = 5 // 22.1%; from 100% without the decimal
-	tapeDeltaW  = 6
-	tapePremW   = 7
-	// mark, time, C/P, strike, price, size, code and the blanks between.
-	tapeBaseW = 1 + 1 + tapeTimeW + 1 + 1 + 1 + tapeStrikeW + 1 + tapePriceW + 1 + tapeSizeW + 1 + tapeCodeW
+	// With the greeks columns the strike and size give a cell each
+	// (6952.5, 12345, then 123k) and the figures are written bare under
+	// their headings (IV% 22.1, delta -0.79, prem$ 58292 or 1.2M): all
+	// three then fit beside the expiry in the 60 cells a 160-wide
+	// terminal gives the tape.
+	tapeGreeksStrikeW = 6
+	tapeGreeksSizeW   = 5
+	tapeIVW           = 4 // 22.1; from 100 without the decimal
+	tapeDeltaW        = 5
+	tapePremW         = 5
+	// mark, time, C/P, price, code and the blanks between; the strike and
+	// size cells are added by the layout.
+	tapeBaseW = 1 + 1 + tapeTimeW + 1 + 1 + 1 + 1 + tapePriceW + 1 + 1 + tapeCodeW
 )
 
 // tapeLayout picks the optional columns that fit width. With the greeks
@@ -115,8 +128,11 @@ const (
 // prints shown have several: SPX and SPXW), then IV, delta and premium:
 // a figure is worth nothing against a contract half named.
 func tapeLayout(width int, greeks bool, trades []TapeTrade) tapeCols {
-	var c tapeCols
-	w := tapeBaseW
+	c := tapeCols{strikeW: tapeStrikeW, sizeW: tapeSizeW}
+	if greeks {
+		c.strikeW, c.sizeW = tapeGreeksStrikeW, tapeGreeksSizeW
+	}
+	w := tapeBaseW + c.strikeW + c.sizeW
 	add := func(on *bool, n int) {
 		if !*on && w+1+n <= width {
 			*on = true
@@ -164,15 +180,15 @@ func tapeHeadings(cols tapeCols, width int, st *theme.Styles) string {
 	}
 	cell("time", tapeTimeW, false)
 	cell("", 1, false)
-	cell("strike", tapeStrikeW, true)
+	cell("strike", cols.strikeW, true)
 	if cols.expiry {
 		cell("exp", tapeExpW, false)
 	}
 	cell("price", tapePriceW, true)
-	cell("size", tapeSizeW, true)
+	cell("size", cols.sizeW, true)
 	cell("at", tapeCodeW, false)
 	if cols.iv {
-		cell("IV", tapeIVW, true)
+		cell("IV%", tapeIVW, true)
 	}
 	if cols.delta {
 		cell("delta", tapeDeltaW, true)
@@ -217,6 +233,9 @@ func Tape(v *TapeView, width, height int, st *theme.Styles) []string {
 	note := v.GreeksNote
 	if v.Greeks && !cols.iv && note == "" {
 		note = "IV needs a wider tape" // rather than a key that seems to do nothing
+	}
+	if v.Greeks && cols.iv && note == "" {
+		note = tapeIVLegend(v.Trades[:min(len(v.Trades), TapeRows(height, true))])
 	}
 	out[0] = tapeTitle(v, note, width, st)
 	if height > 1 {
@@ -355,19 +374,19 @@ func appendTapeRow(dst []byte, t *TapeTrade, blockSize int64, cols tapeCols, wid
 	tmp := tmpBuf[:0]
 	dst = tapeCell(dst, &used, width, true, span(timeTone), appendClock(tmp, t.Time, false), tapeTimeW, false)
 	dst = tapeCell(dst, &used, width, true, span(cpTone), append(tmp, cp), 1, false)
-	dst = tapeCell(dst, &used, width, true, span(cpTone), appendStrike(tmp, t.Strike), tapeStrikeW, true)
+	dst = tapeCell(dst, &used, width, true, span(cpTone), appendStrike(tmp, t.Strike), cols.strikeW, true)
 	if cols.expiry {
 		dst = tapeCell(dst, &used, width, true, span(cpTone), appendDate(tmp, t.Expiry), tapeExpW, false)
 	}
 	dst = tapeCell(dst, &used, width, true, span(side), appendPrice(tmp, t.Price), tapePriceW, true)
-	dst = tapeCell(dst, &used, width, true, span(sizeTone), appendSizeFit(tmp, t.Size, tapeSizeW), tapeSizeW, true)
+	dst = tapeCell(dst, &used, width, true, span(sizeTone), appendSizeFit(tmp, t.Size, cols.sizeW), cols.sizeW, true)
 	dst = tapeCell(dst, &used, width, true, span(side), append(tmp, code...), tapeCodeW, false)
 	if cols.iv {
-		dec := 1
-		if t.IV >= 0.9995 {
-			dec = 0
+		iv := append(tmp, tapeNotFetched...)
+		if t.GreeksAsked || !math.IsNaN(t.IV) {
+			iv = appendFit(tmp, t.IV*100, 1, tapeIVW, false)
 		}
-		dst = tapeCell(dst, &used, width, true, span(theme.ToneCaution), appendPct(tmp, t.IV, dec), tapeIVW, true)
+		dst = tapeCell(dst, &used, width, true, span(theme.ToneCaution), iv, tapeIVW, true)
 	}
 	if cols.delta {
 		dst = tapeCell(dst, &used, width, true, span(timeTone), appendFit(tmp, t.Delta, 3, tapeDeltaW, false), tapeDeltaW, true)

@@ -166,7 +166,7 @@ func TestTapeGreeksNameTheContract(t *testing.T) {
 		!strings.Contains(h, "price") || !strings.Contains(h, "size") || !strings.Contains(h, "IV") || !strings.Contains(h, "delta") {
 		t.Errorf("headings %q", h)
 	}
-	if row := lines[3]; !strings.Contains(row, "Nov21") || !strings.Contains(row, "22.1%") || !strings.Contains(row, "0.512") {
+	if row := lines[3]; !strings.Contains(row, "Nov21") || !strings.Contains(row, " 22.1 ") || !strings.Contains(row, "0.512") {
 		t.Errorf("first print %q: want its expiry, IV and delta", row)
 	}
 	if strings.Index(lines[2], "exp") != strings.Index(lines[3], "Nov21") {
@@ -174,7 +174,7 @@ func TestTapeGreeksNameTheContract(t *testing.T) {
 	}
 	// Two roots on screen: the root is part of the name.
 	v.Trades[1].Root = "SPXW"
-	if row := pxPlainLines(Tape(v, 70, 8, pxNoColor))[4]; !strings.Contains(row, "SPXW") || !strings.Contains(row, "22.1%") {
+	if row := pxPlainLines(Tape(v, 70, 8, pxNoColor))[4]; !strings.Contains(row, "SPXW") || !strings.Contains(row, " 22.1 ") {
 		t.Errorf("a print of another root %q", row)
 	}
 	narrow := pxPlainLines(Tape(v, 45, 8, pxNoColor))

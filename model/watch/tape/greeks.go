@@ -36,50 +36,64 @@ func (t *Model) GreeksOn() bool { return t.greeks.on }
 // the columns are shown and the account may have them.
 func (t *Model) GreeksWanted() bool { return t.greeks.on && !t.greeks.refused }
 
-// NextGreeks picks the contract whose greeks to fetch next: the first of
-// the contracts on screen (newest print first, at most
-// config.TapeGreeksMaxContracts of them) with a print newer than what was
-// asked for it, and where to start: that contract's oldest such print
-// held. ok is false when every visible print has been asked for.
+// NextGreeks picks the contract whose greeks to fetch next, among the
+// contracts on screen (newest print first, at most
+// config.TapeGreeksMaxContracts of them) with a print not yet asked for:
+// the selected print's contract (the tape focused), else the one with the most such prints
+// on screen (the newest on a tie). One request covers a contract's
+// prints, and the budget allows one every few seconds while a busy tape
+// brings several prints a second: asking for the contract that fills
+// the most dashes is what keeps the column filled. from and minTime are
+// that contract's oldest such print held. ok is false when every
+// visible print has been asked for.
 func (t *Model) NextGreeks() (osi api.OSI, from int64, minTime api.TimeOfDay, ok bool) {
 	if !t.GreeksWanted() {
 		return osi, 0, 0, false
 	}
-	seen := 0
-	var checked [config.TapeGreeksMaxContracts]string
+	var keys [config.TapeGreeksMaxContracts]api.OSI
+	var counts [config.TapeGreeksMaxContracts]int
+	seen, best := 0, -1
 	for i := range t.vis {
 		v := &t.vis[i]
 		o := api.OSI{Root: v.Root, Expiry: v.Expiry, Type: v.Type, StrikeMilli: int64(math.Round(v.Strike * 1000))}
-		key := o.String()
-		dup := false
-		for _, c := range checked[:seen] {
-			dup = dup || c == key
+		k := 0
+		for k < seen && keys[k] != o {
+			k++
 		}
-		if dup {
-			continue
-		}
-		if seen == len(checked) {
-			break
-		}
-		checked[seen] = key
-		seen++
-		done := t.greeks.done[key]
-		if v.SeqNo <= done || !math.IsNaN(v.IV) {
-			continue
-		}
-		// The oldest held print of the contract past what was asked:
-		// one request then covers all of them.
-		from, minTime = v.SeqNo, v.Time
-		for j := range t.r.len() {
-			e := t.r.at(j)
-			if e.tr.SeqNo > done && e.tr.SeqNo < from && e.tr.Root == o.Root && e.tr.Expiry == o.Expiry &&
-				e.tr.Type == o.Type && e.strikeMilli == o.StrikeMilli {
-				from, minTime = e.tr.SeqNo, e.tr.Time
+		if k == seen {
+			if seen == len(keys) {
+				continue
 			}
+			keys[k] = o
+			seen++
 		}
-		return o, from, minTime, true
+		if v.SeqNo <= t.greeks.done[o.String()] || !math.IsNaN(v.IV) {
+			continue
+		}
+		counts[k]++
+		if t.Focused && i == t.cur {
+			counts[k] += len(t.vis) // the selected print's contract first
+		}
+		if best < 0 || counts[k] > counts[best] {
+			best = k
+		}
 	}
-	return osi, 0, 0, false
+	if best < 0 {
+		return osi, 0, 0, false
+	}
+	o := keys[best]
+	done := t.greeks.done[o.String()]
+	// The oldest held print of the contract past what was asked: one
+	// request then covers all of them.
+	from = math.MaxInt64
+	for j := range t.r.len() {
+		e := t.r.at(j)
+		if e.tr.SeqNo > done && e.tr.SeqNo < from && e.tr.Root == o.Root && e.tr.Expiry == o.Expiry &&
+			e.tr.Type == o.Type && e.strikeMilli == o.StrikeMilli {
+			from, minTime = e.tr.SeqNo, e.tr.Time
+		}
+	}
+	return o, from, minTime, true
 }
 
 // ApplyGreeks fills the IV and delta of the held prints a reply names,
@@ -122,6 +136,7 @@ func (t *Model) applyGreeks(m feed.TapeGreeksMsg) bool {
 		}
 		if e.tr.SeqNo >= m.From {
 			asked = max(asked, e.tr.SeqNo) // held when asked: its greeks came, or there are none
+			e.tr.GreeksAsked = true
 		}
 		if i, ok := byseq[e.tr.SeqNo]; ok && m.Trades[i].Size == e.tr.Size {
 			e.tr.IV, e.tr.Delta = api.OrNaN(m.Trades[i].IV), api.OrNaN(m.Trades[i].Delta)
