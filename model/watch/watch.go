@@ -214,7 +214,7 @@ func (s *Screen) Covers() bool { return true }
 // while it shows, and its greeks while their columns show (the tape
 // shown, the account entitled).
 func (s *Screen) Wants(common.Sight) []feed.Want {
-	osi, from, minT, ok := s.tape.NextGreeks()
+	osi, from, minT, ok := s.tape.NextGreeks(s.chain.SelectedOSI())
 	return append(s.ladderWants(),
 		feed.Want{Feed: feed.FeedTape, Query: s.q, Capacity: s.cfg.TapeCapacity, Hidden: !s.showTape},
 		feed.Want{Feed: feed.FeedTapeGreeks, Query: s.q, Hidden: !s.showTape || !s.tape.GreeksWanted(),

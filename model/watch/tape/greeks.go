@@ -39,14 +39,15 @@ func (t *Model) GreeksWanted() bool { return t.greeks.on && !t.greeks.refused }
 // NextGreeks picks the contract whose greeks to fetch next, among the
 // contracts on screen (newest print first, at most
 // config.TapeGreeksMaxContracts of them) with a print not yet asked for:
-// the selected print's contract (the tape focused), else the one with the most such prints
+// the selected print's contract (the tape focused), else the ladder's
+// selected contract (prefer, an OSI symbol; "" none), else the one with the most such prints
 // on screen (the newest on a tie). One request covers a contract's
 // prints, and the budget allows one every few seconds while a busy tape
 // brings several prints a second: asking for the contract that fills
 // the most dashes is what keeps the column filled. from and minTime are
 // that contract's oldest such print held. ok is false when every
 // visible print has been asked for.
-func (t *Model) NextGreeks() (osi api.OSI, from int64, minTime api.TimeOfDay, ok bool) {
+func (t *Model) NextGreeks(prefer string) (osi api.OSI, from int64, minTime api.TimeOfDay, ok bool) {
 	if !t.GreeksWanted() {
 		return osi, 0, 0, false
 	}
@@ -71,8 +72,11 @@ func (t *Model) NextGreeks() (osi api.OSI, from int64, minTime api.TimeOfDay, ok
 			continue
 		}
 		counts[k]++
-		if t.Focused && i == t.cur {
-			counts[k] += len(t.vis) // the selected print's contract first
+		switch {
+		case t.Focused && i == t.cur:
+			counts[k] += 2 * len(t.vis) // the selected print's contract first
+		case prefer != "" && counts[k] == 1 && o.String() == prefer:
+			counts[k] += len(t.vis) // then the ladder's
 		}
 		if best < 0 || counts[k] > counts[best] {
 			best = k
