@@ -9,6 +9,7 @@ import (
 	"chainwatch/pricing"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -132,7 +133,11 @@ func (p *Page) ticketNote() string {
 		// A sale of the one leg bought: not "0 legs of 0 legs".
 		return "ticket: empty, the legs cancelled out"
 	}
-	return fmt.Sprintf("ticket: %s of %d legs on %s; %s opens it", p.st.Name(), len(p.st.Legs), p.st.Symbol, p.sh.Keys.Ticket.Help().Key)
+	name := p.st.Name()
+	if !strings.HasPrefix(name, "custom") { // "custom, 3 legs" says its count
+		name += fmt.Sprintf(" of %d legs", len(p.st.Legs))
+	}
+	return fmt.Sprintf("ticket: %s on %s; %s opens it", name, p.st.Symbol, p.sh.Keys.Ticket.Help().Key)
 }
 
 func (p *Page) remove(i int) {
