@@ -196,7 +196,8 @@ func (c *Cursor) atDelta(call bool, atm float64) (float64, bool) {
 		if math.IsNaN(d) || d == 0 || (call && k <= atm) || (!call && k >= atm) {
 			continue
 		}
-		if g := math.Abs(d - c.Delta); g < gap {
+		// On a tie the strike nearer the money.
+		if g := math.Abs(d - c.Delta); g < gap || (g == gap && math.Abs(k-atm) < math.Abs(best-atm)) {
 			best, gap = k, g
 		}
 	}
