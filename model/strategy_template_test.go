@@ -46,6 +46,7 @@ func TestTemplateCentredOnTheMoney(t *testing.T) {
 	for _, c := range []struct{ keys, want string }{
 		{"t", "SPY +1xSPY%[1]sC00600000 -1xSPY%[1]sC00605000"},
 		{"t}}", "SPY +1xSPY%[1]sC00600000 -1xSPY%[1]sC00607000"},
+		{"t" + strings.Repeat("}", 20), "SPY +1xSPY%[1]sC00600000 -1xSPY%[1]sC00625000"}, // past the ladder's 40 rows
 		{"t{{{{{{", "SPY +1xSPY%[1]sC00600000 -1xSPY%[1]sC00601000"},
 		{"ttttDDD", "SPY +1xSPY%[1]sP00590000 -1xSPY%[1]sP00595000 -1xSPY%[1]sC00605000 +1xSPY%[1]sC00610000"},
 	} {

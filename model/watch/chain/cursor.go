@@ -23,7 +23,7 @@ func (c *Model) Cursor() (strategy.Cursor, bool) {
 		return strategy.Cursor{}, false
 	}
 	cur := strategy.Cursor{Symbol: c.q.Symbol, Root: o.Root, Expiry: c.expiry, Strike: r.Strike, Call: c.side == api.Call, Spot: c.Spot()}
-	for _, row := range c.rows() {
+	for _, row := range c.st.rowsOf(c.expiry, c.root) { // every strike, not the window's
 		cur.Strikes = append(cur.Strikes, row.Strike)
 		cur.CallDelta = append(cur.CallDelta, delta(&row.Call))
 		cur.PutDelta = append(cur.PutDelta, delta(&row.Put))
