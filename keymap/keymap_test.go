@@ -73,3 +73,25 @@ func TestWatchlistKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestStrategyKeysDistinct: the strategy page's help lists its template
+// width and delta keys, and no key on the page does two things.
+func TestStrategyKeysDistinct(t *testing.T) {
+	s := Strategy()
+	seen := map[string]string{}
+	for _, col := range s.FullHelp(Default()) {
+		for _, b := range col {
+			for _, k := range b.Keys() {
+				if prev, ok := seen[k]; ok {
+					t.Errorf("key %q is bound to %q and %q", k, prev, b.Help().Desc)
+				}
+				seen[k] = b.Help().Desc
+			}
+		}
+	}
+	for _, k := range []string{"t", "{", "}", "D"} {
+		if _, ok := seen[k]; !ok {
+			t.Errorf("key %q is not in the strategy page's help", k)
+		}
+	}
+}

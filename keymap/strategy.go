@@ -5,7 +5,9 @@ import "charm.land/bubbles/v2/key"
 // StrategyKeys are the strategy page's own keys (the ticket): it also
 // answers to the movement keys, to P (positions), help and quit.
 type StrategyKeys struct {
-	Template          key.Binding // the next template, built at the ladder's cursor
+	Template          key.Binding // the next template, centred on the money
+	Narrower, Wider   key.Binding // the templates' width a strike less or more
+	Delta             key.Binding // the short strikes' delta: 16, 25, 30 or by width
 	DatePrev          key.Binding // the risk graph's chosen date a day earlier
 	DateNext          key.Binding
 	IVUp, IVDown      key.Binding // every leg's IV a vol point up or down
@@ -20,6 +22,9 @@ type StrategyKeys struct {
 func Strategy() StrategyKeys {
 	return StrategyKeys{
 		Template:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "next template")),
+		Narrower:    key.NewBinding(key.WithKeys("{"), key.WithHelp("{", "template narrower")),
+		Wider:       key.NewBinding(key.WithKeys("}"), key.WithHelp("}", "template wider")),
+		Delta:       key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "short strikes: 16/25/30 delta or width")),
 		DatePrev:    key.NewBinding(key.WithKeys("["), key.WithHelp("[", "date earlier")),
 		DateNext:    key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "date later")),
 		IVUp:        key.NewBinding(key.WithKeys(">", "."), key.WithHelp(">", "IV +1 pt")),
@@ -39,7 +44,7 @@ func Strategy() StrategyKeys {
 func (s StrategyKeys) FullHelp(k KeyMap) [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, s.QtyUp, s.QtyDown, s.Flip, s.Remove, s.Clear},
-		{s.Template, s.DatePrev, s.DateNext, s.IVUp, s.IVDown},
+		{s.Template, s.Narrower, s.Wider, s.Delta, s.DatePrev, s.DateNext, s.IVUp, s.IVDown},
 		{s.Save, s.SaveNatural, k.Positions, s.Back, k.Help, k.Quit, k.Interrupt},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"chainwatch/pricing"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -37,29 +38,33 @@ type Page struct {
 
 	common.Laid // size and lines, laid out on a change
 
-	q       feed.Query // the watch screen's: mode and day
-	st      strat.Strategy
-	cur     strat.Cursor
-	hasCur  bool
-	tpl     strat.Template
-	sel     int
-	days    int     // the chosen date, days from today; -1: half-way to expiry
-	shift   float64 // vol points added to every IV
-	rollOf  int     // the position the ticket rolls, 0: none
-	chain   *api.SymbolWithOptions
-	markAt  time.Time
-	err     error
-	errAt   time.Time
-	job     *feed.Job
-	jobName string
-	shown   bool // on the stack, as of the last Feeds
+	q        feed.Query // the watch screen's: mode and day
+	st       strat.Strategy
+	cur      strat.Cursor
+	hasCur   bool
+	tpl      strat.Template // the next template t builds
+	built    strat.Template // the template last built, when hasBuilt
+	hasBuilt bool
+	width    float64 // the templates' width in points, 0: strat.DefaultWidth strikes
+	delta    float64 // the short strikes' delta, 0: by width
+	sel      int
+	days     int     // the chosen date, days from today; -1: half-way to expiry
+	shift    float64 // vol points added to every IV
+	rollOf   int     // the position the ticket rolls, 0: none
+	chain    *api.SymbolWithOptions
+	markAt   time.Time
+	err      error
+	errAt    time.Time
+	job      *feed.Job
+	jobName  string
+	shown    bool // on the stack, as of the last Feeds
 }
 
 var _ common.Page = (*Page)(nil)
 
 // NewPage returns the page with an empty ticket.
 func NewPage(sh *common.Common, cfg common.Config) *Page {
-	return &Page{sh: sh, keys: keymap.Strategy(), path: cfg.PositionsPath, days: -1}
+	return &Page{sh: sh, keys: keymap.Strategy(), path: cfg.PositionsPath, days: -1, delta: deltas[0]}
 }
 
 // SavedMsg is a position written (or not) to the positions file.
@@ -82,7 +87,7 @@ func (p *Page) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 	case common.TicketMsg:
 		act = p.onTicket(msg)
 	case common.LoadTicketMsg:
-		p.st, p.rollOf, p.sel = msg.Strategy, msg.RollOf, 0
+		p.st, p.rollOf, p.sel, p.hasBuilt = msg.Strategy, msg.RollOf, 0, false
 	case feed.JobMsg:
 		p.onMarks(msg)
 	case SavedMsg:
@@ -106,6 +111,7 @@ func (p *Page) onTicket(m common.TicketMsg) common.Action {
 	if m.Add.Qty == 0 {
 		return nil
 	}
+	p.hasBuilt = false // { } D no longer rebuild over the legs added by hand
 	if p.st.Symbol != m.Cursor.Symbol {
 		p.st, p.rollOf, p.chain = strat.Strategy{Symbol: m.Cursor.Symbol}, 0, nil
 	}
@@ -132,7 +138,11 @@ func (p *Page) ticketNote() string {
 		// A sale of the one leg bought: not "0 legs of 0 legs".
 		return "ticket: empty, the legs cancelled out"
 	}
-	return fmt.Sprintf("ticket: %s of %d legs on %s; %s opens it", p.st.Name(), len(p.st.Legs), p.st.Symbol, p.sh.Keys.Ticket.Help().Key)
+	name := p.st.Name()
+	if !strings.HasPrefix(name, "custom") { // "custom, 3 legs" says its count
+		name += fmt.Sprintf(" of %d legs", len(p.st.Legs))
+	}
+	return fmt.Sprintf("ticket: %s on %s; %s opens it", name, p.st.Symbol, p.sh.Keys.Ticket.Help().Key)
 }
 
 func (p *Page) remove(i int) {
@@ -171,6 +181,8 @@ func (p *Page) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 		p.sel = min(p.sel+1, max(len(p.st.Legs)-1, 0))
 	case key.Matches(k, keys.Template):
 		return nil, p.template()
+	case key.Matches(k, keys.Narrower, keys.Wider, keys.Delta):
+		return nil, p.reshape(k)
 	case key.Matches(k, keys.DatePrev, keys.DateNext):
 		p.moveDate(key.Matches(k, keys.DateNext))
 	case key.Matches(k, keys.IVUp):
@@ -189,7 +201,7 @@ func (p *Page) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 func (p *Page) legKey(k tea.KeyPressMsg) common.Action {
 	keys := &p.keys
 	if key.Matches(k, keys.Clear) {
-		p.st.Legs, p.sel, p.rollOf = nil, 0, 0
+		p.st.Legs, p.sel, p.rollOf, p.hasBuilt = nil, 0, 0, false
 		return nil
 	}
 	if p.sel >= len(p.st.Legs) {
@@ -218,24 +230,6 @@ func (p *Page) legKey(k tea.KeyPressMsg) common.Action {
 		p.remove(p.sel)
 	}
 	return nil
-}
-
-// template replaces the ticket with the next template at the ladder's
-// cursor.
-func (p *Page) template() common.Action {
-	if !p.hasCur {
-		return common.Notice{Text: "no ladder cursor yet: open the page from the ladder (" + p.sh.Keys.Ticket.Help().Key + ")"}
-	}
-	for range strat.NumTemplates {
-		t := p.tpl
-		p.tpl = (p.tpl + 1) % strat.NumTemplates
-		st, err := strat.Build(t, p.cur)
-		if err == nil {
-			p.st, p.sel, p.rollOf = st, 0, 0
-			return common.Notice{Text: t.String() + " at " + strat.FormatStrike(p.cur.Strike), Info: true}
-		}
-	}
-	return common.Notice{Text: "no template fits the ladder's strikes here"}
 }
 
 // moveDate moves the chosen date a day, between today and the first expiry.

@@ -1,14 +1,18 @@
 package chain
 
 import (
+	"math"
+
 	"chainwatch/api"
 	"chainwatch/feed"
 	"chainwatch/strategy"
+	"chainwatch/ui"
 )
 
 // Cursor is where a strategy's template is built and the ticket's leg
 // taken from: the symbol, the selected expiry and root, its listed
-// strikes, the strike and side under the cursor, and the next expiry.
+// strikes with their deltas, the underlying, the strike and side under
+// the cursor, and the next expiry.
 func (c *Model) Cursor() (strategy.Cursor, bool) {
 	r, k := c.selected()
 	if r == nil || !k.Listed() {
@@ -18,9 +22,11 @@ func (c *Model) Cursor() (strategy.Cursor, bool) {
 	if err != nil {
 		return strategy.Cursor{}, false
 	}
-	cur := strategy.Cursor{Symbol: c.q.Symbol, Root: o.Root, Expiry: c.expiry, Strike: r.Strike, Call: c.side == api.Call}
-	for _, row := range c.rows() {
+	cur := strategy.Cursor{Symbol: c.q.Symbol, Root: o.Root, Expiry: c.expiry, Strike: r.Strike, Call: c.side == api.Call, Spot: c.Spot()}
+	for _, row := range c.st.rowsOf(c.expiry, c.root) { // every strike, not the window's
 		cur.Strikes = append(cur.Strikes, row.Strike)
+		cur.CallDelta = append(cur.CallDelta, delta(&row.Call))
+		cur.PutDelta = append(cur.PutDelta, delta(&row.Put))
 	}
 	day := feed.ShownDay(c.q, c.sh.Now())
 	for i := range c.st.exps {
@@ -30,4 +36,12 @@ func (c *Model) Cursor() (strategy.Cursor, bool) {
 		}
 	}
 	return cur, true
+}
+
+// delta is a listed contract's delta, NaN when it has none.
+func delta(k *ui.Contract) float64 {
+	if !k.Listed() || k.Delta == 0 {
+		return math.NaN()
+	}
+	return k.Delta
 }
