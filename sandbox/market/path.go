@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"chainwatch/api"
 	"chainwatch/market"
@@ -81,6 +82,7 @@ type model struct {
 	jumpN  []int      // earnings reaction days, ascending
 	jumpC  []float64  // cumulative log jump through jumpN[i]
 	jumpA  float64    // cumulative jump on Anchor
+	listed sync.Map   // listKey -> first listing day, firstListed's
 }
 
 var marketKey, marketVolKey = hashKey("market"), hashKey("market", "vol")
