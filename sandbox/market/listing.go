@@ -110,3 +110,71 @@ func (r *rootSpec) longestHorizon() int {
 	return max(r.daily, r.weekly, r.monthEnd, r.qtrEnd, r.monthly, r.cycleHor,
 		r.quarterly, r.leapsJan, r.leapsDec, 400)
 }
+
+// listState is an expiry's listing through a day.
+type listState struct {
+	day int
+	l   listing
+}
+
+// listingOn returns the union of root r's grids for expiry e over the
+// trading days from from through n. The last union computed for each
+// expiry is kept on the model and extended when a later day asks (the
+// sandbox's clock moves forward); an earlier day starts over from from.
+// Either way the result is the same.
+func (m *model) listingOn(r *rootSpec, e, from, n int) listing {
+	k := listKey{r.root, e}
+	var l listing
+	start := from
+	m.listMu.Lock()
+	if st, ok := m.lists[k]; ok && st.day <= n {
+		l, start = st.l.clone(), st.day+1
+	}
+	m.listMu.Unlock()
+	if !isTrading(start) {
+		start = nextTrading(start)
+	}
+	for t := start; t >= 0 && t <= n; t = nextTrading(t) {
+		prev, vol := m.gridInputs(t)
+		l.add(r.grid, prev, vol, math.Max(float64(e-t), 1)/365)
+	}
+	m.listMu.Lock()
+	if m.lists == nil {
+		m.lists = map[listKey]listState{}
+	}
+	if st, ok := m.lists[k]; !ok || st.day < n {
+		m.lists[k] = listState{n, l.clone()}
+	}
+	m.listMu.Unlock()
+	return l
+}
+
+// clone copies l's slices.
+func (l listing) clone() listing {
+	return listing{runs: slices.Clone(l.runs), vixLo: slices.Clone(l.vixLo), vixHi: l.vixHi}
+}
+
+// gridInputs returns the previous close and the vol level a grid of
+// trading day n is built from, cached by blocks of 64 days: a listing
+// reads every day since its first.
+func (m *model) gridInputs(n int) (prev, vol float64) {
+	b := n / 64
+	v, ok := m.inputs.Load(b)
+	if !ok {
+		var blk [64][2]float64
+		for i := range blk {
+			t := b*64 + i
+			if !isTrading(t) {
+				continue
+			}
+			p := prevTrading(t)
+			if p < 0 {
+				p = t
+			}
+			blk[i] = [2]float64{round2(math.Exp(m.logClose(p))), math.Max(m.sec.Vol, m.sec.Vol*math.Exp(m.logVolMult(p)))}
+		}
+		v, _ = m.inputs.LoadOrStore(b, &blk)
+	}
+	x := v.(*[64][2]float64)[n%64]
+	return x[0], x[1]
+}

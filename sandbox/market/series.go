@@ -1,9 +1,6 @@
 package market
 
 import (
-	"math"
-	"slices"
-
 	"chainwatch/api"
 	"chainwatch/market"
 )
@@ -110,7 +107,6 @@ func (u *Universe) Series(s *Security, d api.Date) []Series {
 		return nil
 	}
 	n := dayNum(d)
-	h := m.history(n, dayNum(s.Since))
 	var out []Series
 	for i := range m.specs {
 		r := &m.specs[i]
@@ -118,52 +114,10 @@ func (u *Universe) Series(s *Security, d api.Date) []Series {
 			continue
 		}
 		for _, e := range r.expiries(n) {
-			var l listing
-			for j := h.index(max(m.firstListed(r, e), dayNum(r.from), dayNum(s.Since))); j < len(h.days); j++ {
-				t := math.Max(float64(e-h.days[j]), 1) / 365
-				l.add(r.grid, h.prev[j], h.vol[j], t)
-			}
+			from := max(m.firstListed(r, e), dayNum(r.from), dayNum(s.Since))
+			l := m.listingOn(r, e, from, n)
 			out = append(out, Series{Root: r.root, Expiry: dateOf(e), AMSettled: r.am, Strikes: l.strikes(r.grid)})
 		}
 	}
 	return out
-}
-
-// dayHistory is what the grids of the trading days up to a day are built
-// from: each day's previous close and vol level.
-type dayHistory struct {
-	days      []int
-	prev, vol []float64
-}
-
-// history returns the trading days from the earliest first listing of an
-// expiry listed on n (or since, the first day of data) through n, with
-// their grids' inputs.
-func (m *model) history(n, since int) dayHistory {
-	from := n
-	for i := range m.specs {
-		r := &m.specs[i]
-		for _, e := range r.expiries(n) {
-			from = min(from, m.firstListed(r, e))
-		}
-	}
-	from = max(from, since)
-	var h dayHistory
-	p := prevTrading(from)
-	if p < 0 { // the calendar's first day: its own close stands in
-		p = nextTrading(p)
-	}
-	for t := nextTrading(p); t >= 0 && t <= n; t = nextTrading(t) {
-		h.days = append(h.days, t)
-		h.prev = append(h.prev, round2(math.Exp(m.logClose(p))))
-		h.vol = append(h.vol, math.Max(m.sec.Vol, m.sec.Vol*math.Exp(m.logVolMult(p))))
-		p = t
-	}
-	return h
-}
-
-// index returns the position of the first trading day on or after n.
-func (h *dayHistory) index(n int) int {
-	i, _ := slices.BinarySearch(h.days, n)
-	return i
 }
