@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"chainwatch/api"
 	"chainwatch/market"
@@ -81,6 +82,10 @@ type model struct {
 	jumpN  []int      // earnings reaction days, ascending
 	jumpC  []float64  // cumulative log jump through jumpN[i]
 	jumpA  float64    // cumulative jump on Anchor
+	listed sync.Map   // listKey -> first listing day, firstListed's
+	inputs sync.Map   // block of 64 days -> *[64][2]float64, gridInputs'
+	listMu sync.Mutex
+	lists  map[listKey]listState // listingOn's latest unions
 }
 
 var marketKey, marketVolKey = hashKey("market"), hashKey("market", "vol")

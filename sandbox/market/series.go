@@ -1,8 +1,6 @@
 package market
 
 import (
-	"math"
-
 	"chainwatch/api"
 	"chainwatch/market"
 )
@@ -96,10 +94,12 @@ func rootSpecs(s *Security, o rowOpts) []rootSpec {
 
 // Series returns what is listed on trading day d (the last trading day
 // on or before d otherwise): one Series per root and expiry, sorted by
-// root then expiry, with strike grids built from the previous close.
-// Expiries are trading days on or after d; AM-settled ones (SPX
-// monthlies, VIX) are after d, as they stop trading the session before
-// their settlement. Nil for a security without options or before Since.
+// root then expiry. Each expiry's strikes are the union of the grids of
+// every trading day from its first listing (or from Since) through d, each
+// built from that day's previous close (listing.go). Expiries are trading
+// days on or after d; AM-settled ones (SPX monthlies, VIX) are after d, as
+// they stop trading the session before their settlement. Nil for a
+// security without options or before Since.
 func (u *Universe) Series(s *Security, d api.Date) []Series {
 	m := u.model(s)
 	d = market.LastTradingDay(d)
@@ -107,8 +107,6 @@ func (u *Universe) Series(s *Security, d api.Date) []Series {
 		return nil
 	}
 	n := dayNum(d)
-	prev := u.Close(s, market.PrevTradingDay(d))
-	vol := math.Max(s.Vol, u.VolLevel(s, market.PrevTradingDay(d)))
 	var out []Series
 	for i := range m.specs {
 		r := &m.specs[i]
@@ -116,8 +114,9 @@ func (u *Universe) Series(s *Security, d api.Date) []Series {
 			continue
 		}
 		for _, e := range r.expiries(n) {
-			t := math.Max(float64(e-n), 1) / 365
-			out = append(out, Series{Root: r.root, Expiry: dateOf(e), AMSettled: r.am, Strikes: r.grid.strikes(prev, vol, t)})
+			from := max(m.firstListed(r, e), dayNum(r.from), dayNum(s.Since))
+			l := m.listingOn(r, e, from, n)
+			out = append(out, Series{Root: r.root, Expiry: dateOf(e), AMSettled: r.am, Strikes: l.strikes(r.grid)})
 		}
 	}
 	return out

@@ -12,8 +12,11 @@ import (
 // 25, ...) nearest to the band's width over a number of strikes, so the
 // steps follow the price level and the expiry as the exchanges' do (SPX 5
 // near the money, 25 and 100 further out, coarser for LEAPS; a $285 stock
-// 2.5, 5 and 10; a $14 stock 0.5 and 1), and a chain keeps its size as the
-// price wanders. Strikes are exact multiples of their increment: they are
+// 2.5, 5 and 10; a $14 stock 0.5 and 1). This is one day's window: an
+// expiry lists the union of the windows of every day since its listing
+// (listing.go), so the counts are about half of what a chain shows once
+// the price has wandered, which keeps a chain's size near that of a single
+// wider window. Strikes are exact multiples of their increment: they are
 // kept in half-dollar units until the end.
 
 // gridKind selects the strike counts and minimum steps.
@@ -36,9 +39,9 @@ type gridShape struct {
 }
 
 var shapes = map[gridKind]gridShape{
-	gridStock: {near: 12, mid: 10, wing: 8, minStep: 0.5},
-	gridFund:  {near: 30, mid: 16, wing: 16, minStep: 0.5},
-	gridIndex: {near: 50, mid: 40, wing: 24, minStep: 5},
+	gridStock: {near: 8, mid: 6, wing: 6, minStep: 0.5},
+	gridFund:  {near: 12, mid: 8, wing: 8, minStep: 0.5},
+	gridIndex: {near: 22, mid: 16, wing: 12, minStep: 5},
 }
 
 // niceSteps are the increments listing exchanges use.
@@ -67,6 +70,15 @@ func floorNice(x float64) float64 {
 	return best
 }
 
+// onGrid returns inc, or the next listed increment that is a multiple of
+// unit.
+func onGrid(inc, unit float64) float64 {
+	for r := inc / unit; math.Abs(r-math.Round(r)) > 1e-9; r = inc / unit {
+		inc = next(inc)
+	}
+	return inc
+}
+
 // next returns the listed increment after inc.
 func next(inc float64) float64 {
 	for _, s := range niceSteps {
@@ -79,11 +91,24 @@ func next(inc float64) float64 {
 
 // strikes returns the grid for a price s, vol and expiry t (years).
 func (g gridKind) strikes(s, vol, t float64) []float64 {
-	if s <= 0 {
-		return nil
-	}
-	if g == gridVIX {
-		return vixStrikes(s, vol, t)
+	var l listing
+	l.add(g, s, vol, t)
+	return l.strikes(g)
+}
+
+// band is one arithmetic run of strikes: the multiples of step (in
+// half-dollar units) from a to b (dollars).
+type band struct {
+	step int64
+	a, b float64
+}
+
+// bands returns the grid's wings, middle band and near band for a price
+// s, vol and expiry t (years); ok is false when s lists nothing. VIX
+// grids are a fixed ladder, vixRange's.
+func (g gridKind) bands(s, vol, t float64) (out [3]band, ok bool) {
+	if s <= 0 || g == gridVIX {
+		return out, false
 	}
 	sh := shapes[g]
 	sd := vol * math.Sqrt(t)
@@ -106,34 +131,34 @@ func (g gridKind) strikes(s, vol, t float64) []float64 {
 	// The near band holds a fixed number of strikes at the finest step
 	// that spans about half a standard deviation; the middle band and the
 	// wings take the steps nearest to their width over their counts.
-	near := math.Max(minStep, floorNice(2*math.Max(0.02, 0.5*sd)*s/sh.near))
+	// Every step is a multiple of the smallest (no 2.5 beside a 1 grid), so
+	// that what earlier days listed stays on today's near-the-money grid.
+	near := onGrid(math.Max(minStep, floorNice(2*math.Max(0.02, 0.5*sd)*s/sh.near)), minStep)
 	nearW := sh.near / 2 * near / s
 	midW := math.Max(math.Max(0.08, 1.5*sd), nearW)
-	mid := math.Max(next(near), nice(2*midW*s/sh.mid))
+	mid := onGrid(math.Max(next(near), nice(2*midW*s/sh.mid)), minStep)
 	lo := s * math.Max(math.Exp(-math.Max(down, midW)), 0.05)
-	hi := s * math.Min(math.Exp(math.Max(up, midW)), 3)
-	wing := math.Max(next(mid), nice((hi-lo)/sh.wing))
-	var h []int64 // half-dollar units
-	band := func(inc, a, b float64) {
-		step := int64(math.Round(inc * 2))
-		a, b = math.Max(a, lo), math.Min(b, hi)
-		k := max(1, int64(math.Ceil(a*2/float64(step))))
-		for v := k * step; float64(v) <= b*2; v += step {
-			h = append(h, v)
-		}
+	hi := s * math.Min(math.Exp(math.Max(up, midW)), 2.2)
+	wing := onGrid(math.Max(next(mid), nice((hi-lo)/sh.wing)), minStep)
+	mk := func(inc, a, b float64) band {
+		return band{int64(math.Round(inc * 2)), math.Max(a, lo), math.Min(b, hi)}
 	}
-	band(wing, lo, hi)
-	band(mid, s*math.Exp(-midW), s*math.Exp(midW))
-	band(near, s*math.Exp(-nearW), s*math.Exp(nearW))
-	return halves(h)
+	return [3]band{
+		mk(wing, lo, hi),
+		mk(mid, s*math.Exp(-midW), s*math.Exp(midW)),
+		mk(near, s*math.Exp(-nearW), s*math.Exp(nearW)),
+	}, true
 }
 
-// vixStrikes lists VIX strikes: one point up to 30, then 2.5 to 50, then
-// 5, from about 60 % of the level to several times it (VIX calls are
-// bought for spikes).
-func vixStrikes(s, vol, t float64) []float64 {
-	lo := math.Max(9, math.Floor(s*0.6))
-	hi := math.Min(150, s*(1.6+2.5*vol*math.Sqrt(t)))
+// vixRange is the span of the VIX ladder: from about 60 % of the level
+// to several times it (VIX calls are bought for spikes).
+func vixRange(s, vol, t float64) (lo, hi float64) {
+	return math.Max(9, math.Floor(s*0.6)), math.Min(150, s*(1.6+2.5*vol*math.Sqrt(t)))
+}
+
+// vixStrikes lists the VIX ladder from lo to hi: one point up to 30, then
+// 2.5 to 50, then 5.
+func vixStrikes(lo, hi float64) []float64 {
 	var h []int64
 	for k := lo; k <= hi; {
 		h = append(h, int64(math.Round(k*2)))

@@ -133,7 +133,9 @@ func (b *book) baseOI(s *series, k int, put bool) int64 {
 	}
 	oi := total / 2 * ef * share * (0.4 + 1.2*unit(h)) / (1 + 0.7*math.Sqrt(T))
 	if oi < 1 {
-		return int64(h >> 59) // a few stray contracts in the far wings
+		// A few stray contracts in the far wings, never none: a strike
+		// stays listed for the positions opened on it (market/listing.go).
+		return 1 + int64(h>>59)
 	}
 	return int64(oi)
 }
