@@ -84,86 +84,14 @@ func Status(s *StatusData, width int, st *theme.Styles) string {
 	if s.Daily {
 		left.add(theme.ToneMuted, " today")
 	}
-	if s.NextFeed != "" && s.Paused == "" {
-		// A refresh whose cost the page shows (the vol page's term
-		// structure) is worth more than the points left.
-		nx := row.seg(40, false)
-		if s.NextCost > 0 {
-			nx.prio = 52
-		}
-		nx.add(theme.ToneMuted, "next ").add(theme.ToneText, s.NextFeed).add(theme.ToneText, " ")
-		if s.Next > 0 {
-			// Round up: "next chain 0s" would read as stuck.
-			nx.addB(theme.ToneText, nums.dur(s.Next+time.Second-1))
-		} else {
-			nx.add(theme.ToneText, "now")
-		}
-		if s.NextCost > 0 {
-			nx.add(theme.ToneMuted, " (").addB(theme.ToneText, nums.int(int64(s.NextCost))).add(theme.ToneMuted, " pts)")
-		}
-	}
-	if s.Shared > 1 {
-		row.seg(35, false).add(theme.ToneMuted, "shared by ").addB(theme.ToneText, nums.int(int64(s.Shared))).add(theme.ToneMuted, " sessions")
-	}
-	if s.Err != "" {
-		e := row.seg(90, false)
-		e.add(theme.ToneError, "⚠ ").add(theme.ToneError, text.OneLine(s.Err, 0))
-		if s.ErrAge > 0 {
-			e.add(theme.ToneMuted, " ").addB(theme.ToneMuted, nums.dur(s.ErrAge)).add(theme.ToneMuted, " ago")
-		}
-		e.shrink = 16
-		// The next refresh and the hint give way to a whole error; the
-		// points figures do not.
-		e.yield = 50
-	}
-	if s.Note != "" && s.Err == "" {
-		n := row.seg(90, false).add(theme.ToneText, text.OneLine(s.Note, 0))
-		n.shrink, n.yield = 16, 50
-	}
-	// The hint: its help item ("? help", the way to every other key) a
-	// segment of its own that outranks the points left, so that it stays
-	// at 80 columns; the rest of it one that goes whole, as the hint did.
-	var hint, help *paneSeg
-	if s.Hint != "" {
-		hw := ansi.StringWidth(s.Hint)
-		if it := hintHelp(s.Hint); it != "" && it != s.Hint {
-			help = row.seg(55, true)
-			help.w = ansi.StringWidth(it)
-			hw -= help.w + 3 // the segments' gap stands for the two blanks
-		}
-		hint = row.seg(45, true)
-		hint.w = hw
-	}
+	nextSeg(&row, s, &nums)
+	messageSegs(&row, s, &nums)
+	hint, help := hintSegs(&row, s.Hint)
 	fitSegs(row.list(), width-2, 3)
 	l := newPaneLine(width, st.Span(theme.ToneText, theme.ShadeHeader))
 	l.blank(1)
-	// Separators: a muted dot between left items.
-	sep := st.Span(theme.ToneMuted, theme.ShadeHeader)
-	first := true
-	segs := row.list()
-	for i := range segs {
-		sg := &segs[i]
-		if sg.drop || sg.right {
-			continue
-		}
-		if !first {
-			l.put(sep, " · ")
-		}
-		first = false
-		putSeg(&l, sg, st, theme.ShadeHeader)
-	}
-	// The hint may carry its own styling: written as it is, the whole of
-	// it, or its help item alone.
-	switch {
-	case hint != nil && !hint.drop && (help == nil || !help.drop):
-		w := ansi.StringWidth(s.Hint)
-		l.blank(l.room() - w - 1)
-		l.raw(s.Hint, w)
-	case help != nil && !help.drop:
-		it := hintHelp(s.Hint)
-		l.blank(l.room() - help.w - 1)
-		l.raw(it, help.w)
-	}
+	putLeftSegs(&l, row.list(), st)
+	putHint(&l, s.Hint, hint, help)
 	return l.line()
 }
 
@@ -188,4 +116,98 @@ func appendRate(dst []byte, v float64) []byte {
 		return append(dst, dash...)
 	}
 	return appendSize(dst, int64(math.Round(v)))
+}
+
+// nextSeg is the next refresh: "next chain 3s (15 pts)". A refresh whose
+// cost the page shows (the vol page's term structure) is worth more than
+// the points left.
+func nextSeg(row *segRow, s *StatusData, nums *paneNums) {
+	if s.NextFeed == "" || s.Paused != "" {
+		return
+	}
+	nx := row.seg(40, false)
+	if s.NextCost > 0 {
+		nx.prio = 52
+	}
+	nx.add(theme.ToneMuted, "next ").add(theme.ToneText, s.NextFeed).add(theme.ToneText, " ")
+	if s.Next > 0 {
+		// Round up: "next chain 0s" would read as stuck.
+		nx.addB(theme.ToneText, nums.dur(s.Next+time.Second-1))
+	} else {
+		nx.add(theme.ToneText, "now")
+	}
+	if s.NextCost > 0 {
+		nx.add(theme.ToneMuted, " (").addB(theme.ToneText, nums.int(int64(s.NextCost))).add(theme.ToneMuted, " pts)")
+	}
+}
+
+// messageSegs are the desk's sharing, the last error and a note. The next
+// refresh and the hint give way to a whole error or note; the points
+// figures do not (it is cut instead).
+func messageSegs(row *segRow, s *StatusData, nums *paneNums) {
+	if s.Shared > 1 {
+		row.seg(35, false).add(theme.ToneMuted, "shared by ").addB(theme.ToneText, nums.int(int64(s.Shared))).add(theme.ToneMuted, " sessions")
+	}
+	if s.Err != "" {
+		e := row.seg(90, false)
+		e.add(theme.ToneError, "⚠ ").add(theme.ToneError, text.OneLine(s.Err, 0))
+		if s.ErrAge > 0 {
+			e.add(theme.ToneMuted, " ").addB(theme.ToneMuted, nums.dur(s.ErrAge)).add(theme.ToneMuted, " ago")
+		}
+		e.shrink, e.yield = 16, 50
+	}
+	if s.Note != "" && s.Err == "" {
+		n := row.seg(90, false).add(theme.ToneText, text.OneLine(s.Note, 0))
+		n.shrink, n.yield = 16, 50
+	}
+}
+
+// hintSegs are the hint's segments: its help item ("? help", the way to
+// every other key) a segment of its own that outranks the points left, so
+// that it stays at 80 columns; the rest of it one that goes whole.
+func hintSegs(row *segRow, hint string) (all, help *paneSeg) {
+	if hint == "" {
+		return nil, nil
+	}
+	hw := ansi.StringWidth(hint)
+	if it := hintHelp(hint); it != "" && it != hint {
+		help = row.seg(55, true)
+		help.w = ansi.StringWidth(it)
+		hw -= help.w + 3 // the segments' gap stands for the two blanks
+	}
+	all = row.seg(45, true)
+	all.w = hw
+	return all, help
+}
+
+// putLeftSegs writes the kept left segments, a muted dot between them.
+func putLeftSegs(l *paneLine, segs []paneSeg, st *theme.Styles) {
+	sep := st.Span(theme.ToneMuted, theme.ShadeHeader)
+	first := true
+	for i := range segs {
+		sg := &segs[i]
+		if sg.drop || sg.right {
+			continue
+		}
+		if !first {
+			l.put(sep, " · ")
+		}
+		first = false
+		putSeg(l, sg, st, theme.ShadeHeader)
+	}
+}
+
+// putHint writes the hint against the right edge: as it is (it may carry
+// its own styling), the whole of it, or its help item alone.
+func putHint(l *paneLine, text string, hint, help *paneSeg) {
+	switch {
+	case hint != nil && !hint.drop && (help == nil || !help.drop):
+		w := ansi.StringWidth(text)
+		l.blank(l.room() - w - 1)
+		l.raw(text, w)
+	case help != nil && !help.drop:
+		it := hintHelp(text)
+		l.blank(l.room() - help.w - 1)
+		l.raw(it, help.w)
+	}
 }

@@ -323,6 +323,31 @@ func tapeCell(dst []byte, used *int, width int, gap bool, sp *theme.Span, text [
 	return dst
 }
 
+// appendGreekCells appends the IV, delta and premium cells the columns
+// hold: IV "?" while the print's greeks are not asked for yet.
+func appendGreekCells(dst []byte, used *int, width int, t *TapeTrade, cols tapeCols, deltaSp, premSp, ivSp *theme.Span) []byte {
+	var tmpBuf [40]byte
+	tmp := tmpBuf[:0]
+	if cols.iv {
+		iv := append(tmp, tapeNotFetched...)
+		if t.GreeksAsked || !math.IsNaN(t.IV) {
+			iv = appendFit(tmp, t.IV*100, 1, tapeIVW, false)
+		}
+		dst = tapeCell(dst, used, width, true, ivSp, iv, tapeIVW, true)
+	}
+	if cols.delta {
+		dst = tapeCell(dst, used, width, true, deltaSp, appendFit(tmp, t.Delta, 3, tapeDeltaW, false), tapeDeltaW, true)
+	}
+	if cols.prem {
+		prem := append(tmp, dash...)
+		if p := t.Price * float64(t.Size) * 100; !math.IsNaN(p) {
+			prem = appendSizeFit(tmp, int64(math.Round(p)), tapePremW)
+		}
+		dst = tapeCell(dst, used, width, true, premSp, prem, tapePremW, true)
+	}
+	return dst
+}
+
 // appendTapeRow appends one trade's line, exactly width cells.
 func appendTapeRow(dst []byte, t *TapeTrade, blockSize int64, cols tapeCols, width int, sh theme.Shade, st *theme.Styles) []byte {
 	code, side := TradeAtCode(t.At)
@@ -381,23 +406,7 @@ func appendTapeRow(dst []byte, t *TapeTrade, blockSize int64, cols tapeCols, wid
 	dst = tapeCell(dst, &used, width, true, span(side), appendPrice(tmp, t.Price), tapePriceW, true)
 	dst = tapeCell(dst, &used, width, true, span(sizeTone), appendSizeFit(tmp, t.Size, cols.sizeW), cols.sizeW, true)
 	dst = tapeCell(dst, &used, width, true, span(side), append(tmp, code...), tapeCodeW, false)
-	if cols.iv {
-		iv := append(tmp, tapeNotFetched...)
-		if t.GreeksAsked || !math.IsNaN(t.IV) {
-			iv = appendFit(tmp, t.IV*100, 1, tapeIVW, false)
-		}
-		dst = tapeCell(dst, &used, width, true, span(theme.ToneCaution), iv, tapeIVW, true)
-	}
-	if cols.delta {
-		dst = tapeCell(dst, &used, width, true, span(timeTone), appendFit(tmp, t.Delta, 3, tapeDeltaW, false), tapeDeltaW, true)
-	}
-	if cols.prem {
-		prem := append(tmp, dash...)
-		if p := t.Price * float64(t.Size) * 100; !math.IsNaN(p) {
-			prem = appendSizeFit(tmp, int64(math.Round(p)), tapePremW)
-		}
-		dst = tapeCell(dst, &used, width, true, span(sizeTone), prem, tapePremW, true)
-	}
+	dst = appendGreekCells(dst, &used, width, t, cols, span(timeTone), span(sizeTone), span(theme.ToneCaution))
 	if cols.exch {
 		dst = tapeCell(dst, &used, width, true, span(exTone), tapeASCII(tmp, t.Exchange, tapeExchW), tapeExchW, false)
 	}

@@ -27,18 +27,11 @@ func (s *Screen) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 	if act := common.SharedKey(s.sh, k); act != nil {
 		return nil, act
 	}
+	if act := s.openKey(k); act != nil {
+		return nil, act
+	}
 	keys := s.sh.Keys
 	switch {
-	case key.Matches(k, keys.Scanner):
-		return nil, common.OpenScanner{}
-	case key.Matches(k, keys.Vol):
-		return nil, common.Open{Page: common.PageVol}
-	case key.Matches(k, keys.Watchlist):
-		return nil, common.Open{Page: common.PageWatchlist}
-	case key.Matches(k, keys.Positioning):
-		return nil, common.Open{Page: common.PagePositioning}
-	case key.Matches(k, keys.Alerts):
-		return nil, common.Open{Page: common.PageAlerts}
 	case key.Matches(k, keys.Alert):
 		return nil, s.proposeAlert()
 	case key.Matches(k, keys.NextPane):
@@ -65,8 +58,6 @@ func (s *Screen) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 				keys.NextPane.Help().Key + " to the ladder first"}
 		}
 		return s.ticket(k)
-	case key.Matches(k, keys.Positions):
-		return nil, common.Open{Page: common.PagePositions, Msg: common.PositionsChangedMsg{}}
 	default:
 		if act, ok := s.queryKey(k); ok {
 			return nil, act
@@ -74,6 +65,27 @@ func (s *Screen) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 		return s.paneKey(k), nil
 	}
 	return nil, nil
+}
+
+// openKey is the Action of a key that opens a page or the scanner from
+// the screen; nil for any other key.
+func (s *Screen) openKey(k tea.KeyPressMsg) common.Action {
+	keys := s.sh.Keys
+	switch {
+	case key.Matches(k, keys.Scanner):
+		return common.OpenScanner{}
+	case key.Matches(k, keys.Vol):
+		return common.Open{Page: common.PageVol}
+	case key.Matches(k, keys.Watchlist):
+		return common.Open{Page: common.PageWatchlist}
+	case key.Matches(k, keys.Positioning):
+		return common.Open{Page: common.PagePositioning}
+	case key.Matches(k, keys.Alerts):
+		return common.Open{Page: common.PageAlerts}
+	case key.Matches(k, keys.Positions):
+		return common.Open{Page: common.PagePositions, Msg: common.PositionsChangedMsg{}}
+	}
+	return nil
 }
 
 // queryKey is a key that picks another symbol, day or mode, on the

@@ -57,16 +57,9 @@ func (t *Model) NextGreeks(prefer string) (osi api.OSI, from int64, minTime api.
 	for i := range t.vis {
 		v := &t.vis[i]
 		o := api.OSI{Root: v.Root, Expiry: v.Expiry, Type: v.Type, StrikeMilli: int64(math.Round(v.Strike * 1000))}
-		k := 0
-		for k < seen && keys[k] != o {
-			k++
-		}
-		if k == seen {
-			if seen == len(keys) {
-				continue
-			}
-			keys[k] = o
-			seen++
+		k := slotOf(keys[:], &seen, o)
+		if k < 0 {
+			continue
 		}
 		if v.SeqNo <= t.greeks.done[o.String()] || !math.IsNaN(v.IV) {
 			continue
@@ -86,9 +79,29 @@ func (t *Model) NextGreeks(prefer string) (osi api.OSI, from int64, minTime api.
 		return osi, 0, 0, false
 	}
 	o := keys[best]
-	done := t.greeks.done[o.String()]
-	// The oldest held print of the contract past what was asked: one
-	// request then covers all of them.
+	from, minTime = t.oldestAfter(o, t.greeks.done[o.String()])
+	return o, from, minTime, true
+}
+
+// slotOf is o's index among keys[:*seen], added when new; -1 when keys
+// are full.
+func slotOf(keys []api.OSI, seen *int, o api.OSI) int {
+	for k := range *seen {
+		if keys[k] == o {
+			return k
+		}
+	}
+	if *seen == len(keys) {
+		return -1
+	}
+	keys[*seen] = o
+	*seen++
+	return *seen - 1
+}
+
+// oldestAfter is the oldest held print of o past sequence number done,
+// and its time: one request from it covers every such print.
+func (t *Model) oldestAfter(o api.OSI, done int64) (from int64, minTime api.TimeOfDay) {
 	from = math.MaxInt64
 	for j := range t.r.len() {
 		e := t.r.at(j)
@@ -97,7 +110,7 @@ func (t *Model) NextGreeks(prefer string) (osi api.OSI, from int64, minTime api.
 			from, minTime = e.tr.SeqNo, e.tr.Time
 		}
 	}
-	return o, from, minTime, true
+	return from, minTime
 }
 
 // ApplyGreeks fills the IV and delta of the held prints a reply names,
