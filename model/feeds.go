@@ -1,67 +1,19 @@
 package model
 
 import (
-	"slices"
-
 	"chainwatch/config"
 	"chainwatch/feed"
 	"chainwatch/model/common"
 	"chainwatch/model/prompt"
 )
 
-// shown says which pages are on the stack and which of them show: the
-// top one, and each under it while no page above it covers it.
-func (a *App) shown() (on, shown [common.NumPages]bool) {
-	covered := false
-	for i := len(a.stack) - 1; i >= 0; i-- {
-		id := a.stack[i]
-		on[id], shown[id] = true, !covered
-		covered = covered || a.built[id].Covers()
-	}
-	return on, shown
-}
-
-// wants are every page's feeds, on the stack or not, and whether the
-// trader is looking. A page that does not show has its feeds hidden
-// (kept by the monitor, with when they were last fetched, not polled),
-// whatever it says; a feed two pages want is one, shown if either shows
-// it; the chain of a symbol the session does not know is probed first.
+// wants are every page's feeds, hidden where the stack does not show
+// them (common.Wants), and whether the trader is looking.
 func (a *App) wants() (feed.Attention, []feed.Want) {
 	now := a.sh.Now()
-	on, shown := a.shown()
-	known := prompt.Known(a.known())
-	ws := make([]feed.Want, 0, 12)
-	add := func(w feed.Want) {
-		if w.Feed == feed.FeedChain {
-			w.Probe = !slices.Contains(known, w.Query.Symbol)
-		}
-		k := w.Key()
-		for i := range ws {
-			if ws[i].Key() == k {
-				if w.Hidden && !ws[i].Hidden {
-					return // shown by another page: its parameters stay
-				}
-				ws[i] = w
-				return
-			}
-		}
-		ws = append(ws, w)
-	}
 	sight := common.Sight{Mode: a.q.Mode, Historical: a.q.Historical(now)}
-	for id, p := range a.built {
-		sight.OnStack = on[id]
-		for _, w := range p.Wants(sight) {
-			w.Hidden = w.Hidden || !shown[id]
-			add(w)
-		}
-		if b, ok := p.(common.Background); ok {
-			for _, w := range b.Background() {
-				add(w)
-			}
-		}
-	}
-	att := feed.Attention{Focused: a.scr.focused, Idle: now.Sub(a.scr.lastInput) > config.IdleAfter}
-	return att, ws
+	ws := common.Wants(a.stack, a.built[:], sight, prompt.Known(a.known()))
+	return feed.Attention{Focused: a.scr.focused, Idle: now.Sub(a.scr.lastInput) > config.IdleAfter}, ws
 }
 
 // syncFeeds tells the monitor, after every message, what the pages want

@@ -3,6 +3,7 @@ package model
 import (
 	"time"
 
+	"chainwatch/model/common"
 	"chainwatch/ui"
 )
 
@@ -32,20 +33,7 @@ func (a *App) statusData(now time.Time) ui.StatusData {
 		d.Err = n.Text
 	}
 	if d.Err == "" {
-		d.Err = a.historyNotice()
+		d.Err = common.HistoryNotice(a.cfg.Client)
 	}
 	return d
-}
-
-// historyNotice is what the store of past days says while saving is off
-// or answers were dropped unsaved (chainwatch/history's Store.Notice);
-// "" while it saves, or without a store.
-func (a *App) historyNotice() string {
-	if a.cfg.Client == nil {
-		return ""
-	}
-	if n, ok := a.cfg.Client.History().(interface{ Notice() string }); ok {
-		return n.Notice()
-	}
-	return ""
 }

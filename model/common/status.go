@@ -59,3 +59,16 @@ func LastErr(errs []error) *feed.FetchError {
 	}
 	return last
 }
+
+// HistoryNotice is what the client's store of past days says while saving
+// is off or answers were dropped unsaved (chainwatch/history's
+// Store.Notice); "" while it saves, or without a client or a store.
+func HistoryNotice(c *api.Client) string {
+	if c == nil {
+		return ""
+	}
+	if n, ok := c.History().(interface{ Notice() string }); ok {
+		return n.Notice()
+	}
+	return ""
+}
