@@ -303,13 +303,11 @@ func OneClientMarket(now func() time.Time) *sim.Market {
 // EmbeddedMemoryLimit is the soft limit (runtime/debug.SetMemoryLimit)
 // of the Go runtime's memory in a process that runs this sandbox beside
 // its screen, as chainwatch does without credentials. Polling one expiry
-// of SPX, such a process has a live heap near 22 MB that grows to 44 MB
-// before each collection, and the limit does not bind. It binds when a
-// whole chain goes through, at the start and every half hour: an 11 MB
-// body on each side of the connection and the chain decoded, a live heap
-// near 50 MB for a moment. Without it the collector, having seen that
-// moment, lets the heap grow to twice it, and the process stays near
-// 110 MB resident for minutes after.
+// the limit does not bind. It binds when a whole chain goes through, at
+// the start and every half hour: the body on each side of the connection
+// and the chain decoded, for a moment. Without it the collector, having
+// seen that moment, lets the heap grow to twice it, and the process
+// stays that large for minutes after (BenchmarkClientHeapSPX, README).
 const EmbeddedMemoryLimit = 56 << 20
 
 // Clock is a sandbox clock that starts at start and runs speed times as

@@ -13,8 +13,8 @@ import (
 // option-trades returns (sorted, seq_no = index + 1), kept compact. The
 // skeleton says when, which contract, how many, where and with what flag;
 // beside it each trade's prices, in cents. An api.OptionTrade (248 bytes)
-// is built only for a record a request reads (Trades.At): an SPX day of
-// 70,000 trades is 4.5 MB this way instead of 19.
+// is built only for a record a request reads (Trades.At): an SPX day's
+// trades take a fraction of the memory this way.
 //
 // The prices are made in time order as far as a reader asks (upTo): a
 // chain at 11:00 needs the morning's, not the whole day's.
