@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"chainwatch/api"
-	"chainwatch/sandbox/bsm"
+	"chainwatch/pricing"
 )
 
 // rawKey names one expiry of one root in a raw snapshot.
@@ -236,7 +236,7 @@ func TestCurveIsBSMGamma(t *testing.T) {
 		wants := make([]float64, len(spots))
 		peak := 0.0
 		for i, s := range spots {
-			_, g := bsm.Compute(bsm.Params{S: s, K: r.Strike, T: c.Exps[0].T, Vol: float64(r.Call.IV), Call: true})
+			_, g := pricing.Compute(pricing.Params{S: s, K: r.Strike, T: c.Exps[0].T, Vol: float64(r.Call.IV), Call: true})
 			wants[i] = g.Gamma * 1000 * 100 * s * s * 0.01
 			peak = max(peak, wants[i])
 		}

@@ -1,3 +1,19 @@
+// Package pricing prices options: European ones under Black-Scholes-Merton and
+// American ones by Bjerksund-Stensland 2002 (american.go), both with a
+// continuous risk-free rate and a continuous dividend yield. It computes
+// greeks in the units of the service conventions, inverts prices to
+// implied volatilities and describes the sandbox's volatility surface.
+//
+// The sandbox prices about 20,000 contracts per tick, so every function here
+// is allocation-free and works on plain float64 values; a European Compute
+// costs a handful of transcendental calls (one Log, one Sqrt, three Exp, two
+// Erfc), an American one, where the exercise trigger is in reach, about
+// twenty bivariate normal probabilities with all its derivatives.
+//
+// Units (service conventions): delta and gamma per 1.00 move of the
+// underlying; vega per one volatility point (0.01); theta per calendar day
+// (the value change as 1/365 of a year passes, negative for a typical long
+// option); rho per one percentage point of rate (0.01).
 package pricing
 
 import (
@@ -6,111 +22,217 @@ import (
 	"chainwatch/market"
 )
 
-// The client's one Black-Scholes-Merton: a strategy's legs are repriced
-// with it at another spot, day or IV (the risk graph's curves before
-// expiry, P&L at a date), it fills a leg's greeks the service left null,
-// and positioning's zero-gamma search prices every contract's gamma at
-// other spots with it (GammaShape). The service's own pricer
-// (sandbox/bsm) is the service's: the client never imports it. European
-// exercise, a continuous rate and no dividend: the assumption the
-// strategy page and README state.
+// DaysPerYear is the ACT/365 day count behind T and behind theta per day
+// (market's, the one the service's conventions name).
+const DaysPerYear = market.DaysPerYear
 
-// Multiplier is the shares one equity or index option stands for: a
-// premium in dollars is price x size x Multiplier.
-const Multiplier = 100
+// MinT is one minute in years (market.MinT): greeks of an option with less
+// time left are those of the same option with a minute left; prices always
+// use the true T.
+const MinT = market.MinT
 
-// Greeks are one option's sensitivities in the service's units: delta
-// and gamma per 1.00 of the underlying, vega per vol point, theta per
-// calendar day.
-type Greeks struct{ Delta, Gamma, Theta, Vega float64 }
+const sqrt2Pi = 2.5066282746310002 // sqrt(2*pi)
 
-// NormCDF is the standard normal distribution function.
+// Params describe one option. T is in years (ACT/365); R and Q are
+// continuously compounded rate and dividend yield; Vol is a fraction
+// (0.25). An American option may be exercised at any time up to T and is
+// priced by Bjerksund-Stensland 2002 (american.go); a European one only at
+// T, by Black-Scholes-Merton.
+type Params struct {
+	S, K, T, R, Q, Vol float64
+	Call               bool
+	American           bool
+}
+
+// Greeks are the sensitivities of one option in the conventions' units
+// (see the package comment).
+type Greeks struct {
+	Delta, Gamma, Vega, Theta, Rho float64
+}
+
+// Forward is the forward price of the underlying for delivery in T years.
+func Forward(S, T, R, Q float64) float64 { return S * math.Exp((R-Q)*T) }
+
+// Discount is the present value of 1 paid in T years at continuous rate R.
+func Discount(T, R float64) float64 { return math.Exp(-R * T) }
+
+// NormCDF is the standard normal cumulative distribution. It goes through
+// Erfc so the tails keep their relative accuracy (far out-of-the-money
+// prices would otherwise round to zero or to a difference of nearly equal
+// numbers).
 func NormCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 
-func normPDF(x float64) float64 { return math.Exp(-0.5*x*x) / math.Sqrt(2*math.Pi) }
+// NormPDF is the standard normal density.
+func NormPDF(x float64) float64 { return math.Exp(-0.5*x*x) / sqrt2Pi }
 
-// Price is a European option's value at spot s, strike k, t years to
-// expiry, rate r and volatility vol (a fraction). At or past expiry, or
-// without volatility, it is the discounted intrinsic value of the forward.
-func Price(call bool, s, k, t, r, vol float64) float64 {
-	if t <= 0 || vol <= 0 || s <= 0 || k <= 0 {
-		return Intrinsic(call, s*math.Exp(r*max(t, 0)), k) * math.Exp(-r*max(t, 0))
+// Bounds are the no-arbitrage bounds of the option's price: the discounted
+// intrinsic value of the forward (lower) and the discounted asset or strike
+// (upper). A price strictly between them has exactly one implied volatility.
+// For T <= 0 both are the intrinsic value. An American option's lower
+// bound is also at least its intrinsic value, and a put's upper bound is
+// the strike itself.
+func Bounds(p Params) (lower, upper float64) {
+	if p.American {
+		return americanBounds(p)
 	}
-	sd := vol * math.Sqrt(t)
-	kdr := k * math.Exp(-r*t)
-	d1 := (math.Log(s/k)+r*t)/sd + 0.5*sd
-	d2 := d1 - sd
-	if call {
-		return math.Max(s*NormCDF(d1)-kdr*NormCDF(d2), 0)
+	if p.T <= 0 {
+		v := intrinsic(p)
+		return v, v
 	}
-	return math.Max(kdr*NormCDF(-d2)-s*NormCDF(-d1), 0)
+	sdq := p.S * math.Exp(-p.Q*p.T)
+	kdr := p.K * math.Exp(-p.R*p.T)
+	if p.Call {
+		return math.Max(sdq-kdr, 0), sdq
+	}
+	return math.Max(kdr-sdq, 0), kdr
 }
 
-// GreeksOf are a European option's greeks (see Greeks for the units).
-func GreeksOf(call bool, s, k, t, r, vol float64) Greeks {
-	if vol <= 0 || s <= 0 || k <= 0 || t <= 0 {
-		return Greeks{Delta: intrinsicDelta(call, s, k)}
+func intrinsic(p Params) float64 {
+	if p.Call {
+		return math.Max(p.S-p.K, 0)
 	}
-	t = max(t, market.MinT)
-	sqrtT := math.Sqrt(t)
+	return math.Max(p.K-p.S, 0)
+}
+
+// Price is the Black-Scholes-Merton value of the option. At or after expiry
+// (T <= 0) it is the intrinsic value; with no volatility (or a non-positive
+// S or K) it is the discounted intrinsic value of the forward. The result
+// is never below the lower no-arbitrage bound, so rounding cannot produce a
+// price that ImpliedVol would have to reject as an arbitrage. An American
+// option's value is never below its intrinsic value either.
+func Price(p Params) float64 {
+	if p.American {
+		return americanPrice(p)
+	}
+	if p.T <= 0 {
+		return intrinsic(p)
+	}
+	sdq := p.S * math.Exp(-p.Q*p.T)
+	kdr := p.K * math.Exp(-p.R*p.T)
+	if p.Vol <= 0 || p.S <= 0 || p.K <= 0 {
+		if p.Call {
+			return math.Max(sdq-kdr, 0)
+		}
+		return math.Max(kdr-sdq, 0)
+	}
+	return closedForm(sdq, kdr, math.Log(p.S/p.K), (p.R-p.Q)*p.T, math.Sqrt(p.T), p.Vol, p.Call)
+}
+
+// closedForm is the Black-Scholes-Merton value from S e^{-QT}, K e^{-RT},
+// ln(S/K), (R-Q)T and sqrt(T), floored at the lower bound. ImpliedVol
+// checks its answer through the same arithmetic, so the check agrees with
+// Price to the last bit.
+func closedForm(sdq, kdr, lnSK, driftT, sqrtT, vol float64, call bool) float64 {
 	sd := vol * sqrtT
-	kdr := k * math.Exp(-r*t)
-	d1 := (math.Log(s/k)+r*t)/sd + 0.5*sd
+	d1 := (lnSK+driftT)/sd + 0.5*sd
 	d2 := d1 - sd
-	nd1 := normPDF(d1)
-	g := Greeks{Gamma: nd1 / (s * sd), Vega: s * nd1 * sqrtT / 100}
-	decay := -s * nd1 * vol / (2 * sqrtT)
 	if call {
-		g.Delta = NormCDF(d1)
-		g.Theta = (decay - r*kdr*NormCDF(d2)) / market.DaysPerYear
+		return math.Max(sdq*NormCDF(d1)-kdr*NormCDF(d2), math.Max(sdq-kdr, 0))
+	}
+	return math.Max(kdr*NormCDF(-d2)-sdq*NormCDF(-d1), math.Max(kdr-sdq, 0))
+}
+
+// Compute returns the price (as Price) and the greeks of the option.
+//
+// Degenerate cases: at or after expiry (T <= 0) delta is 0 or ±1 by
+// moneyness (±0.5 exactly at the strike, the limit of the at-the-money
+// delta), and the other greeks are 0. With no volatility the option is its
+// discounted forward intrinsic value: delta e^{-QT} (or -e^{-QT}) when in
+// the money, theta and rho of that deterministic value, gamma and vega 0.
+// For 0 < T < MinT the greeks are those at MinT (see MinT).
+//
+// An American option's greeks are finite differences of its price, and
+// its theta is the day's decay (see americanCompute).
+func Compute(p Params) (price float64, g Greeks) {
+	if p.American {
+		return americanCompute(p)
+	}
+	if p.T <= 0 {
+		return expired(p)
+	}
+	if p.Vol <= 0 || p.S <= 0 || p.K <= 0 {
+		return deterministic(p)
+	}
+	if p.T < MinT {
+		price = Price(p)
+		q := p
+		q.T = MinT
+		_, g = analytic(q)
+		return price, g
+	}
+	return analytic(p)
+}
+
+// analytic is the closed form for T > 0, Vol > 0, S > 0, K > 0.
+// Theta is -dV/dT (time passing shortens T), scaled to one calendar day.
+func analytic(p Params) (float64, Greeks) {
+	sqrtT := math.Sqrt(p.T)
+	sd := p.Vol * sqrtT
+	dq := math.Exp(-p.Q * p.T)
+	sdq := p.S * dq
+	kdr := p.K * math.Exp(-p.R*p.T)
+	d1 := (math.Log(p.S/p.K)+(p.R-p.Q)*p.T)/sd + 0.5*sd
+	d2 := d1 - sd
+	nd1 := math.Exp(-0.5*d1*d1) / sqrt2Pi
+	decay := -sdq * nd1 * p.Vol / (2 * sqrtT)
+
+	var price, delta, theta, rho float64
+	if p.Call {
+		n1, n2 := NormCDF(d1), NormCDF(d2)
+		price = math.Max(sdq*n1-kdr*n2, math.Max(sdq-kdr, 0))
+		delta = dq * n1
+		theta = decay - p.R*kdr*n2 + p.Q*sdq*n1
+		rho = kdr * p.T * n2
 	} else {
-		g.Delta = NormCDF(d1) - 1
-		g.Theta = (decay + r*kdr*NormCDF(-d2)) / market.DaysPerYear
+		n1, n2 := NormCDF(-d1), NormCDF(-d2)
+		price = math.Max(kdr*n2-sdq*n1, math.Max(kdr-sdq, 0))
+		delta = -dq * n1
+		theta = decay + p.R*kdr*n2 - p.Q*sdq*n1
+		rho = -kdr * p.T * n2
 	}
-	return g
+	return price, Greeks{
+		Delta: delta,
+		Gamma: dq * nd1 / (p.S * sd),
+		Vega:  sdq * nd1 * sqrtT * 0.01,
+		Theta: theta / DaysPerYear,
+		Rho:   rho * 0.01,
+	}
 }
 
-// Intrinsic is what the option pays at expiry with the underlying at s.
-func Intrinsic(call bool, s, k float64) float64 {
-	if call {
-		return math.Max(s-k, 0)
-	}
-	return math.Max(k-s, 0)
-}
-
-func intrinsicDelta(call bool, s, k float64) float64 {
+// expired is the option at or after expiry: its intrinsic value.
+func expired(p Params) (float64, Greeks) {
+	var g Greeks
 	switch {
-	case call && s > k:
-		return 1
-	case !call && s < k:
-		return -1
+	case p.S == p.K:
+		g.Delta = 0.5
+	case p.Call == (p.S > p.K):
+		g.Delta = 1
 	}
-	return 0
+	if !p.Call {
+		g.Delta = -g.Delta
+	}
+	return intrinsic(p), g
 }
 
-// invSqrt2Pi is 1/√(2π).
-const invSqrt2Pi = 0.3989422804014327
-
-// GammaShape is an option's gamma as a function of spot, at no rate and
-// no dividend: Gamma(S) = Peak / S x exp(-x²/2), x = (ln S - Mean) x InvSD,
-// the same d1 as GreeksOf's. A curve that sums many contracts' gamma at
-// many spots (the zero-gamma search) keeps these three numbers a contract
-// and walks the Gaussian instead of pricing each spot from scratch.
-type GammaShape struct{ Mean, InvSD, Peak float64 }
-
-// GammaShapeOf is the shape of strike k's gamma, t years to expiry (at
-// least MinT, as GreeksOf) and volatility vol; ok is false when it has
-// none (no volatility, no strike, no time).
-func GammaShapeOf(k, t, vol float64) (g GammaShape, ok bool) {
-	if !(vol > 0) || math.IsInf(vol, 0) || !(k > 0) || !(t > 0) {
-		return GammaShape{}, false
+// deterministic is the option on an underlying with no volatility: the
+// forward is certain, so the value is the discounted forward intrinsic value
+// and its sensitivities are those of S e^{-QT} - K e^{-RT} (or its negative)
+// when in the money, zero otherwise.
+func deterministic(p Params) (float64, Greeks) {
+	dq := math.Exp(-p.Q * p.T)
+	sdq := p.S * dq
+	kdr := p.K * math.Exp(-p.R*p.T)
+	sign := 1.0
+	if !p.Call {
+		sign = -1
 	}
-	sd := vol * math.Sqrt(max(t, market.MinT))
-	return GammaShape{Mean: math.Log(k) - sd*sd/2, InvSD: 1 / sd, Peak: invSqrt2Pi / sd}, true
-}
-
-// At is the gamma at spot s.
-func (g GammaShape) At(s float64) float64 {
-	x := (math.Log(s) - g.Mean) * g.InvSD
-	return g.Peak / s * math.Exp(-x*x/2)
+	v := sign * (sdq - kdr)
+	if v <= 0 {
+		return 0, Greeks{}
+	}
+	return v, Greeks{
+		Delta: sign * dq,
+		Theta: sign * (p.Q*sdq - p.R*kdr) / DaysPerYear,
+		Rho:   sign * kdr * p.T * 0.01,
+	}
 }

@@ -10,8 +10,8 @@ import (
 
 	"chainwatch/api"
 	nyse "chainwatch/market"
+	"chainwatch/pricing"
 	"chainwatch/sandbox"
-	"chainwatch/sandbox/bsm"
 	"chainwatch/sandbox/market"
 	"chainwatch/sandbox/sim"
 )
@@ -116,7 +116,7 @@ func checkPublished(t *testing.T, u *market.Universe, sec *market.Security, date
 			settle = nyse.SessionOpen
 		}
 		ms := float64(date.DaysUntil(o.Expiry))*86_400_000 + float64(settle-o.Timestamp)
-		p := bsm.Params{S: S, K: o.Strike, T: math.Max(ms/(365*86_400_000), bsm.MinT), R: market.Rate(date),
+		p := pricing.Params{S: S, K: o.Strike, T: math.Max(ms/(365*86_400_000), pricing.MinT), R: market.Rate(date),
 			Q: sec.DivYield, Vol: o.IV.V, Call: o.OptionType == api.Call, American: american}
 		if publishedContract(o, p, prev, fail) {
 			repriced++
@@ -129,7 +129,7 @@ func checkPublished(t *testing.T, u *market.Universe, sec *market.Security, date
 
 // publishedContract checks one contract (p at its published iv); true
 // when its mid was repriced from the iv.
-func publishedContract(o *api.OptionData, p bsm.Params, prev *api.OptionData, fail func(string, ...any)) bool {
+func publishedContract(o *api.OptionData, p pricing.Params, prev *api.OptionData, fail func(string, ...any)) bool {
 	intrinsic := math.Max(p.S-p.K, 0)
 	if !p.Call {
 		intrinsic = math.Max(p.K-p.S, 0)
@@ -151,10 +151,10 @@ func publishedContract(o *api.OptionData, p bsm.Params, prev *api.OptionData, fa
 	if !o.IV.Valid {
 		return false
 	}
-	v, g := bsm.Compute(p)
+	v, g := pricing.Compute(p)
 	// Where the time value over the floor may be under a tick (a nickel
 	// at most), the iv may be the model's own; elsewhere it prices the mid.
-	if floor, _ := bsm.Bounds(p); math.Min(v, o.Mid.V)-floor < 0.05 {
+	if floor, _ := pricing.Bounds(p); math.Min(v, o.Mid.V)-floor < 0.05 {
 		return false
 	}
 	if tol := 1e-9*math.Max(1, o.Mid.V) + 1e-8*g.Vega*100; math.Abs(v-o.Mid.V) > tol {

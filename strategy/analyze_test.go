@@ -135,16 +135,16 @@ func TestNetGreeks(t *testing.T) {
 // differences of the price.
 func TestBSMAgainstItself(t *testing.T) {
 	s, k, T, r, v := 100.0, 105.0, 0.25, 0.04, 0.3
-	c, p := pricing.Price(true, s, k, T, r, v), pricing.Price(false, s, k, T, r, v)
+	c, p := pricing.BlackScholes(true, s, k, T, r, v), pricing.BlackScholes(false, s, k, T, r, v)
 	near(t, "parity", c-p, s-k*math.Exp(-r*T))
 	for _, call := range []bool{true, false} {
 		g := pricing.GreeksOf(call, s, k, T, r, v)
 		h := 1e-3
-		near(t, "delta", math.Round(g.Delta*1e5), math.Round((pricing.Price(call, s+h, k, T, r, v)-pricing.Price(call, s-h, k, T, r, v))/(2*h)*1e5))
-		near(t, "gamma", math.Round(g.Gamma*1e5), math.Round((pricing.Price(call, s+h, k, T, r, v)-2*pricing.Price(call, s, k, T, r, v)+pricing.Price(call, s-h, k, T, r, v))/(h*h)*1e5))
-		near(t, "vega", math.Round(g.Vega*1e5), math.Round((pricing.Price(call, s, k, T, r, v+0.005)-pricing.Price(call, s, k, T, r, v-0.005))*1e5))
+		near(t, "delta", math.Round(g.Delta*1e5), math.Round((pricing.BlackScholes(call, s+h, k, T, r, v)-pricing.BlackScholes(call, s-h, k, T, r, v))/(2*h)*1e5))
+		near(t, "gamma", math.Round(g.Gamma*1e5), math.Round((pricing.BlackScholes(call, s+h, k, T, r, v)-2*pricing.BlackScholes(call, s, k, T, r, v)+pricing.BlackScholes(call, s-h, k, T, r, v))/(h*h)*1e5))
+		near(t, "vega", math.Round(g.Vega*1e5), math.Round((pricing.BlackScholes(call, s, k, T, r, v+0.005)-pricing.BlackScholes(call, s, k, T, r, v-0.005))*1e5))
 		day := 1.0 / market.DaysPerYear
-		near(t, "theta", math.Round(g.Theta*1e3), math.Round((pricing.Price(call, s, k, T-day/2, r, v)-pricing.Price(call, s, k, T+day/2, r, v))*1e3))
+		near(t, "theta", math.Round(g.Theta*1e3), math.Round((pricing.BlackScholes(call, s, k, T-day/2, r, v)-pricing.BlackScholes(call, s, k, T+day/2, r, v))*1e3))
 	}
 }
 

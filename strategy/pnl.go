@@ -101,7 +101,7 @@ func (p *Pricer) Value(i int, x float64, t time.Time) float64 {
 		return l.Payoff(x)
 	}
 	T := p.expiry[i].Sub(t).Hours() / 24 / market.DaysPerYear
-	return pricing.Price(l.Kind == Call, x, l.Strike, T, p.rate, p.iv[i])
+	return pricing.BlackScholes(l.Kind == Call, x, l.Strike, T, p.rate, p.iv[i])
 }
 
 // PnL is the strategy's P&L in dollars with the underlying at x at time

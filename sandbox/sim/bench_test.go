@@ -90,3 +90,24 @@ func BenchmarkSkeletonDaySPX(b *testing.B) {
 		generate(bk)
 	}
 }
+
+var surfaceSink float64
+
+func BenchmarkSurfaceVol(b *testing.B) {
+	s := DefaultSurface(0.2, true)
+	s.EventTime, s.EventVar = 0.02, EarningsVar(0.04)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		K := 70 + float64(i%25)*2.5
+		surfaceSink += s.Vol(K, 100, float64(1+i%700)/365)
+		i++
+	}
+}
+
+func TestSurfaceVolAllocatesNothing(t *testing.T) {
+	s := DefaultSurface(0.25, false)
+	if n := testing.AllocsPerRun(100, func() { surfaceSink += s.Vol(95, 100, 0.3) }); n != 0 {
+		t.Errorf("%v allocations per run", n)
+	}
+}

@@ -9,14 +9,14 @@ import (
 
 	"chainwatch/api"
 	nyse "chainwatch/market"
-	"chainwatch/sandbox/bsm"
+	"chainwatch/pricing"
 	"chainwatch/sandbox/market"
 )
 
 // Milliseconds in a day and in an ACT/365 year.
 const (
 	dayMs  = 86_400_000
-	yearMs = bsm.DaysPerYear * dayMs
+	yearMs = pricing.DaysPerYear * dayMs
 )
 
 // series is one listed expiry of one root, with what pricing needs of it.
@@ -34,10 +34,10 @@ type series struct {
 func (s *series) alive(tick api.TimeOfDay) bool { return s.days > 0 || tick <= s.settle }
 
 // years is the time from tick to settlement in ACT/365 years, at least one
-// minute (bsm.MinT), so an option in its last minute still has a price.
+// minute (pricing.MinT), so an option in its last minute still has a price.
 func (s *series) years(tick api.TimeOfDay) float64 {
 	ms := float64(s.days)*dayMs + float64(s.settle-tick)
-	return max(ms/yearMs, bsm.MinT)
+	return max(ms/yearMs, pricing.MinT)
 }
 
 // book is what is listed for one optionable symbol on one trading day, in
@@ -91,14 +91,14 @@ const (
 var nonEquity = []string{"Precious Metals", "Commodities", "Fixed Income", "Digital Assets"}
 
 // surface is the volatility surface of the book around a 30-day ATM vol.
-func (b *book) surface(atm float64) bsm.Surface {
+func (b *book) surface(atm float64) Surface {
 	switch b.skew {
 	case indexSkew:
-		return bsm.DefaultSurface(atm, true)
+		return DefaultSurface(atm, true)
 	case volSkew:
-		return bsm.UpsideSurface(atm)
+		return UpsideSurface(atm)
 	}
-	return bsm.DefaultSurface(atm, false)
+	return DefaultSurface(atm, false)
 }
 
 // book returns the listing of sec on date, or false when sec has no options
@@ -135,7 +135,7 @@ func (m *Market) book(sec *market.Security, date api.Date) (*book, bool) {
 			}
 		}
 		b.setLiquidity()
-		b.evVar = bsm.EarningsVar(m.u.EarningsMove(sec))
+		b.evVar = EarningsVar(m.u.EarningsMove(sec))
 		b.events[0] = m.nextEvent(sec, date, date)
 		if e := b.events[0]; e.ok {
 			b.events[1] = m.nextEvent(sec, date, date.AddDays(e.days+1))

@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"chainwatch/api"
-	"chainwatch/sandbox/bsm"
+	"chainwatch/pricing"
 )
 
 // impliedQuote is the underlying implied by the option book.
@@ -102,10 +102,10 @@ func (c *tickCtx) iv30() (float64, bool) {
 			continue
 		}
 		T := s.years(c.tick)
-		if T <= bsm.T30 && (below == nil || T > tb) {
+		if T <= T30 && (below == nil || T > tb) {
 			below, tb = s, T
 		}
-		if T >= bsm.T30 && (above == nil || T < ta) {
+		if T >= T30 && (above == nil || T < ta) {
 			above, ta = s, T
 		}
 	}
@@ -113,8 +113,8 @@ func (c *tickCtx) iv30() (float64, bool) {
 	va, oka := c.atmIV(above)
 	switch {
 	case okb && oka && ta > tb:
-		w := vb*vb*tb + (va*va*ta-vb*vb*tb)*(bsm.T30-tb)/(ta-tb)
-		return math.Sqrt(math.Max(w, 0) / bsm.T30), true
+		w := vb*vb*tb + (va*va*ta-vb*vb*tb)*(T30-tb)/(ta-tb)
+		return math.Sqrt(math.Max(w, 0) / T30), true
 	case oka:
 		return va, true
 	case okb:
@@ -136,7 +136,7 @@ func (c *tickCtx) atmIV(s *series) (float64, bool) {
 		var n int
 		for _, put := range []bool{false, true} {
 			q := c.quote(s, &e, k, put)
-			if iv, ok := bsm.ImpliedVolNear(q.mid(), c.paramsAt(&e, s.Strikes[k], put, q.vol), q.theo, q.greeks); ok {
+			if iv, ok := pricing.ImpliedVolNear(q.mid(), c.paramsAt(&e, s.Strikes[k], put, q.vol), q.theo, q.greeks); ok {
 				sum += iv
 				n++
 			}

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"chainwatch/api"
-	"chainwatch/sandbox/bsm"
+	"chainwatch/pricing"
 )
 
 // tickCtx is the pricing state of one book at one tick (second): the
@@ -18,7 +18,7 @@ type tickCtx struct {
 	b     *book
 	tick  api.TimeOfDay
 	S     float64
-	surf  bsm.Surface
+	surf  Surface
 	widen float64 // spread multiplier: market makers quote wide in the opening minutes
 	adv   float64 // adverse-selection width per unit of delta, dollars (liquidity.go)
 }
@@ -52,12 +52,12 @@ type expiry struct {
 
 func (c *tickCtx) expiry(s *series) expiry {
 	T := s.years(c.tick)
-	dr := bsm.Discount(T, c.b.r)
-	return expiry{T: T, F: bsm.Forward(c.S, T, c.b.r, c.b.q), sqrtT: math.Sqrt(T),
-		sdq: c.S * bsm.Discount(T, c.b.q), dr: dr}
+	dr := pricing.Discount(T, c.b.r)
+	return expiry{T: T, F: pricing.Forward(c.S, T, c.b.r, c.b.q), sqrtT: math.Sqrt(T),
+		sdq: c.S * pricing.Discount(T, c.b.q), dr: dr}
 }
 
-// bounds are bsm.Bounds of contract (K, put) from the expiry's discount
+// bounds are pricing.Bounds of contract (K, put) from the expiry's discount
 // factors: a price strictly between them has an implied vol.
 func (e *expiry) bounds(K float64, put bool) (lo, hi float64) {
 	if put {
@@ -67,20 +67,20 @@ func (e *expiry) bounds(K float64, put bool) (lo, hi float64) {
 }
 
 // params are the bsm inputs of one contract (Vol left for the caller).
-func (c *tickCtx) params(e *expiry, K float64, put bool) bsm.Params {
+func (c *tickCtx) params(e *expiry, K float64, put bool) pricing.Params {
 	return c.paramsAt(e, K, put, 0)
 }
 
-func (c *tickCtx) paramsAt(e *expiry, K float64, put bool, vol float64) bsm.Params {
-	return bsm.Params{S: c.S, K: K, T: e.T, R: c.b.r, Q: c.b.q, Vol: vol, Call: !put, American: c.b.american}
+func (c *tickCtx) paramsAt(e *expiry, K float64, put bool, vol float64) pricing.Params {
+	return pricing.Params{S: c.S, K: K, T: e.T, R: c.b.r, Q: c.b.q, Vol: vol, Call: !put, American: c.b.american}
 }
 
 // quote is one contract's NBBO at a tick, prices in cents.
 type quote struct {
 	bid, ask     int64
 	bidSz, askSz int64
-	theo, vol    float64    // the model's value at the surface's vol
-	greeks       bsm.Greeks // the European greeks there (see theoretical)
+	theo, vol    float64        // the model's value at the surface's vol
+	greeks       pricing.Greeks // the European greeks there (see theoretical)
 }
 
 // mid is the quote's midpoint in dollars (a half cent is possible).
@@ -143,18 +143,18 @@ func (c *tickCtx) quote(s *series, e *expiry, k int, put bool) quote {
 // greeks cost an evaluation on jets, several times its value's) they stand
 // in where a close figure is enough: the delta of the quote's width, and
 // the vega of the first step inverting its mid.
-func theoretical(p bsm.Params) (float64, bsm.Greeks) {
+func theoretical(p pricing.Params) (float64, pricing.Greeks) {
 	if !p.American {
-		return bsm.Compute(p)
+		return pricing.Compute(p)
 	}
-	v := bsm.Price(p)
+	v := pricing.Price(p)
 	p.American = false
-	_, g := bsm.Compute(p)
+	_, g := pricing.Compute(p)
 	return v, g
 }
 
 // intrinsicOf is the value of exercising p now.
-func intrinsicOf(p bsm.Params) float64 {
+func intrinsicOf(p pricing.Params) float64 {
 	if p.Call {
 		return math.Max(p.S-p.K, 0)
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"chainwatch/api"
-	"chainwatch/sandbox/bsm"
+	"chainwatch/pricing"
 )
 
 // TestPricingInvariants checks whole chains (every contract of every
@@ -145,7 +145,7 @@ func checkContract(t *testing.T, c *tickCtx, e *expiry, o *api.OptionData, q *qu
 	if !o.IV.Valid {
 		return true
 	}
-	floor, _ := bsm.Bounds(p)
+	floor, _ := pricing.Bounds(p)
 	tick := dollars(tickCents(q.bid, c.b.penny))
 	if pinned := math.Min(q.theo, o.Mid.V)-floor < tick; pinned {
 		if o.IV.V != round(q.vol, 8) {
@@ -154,7 +154,7 @@ func checkContract(t *testing.T, c *tickCtx, e *expiry, o *api.OptionData, q *qu
 		return true
 	}
 	p.Vol = o.IV.V
-	v, g := bsm.Compute(p)
+	v, g := pricing.Compute(p)
 	// The iv is published to 8 decimals: the price at it is the mid to
 	// within that rounding times the vega.
 	if tol := 1e-9*math.Max(1, o.Mid.V) + 1e-8*g.Vega*100; math.Abs(v-o.Mid.V) > tol {
@@ -197,9 +197,9 @@ func checkParity(b *book, c *tickCtx, e *expiry, call, put *api.OptionData, fail
 // across a kink in the price: an American option's exercise trigger (the
 // formula's value meets the intrinsic value there, but not with the same
 // slope), or a European one's no-arbitrage floor.
-func checkGreeks(t *testing.T, o *api.OptionData, p bsm.Params, fail func(string, ...any)) bool {
+func checkGreeks(t *testing.T, o *api.OptionData, p pricing.Params, fail func(string, ...any)) bool {
 	t.Helper()
-	_, g := bsm.Compute(p)
+	_, g := pricing.Compute(p)
 	theta := o.Theta.V
 	want := [5]float64{round(g.Delta, 6), round(g.Gamma, 8), round(g.Vega, 6), round(g.Theta, 6), round(g.Rho, 6)}
 	got := [5]float64{o.Delta.V, o.Gamma.V, o.Vega.V, theta, o.Rho.V}
@@ -213,14 +213,14 @@ func checkGreeks(t *testing.T, o *api.OptionData, p bsm.Params, fail func(string
 			break
 		}
 	}
-	price := func(f func(*bsm.Params)) float64 { q := p; f(&q); return bsm.Price(q) }
-	T := math.Max(p.T, bsm.MinT)
+	price := func(f func(*pricing.Params)) float64 { q := p; f(&q); return pricing.Price(q) }
+	T := math.Max(p.T, pricing.MinT)
 	hS := 1e-2 * p.S * p.Vol * math.Sqrt(T)
-	v0 := bsm.Price(p)
-	up, dn := price(func(q *bsm.Params) { q.S += hS }), price(func(q *bsm.Params) { q.S -= hS })
+	v0 := pricing.Price(p)
+	up, dn := price(func(q *pricing.Params) { q.S += hS }), price(func(q *pricing.Params) { q.S -= hS })
 	// Across a kink the second difference changes with the step; on a
 	// smooth price it does not.
-	up2, dn2 := price(func(q *bsm.Params) { q.S += 2 * hS }), price(func(q *bsm.Params) { q.S -= 2 * hS })
+	up2, dn2 := price(func(q *pricing.Params) { q.S += 2 * hS }), price(func(q *pricing.Params) { q.S -= 2 * hS })
 	if g1, g2 := (up-2*v0+dn)/(hS*hS), (up2-2*v0+dn2)/(4*hS*hS); math.Abs(g1-g2) > 1e-2*math.Abs(g1)+1e-6 {
 		return false
 	}
@@ -228,15 +228,15 @@ func checkGreeks(t *testing.T, o *api.OptionData, p bsm.Params, fail func(string
 	fd := [5]float64{
 		(up - dn) / (2 * hS),
 		(up - 2*v0 + dn) / (hS * hS),
-		(price(func(q *bsm.Params) { q.Vol += 1e-5 }) - price(func(q *bsm.Params) { q.Vol -= 1e-5 })) / 2e-5 * 0.01,
-		-(price(func(q *bsm.Params) { q.T = T + hT }) - price(func(q *bsm.Params) { q.T = T - hT })) / (2 * hT) / bsm.DaysPerYear,
-		(price(func(q *bsm.Params) { q.R += 1e-6 }) - price(func(q *bsm.Params) { q.R -= 1e-6 })) / 2e-6 * 0.01,
+		(price(func(q *pricing.Params) { q.Vol += 1e-5 }) - price(func(q *pricing.Params) { q.Vol -= 1e-5 })) / 2e-5 * 0.01,
+		-(price(func(q *pricing.Params) { q.T = T + hT }) - price(func(q *pricing.Params) { q.T = T - hT })) / (2 * hT) / pricing.DaysPerYear,
+		(price(func(q *pricing.Params) { q.R += 1e-6 }) - price(func(q *pricing.Params) { q.R -= 1e-6 })) / 2e-6 * 0.01,
 	}
 	floor := [5]float64{1e-3, 1e-5, 1e-3, 1e-3, 1e-3}
 	names := [5]string{"delta", "gamma", "vega", "theta", "rho"}
 	checked := false
 	for i := range fd {
-		if math.Abs(want[i]) < floor[i] || math.Abs(fd[i]) < floor[i] || i == 3 && p.T < bsm.MinT {
+		if math.Abs(want[i]) < floor[i] || math.Abs(fd[i]) < floor[i] || i == 3 && p.T < pricing.MinT {
 			continue
 		}
 		checked = true

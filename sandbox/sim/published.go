@@ -3,7 +3,7 @@ package sim
 import (
 	"math"
 
-	"chainwatch/sandbox/bsm"
+	"chainwatch/pricing"
 )
 
 // What the sandbox publishes for a price of a contract (a quote's mid in a
@@ -31,9 +31,9 @@ func (q *quote) wide() bool {
 
 // quoteIV is the IV and greeks a chain publishes for a quote: from its mid
 // when the market is two-sided and not too wide (see published).
-func (c *tickCtx) quoteIV(e *expiry, K float64, put bool, q *quote) (float64, bsm.Greeks, bool) {
+func (c *tickCtx) quoteIV(e *expiry, K float64, put bool, q *quote) (float64, pricing.Greeks, bool) {
 	if q.bid <= 0 || q.wide() {
-		return 0, bsm.Greeks{}, false
+		return 0, pricing.Greeks{}, false
 	}
 	return c.published(e, c.paramsAt(e, K, put, q.vol), q.theo, q.greeks, q.mid())
 }
@@ -42,7 +42,7 @@ func (c *tickCtx) quoteIV(e *expiry, K float64, put bool, q *quote) (float64, bs
 // as for a trade (see published); ok is false when there is no such vol
 // (a price outside the no-arbitrage bounds, or a vol outside bsm's search
 // range), and then neither exists.
-func (c *tickCtx) implied(e *expiry, K float64, put bool, price float64) (float64, bsm.Greeks, bool) {
+func (c *tickCtx) implied(e *expiry, K float64, put bool, price float64) (float64, pricing.Greeks, bool) {
 	p := c.paramsAt(e, K, put, c.surf.Vol(K, e.F, e.T))
 	theo, g := theoretical(p)
 	return c.published(e, p, theo, g, price)
@@ -51,22 +51,22 @@ func (c *tickCtx) implied(e *expiry, K float64, put bool, price float64) (float6
 // published is the IV and greeks published for price of contract p, whose
 // model value at p.Vol (the surface's vol) is theo with greeks g (the
 // European ones for an American option, see theoretical).
-func (c *tickCtx) published(e *expiry, p bsm.Params, theo float64, g bsm.Greeks, price float64) (float64, bsm.Greeks, bool) {
-	floor, _ := e.bounds(p.K, !p.Call) // the model's value at no vol (bsm.Bounds, from the expiry's discounts)
+func (c *tickCtx) published(e *expiry, p pricing.Params, theo float64, g pricing.Greeks, price float64) (float64, pricing.Greeks, bool) {
+	floor, _ := e.bounds(p.K, !p.Call) // the model's value at no vol (pricing.Bounds, from the expiry's discounts)
 	if p.American {
 		floor = math.Max(floor, intrinsicOf(p))
 	}
 	tick := dollars(tickCents(int64(math.Round(price*100)), c.b.penny))
 	if math.Min(theo, price)-floor < tick {
-		if !(p.Vol >= bsm.MinIV && p.Vol <= bsm.MaxIV) || p.T <= 0 {
-			return 0, bsm.Greeks{}, false
+		if !(p.Vol >= pricing.MinIV && p.Vol <= pricing.MaxIV) || p.T <= 0 {
+			return 0, pricing.Greeks{}, false
 		}
 		if p.American {
-			_, g = bsm.Compute(p)
+			_, g = pricing.Compute(p)
 		}
 		return p.Vol, g, true
 	}
-	return bsm.ImpliedVolFrom(price, p, theo, g)
+	return pricing.ImpliedVolFrom(price, p, theo, g)
 }
 
 // capTheta is a published theta: never a larger loss than the price's

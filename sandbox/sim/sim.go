@@ -2,7 +2,7 @@
 // quotes, greeks and IV at a moment, the day's option trades, the quotes of
 // one contract or stock, trades with greeks and the scanner's rows. It
 // stands on package market (what is listed, and the underlying's path) and
-// package bsm (pricing), and speaks in the api package's types so that the
+// package pricing, and speaks in the api package's types so that the
 // HTTP layer only filters, nulls and encodes.
 //
 // Everything is a pure function of (symbol, date, time of day): a moment's

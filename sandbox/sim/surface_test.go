@@ -1,11 +1,12 @@
-package bsm
+package sim
 
 import (
+	"chainwatch/pricing"
 	"math"
 	"testing"
 )
 
-var tenors = []float64{MinT, 1.0 / 365, 7.0 / 365, T30, 0.25, 1, 2.5, 10}
+var tenors = []float64{pricing.MinT, 1.0 / 365, 7.0 / 365, T30, 0.25, 1, 2.5, 10}
 
 func TestSurfaceATM30(t *testing.T) {
 	for _, index := range []bool{true, false} {
@@ -50,7 +51,7 @@ func TestSurfaceTermStructure(t *testing.T) {
 	}
 	// The power law is clamped at the short and long ends.
 	s.TermSlope = 0.5
-	if got := s.ATMVol(MinT); !near(got, 0.2*MinTermFactor, 1e-15) {
+	if got := s.ATMVol(pricing.MinT); !near(got, 0.2*MinTermFactor, 1e-15) {
 		t.Errorf("clamped short ATM %v", got)
 	}
 	if got := s.ATMVol(10); !near(got, 0.2*MaxTermFactor, 1e-15) {
@@ -173,11 +174,11 @@ func TestSurfaceNoArbitrage(t *testing.T) {
 func checkConvex(t *testing.T, s Surface, T, width float64) {
 	t.Helper()
 	const S, R, Q = 100.0, 0.045, 0.01
-	F := Forward(S, T, R, Q)
+	F := pricing.Forward(S, T, R, Q)
 	lo, hi := F*math.Exp(-width), F*math.Exp(width)
 	dK := (hi - lo) / 400
 	call := func(K float64) float64 {
-		return Price(Params{S: S, K: K, T: T, R: R, Q: Q, Vol: s.Vol(K, F, T), Call: true})
+		return pricing.Price(pricing.Params{S: S, K: K, T: T, R: R, Q: Q, Vol: s.Vol(K, F, T), Call: true})
 	}
 	for K := lo + dK; K < hi-dK; K += dK {
 		if fly := call(K-dK) - 2*call(K) + call(K+dK); fly < -1e-9*S {
@@ -193,12 +194,12 @@ func TestSurfaceInverts(t *testing.T) {
 	s.EventTime, s.EventVar = 2.0/365, EarningsVar(0.15)
 	for _, T := range tenors[1:] {
 		for K := 20.0; K <= 300; K += 10 {
-			p := Params{S: 100, K: K, T: T, R: 0.045, Vol: s.Vol(K, Forward(100, T, 0.045, 0), T), Call: K >= 100}
-			price := Price(p)
-			if lo, _ := Bounds(p); price <= lo {
+			p := pricing.Params{S: 100, K: K, T: T, R: 0.045, Vol: s.Vol(K, pricing.Forward(100, T, 0.045, 0), T), Call: K >= 100}
+			price := pricing.Price(p)
+			if lo, _ := pricing.Bounds(p); price <= lo {
 				continue
 			}
-			if _, ok := ImpliedVol(price, p); !ok {
+			if _, ok := pricing.ImpliedVol(price, p); !ok {
 				t.Errorf("%+v does not invert", p)
 			}
 		}
@@ -246,9 +247,9 @@ func TestSurfaceMonotone(t *testing.T) {
 			if event {
 				s.EventTime, s.EventVar = 2.0/365, EarningsVar(s.ATM/5)
 			}
-			for _, T := range []float64{MinT, 5 * MinT, 1.0 / 365 / 24, 1.0 / 365, 3.0 / 365, T30, 0.5, 2} {
+			for _, T := range []float64{pricing.MinT, 5 * pricing.MinT, 1.0 / 365 / 24, 1.0 / 365, 3.0 / 365, T30, 0.5, 2} {
 				for _, american := range []bool{false, true} {
-					checked += checkMonotone(t, s, T, american)
+					checked += checkSurfaceMonotone(t, s, T, american)
 				}
 			}
 		}
@@ -258,18 +259,18 @@ func TestSurfaceMonotone(t *testing.T) {
 	}
 }
 
-// checkMonotone walks strikes from F/20 to 20F and reports the first
+// checkSurfaceMonotone walks strikes from F/20 to 20F and reports the first
 // price that moves the wrong way by more than 1e-12 of the spot.
-func checkMonotone(t *testing.T, s Surface, T float64, american bool) int {
+func checkSurfaceMonotone(t *testing.T, s Surface, T float64, american bool) int {
 	t.Helper()
 	const S, R, Q = 100.0, 0.045, 0.012
-	F := Forward(S, T, R, Q)
+	F := pricing.Forward(S, T, R, Q)
 	n := 0
 	for _, call := range []bool{true, false} {
 		prev := math.NaN()
 		for x := -3.0; x <= 3; x += 0.004 {
 			K := F * math.Exp(x)
-			p := Price(Params{S: S, K: K, T: T, R: R, Q: Q, Vol: s.Vol(K, F, T), Call: call, American: american})
+			p := pricing.Price(pricing.Params{S: S, K: K, T: T, R: R, Q: Q, Vol: s.Vol(K, F, T), Call: call, American: american})
 			n++
 			if d := p - prev; call && d > 1e-12*S || !call && d < -1e-12*S {
 				t.Errorf("%+v T %.5f american %v call %v: price %.6g at K %.3f after %.6g", s, T, american, call, p, K, prev)
@@ -280,3 +281,5 @@ func checkMonotone(t *testing.T, s Surface, T float64, american bool) int {
 	}
 	return n
 }
+
+func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }

@@ -1,10 +1,14 @@
-package bsm
+package sim
 
-import "math"
+import (
+	"math"
+
+	"chainwatch/market"
+)
 
 // T30 is the 30-day tenor, in years, at which Surface.ATM is quoted (the
 // tenor of iv30).
-const T30 = 30.0 / DaysPerYear
+const T30 = 30.0 / market.DaysPerYear
 
 // Limits of the surface. The term factor keeps a one-minute or a ten-year
 // expiry from running away with the power law; the wing clamps keep the
@@ -114,11 +118,11 @@ func EarningsVar(move float64) float64 { return move * move * math.Pi / 2 }
 func (s Surface) ATMVol(T float64) float64 { return s.Vol(1, 1, T) }
 
 // Vol is the implied vol for strike K, forward F and expiry T years (see
-// Surface). T below MinT is taken as MinT, so an expiring option still gets
+// Surface). T below market.MinT is taken as market.MinT, so an expiring option still gets
 // a finite vol; a non-positive K or F is taken as at the money.
 func (s Surface) Vol(K, F, T float64) float64 {
-	if !(T > MinT) {
-		T = MinT
+	if !(T > market.MinT) {
+		T = market.MinT
 	}
 	factor := math.Pow(T/T30, s.TermSlope)
 	factor = math.Min(math.Max(factor, MinTermFactor), MaxTermFactor)
