@@ -101,7 +101,9 @@ func thirdPartyDirs(t *testing.T) []string {
 // runs `go test` inside each copy, so the patched code is tested by
 // upstream's own tests, and a test dropped or edited to make a patch pass
 // fails here instead (CHAINWATCH.md says, test by test, why any is
-// skipped).
+// skipped). The one other kind of test file a copy may hold is
+// chainwatch's own test of a patch's internals, chainwatch_*_test.go,
+// named in CHAINWATCH.md.
 func TestThirdPartyCopiesCarryUpstreamTests(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go tool is not on PATH: go mod download cannot run")
@@ -139,9 +141,16 @@ func TestThirdPartyCopiesCarryUpstreamTests(t *testing.T) {
 			}
 		}
 		for name := range got {
-			if _, ok := want[name]; !ok {
-				t.Errorf("%s/%s is not one of upstream's test files: chainwatch's own tests belong in chainwatch's packages", local, name)
+			if _, ok := want[name]; ok {
+				continue
 			}
+			// A patch whose effect only its package can see (a hash kept
+			// between frames) is tested beside it, in a file that says
+			// whose it is and that CHAINWATCH.md names.
+			if strings.HasPrefix(filepath.Base(name), "chainwatch_") && bytes.Contains(data, []byte(filepath.Base(name))) {
+				continue
+			}
+			t.Errorf("%s/%s is not one of upstream's test files: chainwatch's own tests belong in chainwatch's packages, or in a chainwatch_*_test.go file that CHAINWATCH.md names", local, name)
 		}
 	}
 }

@@ -136,6 +136,9 @@ type TerminalRenderer struct {
 	tabs             *TabStops
 	hasher           maphash.Hash
 	oldhash, newhash []uint64     // the old and new hash values for each line
+	hashed           bool         // newhash describes the last frame drawn, which curbuf now holds
+	hashCarry        bool         // hashed, as it was when this render began
+	rehashAll        bool         // tests: hash every line each frame, as upstream does
 	hashtab          []hashmap    // the hashmap table
 	oldnum           []int        // old indices from previous hash
 	cur, saved       cursor       // the current and saved cursors
@@ -1441,6 +1444,11 @@ func (s *TerminalRenderer) Render(newbuf *RenderBuffer) {
 	if !s.clear && !s.termResized && touchedLines == 0 {
 		return
 	}
+
+	// The hashes carry over only from a frame the scroll optimisation hashed
+	// and this render left alone; any render that goes on from here may change
+	// rows without hashing them.
+	s.hashCarry, s.hashed = s.hashed, false
 
 	// Every reader below indexes the touch list by screen row, so the list has to
 	// cover the screen before any of them run. Growing here is what lets them do

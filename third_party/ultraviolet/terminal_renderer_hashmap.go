@@ -27,14 +27,14 @@ const newIndex = -1
 func (s *TerminalRenderer) updateHashmap(newbuf *RenderBuffer) {
 	height := newbuf.Height()
 
-	if len(s.oldhash) >= height && len(s.newhash) >= height {
-		// rehash changed lines
+	if s.hashCarry && !s.rehashAll && len(s.oldhash) == height && len(s.newhash) == height {
+		// chainwatch: the last frame drawn was hashed and curbuf now holds it,
+		// so its new hashes are this frame's old ones, and only the lines
+		// touched since need hashing again. Upstream rehashed every line with
+		// a touch record, and records are reused, so that was every line.
+		copy(s.oldhash, s.newhash)
 		for i := range height {
-			if newbuf.Touched[i] != nil {
-				// TODO: Investigate why this is needed. If we remove this
-				// line, scroll optimization does not work correctly. This
-				// should happen else where.
-				s.oldhash[i] = hash(&s.hasher, s.curbuf.Line(i))
+			if t := newbuf.Touched[i]; t != nil && (t.FirstCell != -1 || t.LastCell != -1) {
 				s.newhash[i] = hash(&s.hasher, newbuf.Line(i))
 			}
 		}
@@ -51,6 +51,7 @@ func (s *TerminalRenderer) updateHashmap(newbuf *RenderBuffer) {
 			s.newhash[i] = hash(&s.hasher, newbuf.Line(i))
 		}
 	}
+	s.hashed = true
 
 	s.hashtab = make([]hashmap, (height+1)*2)
 	for i := range height {
