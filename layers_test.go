@@ -125,7 +125,7 @@ var layers = []layer{
 		what:   "bubbletea v2.1.1 with two patches: the render loop ticks only while frames come, and a changed frame redraws only its changed lines; upstream's package tests run against them (`go.mod` replaces the module with it; `CHAINWATCH.md` there)",
 		others: "its own module's dependencies", module: true},
 	{pkgs: []string{"third_party/ultraviolet"}, folder: "`third_party/ultraviolet/`",
-		what:   "ultraviolet v0.0.0-20261008173134-6b8d4baf91b4 (bubbletea's cell renderer) with four patches: a changed line jumps over its unchanged cells; on the alternate screen the style is kept across lines, every cursor move takes its cheapest form and the scroll optimisation hashes only the lines a frame touched (`go.mod` replaces the module with it; `CHAINWATCH.md` there)",
+		what:   "ultraviolet v0.0.0-20261008173134-6b8d4baf91b4 (bubbletea's cell renderer) with five patches: a changed line jumps over its unchanged cells; on the alternate screen the style is kept across lines, every cursor move takes its cheapest form and the scroll optimisation hashes only the lines a frame touched; a pen, a colour or a glyph's width is not worked out again (`go.mod` replaces the module with it; `CHAINWATCH.md` there)",
 		others: "its own module's dependencies", module: true},
 	{pkgs: []string{"third_party/ssh"}, folder: "`third_party/ssh/`",
 		what:   "charm.land/ssh (the SSH server under wish) with one patch: a window change as a session starts no longer races the handler's read of the pty (`go.mod` replaces the module with it; `CHAINWATCH.md` there)",

@@ -420,6 +420,25 @@ func colorEqual(c, o color.Color) bool {
 	if c == nil || o == nil {
 		return false
 	}
+	// chainwatch: the colours a styled string is read into are mostly one
+	// of these types, compared here without the interface calls. Two RGBA
+	// values are equal exactly when their RGBA() are; two palette indices
+	// that differ may still name one colour, so only their equality is
+	// taken here and a difference goes on to RGBA() as upstream does.
+	switch cv := c.(type) {
+	case color.RGBA:
+		if ov, ok := o.(color.RGBA); ok {
+			return cv == ov
+		}
+	case ansi.BasicColor:
+		if ov, ok := o.(ansi.BasicColor); ok && cv == ov {
+			return true
+		}
+	case ansi.ExtendedColor:
+		if ov, ok := o.(ansi.ExtendedColor); ok && cv == ov {
+			return true
+		}
+	}
 	cr, cg, cb, ca := c.RGBA()
 	or, og, ob, oa := o.RGBA()
 	return cr == or && cg == og && cb == ob && ca == oa

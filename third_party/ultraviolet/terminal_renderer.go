@@ -135,25 +135,26 @@ type TerminalRenderer struct {
 	curbuf           *RenderBuffer // the current buffer
 	tabs             *TabStops
 	hasher           maphash.Hash
-	oldhash, newhash []uint64     // the old and new hash values for each line
-	hashed           bool         // newhash describes the last frame drawn, which curbuf now holds
-	hashCarry        bool         // hashed, as it was when this render began
-	rehashAll        bool         // tests: hash every line each frame, as upstream does
-	hashtab          []hashmap    // the hashmap table
-	oldnum           []int        // old indices from previous hash
-	cur, saved       cursor       // the current and saved cursors
-	flags            tFlag        // terminal writer flags.
-	method           ansi.Method  // the width method used to measure cell width
-	term             string       // the terminal type
-	clear            bool         // whether to force clear the screen
-	caps             capabilities // terminal control sequence capabilities
-	atPhantom        bool         // whether the cursor is out of bounds and at a phantom cell
-	noWrapLine       bool         // whether autowrap is off for the line currently being repainted
-	driftRows        []bool       // rows holding a cell the terminal may measure differently
-	termW, termH     int          // the size [TerminalRenderer.Resize] was last told
-	termResized      bool         // whether the terminal changed size since the last render
-	damaged          []bool       // rows this render disturbed itself, see [TerminalRenderer.damage]
-	logger           Logger       // The logger used for debugging.
+	oldhash, newhash []uint64        // the old and new hash values for each line
+	hashed           bool            // newhash describes the last frame drawn, which curbuf now holds
+	hashCarry        bool            // hashed, as it was when this render began
+	driftMemo        map[string]bool // whether a non-ASCII cell's content measures differently, by content
+	upstream         bool            // tests: take upstream's paths (hash every line, convert every pen, measure every cell)
+	hashtab          []hashmap       // the hashmap table
+	oldnum           []int           // old indices from previous hash
+	cur, saved       cursor          // the current and saved cursors
+	flags            tFlag           // terminal writer flags.
+	method           ansi.Method     // the width method used to measure cell width
+	term             string          // the terminal type
+	clear            bool            // whether to force clear the screen
+	caps             capabilities    // terminal control sequence capabilities
+	atPhantom        bool            // whether the cursor is out of bounds and at a phantom cell
+	noWrapLine       bool            // whether autowrap is off for the line currently being repainted
+	driftRows        []bool          // rows holding a cell the terminal may measure differently
+	termW, termH     int             // the size [TerminalRenderer.Resize] was last told
+	termResized      bool            // whether the terminal changed size since the last render
+	damaged          []bool          // rows this render disturbed itself, see [TerminalRenderer.damage]
+	logger           Logger          // The logger used for debugging.
 
 	// profile is the color profile to use when downsampling colors. This is
 	// used to determine the appropriate color the terminal can display.
@@ -221,6 +222,7 @@ func (s *TerminalRenderer) SetMapNewline(v bool) {
 // asked to draw.
 func (s *TerminalRenderer) SetWidthMethod(method ansi.Method) {
 	s.method = method
+	clear(s.driftMemo)
 }
 
 // SetGraphemeWidth sets whether the terminal measures cell width using Unicode
@@ -606,6 +608,14 @@ func (s *TerminalRenderer) updatePen(cell *Cell) {
 		cell = &EmptyCell
 	}
 
+	// chainwatch: a cell in the pen's own style and link needs nothing, and
+	// most cells of a run are; converting both styles to the profile (a
+	// nearest-colour search in 256 colours) to find that out cost more than
+	// the cell. Colours equal before conversion are equal after it.
+	if !s.upstream && cell.Style.Equal(&s.cur.Style) && cell.Link.Equal(&s.cur.Link) {
+		return
+	}
+
 	// Downsample pen when we don't have a [colorprofile.TrueColor],
 	// otherwise, use the original style.
 	newStyle := ConvertStyle(cell.Style, s.profile)
@@ -873,10 +883,49 @@ func lineHasDrift(m ansi.Method, line Line) bool {
 	return false
 }
 
+// lineDrifts is lineHasDrift with each non-ASCII content's answer kept
+// (chainwatch): a screen's rules, arrows and bars repeat on every line, and
+// measuring one means segmenting it under two width models, for every cell
+// of both lines each changed line is diffed against. The answer depends
+// only on the content and the width method, and a new method clears it.
+func (s *TerminalRenderer) lineDrifts(line Line) bool {
+	if s.upstream {
+		return lineHasDrift(s.method, line)
+	}
+	for i := 0; i < len(line); i++ {
+		c := line.At(i)
+		if c == nil || c.Width == 0 || len(c.Content) == 0 {
+			continue
+		}
+		if c.Width > 1 {
+			return true
+		}
+		if len(c.Content) == 1 && c.Content[0] >= 0x20 && c.Content[0] < 0x7f {
+			continue
+		}
+		d, ok := s.driftMemo[c.Content]
+		if !ok {
+			d = s.method.StringWidth(c.Content) != ansi.StringWidth(c.Content)
+			if s.driftMemo == nil || len(s.driftMemo) >= maxDriftMemo {
+				s.driftMemo = make(map[string]bool)
+			}
+			s.driftMemo[c.Content] = d
+		}
+		if d {
+			return true
+		}
+	}
+	return false
+}
+
+// maxDriftMemo bounds lineDrifts' memo: a screen uses a few dozen distinct
+// non-ASCII glyphs; a stream of distinct ones starts the memo afresh.
+const maxDriftMemo = 1024
+
 // paintLine brings row y of the screen in line with newbuf. A drift-prone row,
 // or any row when force is set, is repainted; every other row is diffed.
 func (s *TerminalRenderer) paintLine(newbuf *RenderBuffer, y int, force bool) {
-	drift := lineHasDrift(s.method, s.curbuf.Line(y)) || lineHasDrift(s.method, newbuf.Line(y))
+	drift := s.lineDrifts(s.curbuf.Line(y)) || s.lineDrifts(newbuf.Line(y))
 	s.markDrift(y, newbuf.Height(), drift)
 	switch {
 	case drift && !s.flags.Contains(tGraphemeWidth):

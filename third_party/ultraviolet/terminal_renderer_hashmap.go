@@ -27,7 +27,7 @@ const newIndex = -1
 func (s *TerminalRenderer) updateHashmap(newbuf *RenderBuffer) {
 	height := newbuf.Height()
 
-	if s.hashCarry && !s.rehashAll && len(s.oldhash) == height && len(s.newhash) == height {
+	if s.hashCarry && !s.upstream && len(s.oldhash) == height && len(s.newhash) == height {
 		// chainwatch: the last frame drawn was hashed and curbuf now holds it,
 		// so its new hashes are this frame's old ones, and only the lines
 		// touched since need hashing again. Upstream rehashed every line with
