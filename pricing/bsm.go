@@ -13,7 +13,7 @@ import (
 // other spots with it (GammaShape). The service's own pricer
 // (sandbox/bsm) is the service's: the client never imports it. European
 // exercise, a continuous rate and no dividend: the assumption the
-// strategy page and README state.
+// strategy page and docs/strategies.md state.
 
 // Multiplier is the shares one equity or index option stands for: a
 // premium in dollars is price x size x Multiplier.
