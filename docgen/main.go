@@ -1,10 +1,11 @@
 // Command docgen writes the documentation that is made from the program
 // itself, so that it cannot drift from it: docs/reference/ (a Markdown page
-// and a man page for every command, from the cobra command tree) and
-// docs/watch-screen.svg (the watch screen's golden frame, with its colours).
-// Its tests make both again in a temporary folder and fail when the
-// committed files differ; they also hold README.md and docs/ to their
-// rules (links, length, the packages named, the performance table).
+// and a man page for every command, from the cobra command tree),
+// docs/watch-screen.svg (the watch screen's golden frame, with its colours)
+// and docs/watch.md's key table (from the key map). Its tests make each
+// again and fail when the committed files differ; they also hold README.md
+// and docs/ to their rules (links, length, the packages named, the
+// performance table, no measured figures in code comments).
 //
 //	go generate ./docgen   (or: go run ./docgen)
 package main
@@ -35,6 +36,9 @@ func generate(root string) error {
 		return err
 	}
 	if err := writeReference(ref); err != nil {
+		return err
+	}
+	if err := writeKeys(root); err != nil {
 		return err
 	}
 	svg, err := screenPicture(root)
