@@ -94,12 +94,13 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 )
 
-// bubbletea v2.1.1 with one patch: its render loop ticks only while there
-// is something to draw (third_party/bubbletea/CHAINWATCH.md says why;
+// bubbletea v2.1.1 with two patches: its render loop ticks only while
+// there is something to draw, and a changed frame redraws only its changed
+// lines (third_party/bubbletea/CHAINWATCH.md says why;
 // upstream v2.1.1 still ticks 60 times a second for the program's life).
 // The replace names no version, so it holds whichever one the module graph
 // selects: a bubbles or huh upgrade that pulls a newer bubbletea cannot
-// drop the patch (but the copy must then be moved to that version), and
+// drop the patches (but the copy must then be moved to that version), and
 // model/program_idle_test.go fails if the render loop linked ticks idle.
 replace charm.land/bubbletea/v2 => ./third_party/bubbletea
 
