@@ -54,6 +54,7 @@ require (
 	github.com/charmbracelet/x/xpty v0.1.4 // indirect
 	github.com/clipperhouse/displaywidth v0.11.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
+	github.com/cpuguy83/go-md2man/v2 v2.0.6 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/go-chi/chi/v5 v5.3.1 // indirect
 	github.com/go-logfmt/logfmt v0.6.1 // indirect
@@ -76,6 +77,7 @@ require (
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/rs/cors v1.11.1 // indirect
+	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 	github.com/spf13/pflag v1.0.10 // indirect
 	github.com/xo/terminfo v1.2.0 // indirect
 	github.com/zitadel/schema v1.3.2 // indirect
@@ -83,6 +85,7 @@ require (
 	go.opentelemetry.io/otel v1.44.0 // indirect
 	go.opentelemetry.io/otel/metric v1.44.0 // indirect
 	go.opentelemetry.io/otel/trace v1.44.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.4 // indirect
 	golang.org/x/exp v0.0.0-20260908205506-85c1c2202aba // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
@@ -91,12 +94,13 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 )
 
-// bubbletea v2.1.1 with one patch: its render loop ticks only while there
-// is something to draw (third_party/bubbletea/CHAINWATCH.md says why;
+// bubbletea v2.1.1 with two patches: its render loop ticks only while
+// there is something to draw, and a changed frame redraws only its changed
+// lines (third_party/bubbletea/CHAINWATCH.md says why;
 // upstream v2.1.1 still ticks 60 times a second for the program's life).
 // The replace names no version, so it holds whichever one the module graph
 // selects: a bubbles or huh upgrade that pulls a newer bubbletea cannot
-// drop the patch (but the copy must then be moved to that version), and
+// drop the patches (but the copy must then be moved to that version), and
 // model/program_idle_test.go fails if the render loop linked ticks idle.
 replace charm.land/bubbletea/v2 => ./third_party/bubbletea
 

@@ -2,21 +2,22 @@ package main
 
 // The layering of the module as one table: each row is some folders, the
 // job that lives there and what they may import. layout_test.go holds
-// every package to its row (TestLayersHoldEveryImport) and README.md's
-// Layout section is made from it (TestREADMELayoutIsTheTable; `go test
-// -run TestREADMELayoutIsTheTable -update-readme .` writes it again).
+// every package to its row (TestLayersHoldEveryImport) and
+// docs/architecture.md's Layout section is made from it
+// (TestArchitectureLayoutIsTheTable; `go test -run
+// TestArchitectureLayoutIsTheTable -update-docs .` writes it again).
 
 // layer is one row of the layout.
 type layer struct {
 	// pkgs are the row's packages, as paths in the module ("." is the
 	// root); "x/..." is x and every package below it.
 	pkgs []string
-	// folder and what are the row's first two columns in README.
+	// folder and what are the row's first two columns in the docs.
 	folder, what string
 	// imports are the module's packages the row may import, as patterns
 	// like pkgs; "..." is any. A test file's imports are not held.
 	imports []string
-	// others says what the row may import outside the module, for README.
+	// others says what the row may import outside the module, for the docs.
 	others string
 	// noCharm: no charm module (bubbletea, bubbles, lipgloss, huh,
 	// bubble-table), through any dependency.
@@ -38,6 +39,9 @@ var layers = []layer{
 	{pkgs: []string{"cmd"}, folder: "`cmd/`",
 		what:    "the command line (cobra), one file per command in the gh style (`XOptions`, `NewCmdX(deps, runF)`, `xRun(opts)`): the root command is the watch screen (`root.go`, `root_watch.go`), then `login`/`logout`, `status`, `sandbox`, `serve`, and the headless `scan`, `chain`, `calendar`, `vol`, `gex`, `quotes`, `trades`, `taq`, `alerts`, `strategy`, `positions`, `history`; which service and credentials (`session.go`); **the one runner** of every headless command (`headless.go`: config, data path, `--cost` from `cost.go`, `--watch` in `watch.go`, exit statuses from `exit.go`) and **the one writer of rows** (`export.go`: table, `--json[=fields]`, `--csv`; `export_script.go`: `--jq` with gojq, `--template`; `export_jq.go`: each `--jq` run in a process of its own, bounded in memory and time; `refuse.go`: a refused value echoed at most 60 characters); symbol completion (`completion.go`)",
 		imports: below, others: "cobra, gojq, bubbletea"},
+	{pkgs: []string{"docgen"}, folder: "`docgen/`",
+		what:    "writes what the documentation takes from the program itself (`go generate ./docgen`): `docs/reference/`, a Markdown and a man page per command from the cobra tree (cobra/doc); `docs/watch-screen.svg`, the watch screen's golden frame drawn with its colours; and the watch page's key table from the key map; its tests fail when any is stale and hold README.md and `docs/` to their rules (links resolve, the packages named, the performance table's commits, few measured figures in comments)",
+		imports: []string{"cmd", "keymap"}, others: "cobra/doc, x/vt, ultraviolet, bubbles"},
 	{pkgs: []string{"config", "config/configtest"}, folder: "`config/`",
 		what:    "**every default** (`defaults.go`: symbol, sizes, budget share, pacing intervals, strike windows, plan allowances); the config file (`file.go`: loading, errors naming file, key and line; XDG paths), saved scans (`scans*.go`: read, edit keeping comments) and the watchlist (`watchlist*.go`: bad entries skipped with their lines, saved keeping comments), state (`state.go`: recent symbols, first run)",
 		imports: []string{"api", "market", "text"}, others: "TOML", noCharm: true},

@@ -164,38 +164,40 @@ func matchAny(patterns []string, pkg string) bool {
 	return false
 }
 
-var updateREADME = flag.Bool("update-readme", false, "write README.md's layout table from the layers table")
+var updateDocs = flag.Bool("update-docs", false, "write docs/architecture.md's layout table from the layers table")
 
-// The layout table in README.md lies between these lines.
+// architecturePage holds the layout table, between these lines.
 const (
-	tableBegin = "<!-- The table below is made from layers_test.go: go test -run TestREADMELayoutIsTheTable -update-readme . -->"
-	tableEnd   = "<!-- End of the table made from layers_test.go. -->"
+	architecturePage = "docs/architecture.md"
+	tableBegin       = "<!-- The table below is made from layers_test.go: go test -run TestArchitectureLayoutIsTheTable -update-docs . -->"
+	tableEnd         = "<!-- End of the table made from layers_test.go. -->"
 )
 
-// TestREADMELayoutIsTheTable: README's Layout section is the layers table,
-// as layoutTable writes it; -update-readme writes it again.
-func TestREADMELayoutIsTheTable(t *testing.T) {
-	b, err := os.ReadFile("README.md")
+// TestArchitectureLayoutIsTheTable: docs/architecture.md's Layout section
+// is the layers table, as layoutTable writes it; -update-docs writes it
+// again.
+func TestArchitectureLayoutIsTheTable(t *testing.T) {
+	b, err := os.ReadFile(architecturePage)
 	if err != nil {
 		t.Fatal(err)
 	}
 	readme := string(b)
 	i, j := strings.Index(readme, tableBegin), strings.Index(readme, tableEnd)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no layout table between %q and %q", tableBegin, tableEnd)
+		t.Fatalf("%s has no layout table between %q and %q", architecturePage, tableBegin, tableEnd)
 	}
 	want := layoutTable()
 	got := readme[i+len(tableBegin) : j]
 	if got == want {
 		return
 	}
-	if *updateREADME {
-		if err := os.WriteFile("README.md", []byte(readme[:i+len(tableBegin)]+want+readme[j:]), 0o644); err != nil {
+	if *updateDocs {
+		if err := os.WriteFile(architecturePage, []byte(readme[:i+len(tableBegin)]+want+readme[j:]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("README.md's layout table is not the layers table (layers_test.go); run go test -run TestREADMELayoutIsTheTable -update-readme .")
+	t.Errorf("%s's layout table is not the layers table (layers_test.go); run go test -run TestArchitectureLayoutIsTheTable -update-docs .", architecturePage)
 }
 
 // layoutTable is the layers table in Markdown, between blank lines.

@@ -1,7 +1,7 @@
 // Command chainwatch is a terminal UI for watching option chains on a
 // points-metered market-data service. main builds the process's
 // dependencies and runs the command line (package cmd); everything else
-// lives in the packages README's Layout section names.
+// lives in the packages docs/architecture.md's Layout section names.
 package main
 
 import (

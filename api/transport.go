@@ -202,7 +202,8 @@ func (c *Client) again(ctx context.Context, x *exchange, h http.Header) ([]byte,
 
 // readBody reads a success body up to the client's bound. With a known
 // Content-Length (the usual case for a chain) it reads into one buffer of
-// exactly that size: growing a buffer would copy an SPX chain (~11 MB) again.
+// exactly that size: growing a buffer would copy an SPX chain, the largest
+// body, again (BenchmarkOptionAndUnderlyingQuotesLoopback).
 func (c *Client) readBody(hr *http.Response) ([]byte, error) {
 	defer hr.Body.Close()
 	if n := hr.ContentLength; n >= 0 {

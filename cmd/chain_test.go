@@ -193,7 +193,7 @@ func regexpFind(pattern, s string) string {
 	return m[1]
 }
 
-// TestHeadlessExitCodes: each exit status means what README's table says,
+// TestHeadlessExitCodes: each exit status means what docs/scripting.md's table says,
 // and on every error stdout is empty and stderr one line.
 func TestHeadlessExitCodes(t *testing.T) {
 	env := scanEnv(t)

@@ -2,7 +2,7 @@ package cmd
 
 import "errors"
 
-// Exit statuses, documented in README's Scripting section and kept: a
+// Exit statuses, documented in docs/scripting.md and kept: a
 // script branches on them, so each means one thing.
 const (
 	ExitOK      = 0 // the answer is on stdout

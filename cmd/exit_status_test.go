@@ -12,7 +12,7 @@ import (
 )
 
 // TestExitStatusesAsREADMESays: item 13's twenty cases that exited 0 or
-// 1 where README's table says 2: bad service URLs given to a command that
+// 1 where docs/scripting.md's table says 2: bad service URLs given to a command that
 // does not connect, an --exec-timeout under 1ms, a rule on a symbol the
 // embedded sandbox does not list, a local store that is not a chainwatch
 // store (a local file that does not load, as for positions), and a

@@ -2,19 +2,36 @@ package cmd
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 )
 
-// TestReadmeContractExamplesExist: README's trades and taq examples name a
+// userDocs is README.md and the pages of docs/, one after the other: the
+// user's documents, whose examples these tests run or read.
+func userDocs(t *testing.T) []byte {
+	t.Helper()
+	pages, err := filepath.Glob("../docs/*.md")
+	if err != nil || len(pages) < 10 {
+		t.Fatalf("docs/ has %d pages (%v), want the topic pages", len(pages), err)
+	}
+	var all []byte
+	for _, p := range append([]string{"../README.md"}, pages...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(append(all, b...), '\n')
+	}
+	return all
+}
+
+// TestReadmeContractExamplesExist: the docs' trades and taq examples name a
 // contract; each runs on the embedded sandbox and prints rows (its example
 // named SPY261120C00600000, which never traded: "no trades").
 func TestReadmeContractExamplesExist(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := userDocs(t)
 	re := regexp.MustCompile(`(?m)^chainwatch ((?:trades|taq) [A-Z]+\d{6}[CP]\d{8} [^#\n]*)`)
 	found := re.FindAllStringSubmatch(string(readme), -1)
 	if len(found) < 2 {
@@ -29,16 +46,13 @@ func TestReadmeContractExamplesExist(t *testing.T) {
 	}
 }
 
-// TestReadmeKeepsTheSandboxSecretPrivate: README's shell lines never send
+// TestReadmeKeepsTheSandboxSecretPrivate: the docs' shell lines never send
 // `chainwatch sandbox`'s four lines (the demo secret among them) through a
 // redirection, which makes a file as the umask says (0644 as a rule), nor
 // put a secret on the command line; they use --print-credentials (a 0600
 // file: TestSandboxClientSecretFile) and --client-secret-file.
 func TestReadmeKeepsTheSandboxSecretPrivate(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := userDocs(t)
 	shown := 0
 	for line := range strings.Lines(string(readme)) {
 		if !strings.Contains(line, "chainwatch sandbox") && !strings.Contains(line, "go run . sandbox") {

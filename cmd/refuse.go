@@ -15,8 +15,8 @@ import (
 	"chainwatch/text"
 )
 
-// A refusal echoes what was typed at most text.EchoMax characters (README,
-// "What chainwatch refuses"). Messages built here use text.Quote; cobra's
+// A refusal echoes what was typed at most text.EchoMax characters
+// (docs/scripting.md, "What chainwatch refuses"). Messages built here use text.Quote; cobra's
 // and pflag's own messages, and any other that repeats an argument or a
 // flag's value whole, pass through clipEchoes on the way out.
 

@@ -359,10 +359,10 @@ func TestWatchHelpListsFlags(t *testing.T) {
 			t.Errorf("--help does not mention %s", f)
 		}
 	}
-	readme, _ := os.ReadFile("../README.md")
+	readme, _ := os.ReadFile("../docs/configuration.md")
 	for _, f := range []string{"--mode", "--date", "--config", "--budget-per-day", "--budget-share", "--block-size", "--tape-size", "--theme", "--colorblind", "--no-color", "--no-flash", "NO_COLOR", "--watchlist", "chainwatch quotes"} {
 		if !strings.Contains(string(readme), f) {
-			t.Errorf("README does not mention %s", f)
+			t.Errorf("docs/configuration.md does not mention %s", f)
 		}
 	}
 }

@@ -54,25 +54,26 @@ func TestConfigFullExample(t *testing.T) {
 	}
 }
 
-// TestConfigReadmeExample keeps the README's example a file that loads.
+// TestConfigReadmeExample keeps the configuration page's example
+// (docs/configuration.md) a file that loads.
 func TestConfigReadmeExample(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile("(?s)## Configuration.*?```toml\n(.*?)```").FindSubmatch(readme)
+	m := regexp.MustCompile("(?s)```toml\n(.*?)```").FindSubmatch(readme)
 	if m == nil {
-		t.Fatal("README's Configuration section has no ```toml example")
+		t.Fatal("docs/configuration.md has no ```toml example")
 	}
 	body := string(m[1])
 	for _, k := range configKeys {
 		if !strings.Contains(body, k[strings.LastIndex(k, ".")+1:]+" =") {
-			t.Errorf("the README's example leaves out %s", k)
+			t.Errorf("docs/configuration.md's example leaves out %s", k)
 		}
 	}
 	path := configtest.Write(t, t.TempDir(), body, 0o600)
 	if _, _, err := Load(path, true, nil); err != nil {
-		t.Fatalf("the README's example: %v", err)
+		t.Fatalf("docs/configuration.md's example: %v", err)
 	}
 }
 

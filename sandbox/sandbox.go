@@ -307,7 +307,7 @@ func OneClientMarket(now func() time.Time) *sim.Market {
 // the start and every half hour: the body on each side of the connection
 // and the chain decoded, for a moment. Without it the collector, having
 // seen that moment, lets the heap grow to twice it, and the process
-// stays that large for minutes after (BenchmarkClientHeapSPX, README).
+// stays that large for minutes after (BenchmarkClientHeapSPX, docs/performance.md).
 const EmbeddedMemoryLimit = 56 << 20
 
 // Clock is a sandbox clock that starts at start and runs speed times as

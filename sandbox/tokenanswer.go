@@ -51,7 +51,7 @@ func (s *Server) exactExpiresIn(next http.Handler) http.Handler {
 // from); the data endpoints refuse a token for anyone else.
 //
 // Every time in a token is on the sandbox clock, the one the Date header
-// of every answer tells (README, "The token service"). The library takes
+// of every answer tells (docs/sandbox.md, "The token service"). The library takes
 // exp from the store (the sandbox clock) but iat and nbf, and the ID
 // token's exp, from the real one: on `--clock` a day in the past a token
 // was issued after it expired. iat and nbf become the record's issue time

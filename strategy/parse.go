@@ -12,7 +12,7 @@ import (
 	"chainwatch/text"
 )
 
-// The leg syntax (README, Strategies): words separated by blanks or
+// The leg syntax (docs/strategies.md): words separated by blanks or
 // commas, case folded.
 //
 //	SPY 2026-12-18 +C700 -C710          a symbol, an expiry, then legs on it

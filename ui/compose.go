@@ -47,7 +47,7 @@ func Compose(width, height int, panes []Pane, st *theme.Styles) string {
 	}
 	var b strings.Builder
 	// The panes' bytes, blanks, and a border between panes on each line
-	// with its style (about 30 bytes): one allocation a frame.
+	// with its style (the 32 a line reserved below): one allocation a frame.
 	b.Grow(size + width*2 + height*32)
 	for y := 0; y < height; y++ {
 		if y > 0 {

@@ -266,8 +266,8 @@ func Tape(v *TapeView, width, height int, st *theme.Styles) []string {
 		out[2] = tapeHeadings(cols, width, st)
 	}
 	n := min(rows, len(v.Trades))
-	// One buffer for all rows, one string sliced into lines: ~40 bytes of
-	// text and a dozen spans of ~20 bytes a row.
+	// One buffer for all rows, one string sliced into lines: a row's text
+	// and its dozen spans fit in the width and 240 reserved a row.
 	var ends [64]int
 	offs := ends[:0]
 	if n+1 > len(ends) {

@@ -77,7 +77,7 @@ func readTape(t *testing.T, d sweepDay) *tape {
 }
 
 // TestSimulatedSweeps reads each of sweepDays whole, once, and holds its
-// sweeps to the client's rule (sweepsFoundWhole), to README's rate
+// sweeps to the client's rule (sweepsFoundWhole), to the sandbox page's rate (docs/sandbox.md)
 // (sweepRate), and, for whole SPX and SPY days, to the other two trade
 // endpoints (sweepsAgreeAcrossEndpoints).
 func TestSimulatedSweeps(t *testing.T) {
@@ -169,7 +169,7 @@ func checkSweep(p []api.OptionTrade) string {
 // name's few hundred prints hold a handful of sweeps, or none.
 const liquidDay = 10_000
 
-// sweepRate holds the share of prints in sweeps to README's figures on
+// sweepRate holds the share of prints in sweeps to docs/sandbox.md's figures on
 // the liquid days: about 2.5 % in general (1.8 to 4 % a day) and about 9 %
 // in same-day contracts struck within nearMoney of the underlying (6 to
 // 14 %, on the days that list them).

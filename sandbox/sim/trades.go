@@ -12,7 +12,7 @@ import (
 // tradeDay is one symbol's option trades of one day, priced: the records
 // option-trades returns (sorted, seq_no = index + 1), kept compact. The
 // skeleton says when, which contract, how many, where and with what flag;
-// beside it each trade's prices, in cents. An api.OptionTrade (248 bytes)
+// beside it each trade's prices, in cents. An api.OptionTrade (many times larger)
 // is built only for a record a request reads (Trades.At): an SPX day's
 // trades take a fraction of the memory this way.
 //

@@ -80,8 +80,8 @@ var (
 // sampleContracts are encoded first, on their own, to measure what a
 // contract of this chain takes: then the buffer is reserved once, at about
 // its final size, and each encoder of a parallel chunk gets a region of it
-// that its chunk fits in. (A realistic contract takes about 530 bytes in
-// JSON and 820 in XML; 610 and 900 with greeks at full precision.)
+// that its chunk fits in. (What a contract takes depends on the format and
+// the precision of its greeks, so it is measured here, not assumed.)
 const sampleContracts = 64
 
 // parallelChunk is the fewest contracts worth a goroutine of their own:
@@ -91,11 +91,12 @@ const parallelChunk = 4096
 // AppendChain appends the option-and-underlying-quotes response: the
 // underlying's fields, then options, an array of contracts (XML: root symbol,
 // options/option). It is written by hand, without reflection, because an SPX
-// chain is 20,000 contracts and 11 MB and must encode in a few milliseconds.
+// chain is 20,000 contracts, megabytes of JSON, and must encode in a few
+// milliseconds (BenchmarkAppendChainJSON, BenchmarkStdlibChainJSON).
 // A chain of several parallelChunks is encoded on up to GOMAXPROCS cores;
 // the bytes are the same as a serial encoding's.
 //
-// Pass a reused buffer when you can: fresh memory for 11 MB, and the
+// Pass a reused buffer when you can: fresh memory for a whole chain, and the
 // collections that allocating it brings, cost as much as the encoding.
 func AppendChain(b []byte, f api.Format, u *api.Underlying, options []api.OptionData) []byte {
 	n := min(len(options), sampleContracts)
@@ -255,8 +256,8 @@ func (e *enc) optionData(o *api.OptionData) {
 }
 
 // The response of AppendChain in three parts, for a server that answers
-// many requests for the same chain: the contracts, 11 MB of the 11 MB of
-// an SPX answer, are encoded once (EncodeContracts) and written as they
+// many requests for the same chain: the contracts, nearly all of an SPX
+// answer, are encoded once (EncodeContracts) and written as they
 // are after each request's own head (AppendChainHead, the underlying's
 // fields, stamped per request), followed by ChainTail. The three parts
 // are byte for byte AppendChain's answer.
