@@ -35,7 +35,7 @@ func NewCmdAlerts(deps Deps, runF func(*AlertsOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "alerts",
 		Short: "List, cost, log or run the alert rules of the config file",
-		Long: `alerts works with the config file's [[alert]] rules (README: Alerts).
+		Long: `alerts works with the config file's [[alert]] rules (docs/alerts.md).
 
 Without flags it lists the rules, each with what it costs an hour in points when
 nothing on screen fetches its data. --cost says what the rules' own fetches

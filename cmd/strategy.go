@@ -36,7 +36,7 @@ func NewCmdStrategy(deps Deps, runF func(*StrategyOptions) error) *cobra.Command
 		Use:   "strategy 'SYMBOL EXPIRY LEGS...'",
 		Short: "Print a strategy's legs, net greeks, breakevens, max profit and loss (4 points)",
 		Long: `strategy prints the strategy page for legs written in the leg syntax
-(README, Strategies): each leg with its NBBO, mid, IV and greeks; the net row
+(docs/strategies.md): each leg with its NBBO, mid, IV and greeks; the net row
 with the net price at mid and at the natural (pay the ask, receive the bid) and
 the position greeks (delta and gamma in shares, theta in dollars a day, vega in
 dollars a vol point); then max profit and max loss at the first expiry
