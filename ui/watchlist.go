@@ -73,11 +73,11 @@ type WatchlistView struct {
 	FromHistory bool
 	Past        bool
 
-	Message string // shown instead of rows (an empty list, a failure before any data)
-	Notes   []Note // under the table: skipped config entries, a save's outcome
-	Today   api.Date
-	Now     int64 // unix nanoseconds, for the flash
-	Flash   int64 // how long a moved price flashes, nanoseconds
+	Message string   // shown instead of rows (an empty list, a failure before any data)
+	Notes   []Note   // under the table: skipped config entries, a save's outcome
+	Today   api.Date // the day an event's days count from: the shown day, as everywhere
+	Now     int64    // unix nanoseconds, for the flash
+	Flash   int64    // how long a moved price flashes, nanoseconds
 	Focused bool
 
 	layout watchLayout // as last drawn, for WatchlistHit

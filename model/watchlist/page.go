@@ -182,7 +182,10 @@ func (m *Model) viewData(now time.Time) ui.WatchlistView {
 	v.Offset = m.shownOffset(v.Cursor, len(notes))
 	v.Manual, v.Sort, v.Desc = m.manual, m.sortCol, m.desc
 	v.Source, v.Mode, v.Cost, v.FromHistory = m.source, m.q.Mode, m.cost, m.fromHistory
-	v.Date, v.Today = feed.ShownDay(m.q, now), m.q.Day(now)
+	// Days to an event count from the day the data shows, as the events
+	// pane and the expiry tabs count them (market.DaysLeft).
+	v.Date = feed.ShownDay(m.q, now)
+	v.Today = v.Date
 	v.Historical = m.q.Historical(now)
 	v.Closed = !v.Historical && !market.SessionLive(now, m.q.Mode)
 	v.AsOf, v.Loading = asOf, m.loading && len(m.symbols) > 0

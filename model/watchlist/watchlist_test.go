@@ -370,3 +370,30 @@ func TestEventsFailureIsNotStale(t *testing.T) {
 		t.Fatalf("still failing after an answer: %v", m.Err())
 	}
 }
+
+// TestEventDaysCountFromTheShownDay: on Saturday the page shows Friday's
+// close, and an event's days count from Friday, as the events pane and the
+// expiry tabs count them (an ex-dividend date on Dec 18 is 21 days from
+// Friday Nov 27, not 20 from the calendar's Saturday).
+func TestEventDaysCountFromTheShownDay(t *testing.T) {
+	et, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Skip("no time zone data")
+	}
+	saturday := time.Date(2026, 11, 28, 11, 0, 0, 0, et)
+	m := New(modeltest.Common(saturday), Options{Symbols: []string{"SPY"}, Save: (&saves{}).save})
+	m.SetQuery(q1)
+	m.SetSize(120, 20)
+	m.SetFocused(true)
+	if shown := feed.ShownDay(q1, saturday); shown != api.NewDate(2026, 11, 27) {
+		t.Fatalf("the shown day on Saturday is %v, want Friday", shown)
+	}
+	m.Apply(feed.QuotesMsg{Query: q1, Symbols: []string{"SPY"}, Quotes: []api.Symbol{quote("SPY", 705, 700, 1)}, At: saturday})
+	m.ApplyEvents(feed.EventsMsg{Query: q1, Symbols: []string{"SPY"}, At: saturday, Events: []api.CalendarEvent{
+		{Kind: api.KindDividend, Dividend: api.DividendsEvent{UnderlyingSymbol: "SPY", ExDividendDate: api.NewDate(2026, 12, 18)}},
+	}})
+	text := ansi.Strip(strings.Join(m.View(), "\n"))
+	if !strings.Contains(text, "(in 21d)") {
+		t.Errorf("the ex-dividend date is not counted from Friday (want \"(in 21d)\"):\n%s", text)
+	}
+}
