@@ -71,6 +71,9 @@ func runChild(args []string) int {
 	if os.Getenv(childLadderEnv) != "" {
 		deps.runWatch = runToFirstLadder
 	}
+	if os.Getenv(childScanEnv) != "" {
+		deps.runWatch = runScanAfterLadder
+	}
 	return Execute(deps, args)
 }
 
