@@ -39,10 +39,9 @@ func (t *Model) SetQuotes(m feed.ChainMsg) {
 	if m.Query.Gen != t.q.Gen || m.Err != nil || c == nil {
 		return
 	}
-	if t.quotes == nil {
-		t.quotes = make(map[quoteKey]quoteGreeks, len(c.Options))
-	}
-	clear(t.quotes)
+	// A new map each time: clearing would keep a whole chain's buckets
+	// (thousands of contracts, every half hour) behind one expiry's.
+	t.quotes = make(map[quoteKey]quoteGreeks, len(c.Options))
 	for i := range c.Options {
 		o := &c.Options[i]
 		if !o.IV.Valid || math.IsNaN(o.IV.V) || o.IV.V <= 0 {
