@@ -2,13 +2,25 @@ package sim
 
 import (
 	"reflect"
+	"sync"
 	"testing"
+	"time"
 
+	"chainwatch/api"
 	"chainwatch/sandbox/scan"
 )
 
+// noonMarket is one market at noon for both tests: the scanner rows
+// with every part, drawn once (ScanQuotes caches them by tick), are most
+// of each test's time.
+var noonMarket = sync.OnceValues(func() (*Market, Moment) {
+	m := at(2026, time.November, 20, 12, 0)
+	mo, _ := m.Moment(api.Live, 20261120) // today on the market's clock: never an error
+	return m, mo
+})
+
 func TestScanQuotes(t *testing.T) {
-	m, mo := noon(t)
+	m, mo := noonMarket()
 	rows := m.ScanQuotes(mo, scan.AllParts)
 	if len(rows) < 100 {
 		t.Fatalf("%d scan rows, want one per optionable symbol", len(rows))
@@ -49,7 +61,7 @@ func TestScanQuotes(t *testing.T) {
 // it reads when present), so one market serves. A field that needs a part
 // its entry does not name comes out zero or null here, and fails.
 func TestScanQuotesParts(t *testing.T) {
-	m, mo := noon(t)
+	m, mo := noonMarket()
 	full := m.ScanQuotes(mo, scan.AllParts)
 	for _, f := range scan.Metadata().Fields {
 		rows := m.ScanQuotes(mo, scan.FieldParts(f.Name))
