@@ -39,9 +39,10 @@ func NewCmdScan(deps Deps, runF func(*ScanOptions) error) *cobra.Command {
 watch screen's scanner, and prints the matching symbols: an aligned table, or
 --json or --csv for scripts. Rows, points spent and points left go to stderr.
 
-Each --formula is one field of the scan: a boolean formula filters rows (iv30 > 40),
-any other is a column (iv30). --name runs a scan saved in the config file or a
-preset (--list shows them); --formula adds fields to it. --sort KEY orders the
+Each --formula is one field of the scan: a boolean formula filters rows (iv30 > 40)
+and is not printed, since it holds on every row; any other is a column (iv30).
+--name runs a scan saved in the config file or a preset (--list shows them);
+--formula adds fields to it. --sort KEY orders the
 rows by the formula or display name KEY (descending unless KEY:asc), in place
 of the scan's own order.
 

@@ -71,6 +71,9 @@ func runChild(args []string) int {
 	if os.Getenv(childLadderEnv) != "" {
 		deps.runWatch = runToFirstLadder
 	}
+	if os.Getenv(childScanEnv) != "" {
+		deps.runWatch = runScanAfterLadder
+	}
 	return Execute(deps, args)
 }
 
@@ -128,7 +131,16 @@ func childEnv(root string, args []string) []string {
 //
 //	go test -run '^$' -bench ChainSPYJSONEmbedded -benchtime 20x ./cmd
 func BenchmarkChainSPYJSONEmbedded(b *testing.B) {
-	env := childEnv(b.TempDir(), []string{"chain", "SPY", "--json", "--sandbox-clock", benchClock})
+	benchJSONChild(b, "chain SPY --json", []string{"chain", "SPY", "--json", "--sandbox-clock", benchClock})
+}
+
+// benchJSONChild runs chainwatch with args in a child process at each
+// iteration, checks that stdout is a JSON array of at least one row, and
+// reports ms/run, min-ms and cpu-ms/run as BenchmarkChainSPYJSONEmbedded
+// says. One home serves every run, after a first one (not timed) that
+// makes its files.
+func benchJSONChild(b *testing.B, what string, args []string) {
+	env := childEnv(b.TempDir(), args)
 	var cpu time.Duration
 	profiles := newChildProfiles()
 	run := func() time.Duration {
@@ -141,7 +153,7 @@ func BenchmarkChainSPYJSONEmbedded(b *testing.B) {
 		took := time.Since(began)
 		var rows []map[string]any
 		if err != nil || json.Unmarshal(out.Bytes(), &rows) != nil || len(rows) == 0 {
-			b.Fatalf("chain SPY --json: %v, %d bytes out, stderr %q", err, out.Len(), errOut.String())
+			b.Fatalf("%s: %v, %d bytes out, stderr %q", what, err, out.Len(), errOut.String())
 		}
 		cpu += c.ProcessState.UserTime() + c.ProcessState.SystemTime()
 		return took

@@ -115,6 +115,12 @@ const (
 	// get their trades' greeks fetched, one request each: the rows a
 	// trader reads, not the whole ring.
 	TapeGreeksMaxContracts = 12
+	// TapeQuoteIVWindow is how far in time a print may be from its
+	// contract's quote in the ladder's last answer for the quote's IV to
+	// stand for the print's ("~22") until its own is fetched: the ladder
+	// is refreshed every few seconds, and an ATM vol moves a fraction of
+	// a point in a few minutes; an older print waits for its own.
+	TapeQuoteIVWindow = 5 * time.Minute
 	// SweepWindow is how close in time the prints of one sweep are: an
 	// intermarket sweep order's pieces are routed at once and print on
 	// their exchanges within a few milliseconds; prints further apart are

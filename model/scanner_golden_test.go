@@ -28,7 +28,7 @@ func TestGoldenScanner(t *testing.T) {
 		{"edit-80x24", 80, 24, goldenRows, []string{"iv30 > 40", "desc", "✓ filter", "✓ value", "live · top 20 · 30 points"}},
 		{"edit-120x40", 120, 40, goldenRows, []string{"iv30 > 40", "desc", "✓ filter", "✓ value", "30-day at-the-money implied volatility"}},
 		{"confirm-120x40", 120, 40, goldenConfirm, []string{"Run for all results?", "Run · 150 points", "Cancel"}},
-		{"results-120x40", 120, 40, goldenResults, []string{"Symbol", "Company", "iv30 > 40", "20 of 20 rows", "30 points"}},
+		{"results-120x40", 120, 40, goldenResults, []string{"Symbol", "Company", "iv30", "20 of 20 rows", "30 points"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, d := scannerApp(t, Config{NoColor: true}, tc.w, tc.h)

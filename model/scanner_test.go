@@ -142,6 +142,33 @@ func TestScannerBlankRowsLeftOut(t *testing.T) {
 	}
 }
 
+// TestScannerFilterNoColumn: the example run from the modal, its
+// filter iv30 > 40 left in the results as a typed row is, shows iv30
+// and no column of "yes" under the filter's name.
+func TestScannerFilterNoColumn(t *testing.T) {
+	a, d := scannerApp(t, Config{NoColor: true}, 120, 40)
+	d.openScanner()
+	goldenRows(t, d)
+	if !a.scan.State().Rows[0].Include {
+		t.Fatal("the filter's row is not in the results: the test proves nothing")
+	}
+	d.keys("ctrl+r")
+	st := a.scan.State()
+	if st.Screen != scanner.Results || st.Last == nil || st.Last.Rows() == 0 || !slices.Equal(st.Last.Columns, []string{"iv30"}) {
+		t.Fatalf("state %d, %q, columns %v", st.Screen, st.Msg, st.Last)
+	}
+	lines := strings.Split(d.screen(), "\n")
+	head := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "Symbol") && strings.Contains(l, "Company") })
+	if head < 0 || strings.Contains(lines[head], "iv30 >") || !strings.Contains(lines[head], "iv30") {
+		t.Fatalf("the results' header:\n%s", strings.Join(lines, "\n"))
+	}
+	for _, l := range lines[head+1:] {
+		if strings.Contains(l, " yes ") {
+			t.Fatalf("a cell reads yes: %q", l)
+		}
+	}
+}
+
 // TestScannerVerdicts: each row's verdict in the rows table, the line
 // under the form in words, the hint while a field name is being typed
 // and the completions offered for it.

@@ -67,7 +67,7 @@ func (d *dataService) scan(w http.ResponseWriter, r *http.Request, c *call) {
 		ep = api.EndpointScanAllResults
 	}
 	d.respond(w, c, c.cost(ep, false), func(b []byte) ([]byte, bool) {
-		res := compiled.Run(d.market.ScanQuotes(at), all, at.Time.On(at.Date))
+		res := compiled.Run(d.market.ScanQuotes(at, compiled.Parts()), all, at.Time.On(at.Date))
 		return wire.AppendScanResult(b, c.format, res), true
 	})
 }

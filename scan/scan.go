@@ -86,7 +86,8 @@ func (s Scan) Params(m api.Mode) api.ScanParams {
 }
 
 // Columns are the output keys of the fields the results include, in the
-// scan's order: the columns a table or a CSV shows after symbol and company.
+// scan's order: what the service returns after symbol and company. A
+// finished scan shows these less its filters (Outcome.Columns).
 func (s Scan) Columns() []string {
 	var cols []string
 	for _, f := range s.Fields {
@@ -135,7 +136,7 @@ type Outcome struct {
 	Mode    api.Mode
 	Result  *api.ScanResult // nil Output slice when no row matched (204 included)
 	Resp    *api.Response   // points spent; may be nil on a client-side error
-	Columns []string        // Scan.Columns()
+	Columns []string        // the columns shown: Scan.Columns() less the filters (ValueColumns)
 	At      time.Time
 }
 
@@ -198,5 +199,40 @@ func Run(ctx context.Context, c *api.Client, g *api.Grammar, s Scan, mode api.Mo
 		res.Output = nil
 	}
 	out.Result = res
+	out.Columns = ValueColumns(s, g, res.Output)
 	return out, nil
+}
+
+// ValueColumns are the columns of s's results worth showing: the
+// returned fields less the filters. A filter keeps only the rows where it
+// holds, so its column would read "yes" all the way down and tell nothing;
+// a table, a CSV or a JSON row shows the values a trader judges rows by.
+// A field is a filter when the grammar g types its formula boolean, or,
+// where g is nil (no field list) or does not know, when every value the
+// rows hold for it is a boolean.
+func ValueColumns(s Scan, g *api.Grammar, rows []api.ScanRow) []string {
+	var cols []string
+	for _, f := range s.Fields {
+		if f.Included() && !isFilter(f, g, rows) {
+			cols = append(cols, f.Key())
+		}
+	}
+	return cols
+}
+
+func isFilter(f api.ScanFieldParam, g *api.Grammar, rows []api.ScanRow) bool {
+	if g != nil {
+		if info, err := g.Check(f.Formula); err == nil && info.Kind != 0 {
+			return info.Kind == api.FormulaBool
+		}
+	}
+	if len(rows) == 0 {
+		return false
+	}
+	for _, r := range rows {
+		if _, ok := r.Values[f.Key()].(bool); !ok {
+			return false
+		}
+	}
+	return true
 }

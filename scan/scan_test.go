@@ -182,3 +182,56 @@ func TestRunScanChecksFirst(t *testing.T) {
 		t.Fatalf("no rows: err %v, outcome %+v", err, out)
 	}
 }
+
+// TestRunFilterNotAColumn: a filter returned with the results (a typed
+// formula keeps in-results on by default) is no column of the outcome,
+// whether the grammar tells it (the modal, `chainwatch scan`) or only the
+// rows' booleans do (no field list: alerts' runs); the table shows the
+// values, and no cell reads "yes".
+func TestRunFilterNotAColumn(t *testing.T) {
+	c := modeltest.StartSandbox(t, sandbox.Config{})
+	s := scan.Scan{Fields: []api.ScanFieldParam{
+		{Formula: "iv30 > 40"},
+		{Formula: "iv30", Sort: api.SortDesc},
+		{Formula: "sector != \"Energy\"", DisplayName: "not energy"},
+		{Formula: "price"},
+	}}
+	for _, g := range []*api.Grammar{api.NewGrammar(sbscan.Metadata().Fields), nil} {
+		out, err := scan.Run(t.Context(), c, g, s, api.Live, modeltest.Now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Rows() == 0 || !slices.Equal(out.Columns, []string{"iv30", "price"}) {
+			t.Fatalf("grammar %v: %d rows, columns %q", g != nil, out.Rows(), out.Columns)
+		}
+		if v, ok := out.Result.Output[0].Values["iv30 > 40"]; v != true || !ok {
+			t.Fatalf("the service no longer returns the filter (%v): the test proves nothing", v)
+		}
+		tb := out.Table()
+		if !slices.Equal(tb.Titles, []string{"Symbol", "Company", "iv30", "price"}) {
+			t.Fatalf("titles %q", tb.Titles)
+		}
+		for _, r := range tb.Rows {
+			if slices.Contains(r, "yes") {
+				t.Fatalf("row %q", r)
+			}
+		}
+	}
+}
+
+// TestValueColumns: a returned boolean column of rows is a filter without
+// a grammar; with no rows and no grammar nothing tells, and it stays.
+func TestValueColumns(t *testing.T) {
+	s := scan.Scan{Fields: []api.ScanFieldParam{{Formula: "a > 1"}, {Formula: "b"}, {Formula: "c > 2", IncludeInResultset: api.Ptr(false)}}}
+	rows := []api.ScanRow{{Symbol: "X", Values: map[string]any{"a > 1": true, "b": 2.0}}, {Symbol: "Y", Values: map[string]any{"a > 1": true, "b": nil}}}
+	if got := scan.ValueColumns(s, nil, rows); !slices.Equal(got, []string{"b"}) {
+		t.Fatalf("with rows: %q", got)
+	}
+	if got := scan.ValueColumns(s, nil, nil); !slices.Equal(got, []string{"a > 1", "b"}) {
+		t.Fatalf("no rows: %q", got)
+	}
+	mixed := []api.ScanRow{{Values: map[string]any{"a > 1": true, "b": true}}, {Values: map[string]any{"a > 1": "yes", "b": 1.0}}}
+	if got := scan.ValueColumns(s, nil, mixed); !slices.Equal(got, []string{"a > 1", "b"}) {
+		t.Fatalf("mixed: %q", got)
+	}
+}

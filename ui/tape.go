@@ -31,6 +31,9 @@ type TapeTrade struct {
 	// service's null (no bid, or a market too wide), drawn "-", not "?"
 	// (not fetched yet).
 	GreeksAsked bool
+	// IVQuote says IV and Delta are its contract's quote's (the ladder's,
+	// at about the print's time), not the print's own: drawn "~22".
+	IVQuote bool
 }
 
 // TapeView is what the tape pane shows this frame.
@@ -324,13 +327,22 @@ func tapeCell(dst []byte, used *int, width int, gap bool, sp *theme.Span, text [
 }
 
 // appendGreekCells appends the IV, delta and premium cells the columns
-// hold: IV "?" while the print's greeks are not asked for yet.
-func appendGreekCells(dst []byte, used *int, width int, t *TapeTrade, cols tapeCols, deltaSp, premSp, ivSp *theme.Span) []byte {
+// hold: IV "?" while the print's greeks are not asked for yet, and the
+// quote's IV and delta in quoteSp, the IV marked "~22", until the
+// print's own arrive.
+func appendGreekCells(dst []byte, used *int, width int, t *TapeTrade, cols tapeCols, deltaSp, premSp, ivSp, quoteSp *theme.Span) []byte {
 	var tmpBuf [40]byte
 	tmp := tmpBuf[:0]
+	quote := t.IVQuote && !math.IsNaN(t.IV)
+	if quote {
+		ivSp, deltaSp = quoteSp, quoteSp
+	}
 	if cols.iv {
 		iv := append(tmp, tapeNotFetched...)
-		if t.GreeksAsked || !math.IsNaN(t.IV) {
+		switch {
+		case quote:
+			iv = appendFit(append(tmp, tapeQuoteMark...), t.IV*100, 0, tapeIVW-len(tapeQuoteMark), false)
+		case t.GreeksAsked || !math.IsNaN(t.IV):
 			iv = appendFit(tmp, t.IV*100, 1, tapeIVW, false)
 		}
 		dst = tapeCell(dst, used, width, true, ivSp, iv, tapeIVW, true)
@@ -406,7 +418,7 @@ func appendTapeRow(dst []byte, t *TapeTrade, blockSize int64, cols tapeCols, wid
 	dst = tapeCell(dst, &used, width, true, span(side), appendPrice(tmp, t.Price), tapePriceW, true)
 	dst = tapeCell(dst, &used, width, true, span(sizeTone), appendSizeFit(tmp, t.Size, cols.sizeW), cols.sizeW, true)
 	dst = tapeCell(dst, &used, width, true, span(side), append(tmp, code...), tapeCodeW, false)
-	dst = appendGreekCells(dst, &used, width, t, cols, span(timeTone), span(sizeTone), span(theme.ToneCaution))
+	dst = appendGreekCells(dst, &used, width, t, cols, span(timeTone), span(sizeTone), span(theme.ToneCaution), span(theme.ToneMuted))
 	if cols.exch {
 		dst = tapeCell(dst, &used, width, true, span(exTone), tapeASCII(tmp, t.Exchange, tapeExchW), tapeExchW, false)
 	}

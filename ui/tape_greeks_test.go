@@ -92,3 +92,33 @@ func TestTapeIVLegend(t *testing.T) {
 		t.Errorf("not fetched: %q", got)
 	}
 }
+
+// TestTapeQuoteIV: a print carrying its contract's quote's IV (not its
+// own yet) reads "~22" under IV%, in whole points, its delta as the
+// quote's; the title names the mark with the other reasons on screen.
+func TestTapeQuoteIV(t *testing.T) {
+	v := pxGreeksTrades()
+	v.Trades[5].IV, v.Trades[5].Delta, v.Trades[5].IVQuote = 0.2234, -0.31, true
+	v.Trades[6].IV, v.Trades[6].Delta, v.Trades[6].IVQuote = 1.054, 0.02, true
+	lines := Tape(v, 60, 14, pxNoColor)
+	pxCheck(t, "tape", lines, 60, 14)
+	plain := pxPlainLines(lines)
+	iv := strings.Index(plain[2], "IV%") + len("IV%")
+	for row, want := range map[int]string{3: "10.1", 6: "-", 8: tapeQuoteMark + "22", 9: tapeQuoteMark + "105", 10: tapeNotFetched} {
+		if got := strings.TrimSpace(string([]rune(plain[row])[iv-tapeIVW : iv])); got != want {
+			t.Errorf("row %d IV %q, want %q:\n%s", row, got, want, strings.Join(plain, "\n"))
+		}
+	}
+	if !strings.Contains(plain[8], "~22 -0.31 ") {
+		t.Errorf("row 8 lacks the quote's delta: %q", plain[8])
+	}
+	if !strings.Contains(plain[0], "IV ~ quote's, ? to fetch, - none") {
+		t.Errorf("title %q", plain[0])
+	}
+	if got := tapeIVLegend(v.Trades[5:7]); got != "IV ~ quote's" {
+		t.Errorf("only quotes: %q", got)
+	}
+	if got := tapeIVLegend(v.Trades[3:7]); got != "IV ~ quote's, - none" {
+		t.Errorf("quotes and none: %q", got)
+	}
+}

@@ -169,6 +169,7 @@ func (s *state) onChain(m feed.ChainMsg) (tea.Cmd, common.Action) {
 		return nil, nil
 	}
 	s.tape.SetContract(s.chain.SelectedOSI())
+	s.tape.SetQuotes(m)
 	if m.Expiry == 0 && m.Chain != nil && len(m.Chain.Options) > 0 {
 		return common.FlashDone(s.sh), common.Remember{Symbol: s.q.Symbol}
 	}
@@ -180,6 +181,7 @@ func (s *state) onChain(m feed.ChainMsg) (tea.Cmd, common.Action) {
 func (s *state) onTerm(m feed.TermMsg) common.Action {
 	if s.chain.Apply(m.ChainMsg) && m.Err == nil {
 		s.tape.SetContract(s.chain.SelectedOSI())
+		s.tape.SetQuotes(m.ChainMsg)
 	}
 	if s.chain.NoSuchSymbol() {
 		return s.noSuchSymbol()

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"chainwatch/api"
+	"chainwatch/sandbox/scan"
 )
 
 // BenchmarkChainSPX builds the SPX chain at a new tick each iteration (the
@@ -71,11 +72,11 @@ func BenchmarkOptionTradesDaySPX(b *testing.B) {
 // iteration, the per-day state cached.
 func BenchmarkScanQuotes(b *testing.B) {
 	m, mo := noon(b)
-	m.ScanQuotes(mo)
+	m.ScanQuotes(mo, scan.AllParts)
 	b.ReportAllocs()
 	for b.Loop() {
 		mo.Time += 1000
-		m.ScanQuotes(mo)
+		m.ScanQuotes(mo, scan.AllParts)
 	}
 }
 

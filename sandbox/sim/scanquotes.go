@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"strconv"
 
 	"chainwatch/api"
 	nyse "chainwatch/market"
@@ -10,16 +11,20 @@ import (
 )
 
 // ScanQuotes returns one scanner row per optionable symbol with data at the
-// moment, in the universe's order, computed once per tick. Rows come from
-// the same state as underlying-quotes (price, iv30, implied underlying) and
-// the chain (option volume by the day's trades, open interest), without
-// pricing whole chains. The slice is shared: read it, never modify it.
-func (m *Market) ScanQuotes(at Moment) []scan.Quote {
+// moment, in the universe's order, computed once per tick and parts. Rows
+// come from the same state as underlying-quotes (price, iv30, implied
+// underlying) and the chain (option volume by the day's trades, open
+// interest), without pricing whole chains. Only the parts in need are
+// filled (a scan's Parts): the others cost a listing, a year of history or
+// a day of trades for every symbol, and are left zero. The slice is
+// shared: read it, never modify it.
+func (m *Market) ScanQuotes(at Moment, need scan.Parts) []scan.Quote {
 	tick := tickOf(at.Date, at.Time)
-	rows, _ := m.scans.get(tickKey{"", at.Date, tick}, func() ([]scan.Quote, bool) {
+	key := tickKey{strconv.Itoa(int(need)), at.Date, tick}
+	rows, _ := m.scans.get(key, func() ([]scan.Quote, bool) {
 		all := make([]scan.Quote, len(m.optionable))
 		ok := make([]bool, len(m.optionable))
-		parallel(len(all), func(i int) { all[i], ok[i] = m.scanQuote(m.optionable[i], at.Date, tick) })
+		parallel(len(all), func(i int) { all[i], ok[i] = m.scanQuote(m.optionable[i], at.Date, tick, need) })
 		out := make([]scan.Quote, 0, len(all))
 		for i := range all {
 			if ok[i] {
@@ -39,26 +44,23 @@ func (m *Market) ScanQuotes(at Moment) []scan.Quote {
 	return rows
 }
 
-func (m *Market) scanQuote(sec *market.Security, date api.Date, tick api.TimeOfDay) (scan.Quote, bool) {
-	b, ok := m.book(sec, date)
+// scanQuote is sec's row with the parts in need; false when sec has no
+// data that day, whatever the parts, so a row's presence never depends on
+// the formulas.
+func (m *Market) scanQuote(sec *market.Security, date api.Date, tick api.TimeOfDay, need scan.Parts) (scan.Quote, bool) {
+	day, ok := m.u.Day(sec, date)
 	if !ok {
 		return scan.Quote{}, false
 	}
-	us, ok := m.under(sec, date, tick)
-	if !ok {
-		return scan.Quote{}, false
-	}
-	h := m.history(sec, date)
+	us := m.scanUnder(sec, date, tick, day, need)
 	u := &us.u
-	price, prev := u.LastTradePrice.V, round(b.day.PrevClose, 2)
+	price, prev := u.LastTradePrice.V, round(day.PrevClose, 2)
 	q := scan.Quote{
 		Symbol: sec.Symbol, CompanyName: sec.Name, Sector: sec.Sector, AssetType: sec.Kind.String(),
 		Price: price, Change: round(price-prev, 2), Open: u.Open.V, High: u.High.V, Low: u.Low.V,
 		PrevClose: prev, Volume: u.Volume.V, AvgVolume: sec.AvgVolume,
-		High52: math.Max(h.hi, u.High.V), Low52: math.Min(h.lo, u.Low.V),
 		IV30: u.IV30.V, IV30Change: u.IV30Change.V, IV30ChangePercent: u.IV30ChangePercent.V,
 		DividendYield: round(100*sec.DivYield, 2),
-		EarningsDate:  h.earnings, DaysToEarnings: h.daysToEarnings, ExDividendDate: h.exDividend,
 	}
 	if prev > 0 {
 		q.ChangePercent = round(100*(price-prev)/prev, 2)
@@ -66,36 +68,75 @@ func (m *Market) scanQuote(sec *market.Security, date api.Date, tick api.TimeOfD
 	if share := volumeShare(tick); sec.AvgVolume > 0 && share > 0 {
 		q.RelativeVolume = round(float64(q.Volume)/(float64(sec.AvgVolume)*math.Max(share, 0.01)), 2)
 	}
-	if lo, hi := math.Min(h.volLo, q.IV30), math.Max(h.volHi, q.IV30); hi > lo && u.IV30.Valid {
-		q.IVRank = round(100*(q.IV30-lo)/(hi-lo), 2)
-	}
-	q.HV30 = round(h.hv30(price, prev), 2)
-	if q.HV30 > 0 {
-		q.IVHVRatio = round(q.IV30/q.HV30, 3)
+	if need&scan.PartHistory != 0 {
+		h := m.history(sec, date)
+		q.High52, q.Low52 = math.Max(h.hi, u.High.V), math.Min(h.lo, u.Low.V)
+		q.EarningsDate, q.DaysToEarnings, q.ExDividendDate = h.earnings, h.daysToEarnings, h.exDividend
+		if lo, hi := math.Min(h.volLo, q.IV30), math.Max(h.volHi, q.IV30); hi > lo && u.IV30.Valid {
+			q.IVRank = round(100*(q.IV30-lo)/(hi-lo), 2)
+		}
+		q.HV30 = round(h.hv30(price, prev), 2)
+		if q.HV30 > 0 {
+			q.IVHVRatio = round(q.IV30/q.HV30, 3)
+		}
 	}
 	if us.ind.Valid {
 		ind, mid := string(us.ind.V), u.ImpliedUnderlyingMid.V
 		q.ImpliedIndicator, q.ImpliedMid = &ind, &mid
 	}
-	if sk, ok := m.skeleton(b); ok {
-		for _, t := range sk.trades[:sk.count(tick)] {
-			if t.flag != uint8(api.TradeNormal) {
-				continue
-			}
-			if t.ci%2 == 1 {
-				q.PutVolume += int64(t.size)
-			} else {
-				q.CallVolume += int64(t.size)
-			}
+	if need&(scan.PartOptionVolume|scan.PartOpenInterest) != 0 {
+		m.scanOptions(&q, sec, date, tick, need)
+	}
+	return q, true
+}
+
+// scanUnder is the underlying's state the scanner reads: under's own when
+// a chain or a quote of the tick has made it, else one with only the parts
+// in need, which the scan does not cache: under's would have the day's
+// trades drawn for its seq_no.
+func (m *Market) scanUnder(sec *market.Security, date api.Date, tick api.TimeOfDay, day *market.Day, need scan.Parts) *underState {
+	if st, ok := m.unders.peek(tickKey{sec.Symbol, date, tick}); ok {
+		return st
+	}
+	st := &underState{u: underlyingFields(sec, day, tick)}
+	if need&(scan.PartIV30|scan.PartIVChange|scan.PartImplied) != 0 {
+		if b, ok := m.book(sec, date); ok {
+			m.optionFields(st, b, tick, need)
 		}
 	}
-	q.OptionVolume = q.CallVolume + q.PutVolume
-	if q.CallVolume > 0 {
-		r := round(float64(q.PutVolume)/float64(q.CallVolume), 3)
-		q.PutCallRatio = &r
+	return st
+}
+
+// scanOptions fills q's option volumes by the day's trades up to tick
+// (scan.PartOptionVolume) and its start-of-day open interest
+// (scan.PartOpenInterest).
+func (m *Market) scanOptions(q *scan.Quote, sec *market.Security, date api.Date, tick api.TimeOfDay, need scan.Parts) {
+	b, ok := m.book(sec, date)
+	if !ok {
+		return
 	}
-	_, q.OpenInterest = m.state(b).openInterest(m)
-	return q, true
+	if need&scan.PartOptionVolume != 0 {
+		if sk, ok := m.skeleton(b); ok {
+			for _, t := range sk.trades[:sk.count(tick)] {
+				if t.flag != uint8(api.TradeNormal) {
+					continue
+				}
+				if t.ci%2 == 1 {
+					q.PutVolume += int64(t.size)
+				} else {
+					q.CallVolume += int64(t.size)
+				}
+			}
+		}
+		q.OptionVolume = q.CallVolume + q.PutVolume
+		if q.CallVolume > 0 {
+			r := round(float64(q.PutVolume)/float64(q.CallVolume), 3)
+			q.PutCallRatio = &r
+		}
+	}
+	if need&scan.PartOpenInterest != 0 {
+		_, q.OpenInterest = m.state(b).openInterest(m)
+	}
 }
 
 // volumeShare is the share of a day's volume traded by tick under the

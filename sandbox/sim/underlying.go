@@ -7,6 +7,7 @@ import (
 	"chainwatch/api"
 	nyse "chainwatch/market"
 	"chainwatch/sandbox/market"
+	"chainwatch/sandbox/scan"
 )
 
 // underQuote is the underlying's quote at tick, in cents: a penny wide for
@@ -63,29 +64,53 @@ func (m *Market) under(sec *market.Security, date api.Date, tick api.TimeOfDay) 
 		if !optionable {
 			return st, true
 		}
-		c := b.at(tick)
+		m.optionFields(st, b, tick, scan.AllParts)
+		if sk, ok := m.skeleton(b); ok {
+			st.u.SeqNo = api.Some(int64(sk.count(tick)))
+		}
+		return st, true
+	})
+}
+
+// optionFields fills in st what b's options say at tick: iv30 for
+// scan.PartIV30, its change from the previous close for
+// scan.PartIVChange (the previous day's listing), and the implied
+// underlying for scan.PartImplied. under asks for all of them; the
+// scanner only for what its formulas name, since each costs a listing or
+// quotes for every symbol.
+func (m *Market) optionFields(st *underState, b *book, tick api.TimeOfDay, need scan.Parts) {
+	c := b.at(tick)
+	if need&(scan.PartIV30|scan.PartIVChange) != 0 {
 		if iv, ok := c.iv30(); ok {
 			st.iv30 = api.Some(iv)
 			pp := round(100*iv, 2)
 			st.u.IV30 = api.Some(pp)
-			if prev, ok := m.state(b).prevIV30().Get(); ok && prev > 0 {
-				st.u.IV30Change = api.Some(round(pp-prev, 2))
-				st.u.IV30ChangePercent = api.Some(round(100*(pp-prev)/prev, 2))
+			if need&scan.PartIVChange != 0 {
+				m.ivChange(st, b, pp)
 			}
 		}
-		if sk, ok := m.skeleton(b); ok {
-			st.u.SeqNo = api.Some(int64(sk.count(tick)))
-		}
-		if im := c.impliedUnderlying(); im.ok {
-			st.u.ImpliedUnderlyingBid = api.Some(im.bid)
-			st.u.ImpliedUnderlyingAsk = api.Some(im.ask)
-			st.u.ImpliedUnderlyingBidSize = api.Some(im.bidSz)
-			st.u.ImpliedUnderlyingAskSize = api.Some(im.askSz)
-			st.u.ImpliedUnderlyingMid = api.Some(im.mid)
-			st.ind = api.Some(im.indicator)
-		}
-		return st, true
-	})
+	}
+	if need&scan.PartImplied == 0 {
+		return
+	}
+	if im := c.impliedUnderlying(); im.ok {
+		st.u.ImpliedUnderlyingBid = api.Some(im.bid)
+		st.u.ImpliedUnderlyingAsk = api.Some(im.ask)
+		st.u.ImpliedUnderlyingBidSize = api.Some(im.bidSz)
+		st.u.ImpliedUnderlyingAskSize = api.Some(im.askSz)
+		st.u.ImpliedUnderlyingMid = api.Some(im.mid)
+		st.ind = api.Some(im.indicator)
+	}
+}
+
+// ivChange sets iv30's change from the previous close, pp being iv30 now
+// in percentage points, so that the change is the difference of two
+// published values.
+func (m *Market) ivChange(st *underState, b *book, pp float64) {
+	if prev, ok := m.state(b).prevIV30().Get(); ok && prev > 0 {
+		st.u.IV30Change = api.Some(round(pp-prev, 2))
+		st.u.IV30ChangePercent = api.Some(round(100*(pp-prev)/prev, 2))
+	}
 }
 
 // underlyingFields are the quote fields of the underlying at tick. Before

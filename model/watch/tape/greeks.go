@@ -156,7 +156,11 @@ func (t *Model) applyGreeks(m feed.TapeGreeksMsg) bool {
 			e.tr.GreeksAsked = true
 		}
 		if i, ok := byseq[e.tr.SeqNo]; ok && m.Trades[i].Size == e.tr.Size {
-			e.tr.IV, e.tr.Delta = api.OrNaN(m.Trades[i].IV), api.OrNaN(m.Trades[i].Delta)
+			// The print's own IV replaces its quote's; the service's null
+			// (no bid, too wide) does not erase the quote's.
+			if iv := api.OrNaN(m.Trades[i].IV); !math.IsNaN(iv) || !e.tr.IVQuote {
+				e.tr.IV, e.tr.Delta, e.tr.IVQuote = iv, api.OrNaN(m.Trades[i].Delta), false
+			}
 		}
 	}
 	t.greeks.done[m.OSI] = max(t.greeks.done[m.OSI], asked)

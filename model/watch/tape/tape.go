@@ -87,6 +87,9 @@ type Model struct {
 	drawn drawnTape // the last View (drawn.go)
 
 	greeks greeksState // the IV, delta and premium columns (greeks.go)
+	// quotes are the IV and delta of the ladder's last answer by contract,
+	// which prints take before their own are fetched (quotes.go).
+	quotes map[quoteKey]quoteGreeks
 }
 
 // New returns a tape holding at most capacity trades (default 5000);
@@ -109,6 +112,7 @@ func (t *Model) SetQuery(q feed.Query) {
 	t.last, t.more, t.scroll, t.cur = -1, false, 0, 0
 	t.lastOK, t.errAt, t.err, t.loading = time.Time{}, time.Time{}, nil, true
 	t.greeks.reset()
+	clear(t.quotes)
 	t.contractOn, t.stopped = false, ""
 	t.SetContract("")
 	t.refilter()
@@ -204,6 +208,7 @@ func (t *Model) apply(m feed.TapeMsg) bool {
 		}
 		e := t.r.push()
 		fillEntry(e, o)
+		t.fromQuote(e)
 		t.last = o.SeqNo
 		if (t.scroll > 0 || t.cur > 0) && t.match(e) {
 			t.scroll++ // keep the rows the user scrolled or moved to in place
