@@ -82,6 +82,12 @@ func TestMaxPainWithoutOpenInterest(t *testing.T) {
 // put/call ratio follow from them.
 func TestGEXByPlainLoop(t *testing.T) {
 	snap := fixture(20, 61, 3)
+	// Every gamma sent: an estimated one is TestEstimatedGamma's.
+	for i := range snap.Options {
+		if o := &snap.Options[i]; !o.Gamma.Valid {
+			o.Gamma = api.Some(0.0001)
+		}
+	}
 	c := FromSnapshot(snap, day, at)
 	spot := snap.Underlying.Spot()
 	for _, tc := range []struct {
