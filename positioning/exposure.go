@@ -33,7 +33,6 @@ func GEXOf(gamma float64, oi int64, spot float64, put bool) float64 {
 	return g
 }
 
-
 // exposure is one contract's dealer vanna exposure, in dollars of delta
 // per volatility point (vanna x open interest x 100 x spot), and charm
 // exposure, in dollars of delta per calendar day (charm x open interest x
