@@ -65,6 +65,8 @@ type Figures struct {
 	// GammaMissing those it could not estimate either (no IV anywhere on
 	// their expiry), which add nothing.
 	GammaEstimated, GammaMissing int
+	// EstimatedGEX is the part of GEX the estimated gammas make.
+	EstimatedGEX float64
 }
 
 // Compute is the figures of the expiries sel (from Range.Select) at the
@@ -74,7 +76,7 @@ func Compute(c *Chain, sel []int) Figures {
 	f := Figures{Spot: c.Spot, Expiries: sel, CallWall: math.NaN(), PutWall: math.NaN(), PCOI: math.NaN(),
 		GammaCallWall: math.NaN(), GammaPutWall: math.NaN()}
 	f.Rows = aggregate(c, sel)
-	f.GammaEstimated, f.GammaMissing = estimated(c, sel)
+	f.GammaEstimated, f.GammaMissing, f.EstimatedGEX = estimated(c, sel)
 	f.MaxPain = make([]Pain, len(sel))
 	for i, x := range sel {
 		e := &c.Exps[x]
@@ -161,22 +163,25 @@ func aggregate(c *Chain, sel []int) []StrikeRow {
 }
 
 // estimated counts the contracts of sel with open interest whose gamma
-// is the model's, and those with none at all.
-func estimated(c *Chain, sel []int) (est, missing int) {
+// is the model's, and those with none at all, and sums the GEX of the
+// first.
+func estimated(c *Chain, sel []int) (est, missing int, gex float64) {
 	for _, x := range sel {
 		for i := range c.Exps[x].Rows {
-			for _, s := range [2]*Side{&c.Exps[x].Rows[i].Call, &c.Exps[x].Rows[i].Put} {
+			r := &c.Exps[x].Rows[i]
+			for _, s := range [2]*Side{&r.Call, &r.Put} {
 				switch {
 				case s.oi() <= 0:
 				case s.Estimated:
 					est++
+					gex += GEXOf(s.Gamma, s.oi(), c.Spot, s == &r.Put)
 				case math.IsNaN(s.Gamma):
 					missing++
 				}
 			}
 		}
 	}
-	return est, missing
+	return est, missing, gex
 }
 
 // MaxPain is the strike among rows (ascending) at which, were the

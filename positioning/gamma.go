@@ -15,18 +15,18 @@ import (
 //
 // Gamma is the chain's model's (model.go), as the displayed GEX's is:
 // from the contract's own IV (the smile's where it has none), its time to
-// the close of its expiry day and its expiry's carry. For index options
-// (European) that is Black-Scholes-Merton's gamma, the very one the
-// service sends, so the curve at spot is the displayed total. For an
-// American contract the Black-Scholes-Merton gamma's shape over spot
-// (pricing.GammaCurve) is scaled to the gamma it has at spot (the
-// service's, or the estimate's, Bjerksund-Stensland's), at most twice the
-// European's: pricing it American at every spot of the grid would cost a
-// hundred times more, and early exercise changes gamma's level where open
-// interest sits far more than its shape. So the curve at spot is the
-// displayed total there too; a put deep enough to be exercised (gamma 0)
-// adds nothing at any spot, which understates the curve above spot a
-// little, where it would leave the exercise region.
+// the close of its expiry day and its expiry's carry. Its shape over spot
+// is Black-Scholes-Merton's (pricing.GammaCurve), scaled to the gamma the
+// contract has at spot (the service's, or the estimate's): at most twice
+// the model's, and never negative. For index options (European) the scale
+// is 1 but for the rounding of the spot the service sends (which moves a
+// gamma a minute from expiry by a percent or two); for an American
+// contract it is early exercise's effect on gamma's level at spot,
+// Bjerksund-Stensland's over Black-Scholes-Merton's, where pricing it
+// American at every spot of the grid would cost a hundred times more. So
+// the curve at spot is the displayed total. A put deep enough to be
+// exercised (gamma 0) adds nothing at any spot, which understates the
+// curve above spot a little, where it would leave the exercise region.
 
 // ZeroGammaRange is how far from spot the level is looked for: ±10 %.
 const ZeroGammaRange = 0.10
@@ -77,7 +77,7 @@ func (cv *Curve) add(c *Chain, e *Expiry, strike float64, s *Side, call bool) {
 	if !call {
 		w = -w
 	}
-	if c.American && s.Gamma >= 0 {
+	if s.Gamma >= 0 {
 		if at := g.At(c.Spot); at > 0 {
 			w *= min(s.Gamma/at, 2)
 		}
