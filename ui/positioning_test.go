@@ -9,7 +9,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/api"
+	"chainwatch/market"
 	"chainwatch/positioning"
+	"chainwatch/pricing"
 	"chainwatch/theme"
 )
 
@@ -26,8 +28,15 @@ func posFixture(spot float64) PositioningView {
 				if typ == api.Put {
 					oi = 100 + 80*max(100-k, 0)
 				}
+				// The gamma the chain's model gives (none without a spot).
+				var gamma api.Float
+				if spot > 0 {
+					p := pricing.Params{S: spot, K: k, T: market.YearsTo(day.AddDays(d), snap.Timestamp.On(day)), Vol: 0.3, Call: typ == api.Call, American: true}
+					_, g := pricing.Compute(p)
+					gamma = api.Some(g.Gamma)
+				}
 				snap.Options = append(snap.Options, api.OptionData{Root: "XYZ", Expiry: day.AddDays(d), Strike: k, OptionType: typ,
-					OpenInterest: api.Some(int64(oi)), Volume: api.Some(int64(k)), IV: api.Some(0.3), Gamma: api.Some(0.05)})
+					OpenInterest: api.Some(int64(oi)), Volume: api.Some(int64(k)), IV: api.Some(0.3), Gamma: gamma})
 			}
 		}
 	}
