@@ -31,7 +31,7 @@ type VolData struct {
 	// Implied is the next earnings report's move as the options price it
 	// (nil: none known or no two-sided ATM market); Realized the last
 	// reports' moves from the store of past days, newest first.
-	Implied  *vol.EarningsMove
+	Implied  *vol.Implied
 	Realized []vol.EarningsMove
 	Message  string // instead of everything: loading, no such symbol
 	// Charts, when set, keeps the drawn charts between frames: a chart
@@ -254,9 +254,11 @@ func volSummary(d *VolData, width int, st *theme.Styles) string {
 	return l.line()
 }
 
-// earningsSegs set the next report's implied move against the moves the
-// last reports made: "◆ earn Jan28 AMC ±4.1% implied" and "3.2% avg of
-// last 4: +5.0 -2.1": is the event priced rich or cheap.
+// earningsSegs set the next report's implied moves against the moves the
+// last reports made: "◆ earn Jan28 AMC ±4.1% event, ±10.9% straddle" (the
+// report alone, then the whole straddle of the expiry after it: see
+// vol.Implied) and "3.2% avg of last 4: +5.0 -2.1": is the event priced
+// rich or cheap.
 func earningsSegs(d *VolData, nums *paneNums) []paneSeg {
 	var out []paneSeg
 	if im := d.Implied; im != nil {
@@ -266,7 +268,10 @@ func earningsSegs(d *VolData, nums *paneNums) []paneSeg {
 		if im.When != "" {
 			sg.add(theme.ToneMuted, " "+string(im.When))
 		}
-		sg.add(theme.ToneText, " ±").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendPct(b, im.MovePct, 1) })).add(theme.ToneMuted, " implied")
+		if !math.IsNaN(im.EventPct) {
+			sg.add(theme.ToneText, " ±").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendPct(b, im.EventPct, 1) })).add(theme.ToneMuted, " event,")
+		}
+		sg.add(theme.ToneText, " ±").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendPct(b, im.MovePct, 1) })).add(theme.ToneMuted, " straddle")
 		out = append(out, sg)
 	}
 	if n := len(d.Realized); n > 0 {
