@@ -8,7 +8,6 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/feed"
-	"chainwatch/history"
 	"chainwatch/vol"
 )
 
@@ -51,7 +50,7 @@ func volEarningsJob(f *VolOptions, q feed.Query, plan costPlan, historical bool)
 		}
 		var missing []api.EarningsEvent
 		if c.History() != nil {
-			missing = vol.Missing(vol.PastReports(cal.Events, day, history.PastReports), cal.Moves)
+			missing = vol.Missing(vol.PastReports(cal.Events, day, vol.LastReports), cal.Moves)
 		}
 		if next == nil && len(cal.Moves) == 0 && len(missing) == 0 {
 			return a, noData(fmt.Errorf("%s: no earnings move to show (no report known, or their closes are not stored: chainwatch history backfill %s --days 504)", q.Symbol, q.Symbol))

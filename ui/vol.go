@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"chainwatch/api"
 	"chainwatch/text"
 	"chainwatch/theme"
 	"chainwatch/vol"
@@ -33,7 +34,12 @@ type VolData struct {
 	// reports' moves from the store of past days, newest first.
 	Implied  *vol.Implied
 	Realized []vol.EarningsMove
-	Message  string // instead of everything: loading, no such symbol
+	// Missing are the last reports whose closes the store lacks (no
+	// realized move), BackfillDays the `history backfill --days` that
+	// stores them.
+	Missing      []api.EarningsEvent
+	BackfillDays int
+	Message      string // instead of everything: loading, no such symbol
 	// Charts, when set, keeps the drawn charts between frames: a chart
 	// costs a few megabytes of canvas to draw, and most frames of the
 	// page only move a countdown.
@@ -288,6 +294,13 @@ func earningsSegs(d *VolData, nums *paneNums) []paneSeg {
 				return strconv.AppendFloat(b, 100*m.MovePct, 'f', 1, 64)
 			}))
 		}
+		out = append(out, sg)
+	}
+	if n := len(d.Missing); n > 0 {
+		var sg paneSeg
+		sg.prio = 45
+		sg.addB(theme.ToneWarn, nums.int(int64(n))).add(theme.ToneMuted, " reports lack closes: history backfill --days ").
+			addB(theme.ToneText, nums.int(int64(d.BackfillDays)))
 		out = append(out, sg)
 	}
 	return out

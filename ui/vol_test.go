@@ -120,6 +120,19 @@ func TestGoldenVolPageEarnings(t *testing.T) {
 	}
 }
 
+// TestVolPageNamesMissingReports: the title says how many of the last
+// reports have no realized move and the backfill that stores them, where
+// there is room.
+func TestVolPageNamesMissingReports(t *testing.T) {
+	d := volFixture()
+	d.Missing = []api.EarningsEvent{{ReportDate: api.NewDate(2026, 7, 30)}, {ReportDate: api.NewDate(2026, 4, 30)}}
+	d.BackfillDays = 143
+	plain := ansi.Strip(strings.Join(VolPage(&d, 213, 45, darkStyles), "\n"))
+	if !strings.Contains(plain, "2 reports lack closes: history backfill --days 143") {
+		t.Errorf("the page does not name the missing reports:\n%s", plain[:400])
+	}
+}
+
 // TestVolPageFits: every size from a sliver to a wall is exactly its
 // size, stacked or side by side, in every smile mode and without data.
 func TestVolPageFits(t *testing.T) {

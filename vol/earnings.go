@@ -28,6 +28,10 @@ func ReportSessions(day api.Date, when api.ReportTime) (before, after api.Date) 
 	return market.PrevTradingDay(after), after
 }
 
+// LastReports is how many past reports the realized moves look at (the
+// store's RealizedMoves, the reports Missing names).
+const LastReports = 8
+
 // PastReports are the last n earnings reports of events before today,
 // newest first.
 func PastReports(events []api.CalendarEvent, today api.Date, n int) []api.EarningsEvent {
@@ -45,9 +49,10 @@ func PastReports(events []api.CalendarEvent, today api.Date, n int) []api.Earnin
 }
 
 // RealizedMoves are the moves of reports from closes by session (the
-// store's); a report whose two closes are not both known is left out.
+// store's); a report whose two closes are not both known is left out
+// (Missing names them). Never nil: nil is a caller's "no store".
 func RealizedMoves(reports []api.EarningsEvent, closes map[api.Date]float64) []EarningsMove {
-	var out []EarningsMove
+	out := make([]EarningsMove, 0, len(reports))
 	for _, r := range reports {
 		b, a := ReportSessions(r.ReportDate, r.TimeOfDay)
 		cb, ok1 := closes[b]
