@@ -51,12 +51,13 @@ func NewCurve(c *Chain, sel []int) *Curve {
 		n += 2 * len(c.Exps[x].Rows)
 	}
 	cv := &Curve{terms: make([]term, 0, n)}
+	ls := math.Log(c.Spot)
 	for _, x := range sel {
 		e := &c.Exps[x]
 		for i := range e.Rows {
 			r := &e.Rows[i]
-			cv.add(c, e, r.Strike, &r.Call, true)
-			cv.add(c, e, r.Strike, &r.Put, false)
+			cv.add(c, e, r.Strike, &r.Call, true, ls)
+			cv.add(c, e, r.Strike, &r.Put, false, ls)
 		}
 	}
 	return cv
@@ -64,8 +65,9 @@ func NewCurve(c *Chain, sel []int) *Curve {
 
 // add adds a contract: its exposure at spot S is gamma x open interest x
 // the multiplier x S² x 1 %, which is S x w x exp(-x²/2) with w folding
-// the gamma's peak (and, for an American contract, its level at spot).
-func (cv *Curve) add(c *Chain, e *Expiry, strike float64, s *Side, call bool) {
+// the gamma's peak and its scale to the contract's gamma at spot (ls is
+// ln spot).
+func (cv *Curve) add(c *Chain, e *Expiry, strike float64, s *Side, call bool, ls float64) {
 	if s.oi() <= 0 {
 		return
 	}
@@ -78,7 +80,8 @@ func (cv *Curve) add(c *Chain, e *Expiry, strike float64, s *Side, call bool) {
 		w = -w
 	}
 	if s.Gamma >= 0 {
-		if at := g.At(c.Spot); at > 0 {
+		x := (ls - g.Mean) * g.InvSD
+		if at := g.Peak / c.Spot * math.Exp(-x*x/2); at > 0 {
 			w *= min(s.Gamma/at, 2)
 		}
 	}
