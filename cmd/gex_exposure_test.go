@@ -132,9 +132,12 @@ type gexPoint struct {
 
 // TestGexProfile: `gex SPX --profile --json` at spot is the summary's
 // total within 1 %, and the curve changes sign between the two points
-// either side of the summary's zero_gamma; at 11:00 and at the close.
+// either side of the summary's zero_gamma; at 11:00, half a minute
+// before the close, and at the close (the 0DTE's last quotes' gammas are
+// a minute from expiry's, and so is the curve's).
 func TestGexProfile(t *testing.T) {
-	for _, now := range []time.Time{time.Date(2026, 11, 20, 11, 0, 0, 0, api.Eastern), time.Date(2026, 11, 20, 15, 59, 30, 0, api.Eastern)} {
+	for _, now := range []time.Time{time.Date(2026, 11, 20, 11, 0, 0, 0, api.Eastern), time.Date(2026, 11, 20, 15, 59, 30, 0, api.Eastern),
+		time.Date(2026, 11, 20, 16, 0, 0, 0, api.Eastern)} {
 		c := cli{env: scanEnvAt(t, now), now: func() time.Time { return now }}
 		for _, r := range [][]string{{"--max-dte", "30"}, {"--dte", "0"}} {
 			var s gexSummary

@@ -18,13 +18,13 @@ var gexProfileKeys = []string{"spot", "gex", "at_spot"}
 func (g *gexResult) profileExport(cv *positioning.Curve) Export {
 	spots, gex := cv.Profile(g.chain.Spot, positioning.ZeroGammaGrid)
 	e := Export{Keys: gexProfileKeys, Records: make([][]any, 0, len(spots))}
-	e.Table = Table{Head: []string{"SPOT", "GEX $", ""}, Numeric: []bool{true, true, false}}
+	e.Table = Table{Head: []string{"SPOT", "GEX $", "AT"}, Numeric: []bool{true, true, false}}
 	for i, s := range spots {
 		at := s == g.chain.Spot
 		e.Records = append(e.Records, []any{round(s, 4), cents(gex[i]), at})
 		mark := ""
 		if at {
-			mark = "◂ spot"
+			mark = "spot"
 		}
 		e.Table.Rows = append(e.Table.Rows, []string{strconv.FormatFloat(s, 'f', 2, 64), gexText(gex[i]), mark})
 	}

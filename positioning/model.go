@@ -79,9 +79,11 @@ func nearestRow(rows []Row, s float64) int {
 }
 
 // Params is contract (strike, call) of expiry e in the chain's model at
-// spot s and volatility vol.
+// spot s and volatility vol. An expiry of the day shown whose close has
+// come (T <= 0) is priced a minute from it, as the service priced the
+// last quotes it sends for it: the figures read those quotes' gammas.
 func (c *Chain) Params(e *Expiry, strike float64, call bool, s, vol float64) pricing.Params {
-	return pricing.Params{S: s, K: strike, T: e.T, R: e.Carry.R, Q: e.Carry.Q, Vol: vol, Call: call, American: c.American}
+	return pricing.Params{S: s, K: strike, T: max(e.T, pricing.MinT), R: e.Carry.R, Q: e.Carry.Q, Vol: vol, Call: call, American: c.American}
 }
 
 // estimate gives every contract with open interest and no IV the IV
@@ -98,9 +100,6 @@ func (c *Chain) estimate() {
 	var smile []float64
 	for i := range c.Exps {
 		e := &c.Exps[i]
-		if e.T <= 0 {
-			continue
-		}
 		smile = smileOf(e.Rows, c.Spot, smile[:0])
 		for j := range e.Rows {
 			r := &e.Rows[j]
