@@ -176,14 +176,20 @@ func posFigureLines(v *PositioningView, width int, st *theme.Styles) []string {
 	l1 := line([2]string{"max pain ", pain}, [2]string{"call wall ", fmtStrike(f.CallWall)},
 		[2]string{"put wall ", fmtStrike(f.PutWall)}, [2]string{"P/C OI ", fixedText(f.PCOI, 2)})
 	gc, gp := f.Of(v.Greek)
-	est := ""
-	if f.GammaEstimated > 0 {
-		est = " · " + strconv.Itoa(f.GammaEstimated) + " gammas estimated"
-	}
 	l2 := line([2]string{[...]string{"GEX/1% ", "VEX/vol pt ", "CEX/day "}[v.Greek], fmtGEX(gc+gp) + " (calls " + fmtGEX(gc) + ", puts " + fmtGEX(gp) + ")"},
 		[2]string{"zero gamma ", flipText(v.Flip, v.Spot)})
+	// The dealer assumption first, then the estimates (when there are
+	// any), then what the sign means: the last goes first when narrow.
+	notes := []paneSeg{{prio: 90}, {prio: 80}, {prio: 70}}
+	notes[0].add(theme.ToneMuted, positioning.Dealers)
+	if f.GammaEstimated > 0 {
+		notes[1].add(theme.ToneWarn, strconv.Itoa(f.GammaEstimated)+" gammas estimated")
+	}
+	notes[2].add(theme.ToneMuted, greekNote(v.Greek))
+	notes = slices.DeleteFunc(notes, func(s paneSeg) bool { return s.n == 0 })
+	fitSegs(notes, width, 3)
 	l := newPaneLine(width, theme.Span{})
-	l.put(st.Span(theme.ToneMuted, theme.ShadeNone), positioning.Dealers+": "+greekNote(v.Greek)+est)
+	putSegs(&l, notes, 3, st, theme.ShadeNone)
 	return []string{l1, l2, l.line()}
 }
 

@@ -131,3 +131,27 @@ func TestPositioningBars(t *testing.T) {
 		}
 	}
 }
+
+// TestPositioningSaysEstimatedGamma: the figures say how many gammas
+// the model estimated, beside the bars (wide) and above them (narrow),
+// and the exposure shown follows the view's greek with its unit.
+func TestPositioningSaysEstimatedGamma(t *testing.T) {
+	st := theme.New(theme.Dark(), false)
+	v := posFixture(100.4)
+	f := *v.Figs
+	f.GammaEstimated = 7
+	v.Figs = &f
+	for _, w := range []int{80, 160} {
+		plain := ansi.Strip(strings.Join(Positioning(&v, w, 30, st), "\n"))
+		if !strings.Contains(plain, "7 gammas estimated") {
+			t.Errorf("%d columns: the page does not say 7 gammas were estimated:\n%s", w, plain)
+		}
+	}
+	v.Greek = positioning.Charm
+	plain := ansi.Strip(strings.Join(Positioning(&v, 160, 30, st), "\n"))
+	for _, want := range []string{"CEX per day", " CEX ", "CEX > 0: dealers sell as time passes"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("charm shown: the page lacks %q:\n%s", want, plain)
+		}
+	}
+}
