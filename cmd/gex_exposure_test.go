@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -172,5 +173,20 @@ func TestGexProfile(t *testing.T) {
 				t.Errorf("%v %v: the profile does not change sign at zero gamma %v", now, r, *s.ZeroGamma)
 			}
 		}
+	}
+}
+
+// TestGexProfileFlags: --profile's CSV header is its keys; with
+// --summary it is refused before any request.
+func TestGexProfileFlags(t *testing.T) {
+	c, _ := volCLI(t)
+	out, errOut, err := c.run(t, "gex", "SPY", "--dte", "0", "--profile", "--csv")
+	if err != nil || !strings.HasPrefix(out, "spot,gex,at_spot\n") || strings.Count(out, "\n") != positioning.ZeroGammaGrid+2 {
+		t.Fatalf("--profile --csv: %v\n%.200s\n%s", err, out, errOut)
+	}
+	var stdout, stderr syncBuffer
+	if code := Execute(c.deps(&stdout, &stderr), []string{"gex", "SPY", "--profile", "--summary"}); code != 2 || stdout.String() != "" ||
+		!strings.Contains(stderr.String(), "none of the others can be") {
+		t.Errorf("--profile --summary: exit %d, stderr %q", code, stderr.String())
 	}
 }
