@@ -23,6 +23,7 @@ type GexOptions struct {
 	MaxDTE  int
 	Date    string
 	Summary bool
+	Profile bool
 
 	dteSet, maxDTESet bool
 }
@@ -34,21 +35,30 @@ type GexOptions struct {
 func NewCmdGex(deps Deps, runF func(*GexOptions) error) *cobra.Command {
 	f := &GexOptions{headless: newHeadless(deps)}
 	cmd := &cobra.Command{
-		Use:   "gex SYMBOL [--expiry DATE | --dte N | --max-dte N] [--summary]",
-		Short: "Print open interest and dealer gamma by strike, max pain, walls and the zero-gamma level (4 points)",
+		Use:   "gex SYMBOL [--expiry DATE | --dte N | --max-dte N] [--summary | --profile]",
+		Short: "Print open interest and dealer gamma, vanna and charm by strike, max pain, walls and the zero-gamma level (4 points)",
 		Long: `gex prints where SYMBOL's open interest sits, a row per strike summed over the
 expiries asked for (every root): call and put open interest, today's call and put
-volume, and the dealers' gamma exposure (GEX) in dollars per 1 % move of the
-underlying: gamma x open interest x 100 x spot² x 0.01, calls positive and puts
-negative, dealers taken as long the calls and short the puts the public holds.
+volume, and the dealers' exposures, calls positive and puts negative, dealers
+taken as long the calls and short the puts the public holds:
+  gex    gamma x open interest x 100 x spot² x 0.01: dollars per 1 % move
+  vanna  vanna x open interest x 100 x spot: dollars of delta per vol point
+  charm  charm x open interest x 100 x spot: dollars of delta per day
+Gamma is the chain's; a contract with open interest and none gets the chain's
+model's at the IV interpolated along its expiry's smile (gamma_estimated counts
+them). Vanna and charm are the chain's model's: American for stock and ETF
+options, European for index options, at the rate and dividend each expiry's
+quotes imply.
 
 The summary goes to stderr: max pain per expiry (the strike where the holders'
 options are worth least at expiry), the call wall and put wall (the most call
-open interest at or above spot, the most put open interest at or below it), the
-put/call open-interest ratio, GEX in total, and the zero-gamma level (the spot
-within 10 % where total GEX changes sign, every contract's gamma priced again
-there). --summary prints it instead of the rows, as one JSON object (--jq and
---template see the object; --csv has no place for it).
+open interest at or above spot, the most put open interest at or below it; the
+gamma walls weigh them by GEX), the put/call open-interest ratio, GEX, vanna and
+charm in total, and the zero-gamma level (the spot within 10 % where total GEX
+changes sign, every contract's gamma priced again there). --summary prints it
+instead of the rows, as one JSON object (--jq and --template see the object;
+--csv has no place for it). --profile prints the curve the zero-gamma search
+walks instead: total GEX at 200 spots over ±10 % and at spot itself.
 
 The expiries: every one (default), --expiry DATE, the first at least --dte N
 calendar days out (--dte 0: the nearest, 0DTE), or every one at most --max-dte N
@@ -57,6 +67,7 @@ past --date.`,
 		Example: `  chainwatch gex SPX --max-dte 30 --json
   chainwatch gex SPY --dte 0
   chainwatch gex SPX --summary --jq '.zero_gamma'
+  chainwatch gex SPX --dte 0 --profile --csv
   chainwatch gex QQQ --expiry 2026-12-18 --csv > qqq-dec.csv`,
 		Args:              exactlyOneSymbol,
 		ValidArgsFunction: completeSymbols(deps),
@@ -76,8 +87,10 @@ past --date.`,
 	fl.IntVar(&f.MaxDTE, "max-dte", 0, "every expiry at most N calendar days out")
 	fl.StringVar(&f.Date, "date", "", "a past trading day's end-of-day chain, yyyy-mm-dd (default today)")
 	fl.BoolVar(&f.Summary, "summary", false, "print the summary as one JSON object instead of the rows")
+	fl.BoolVar(&f.Profile, "profile", false, "print total GEX over spots within 10 % (the zero-gamma curve) instead of the rows")
 	addHeadlessFlags(cmd, &f.headless)
 	cmd.MarkFlagsMutuallyExclusive("expiry", "dte", "max-dte")
+	cmd.MarkFlagsMutuallyExclusive("summary", "profile")
 	return cmd
 }
 
@@ -95,6 +108,9 @@ func gexRun(f *GexOptions) error {
 		return badInput(err)
 	}
 	keys := gexKeys
+	if f.Profile {
+		keys = gexProfileKeys
+	}
 	if f.Summary {
 		if f.Export.csv {
 			return badInput(fmt.Errorf("--summary is one JSON object: --csv has no place for it; use --json, --jq or --template"))
@@ -107,7 +123,7 @@ func gexRun(f *GexOptions) error {
 	historical := q.Historical(now)
 	j := job{plan: planOf(api.EndpointOptionQuotes, mode, historical), keys: keys, historical: historical,
 		run: func(ctx context.Context, c *api.Client) (answer, error) {
-			return runGex(ctx, c, q, feed.ShownDay(q, f.Now()), r, f.Summary, f.Now())
+			return runGex(ctx, c, q, feed.ShownDay(q, f.Now()), r, f, f.Now())
 		}}
 	return f.execute(fc, mode, j)
 }
@@ -143,7 +159,7 @@ func (f *GexOptions) expiries() (positioning.Range, error) {
 // charges a chain the same whatever its size, and fewer expiries are
 // fewer bytes) and computes their figures, the data's time at for a
 // snapshot without one.
-func runGex(ctx context.Context, c *api.Client, q feed.Query, day api.Date, r positioning.Range, summary bool, at time.Time) (answer, error) {
+func runGex(ctx context.Context, c *api.Client, q feed.Query, day api.Date, r positioning.Range, f *GexOptions, at time.Time) (answer, error) {
 	p := api.OptionQuotesParams{Symbol: q.Symbol, Date: day.String(), Mode: q.Mode, MinExpiry: day.String()}
 	what := q.Symbol
 	switch r.Kind {
@@ -174,10 +190,16 @@ func runGex(ctx context.Context, c *api.Client, q feed.Query, day api.Date, r po
 		return a, noData(fmt.Errorf("%s: no expiry in that range on or after %s", what, day))
 	}
 	g := gexResult{chain: ch, r: r, figs: positioning.Compute(ch, sel)}
-	g.flip = positioning.NewCurve(ch, sel).ZeroGamma(ch.Spot, positioning.ZeroGammaGrid)
-	if summary {
+	curve := positioning.NewCurve(ch, sel)
+	g.flip = curve.ZeroGamma(ch.Spot, positioning.ZeroGammaGrid)
+	switch {
+	case f.Summary:
 		a.Export = g.summaryExport()
 		a.Rows = "the positioning summary of " + g.what()
+		return a, nil
+	case f.Profile:
+		a.Export = g.profileExport(curve)
+		a.Rows = g.profileText()
 		return a, nil
 	}
 	a.Export = g.rowsExport()

@@ -29,7 +29,7 @@ func (s *Store) Figures(ctx context.Context, asOf api.Date, cur map[string]float
 }
 
 // PastReports is how many past earnings reports the realized moves look at.
-const PastReports = 8
+const PastReports = vol.LastReports
 
 // RealizedMoves are the moves symbol made on its last PastReports reports
 // in events before day (vol.RealizedMoves), from the stored closes; a

@@ -13,6 +13,9 @@ type PositioningKeys struct {
 	// Spot brings the strikes around spot back after scrolling (the
 	// watch screen's Top keys: there is no top to a chain's strikes).
 	Spot key.Binding
+	// Greek cycles the dealer exposure shown by strike and in total:
+	// gamma (GEX), vanna, charm.
+	Greek key.Binding
 }
 
 // Positioning is the positioning page's key map.
@@ -20,6 +23,7 @@ func Positioning() PositioningKeys {
 	return PositioningKeys{
 		Range: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "expiries 0DTE/week/30d/all")),
 		Spot:  key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "back to spot")),
+		Greek: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "exposure gamma/vanna/charm")),
 	}
 }
 
@@ -28,12 +32,12 @@ func Positioning() PositioningKeys {
 func (p PositioningKeys) FullHelp(k KeyMap) [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, p.Spot},
-		{p.Range, k.Refresh, k.Date, k.Mode},
+		{p.Range, p.Greek, k.Refresh, k.Date, k.Mode},
 		{k.Positioning, k.Close, k.Help, k.Quit, k.Interrupt},
 	}
 }
 
 // ShortHelp is the page's keys a newcomer needs first.
 func (p PositioningKeys) ShortHelp(k KeyMap) []key.Binding {
-	return []key.Binding{p.Range, k.Up, k.Down, p.Spot, k.Close}
+	return []key.Binding{p.Range, p.Greek, k.Up, k.Down, p.Spot, k.Close}
 }

@@ -118,6 +118,41 @@ func TestGoldenPositioning(t *testing.T) {
 	}
 }
 
+// TestGoldenPositioningVanna: the page showing vanna exposure (x once),
+// then charm (x twice), at 160x48 and 80x24: the column, the totals and
+// what they mean follow the key.
+func TestGoldenPositioningVanna(t *testing.T) {
+	now := testNow
+	a := positioningRig(t, &now).a
+	for i, g := range []struct{ name, head, total string }{{"vanna", "VEX", "VEX per vol point"}, {"charm", "CEX", "CEX per day"}} {
+		a.Update(runeKey('x'))
+		if got := a.pp().Greek(); got != positioning.Greek(i+1) {
+			t.Fatalf("x: %v, want %s", got, g.name)
+		}
+		for _, size := range [][2]int{{160, 48}, {80, 24}} {
+			t.Run(fmt.Sprintf("%s-%dx%d", g.name, size[0], size[1]), func(t *testing.T) {
+				a.resize(size[0], size[1])
+				out := a.drawAt(now)
+				golden.RequireEqual(t, []byte(out))
+				plain := ansi.Strip(out)
+				want := []string{g.head}
+				if size[0] == 160 {
+					want = append(want, g.total)
+				}
+				for _, w := range want {
+					if !strings.Contains(plain, w) {
+						t.Errorf("the page lacks %q:\n%s", w, plain)
+					}
+				}
+			})
+		}
+	}
+	a.Update(runeKey('x'))
+	if a.pp().Greek() != positioning.Gamma {
+		t.Errorf("x thrice: %v, not gamma again", a.pp().Greek())
+	}
+}
+
 // TestPositioningCostsNothingWhenHeld: with the whole chain held (the
 // screen's first fetch), opening the page asks for nothing: the ladder's
 // chain, tape and calendar it covers are not polled, and the whole chain

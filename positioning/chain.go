@@ -16,14 +16,28 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/market"
+	"chainwatch/pricing"
 )
 
-// Side is what the figures read of one contract, kept small: a whole
-// SPX chain is 20,000 contracts and the page holds one between fetches.
-// Counts are -1 and floats NaN where the service sent null.
+// Side is what the figures read of one contract: a whole SPX chain is
+// 20,000 contracts and the page holds one between fetches. Counts are -1
+// and floats NaN where the service sent null. Gamma is float64 because
+// GEX multiplies it by spot² x 100 x open interest and is stated to the
+// cent.
 type Side struct {
 	OI, Volume int32
-	Gamma, IV  float32 // gamma per 1.00 of the underlying; IV a fraction
+	// Estimated: the service sent no gamma for a contract with open
+	// interest; Gamma (and IV, when it sent none either) is the chain's
+	// model's at the IV interpolated along the expiry's smile (estimate).
+	Estimated bool
+	Gamma     float64 // per 1.00 of the underlying
+	IV        float64 // a fraction
+	Mid       float64 // the quote's mid, for the expiry's carry
+	// Vanna and Charm are the model's (pricing.VannaCharm) at spot, per
+	// volatility point and per day, priced once with the chain (for a
+	// contract with open interest and an IV; 0 otherwise) so a range's
+	// figures only sum them.
+	Vanna, Charm float64
 }
 
 // Row is one strike of one expiry of one root: its call and its put.
@@ -41,6 +55,12 @@ type Expiry struct {
 	DTE  int     // calendar days from the day the data shows
 	T    float64 // years (ACT/365) from the data's time to the close of the expiry day; <= 0: settled
 	Rows []Row
+	// Carry is the expiry's rate and dividend yield as its own quotes
+	// imply them (pricing.ImpliedCarry); Borrowed says they could not
+	// tell and the nearest expiry's that could stands in (zero when none
+	// could).
+	Carry    pricing.Carry
+	Borrowed bool
 }
 
 // Chain is a snapshot as the figures read it: the underlying's price and
@@ -51,17 +71,22 @@ type Chain struct {
 	AsOf    time.Time // the data's time: the underlying's timestamp on Day
 	Spot    float64   // NaN: no price known
 	Implied bool      // Spot is the implied mid of the option book
-	Exps    []Expiry  // by date, then root (the one named like the underlying first)
+	// American: the chain prices its options American (equity and ETF
+	// options), not European (index options): pricing.AmericanStyle.
+	American bool
+	Exps     []Expiry // by date, then root (the one named like the underlying first)
 }
 
 // nullSide is a contract that is not listed.
-var nullSide = Side{OI: -1, Volume: -1, Gamma: float32(math.NaN()), IV: float32(math.NaN())}
+var nullSide = Side{OI: -1, Volume: -1, Gamma: math.NaN(), IV: math.NaN(), Mid: math.NaN()}
 
 // FromSnapshot groups a snapshot into a Chain for day. Expiries before
 // day have settled and are left out. The data's time is the underlying's
-// timestamp on day; without one, at, but no later than day's close.
+// timestamp on day; without one, at, but no later than day's close. Each
+// expiry's carry is implied from its quotes, and a contract with open
+// interest and no gamma gets the model's (model.go).
 func FromSnapshot(snap *api.SymbolWithOptions, day api.Date, at time.Time) *Chain {
-	c := &Chain{Symbol: snap.Symbol, Day: day, AsOf: asOf(&snap.Underlying, day, at)}
+	c := &Chain{Symbol: snap.Symbol, Day: day, AsOf: asOf(&snap.Underlying, day, at), American: pricing.AmericanStyle(snap.Symbol)}
 	c.Spot, c.Implied = snap.Underlying.SpotImplied()
 	opts := snap.Options
 	idx := make([]int32, 0, len(opts))
@@ -98,12 +123,14 @@ func FromSnapshot(snap *api.SymbolWithOptions, day api.Date, at time.Time) *Chai
 			r.Call = sideOf(o)
 		}
 	}
+	c.carry()
+	c.estimate()
 	return c
 }
 
 // sideOf reads one contract.
 func sideOf(o *api.OptionData) Side {
-	return Side{OI: count(o.OpenInterest), Volume: count(o.Volume), Gamma: float32(api.OrNaN(o.Gamma)), IV: float32(api.OrNaN(o.IV))}
+	return Side{OI: count(o.OpenInterest), Volume: count(o.Volume), Gamma: api.OrNaN(o.Gamma), IV: api.OrNaN(o.IV), Mid: api.OrNaN(o.Mid)}
 }
 
 func count(n api.Int) int32 {

@@ -1,7 +1,6 @@
 package positioning
 
 import (
-	"chainwatch/pricing"
 	"cmp"
 	"math"
 	"slices"
@@ -11,13 +10,17 @@ import (
 
 // StrikeRow is one strike over the expiries of a range, every root
 // summed: the open interest and today's volume of its calls and puts, and
-// the dealers' gamma exposure there in dollars per 1 % move of the
-// underlying (calls positive, puts negative: see GEX).
+// the dealers' exposures there (calls positive, puts negative: see
+// GEXOf): gamma in dollars per 1 % move of the underlying, vanna in
+// dollars of delta per volatility point, charm in dollars of delta per
+// day (exposure.go).
 type StrikeRow struct {
 	Strike                float64
 	CallOI, PutOI         int64
 	CallVolume, PutVolume int64
 	CallGEX, PutGEX       float64
+	CallVanna, PutVanna   float64
+	CallCharm, PutCharm   float64
 }
 
 // GEX is the strike's net dealer gamma exposure.
@@ -48,42 +51,39 @@ type Figures struct {
 	// CallGEX, PutGEX and GEX are the dealers' gamma exposure summed
 	// over the rows, in dollars per 1 % move.
 	CallGEX, PutGEX, GEX float64
-}
-
-// Dealers is the assumption behind GEX's sign, in the words the page and
-// `chainwatch gex` state it with.
-const Dealers = "dealers assumed long calls, short puts"
-
-// GEXOf is one contract's dealer gamma exposure in dollars per 1 % move
-// of the underlying: the dollar change of the dealers' delta when spot
-// moves 1 %, gamma x open interest x 100 x spot² x 0.01. Dealers are
-// taken as long the calls and short the puts the public holds (the usual
-// assumption: the public buys puts for protection and sells calls over
-// its stock), so a call's is positive and a put's negative. NaN gamma or
-// no open interest adds nothing.
-func GEXOf(gamma float64, oi int64, spot float64, put bool) float64 {
-	if math.IsNaN(gamma) || oi <= 0 {
-		return 0
-	}
-	g := gamma * float64(oi) * pricing.Multiplier * spot * spot * 0.01
-	if put {
-		return -g
-	}
-	return g
+	// Vanna and Charm are the dealers' vanna and charm exposure summed,
+	// calls and puts (see StrikeRow for the units).
+	CallVanna, PutVanna, Vanna float64
+	CallCharm, PutCharm, Charm float64
+	// GammaCallWall is the strike at or above spot with the most call
+	// GEX, GammaPutWall the one at or below spot with the most put GEX
+	// (the largest in size): the walls weighted by gamma, beside the ones
+	// by open interest.
+	GammaCallWall, GammaPutWall float64
+	// GammaEstimated counts the contracts with open interest the service
+	// sent no gamma for, whose gamma is the model's (Side.Estimated);
+	// GammaMissing those it could not estimate either (no IV anywhere on
+	// their expiry), which add nothing.
+	GammaEstimated, GammaMissing int
+	// EstimatedGEX is the part of GEX the estimated gammas make.
+	EstimatedGEX float64
 }
 
 // Compute is the figures of the expiries sel (from Range.Select) at the
 // chain's spot. The zero-gamma level is ZeroGamma's: it reprices every
 // contract, which costs more than all of these together.
 func Compute(c *Chain, sel []int) Figures {
-	f := Figures{Spot: c.Spot, Expiries: sel, CallWall: math.NaN(), PutWall: math.NaN(), PCOI: math.NaN()}
+	f := Figures{Spot: c.Spot, Expiries: sel, CallWall: math.NaN(), PutWall: math.NaN(), PCOI: math.NaN(),
+		GammaCallWall: math.NaN(), GammaPutWall: math.NaN()}
 	f.Rows = aggregate(c, sel)
+	f.GammaEstimated, f.GammaMissing, f.EstimatedGEX = estimated(c, sel)
 	f.MaxPain = make([]Pain, len(sel))
 	for i, x := range sel {
 		e := &c.Exps[x]
 		f.MaxPain[i] = Pain{Date: e.Date, Root: e.Root, Strike: MaxPain(e.Rows)}
 	}
 	var callBest, putBest int64
+	var callGBest, putGBest float64
 	for i := range f.Rows {
 		r := &f.Rows[i]
 		f.CallOI += r.CallOI
@@ -92,6 +92,16 @@ func Compute(c *Chain, sel []int) Figures {
 		f.PutVolume += r.PutVolume
 		f.CallGEX += r.CallGEX
 		f.PutGEX += r.PutGEX
+		f.CallVanna += r.CallVanna
+		f.PutVanna += r.PutVanna
+		f.CallCharm += r.CallCharm
+		f.PutCharm += r.PutCharm
+		if r.Strike >= c.Spot && r.CallGEX > callGBest {
+			f.GammaCallWall, callGBest = r.Strike, r.CallGEX
+		}
+		if r.Strike <= c.Spot && -r.PutGEX > 0 && -r.PutGEX >= putGBest {
+			f.GammaPutWall, putGBest = r.Strike, -r.PutGEX
+		}
 		// Ascending strikes: the call wall keeps the first (nearest spot)
 		// of equals, the put wall the last.
 		if r.Strike >= c.Spot && r.CallOI > callBest {
@@ -102,6 +112,8 @@ func Compute(c *Chain, sel []int) Figures {
 		}
 	}
 	f.GEX = f.CallGEX + f.PutGEX
+	f.Vanna = f.CallVanna + f.PutVanna
+	f.Charm = f.CallCharm + f.PutCharm
 	if f.CallOI > 0 {
 		f.PCOI = float64(f.PutOI) / float64(f.CallOI)
 	}
@@ -138,10 +150,38 @@ func aggregate(c *Chain, sel []int) []StrikeRow {
 		s.PutOI += r.Put.oi()
 		s.CallVolume += r.Call.volume()
 		s.PutVolume += r.Put.volume()
-		s.CallGEX += GEXOf(float64(r.Call.Gamma), r.Call.oi(), c.Spot, false)
-		s.PutGEX += GEXOf(float64(r.Put.Gamma), r.Put.oi(), c.Spot, true)
+		s.CallGEX += GEXOf(r.Call.Gamma, r.Call.oi(), c.Spot, false)
+		s.PutGEX += GEXOf(r.Put.Gamma, r.Put.oi(), c.Spot, true)
+		v, ch := exposure(&r.Call, c.Spot, true)
+		s.CallVanna += v
+		s.CallCharm += ch
+		v, ch = exposure(&r.Put, c.Spot, false)
+		s.PutVanna += v
+		s.PutCharm += ch
 	}
 	return out
+}
+
+// estimated counts the contracts of sel with open interest whose gamma
+// is the model's, and those with none at all, and sums the GEX of the
+// first.
+func estimated(c *Chain, sel []int) (est, missing int, gex float64) {
+	for _, x := range sel {
+		for i := range c.Exps[x].Rows {
+			r := &c.Exps[x].Rows[i]
+			for _, s := range [2]*Side{&r.Call, &r.Put} {
+				switch {
+				case s.oi() <= 0:
+				case s.Estimated:
+					est++
+					gex += GEXOf(s.Gamma, s.oi(), c.Spot, s == &r.Put)
+				case math.IsNaN(s.Gamma):
+					missing++
+				}
+			}
+		}
+	}
+	return est, missing, gex
 }
 
 // MaxPain is the strike among rows (ascending) at which, were the

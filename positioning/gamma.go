@@ -1,8 +1,10 @@
 package positioning
 
 import (
-	"chainwatch/pricing"
 	"math"
+	"slices"
+
+	"chainwatch/pricing"
 )
 
 // The zero-gamma level is the spot at which the dealers' total gamma
@@ -11,12 +13,20 @@ import (
 // sends each contract's gamma at today's spot only, so the level is found
 // by pricing every contract's gamma again at other spots.
 //
-// Gamma is the client's one Black-Scholes's (pricing.GammaShape), from
-// the contract's own IV and its time to the close of its expiry day, with
-// no rate and no dividend: over a ±10 % grid they move a contract's gamma
-// far less than its IV's error. It is the sandbox's bsm gamma at R = Q = 0
-// (a test holds them equal); the client does not import the sandbox,
-// which stands for a remote service.
+// Gamma is the chain's model's (model.go), as the displayed GEX's is:
+// from the contract's own IV (the smile's where it has none), its time to
+// the close of its expiry day and its expiry's carry. Its shape over spot
+// is Black-Scholes-Merton's (pricing.GammaCurve), scaled to the gamma the
+// contract has at spot (the service's, or the estimate's): at most twice
+// the model's, and never negative. For index options (European) the scale
+// is 1 but for the rounding of the spot the service sends (which moves a
+// gamma a minute from expiry by a percent or two); for an American
+// contract it is early exercise's effect on gamma's level at spot,
+// Bjerksund-Stensland's over Black-Scholes-Merton's, where pricing it
+// American at every spot of the grid would cost a hundred times more. So
+// the curve at spot is the displayed total. A put deep enough to be
+// exercised (gamma 0) adds nothing at any spot, which understates the
+// curve above spot a little, where it would leave the exercise region.
 
 // ZeroGammaRange is how far from spot the level is looked for: ±10 %.
 const ZeroGammaRange = 0.10
@@ -41,12 +51,13 @@ func NewCurve(c *Chain, sel []int) *Curve {
 		n += 2 * len(c.Exps[x].Rows)
 	}
 	cv := &Curve{terms: make([]term, 0, n)}
+	ls := math.Log(c.Spot)
 	for _, x := range sel {
 		e := &c.Exps[x]
 		for i := range e.Rows {
 			r := &e.Rows[i]
-			cv.add(r.Strike, &r.Call, e.T, 1)
-			cv.add(r.Strike, &r.Put, e.T, -1)
+			cv.add(c, e, r.Strike, &r.Call, true, ls)
+			cv.add(c, e, r.Strike, &r.Put, false, ls)
 		}
 	}
 	return cv
@@ -54,13 +65,26 @@ func NewCurve(c *Chain, sel []int) *Curve {
 
 // add adds a contract: its exposure at spot S is gamma x open interest x
 // the multiplier x S² x 1 %, which is S x w x exp(-x²/2) with w folding
-// the gamma's peak.
-func (cv *Curve) add(strike float64, s *Side, t, sign float64) {
-	g, ok := pricing.GammaShapeOf(strike, t, float64(s.IV))
-	if s.oi() <= 0 || !ok {
+// the gamma's peak and its scale to the contract's gamma at spot (ls is
+// ln spot).
+func (cv *Curve) add(c *Chain, e *Expiry, strike float64, s *Side, call bool, ls float64) {
+	if s.oi() <= 0 {
 		return
 	}
-	w := sign * float64(s.oi()) * pricing.Multiplier * 0.01 * g.Peak
+	g, ok := pricing.GammaCurveOf(c.Params(e, strike, call, c.Spot, s.IV))
+	if !ok {
+		return
+	}
+	w := float64(s.oi()) * pricing.Multiplier * 0.01 * g.Peak
+	if !call {
+		w = -w
+	}
+	if s.Gamma >= 0 {
+		x := (ls - g.Mean) * g.InvSD
+		if at := g.Peak / c.Spot * math.Exp(-x*x/2); at > 0 {
+			w *= min(s.Gamma/at, 2)
+		}
+	}
 	cv.terms = append(cv.terms, term{m: g.Mean, inv: g.InvSD, w: w})
 }
 
@@ -106,6 +130,19 @@ func (cv *Curve) Grid(lo, hi float64, n int) (spots, gex []float64) {
 		gex[i] *= spots[i]
 	}
 	return spots, gex
+}
+
+// Profile is the curve the zero-gamma search walks, as `gex --profile`
+// prints it: the exposure at n spots evenly spaced in log price over
+// ±ZeroGammaRange of spot, and at spot itself, in order (n+1 points; none
+// without a spot).
+func (cv *Curve) Profile(spot float64, n int) (spots, gex []float64) {
+	if !(spot > 0) || n < 2 {
+		return nil, nil
+	}
+	spots, gex = cv.Grid(spot*(1-ZeroGammaRange), spot*(1+ZeroGammaRange), n)
+	i, _ := slices.BinarySearch(spots, spot)
+	return slices.Insert(spots, i, spot), slices.Insert(gex, i, cv.At(spot))
 }
 
 // walk adds the term's w x exp(-x_i²/2) to acc at every spot i, where

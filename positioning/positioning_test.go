@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/market"
 	"chainwatch/pricing"
 )
 
@@ -82,6 +83,12 @@ func TestMaxPainWithoutOpenInterest(t *testing.T) {
 // put/call ratio follow from them.
 func TestGEXByPlainLoop(t *testing.T) {
 	snap := fixture(20, 61, 3)
+	// Every gamma sent: an estimated one is TestEstimatedGamma's.
+	for i := range snap.Options {
+		if o := &snap.Options[i]; !o.Gamma.Valid {
+			o.Gamma = api.Some(0.0001)
+		}
+	}
 	c := FromSnapshot(snap, day, at)
 	spot := snap.Underlying.Spot()
 	for _, tc := range []struct {
@@ -178,8 +185,10 @@ func knownFlip(iv float64, days int) (*Chain, float64) {
 		typ    api.OptionType
 		strike float64
 	}{{api.Call, 6100}, {api.Put, 5900}} {
+		// The gamma the service would send: the curve is scaled to it.
+		_, g := pricing.Compute(pricing.Params{S: 6001.5, K: o.strike, T: market.YearsTo(exp, at), Vol: iv, Call: o.typ == api.Call})
 		snap.Options = append(snap.Options, api.OptionData{Root: "SPXW", Expiry: exp, Strike: o.strike, OptionType: o.typ,
-			OpenInterest: api.Some(int64(1000)), IV: api.Some(iv), Gamma: api.Some(0.001)})
+			OpenInterest: api.Some(int64(1000)), IV: api.Some(iv), Gamma: api.Some(g.Gamma)})
 	}
 	c := FromSnapshot(snap, day, at)
 	sd2 := iv * iv * c.Exps[0].T

@@ -24,6 +24,7 @@ type PositioningView struct {
 	Center int
 	Figs   *positioning.Figures
 	Flip   positioning.Flip
+	Greek  positioning.Greek  // the exposure shown by strike and in total
 	Chain  *positioning.Chain // for the expiries' dates and roots
 	Term   TermCost
 	// Paid is what the whole chain held cost, Ladder whether it came with

@@ -25,7 +25,7 @@ func posBars(v *PositioningView, w, height int, st *theme.Styles) []string {
 	for i := first; i < last; i++ {
 		scale = max(scale, v.Rows[i].CallOI, v.Rows[i].PutOI)
 	}
-	out = append(out, posHead(c, w, scale, st))
+	out = append(out, posHead(c, w, scale, v.Greek, st))
 	// The spot and zero-gamma lines, in the order of their prices: each
 	// goes above the first strike at or over it (not above the first
 	// row drawn: the window's edge is no place between two strikes).
@@ -82,7 +82,7 @@ func posWindow(v *PositioningView, n int) (first, last int) {
 }
 
 // posHead is the columns' heads, the bars' scale among them.
-func posHead(c posCols, w int, scale int64, st *theme.Styles) string {
+func posHead(c posCols, w int, scale int64, greek positioning.Greek, st *theme.Styles) string {
 	l := newPaneLine(w, theme.Span{})
 	m := st.Span(theme.ToneMuted, theme.ShadeNone)
 	if c.vol > 0 {
@@ -110,7 +110,7 @@ func posHead(c posCols, w int, scale int64, st *theme.Styles) string {
 		l.put(m, padLeft("call vol", c.vol))
 	}
 	l.blank(1)
-	l.put(m, padLeft("GEX", c.gex))
+	l.put(m, padLeft(greek.Short(), c.gex))
 	if c.tag > 0 {
 		l.blank(1)
 		l.put(m, padRight("mark", c.tag))
@@ -119,7 +119,8 @@ func posHead(c posCols, w int, scale int64, st *theme.Styles) string {
 }
 
 // posRow is one strike: its puts' volume, open interest and bar, the
-// strike, its calls' bar, open interest and volume, its GEX, and its
+// strike, its calls' bar, open interest and volume, its dealer exposure
+// in the greek shown (GEX, VEX or CEX), and its
 // marks (call wall, put wall, max pain).
 func posRow(v *PositioningView, r *positioning.StrikeRow, c posCols, w int, scale int64, st *theme.Styles) string {
 	l := newPaneLine(w, theme.Span{})
@@ -174,7 +175,8 @@ func posRow(v *PositioningView, r *positioning.StrikeRow, c posCols, w int, scal
 		l.blank(1)
 		l.putASCII(muted, size(r.CallVolume, c.vol))
 	}
-	g := r.GEX()
+	gc, gp := r.Of(v.Greek)
+	g := gc + gp
 	l.blank(1)
 	l.putASCII(st.Span(signTone(g), theme.ShadeNone), cell(c.gex, true, func(b []byte) []byte { return appendGEX(b, g) }))
 	if c.tag > 0 {

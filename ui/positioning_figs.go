@@ -123,12 +123,17 @@ func posPanel(v *PositioningView, w, h int, st *theme.Styles) []string {
 	put(posKV(w, "OI calls / puts", fmtSize(f.CallOI)+" / "+fmtSize(f.PutOI), theme.ToneText, st))
 	put(posKV(w, "Volume c / p", fmtSize(f.CallVolume)+" / "+fmtSize(f.PutVolume), theme.ToneText, st))
 	put(paneBlank(w))
-	put(posKV(w, "GEX per 1% move", fmtGEX(f.GEX), signTone(f.GEX), st))
-	put(posKV(w, "  calls", fmtGEX(f.CallGEX), signTone(f.CallGEX), st))
-	put(posKV(w, "  puts", fmtGEX(f.PutGEX), signTone(f.PutGEX), st))
+	gc, gp := f.Of(v.Greek)
+	put(posKV(w, v.Greek.Short()+" "+v.Greek.Unit(), fmtGEX(gc+gp), signTone(gc+gp), st))
+	put(posKV(w, "  calls", fmtGEX(gc), signTone(gc), st))
+	put(posKV(w, "  puts", fmtGEX(gp), signTone(gp), st))
 	put(posKV(w, "Zero gamma", flipText(v.Flip, v.Spot), theme.ToneWarn, st))
+	put(posKV(w, "Gamma walls c / p", fmtStrike(f.GammaCallWall)+" / "+fmtStrike(f.GammaPutWall), theme.ToneText, st))
 	note(positioning.Dealers + ":")
-	note("GEX > 0 damps moves, < 0 feeds them")
+	note(greekNote(v.Greek))
+	if n := f.GammaEstimated; n > 0 {
+		note(strconv.Itoa(n) + " gammas estimated from the smile")
+	}
 	put(paneBlank(w))
 	l := newPaneLine(w, theme.Span{})
 	l.put(st.Span(theme.ToneBold, theme.ShadeNone), "Max pain")
@@ -170,11 +175,33 @@ func posFigureLines(v *PositioningView, width int, st *theme.Styles) []string {
 	}
 	l1 := line([2]string{"max pain ", pain}, [2]string{"call wall ", fmtStrike(f.CallWall)},
 		[2]string{"put wall ", fmtStrike(f.PutWall)}, [2]string{"P/C OI ", fixedText(f.PCOI, 2)})
-	l2 := line([2]string{"GEX/1% ", fmtGEX(f.GEX) + " (calls " + fmtGEX(f.CallGEX) + ", puts " + fmtGEX(f.PutGEX) + ")"},
+	gc, gp := f.Of(v.Greek)
+	l2 := line([2]string{[...]string{"GEX/1% ", "VEX/vol pt ", "CEX/day "}[v.Greek], fmtGEX(gc+gp) + " (calls " + fmtGEX(gc) + ", puts " + fmtGEX(gp) + ")"},
 		[2]string{"zero gamma ", flipText(v.Flip, v.Spot)})
+	// The dealer assumption first, then the estimates (when there are
+	// any), then what the sign means: the last goes first when narrow.
+	notes := []paneSeg{{prio: 90}, {prio: 80}, {prio: 70}}
+	notes[0].add(theme.ToneMuted, positioning.Dealers)
+	if f.GammaEstimated > 0 {
+		notes[1].add(theme.ToneWarn, strconv.Itoa(f.GammaEstimated)+" gammas estimated")
+	}
+	notes[2].add(theme.ToneMuted, greekNote(v.Greek))
+	notes = slices.DeleteFunc(notes, func(s paneSeg) bool { return s.n == 0 })
+	fitSegs(notes, width, 3)
 	l := newPaneLine(width, theme.Span{})
-	l.put(st.Span(theme.ToneMuted, theme.ShadeNone), positioning.Dealers+": GEX > 0 damps moves, < 0 feeds them")
+	putSegs(&l, notes, 3, st, theme.ShadeNone)
 	return []string{l1, l2, l.line()}
+}
+
+// greekNote is what the exposure shown means for the market, in a line.
+func greekNote(g positioning.Greek) string {
+	switch g {
+	case positioning.Vanna:
+		return "VEX > 0: dealers sell as vol rises"
+	case positioning.Charm:
+		return "CEX > 0: dealers sell as time passes"
+	}
+	return "GEX > 0 damps moves, < 0 feeds them"
 }
 
 // wallText is a wall's strike and its open interest.

@@ -9,7 +9,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"chainwatch/api"
+	"chainwatch/market"
 	"chainwatch/positioning"
+	"chainwatch/pricing"
 	"chainwatch/theme"
 )
 
@@ -26,8 +28,15 @@ func posFixture(spot float64) PositioningView {
 				if typ == api.Put {
 					oi = 100 + 80*max(100-k, 0)
 				}
+				// The gamma the chain's model gives (none without a spot).
+				var gamma api.Float
+				if spot > 0 {
+					p := pricing.Params{S: spot, K: k, T: market.YearsTo(day.AddDays(d), snap.Timestamp.On(day)), Vol: 0.3, Call: typ == api.Call, American: true}
+					_, g := pricing.Compute(p)
+					gamma = api.Some(g.Gamma)
+				}
 				snap.Options = append(snap.Options, api.OptionData{Root: "XYZ", Expiry: day.AddDays(d), Strike: k, OptionType: typ,
-					OpenInterest: api.Some(int64(oi)), Volume: api.Some(int64(k)), IV: api.Some(0.3), Gamma: api.Some(0.05)})
+					OpenInterest: api.Some(int64(oi)), Volume: api.Some(int64(k)), IV: api.Some(0.3), Gamma: gamma})
 			}
 		}
 	}
@@ -119,6 +128,30 @@ func TestPositioningBars(t *testing.T) {
 	for v, want := range map[float64]string{1.234e9: "+$1.2B", -870.1e6: "-$870.1M", 0.2: "$0", math.NaN(): "-"} {
 		if got := fmtGEX(v); got != want {
 			t.Errorf("fmtGEX(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// TestPositioningSaysEstimatedGamma: the figures say how many gammas
+// the model estimated, beside the bars (wide) and above them (narrow),
+// and the exposure shown follows the view's greek with its unit.
+func TestPositioningSaysEstimatedGamma(t *testing.T) {
+	st := theme.New(theme.Dark(), false)
+	v := posFixture(100.4)
+	f := *v.Figs
+	f.GammaEstimated = 7
+	v.Figs = &f
+	for _, w := range []int{80, 160} {
+		plain := ansi.Strip(strings.Join(Positioning(&v, w, 30, st), "\n"))
+		if !strings.Contains(plain, "7 gammas estimated") {
+			t.Errorf("%d columns: the page does not say 7 gammas were estimated:\n%s", w, plain)
+		}
+	}
+	v.Greek = positioning.Charm
+	plain := ansi.Strip(strings.Join(Positioning(&v, 160, 30, st), "\n"))
+	for _, want := range []string{"CEX per day", " CEX ", "CEX > 0: dealers sell as time passes"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("charm shown: the page lacks %q:\n%s", want, plain)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"chainwatch/api"
 	"chainwatch/text"
 	"chainwatch/theme"
 	"chainwatch/vol"
@@ -31,9 +32,14 @@ type VolData struct {
 	// Implied is the next earnings report's move as the options price it
 	// (nil: none known or no two-sided ATM market); Realized the last
 	// reports' moves from the store of past days, newest first.
-	Implied  *vol.EarningsMove
+	Implied  *vol.Implied
 	Realized []vol.EarningsMove
-	Message  string // instead of everything: loading, no such symbol
+	// Missing are the last reports whose closes the store lacks (no
+	// realized move), BackfillDays the `history backfill --days` that
+	// stores them.
+	Missing      []api.EarningsEvent
+	BackfillDays int
+	Message      string // instead of everything: loading, no such symbol
 	// Charts, when set, keeps the drawn charts between frames: a chart
 	// costs a few megabytes of canvas to draw, and most frames of the
 	// page only move a countdown.
@@ -254,9 +260,11 @@ func volSummary(d *VolData, width int, st *theme.Styles) string {
 	return l.line()
 }
 
-// earningsSegs set the next report's implied move against the moves the
-// last reports made: "◆ earn Jan28 AMC ±4.1% implied" and "3.2% avg of
-// last 4: +5.0 -2.1": is the event priced rich or cheap.
+// earningsSegs set the next report's implied moves against the moves the
+// last reports made: "◆ earn Jan28 AMC ±4.1% event, ±10.9% straddle" (the
+// report alone, then the whole straddle of the expiry after it: see
+// vol.Implied) and "3.2% avg of last 4: +5.0 -2.1": is the event priced
+// rich or cheap.
 func earningsSegs(d *VolData, nums *paneNums) []paneSeg {
 	var out []paneSeg
 	if im := d.Implied; im != nil {
@@ -266,7 +274,10 @@ func earningsSegs(d *VolData, nums *paneNums) []paneSeg {
 		if im.When != "" {
 			sg.add(theme.ToneMuted, " "+string(im.When))
 		}
-		sg.add(theme.ToneText, " ±").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendPct(b, im.MovePct, 1) })).add(theme.ToneMuted, " implied")
+		if !math.IsNaN(im.EventPct) {
+			sg.add(theme.ToneText, " ±").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendPct(b, im.EventPct, 1) })).add(theme.ToneMuted, " event,")
+		}
+		sg.add(theme.ToneText, " ±").addB(theme.ToneText, nums.with(func(b []byte) []byte { return appendPct(b, im.MovePct, 1) })).add(theme.ToneMuted, " straddle")
 		out = append(out, sg)
 	}
 	if n := len(d.Realized); n > 0 {
@@ -283,6 +294,13 @@ func earningsSegs(d *VolData, nums *paneNums) []paneSeg {
 				return strconv.AppendFloat(b, 100*m.MovePct, 'f', 1, 64)
 			}))
 		}
+		out = append(out, sg)
+	}
+	if n := len(d.Missing); n > 0 {
+		var sg paneSeg
+		sg.prio = 45
+		sg.addB(theme.ToneWarn, nums.int(int64(n))).add(theme.ToneMuted, " reports lack closes: history backfill --days ").
+			addB(theme.ToneText, nums.int(int64(d.BackfillDays)))
 		out = append(out, sg)
 	}
 	return out

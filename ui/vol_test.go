@@ -94,6 +94,45 @@ func TestGoldenVolPage(t *testing.T) {
 	}
 }
 
+// TestGoldenVolPageEarnings: the vol page with the next report's event
+// and straddle moves, at 80x24's and 160x48's room.
+func TestGoldenVolPageEarnings(t *testing.T) {
+	d := volFixture()
+	day := api.NewDate(2026, 11, 20)
+	im := vol.Implied{EarningsMove: vol.EarningsMove{Date: day.AddDays(9), When: api.AfterClose, Next: true, Expiry: day.AddDays(14), Move: 24.6, MovePct: 0.041},
+		Before: day.AddDays(7), Event: 11.9, EventPct: 0.0198}
+	d.Implied = &im
+	d.Realized = []vol.EarningsMove{{Date: day.AddDays(-80), MovePct: 0.032}, {Date: day.AddDays(-170), MovePct: -0.051}}
+	for _, c := range []struct {
+		name string
+		w, h int
+	}{{"80x21", 80, 21}, {"160x45", 160, 45}} {
+		t.Run(c.name, func(t *testing.T) {
+			lines := VolPage(&d, c.w, c.h, darkStyles)
+			checkBlock(t, c.name, lines, c.w, c.h)
+			out := strings.Join(lines, "\n")
+			golden.RequireEqual(t, []byte(out))
+			// At 80 columns the title keeps the spot and IV30 first.
+			if plain := ansi.Strip(out); c.w == 160 && !strings.Contains(plain, "±2.0% event, ±4.1% straddle") {
+				t.Errorf("the page does not set the event move beside the straddle's:\n%s", plain)
+			}
+		})
+	}
+}
+
+// TestVolPageNamesMissingReports: the title says how many of the last
+// reports have no realized move and the backfill that stores them, where
+// there is room.
+func TestVolPageNamesMissingReports(t *testing.T) {
+	d := volFixture()
+	d.Missing = []api.EarningsEvent{{ReportDate: api.NewDate(2026, 7, 30)}, {ReportDate: api.NewDate(2026, 4, 30)}}
+	d.BackfillDays = 143
+	plain := ansi.Strip(strings.Join(VolPage(&d, 213, 45, darkStyles), "\n"))
+	if !strings.Contains(plain, "2 reports lack closes: history backfill --days 143") {
+		t.Errorf("the page does not name the missing reports:\n%s", plain[:400])
+	}
+}
+
 // TestVolPageFits: every size from a sliver to a wall is exactly its
 // size, stacked or side by side, in every smile mode and without data.
 func TestVolPageFits(t *testing.T) {

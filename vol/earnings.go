@@ -28,6 +28,10 @@ func ReportSessions(day api.Date, when api.ReportTime) (before, after api.Date) 
 	return market.PrevTradingDay(after), after
 }
 
+// LastReports is how many past reports the realized moves look at (the
+// store's RealizedMoves, the reports Missing names).
+const LastReports = 8
+
 // PastReports are the last n earnings reports of events before today,
 // newest first.
 func PastReports(events []api.CalendarEvent, today api.Date, n int) []api.EarningsEvent {
@@ -45,9 +49,10 @@ func PastReports(events []api.CalendarEvent, today api.Date, n int) []api.Earnin
 }
 
 // RealizedMoves are the moves of reports from closes by session (the
-// store's); a report whose two closes are not both known is left out.
+// store's); a report whose two closes are not both known is left out
+// (Missing names them). Never nil: nil is a caller's "no store".
 func RealizedMoves(reports []api.EarningsEvent, closes map[api.Date]float64) []EarningsMove {
-	var out []EarningsMove
+	out := make([]EarningsMove, 0, len(reports))
 	for _, r := range reports {
 		b, a := ReportSessions(r.ReportDate, r.TimeOfDay)
 		cb, ok1 := closes[b]
@@ -60,11 +65,29 @@ func RealizedMoves(reports []api.EarningsEvent, closes map[api.Date]float64) []E
 	return out
 }
 
-// ImpliedMove is the next report's move as the options price it: the ATM
+// Implied is the next report's move as the options price it, two ways.
+// The straddle (the embedded move: Move, MovePct, Expiry) is the whole ATM
 // straddle of the first expiry on or after the session that trades on the
-// news, from the surface's figures; ok false without such an expiry or
-// without a two-sided ATM market on it.
-func ImpliedMove(next api.EarningsEvent, figs []Figures, spot float64) (EarningsMove, bool) {
+// news: the report and every ordinary day to that expiry, all of it. The
+// event move takes the ordinary days out: the expiry before the news
+// (Before) prices ordinary days only, at its ATM IV σb; the one after at
+// σa carries them and the report, so the report alone is the variance
+// (σa² - σb²) Ta, Ta the years to the expiry after, the ordinary days
+// taken at σb's rate. As a move, comparable with a straddle's price,
+// that is spot x √(2/π) x √variance, the mean absolute move of a normal
+// with that variance (an ATM straddle is worth about the same multiple of
+// spot x σ√T). Event and EventPct are NaN without an expiry before the
+// news with an ATM IV; 0 when the expiry after is no dearer than it.
+type Implied struct {
+	EarningsMove
+	Before          api.Date
+	Event, EventPct float64
+}
+
+// ImpliedMove is the next report's implied moves from the surface's
+// figures; ok false without an expiry after the news or without a
+// two-sided ATM market on it.
+func ImpliedMove(next api.EarningsEvent, figs []Figures, spot float64) (Implied, bool) {
 	_, after := ReportSessions(next.ReportDate, next.TimeOfDay)
 	for i := range figs {
 		f := &figs[i]
@@ -72,11 +95,62 @@ func ImpliedMove(next api.EarningsEvent, figs []Figures, spot float64) (Earnings
 			continue
 		}
 		if math.IsNaN(f.Move) || !(spot > 0) {
-			return EarningsMove{}, false
+			return Implied{}, false
 		}
-		return EarningsMove{Date: next.ReportDate, When: next.TimeOfDay, Next: true, Expiry: f.Date, Move: f.Move, MovePct: f.Move / spot}, true
+		im := Implied{EarningsMove: EarningsMove{Date: next.ReportDate, When: next.TimeOfDay, Next: true, Expiry: f.Date, Move: f.Move, MovePct: f.Move / spot},
+			Event: math.NaN(), EventPct: math.NaN()}
+		for j := i - 1; j >= 0; j-- {
+			if b := &figs[j]; !math.IsNaN(b.ATMIV) && b.ATMIV > 0 && !math.IsNaN(f.ATMIV) {
+				im.Before = b.Date
+				im.EventPct = EventMove(b.ATMIV, f.ATMIV, float64(f.DTE)/market.DaysPerYear)
+				im.Event = im.EventPct * spot
+				break
+			}
+		}
+		return im, true
 	}
-	return EarningsMove{}, false
+	return Implied{}, false
+}
+
+// EventMove is the move (a fraction of spot) of an event that lifts the
+// ATM IV from before (the expiry before it) to after (the first after
+// it, t years out): √(2/π) x √((after² - before²) t), 0 when after is no
+// higher.
+func EventMove(before, after, t float64) float64 {
+	v := (after*after - before*before) * t
+	if !(v > 0) {
+		return 0
+	}
+	return math.Sqrt(2/math.Pi) * math.Sqrt(v)
+}
+
+// Missing are the reports among reports (PastReports) that moves (the
+// realized ones found) lack: their closes are not in the store.
+func Missing(reports []api.EarningsEvent, moves []EarningsMove) []api.EarningsEvent {
+	var out []api.EarningsEvent
+	for _, r := range reports {
+		if !slices.ContainsFunc(moves, func(m EarningsMove) bool { return m.Date == r.ReportDate && !m.Next }) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// BackfillDays is the --days a `history backfill` needs on today to
+// store the closes around every one of reports: the sessions from the
+// one before the oldest report's news to the last before today.
+func BackfillDays(reports []api.EarningsEvent, today api.Date) int {
+	oldest := today
+	for _, r := range reports {
+		if b, _ := ReportSessions(r.ReportDate, r.TimeOfDay); b < oldest {
+			oldest = b
+		}
+	}
+	n := 0
+	for d := market.PrevTradingDay(today); d >= oldest; d = market.PrevTradingDay(d) {
+		n++
+	}
+	return n
 }
 
 // MeanAbsMove is the mean absolute realized move (fraction); NaN for none.

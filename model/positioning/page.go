@@ -2,8 +2,8 @@
 // of the watch screen's symbol sits, strike by strike (puts to the left,
 // calls to the right, today's volume beside, the spot and the zero-gamma
 // level marked), with max pain per expiry, the walls, the put/call ratio
-// and the dealers' gamma exposure, over a range of expiries the page's
-// key cycles. The figures are chainwatch/positioning's, the same code
+// and the dealers' gamma, vanna or charm exposure (a key cycles them),
+// over a range of expiries another key cycles. The figures are chainwatch/positioning's, the same code
 // `chainwatch gex` prints with; the data is the whole chain the screen
 // already holds, so opening the page costs nothing when it is held.
 package positioning
@@ -40,8 +40,9 @@ type Page struct {
 	err    error     // the last whole chain's failure (*feed.FetchError)
 	noSuch bool      // the service does not know the symbol
 
-	rangeIx int // index into pos.PageRanges
-	shift   int // strikes scrolled from the window around spot
+	rangeIx int       // index into pos.PageRanges
+	greek   pos.Greek // the exposure shown: gamma, vanna, charm
+	shift   int       // strikes scrolled from the window around spot
 
 	// What the range shows, computed when dirty (see figures).
 	dirty bool
@@ -86,7 +87,7 @@ func NewPage(sh *common.Common) *Page {
 func (p *Page) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 	switch msg := msg.(type) {
 	case common.QueryMsg:
-		*p = Page{sh: p.sh, Frame: p.Frame, keys: p.keys, q: msg.Query, rangeIx: p.rangeIx, lines: p.lines, drawn: p.drawn, gen: p.gen + 1}
+		*p = Page{sh: p.sh, Frame: p.Frame, keys: p.keys, q: msg.Query, rangeIx: p.rangeIx, greek: p.greek, lines: p.lines, drawn: p.drawn, gen: p.gen + 1}
 	case feed.ChainMsg:
 		p.take(msg, true)
 	case feed.TermMsg:
@@ -156,6 +157,9 @@ func (p *Page) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 	case key.Matches(k, p.keys.Range):
 		p.rangeIx = (p.rangeIx + 1) % len(pos.PageRanges)
 		p.shift, p.dirty = 0, p.chain != nil
+	case key.Matches(k, p.keys.Greek):
+		p.greek = (p.greek + 1) % pos.Greeks
+		p.gen++ // the body shows another exposure
 	case key.Matches(k, p.keys.Spot):
 		p.shift = 0
 	case key.Matches(k, keys.Up):
@@ -189,6 +193,9 @@ func (p *Page) onKey(k tea.KeyPressMsg) (tea.Cmd, common.Action) {
 // Range is the range shown, for the tests.
 func (p *Page) Range() pos.Range { return pos.PageRanges[p.rangeIx] }
 
+// Greek is the exposure shown, for the tests.
+func (p *Page) Greek() pos.Greek { return p.greek }
+
 // Held reports whether the page holds a whole chain of its query.
 func (p *Page) Held() bool { return p.chain != nil }
 
@@ -217,7 +224,7 @@ func (p *Page) Status(now time.Time) common.Status {
 	return common.Status{
 		Shown: feed.FeedTerm, Next: feed.FeedTerm, NextCost: api.Cost(api.EndpointOptionQuotes, p.q.Mode, false),
 		Errs: []error{p.err}, Title: "chainwatch · " + p.q.Symbol + " positioning", Ticks: p.ticks(now),
-		Hint: p.keys.Range.Help().Key + " expiries  " + p.keys.Spot.Help().Key + " back to spot  " +
+		Hint: p.keys.Range.Help().Key + " expiries  " + p.keys.Greek.Help().Key + " gamma/vanna/charm  " + p.keys.Spot.Help().Key + " back to spot  " +
 			k.Close.Help().Key + " back  " + k.Help.Help().Key + " help",
 	}
 }

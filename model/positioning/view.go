@@ -105,7 +105,7 @@ func (p *Page) view(now time.Time) ui.PositioningView {
 	if v.Message != "" {
 		return v
 	}
-	v.Rows, v.Center, v.Figs, v.Flip = p.rows, p.center(), &p.figs, p.flip
+	v.Rows, v.Center, v.Figs, v.Flip, v.Greek = p.rows, p.center(), &p.figs, p.flip, p.greek
 	return v
 }
 

@@ -11,6 +11,7 @@ import (
 	"chainwatch/model/common"
 	"chainwatch/model/watch/vol"
 	"chainwatch/ui"
+	volfig "chainwatch/vol"
 )
 
 // Charts is the vol page's model, for its exported state.
@@ -44,6 +45,7 @@ func (v *Vol) Update(msg tea.Msg) (tea.Cmd, common.Action) {
 			Moves: v.cal.Moves(),
 		}
 		in.Next.ReportDate, in.Next.TimeOfDay = v.cal.NextReport(feed.ShownDay(v.q, now))
+		in.Missing = v.cal.Missing(feed.ShownDay(v.q, now), volfig.LastReports)
 		v.vol.Set(in)
 	case tea.KeyPressMsg:
 		return v.onKey(msg)

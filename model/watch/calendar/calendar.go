@@ -153,6 +153,19 @@ func (c *Model) message() string {
 // first), from the store of past days; nil without one.
 func (c *Model) Moves() []vol.EarningsMove { return c.moves }
 
+// Missing are the symbol's last n reports before today whose realized
+// move the store of past days lacks (vol.Missing); nil without a store.
+func (c *Model) Missing(today api.Date, n int) []api.EarningsEvent {
+	if c.moves == nil {
+		return nil
+	}
+	events := make([]api.CalendarEvent, len(c.earnings))
+	for i, e := range c.earnings {
+		events[i] = api.CalendarEvent{Kind: api.KindEarnings, Earnings: api.EarningsEvent{ReportDate: e.Date, TimeOfDay: e.Time}}
+	}
+	return vol.Missing(vol.PastReports(events, today, n), c.moves)
+}
+
 // NextReport is the first report on or after today and when in the day
 // it comes; a zero date when none is known.
 func (c *Model) NextReport(today api.Date) (api.Date, api.ReportTime) {

@@ -57,9 +57,11 @@ type Input struct {
 	Term     ui.TermCost
 	Message  string
 	// Next is the next earnings report (a zero date: none known) and
-	// Moves the last reports' realized moves, from the store of past days.
-	Next  api.EarningsEvent
-	Moves []volfig.EarningsMove
+	// Moves the last reports' realized moves, from the store of past days;
+	// Missing the last reports whose closes the store lacks.
+	Next    api.EarningsEvent
+	Moves   []volfig.EarningsMove
+	Missing []api.EarningsEvent
 }
 
 // Set computes the figures of in and draws the page. The surface is read
@@ -82,7 +84,10 @@ func (m *Model) set(in Input) {
 		d.Figures = append(d.Figures, volfig.Compute(&s.Exps[i], s.Spot))
 	}
 	d.Earnings = ui.EarningsIndex(d.Figures, in.Earnings)
-	d.Realized = in.Moves
+	d.Realized, d.Missing = in.Moves, in.Missing
+	if len(in.Missing) > 0 {
+		d.BackfillDays = volfig.BackfillDays(in.Missing, s.Day)
+	}
 	if in.Next.ReportDate != 0 {
 		if im, ok := volfig.ImpliedMove(in.Next, d.Figures, s.Spot); ok {
 			d.Implied = &im
