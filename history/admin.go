@@ -54,7 +54,8 @@ func (s *Store) Summary(ctx context.Context) (Summary, error) {
 		(SELECT coalesce(max(day), 0) FROM quotes q WHERE q.service = s.id),
 		(SELECT count(*) FROM answers a WHERE a.service = s.id),
 		(SELECT coalesce(sum(size), 0) FROM answers a WHERE a.service = s.id),
-		(SELECT coalesce(sum(length(body)), 0) FROM answers a WHERE a.service = s.id),
+		(SELECT coalesce(sum(length(body)), 0) FROM answers a WHERE a.service = s.id) +
+		(SELECT coalesce(sum(length(body)), 0) FROM parts p WHERE p.service = s.id),
 		(SELECT coalesce(min(day), 0) FROM answers a WHERE a.service = s.id),
 		(SELECT coalesce(max(day), 0) FROM answers a WHERE a.service = s.id)
 		FROM services s ORDER BY s.name`)
@@ -95,12 +96,12 @@ func (s *Store) CountBefore(ctx context.Context, before, since api.Date) (all, r
 func (s *Store) Prune(ctx context.Context, before api.Date) (int64, error) {
 	var n int64
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		for _, t := range []string{"quotes", "series", "answers"} {
+		for _, t := range []string{"quotes", "series", "answers", "parts"} {
 			r, err := tx.ExecContext(ctx, "DELETE FROM "+t+" WHERE day < ?", int64(before))
 			if err != nil {
 				return err
 			}
-			if k, _ := r.RowsAffected(); t != "series" {
+			if k, _ := r.RowsAffected(); t == "quotes" || t == "answers" {
 				n += k
 			}
 		}

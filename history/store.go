@@ -98,13 +98,20 @@ func Open(ctx context.Context, path, service string, opts ...Option) (*Store, er
 	return s, nil
 }
 
+// cacheKiB bounds each connection's page cache (SQLite's default is 2
+// MiB a connection). The store reads a row or a few by key, so a small
+// cache costs no reads worth having, and a large write spills to the WAL
+// instead of holding its pages in memory.
+const cacheKiB = 256
+
 // dsn is the driver's name for path: a busy timeout so two writers queue
-// instead of failing, and BEGIN IMMEDIATE so a write transaction takes its
+// instead of failing, BEGIN IMMEDIATE so a write transaction takes its
 // lock up front (no deadlock between two processes that both read then
-// write).
+// write), and the bounded page cache.
 func dsn(path string, busy time.Duration) string {
 	q := url.Values{}
-	for _, p := range []string{fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()), "synchronous(NORMAL)", "foreign_keys(ON)"} {
+	for _, p := range []string{fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()), "synchronous(NORMAL)", "foreign_keys(ON)",
+		fmt.Sprintf("cache_size(-%d)", cacheKiB)} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")
