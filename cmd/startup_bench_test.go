@@ -71,6 +71,9 @@ func runChild(args []string) int {
 	if os.Getenv(childLadderEnv) != "" {
 		deps.runWatch = runToFirstLadder
 	}
+	if d, err := time.ParseDuration(os.Getenv(childHoldEnv)); err == nil {
+		deps.runWatch = holdScreen(d) // screen_rss_linux_test.go
+	}
 	return Execute(deps, args)
 }
 
