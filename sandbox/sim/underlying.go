@@ -73,7 +73,9 @@ func (m *Market) under(sec *market.Security, date api.Date, tick api.TimeOfDay) 
 				st.u.IV30ChangePercent = api.Some(round(100*(pp-prev)/prev, 2))
 			}
 		}
-		st.u.SeqNo = api.Some(int64(m.pastOrKept(b).count(tick)))
+		if sk, ok := m.skeleton(b); ok {
+			st.u.SeqNo = api.Some(int64(sk.count(tick)))
+		}
 		if im := c.impliedUnderlying(); im.ok {
 			st.u.ImpliedUnderlyingBid = api.Some(im.bid)
 			st.u.ImpliedUnderlyingAsk = api.Some(im.ask)
@@ -84,23 +86,6 @@ func (m *Market) under(sec *market.Security, date api.Date, tick api.TimeOfDay) 
 		}
 		return st, true
 	})
-}
-
-// pastOrKept is b's skeleton for counting its trades: the cached one,
-// else, for a day before today, one drawn for the count and not kept. A
-// backfill asks for one close each of many past days, and their
-// skeletons (one a symbol-day, tens of thousands of trades) would fill
-// the cache, which is sized for the scanner's whole market of today;
-// today's is kept, for the tape and the scanner ask for it again.
-func (m *Market) pastOrKept(b *book) *skeleton {
-	if sk, ok := m.skels.peek(dayKey{b.sec.Symbol, b.date}); ok {
-		return sk
-	}
-	if b.date < api.DateOf(m.now().In(api.Eastern)) {
-		return generate(b)
-	}
-	sk, _ := m.skeleton(b)
-	return sk
 }
 
 // underlyingFields are the quote fields of the underlying at tick. Before
