@@ -25,9 +25,13 @@ func (s *Store) Answer(ctx context.Context, key string) ([]byte, bool) {
 	if a, ok := s.keptAnswer(key); ok {
 		return inflate(a.packed, int64(a.size), a.packed == nil)
 	}
+	db, err := s.conn()
+	if err != nil {
+		return nil, false
+	}
 	var body []byte
 	var size, pieces int64
-	err := s.db.QueryRowContext(ctx, "SELECT body, size, pieces FROM answers WHERE service = ? AND key = ?", s.svcID, key).Scan(&body, &size, &pieces)
+	err = db.QueryRowContext(ctx, "SELECT body, size, pieces FROM answers WHERE service = ? AND key = ?", s.id(), key).Scan(&body, &size, &pieces)
 	if err != nil {
 		return nil, false
 	}
@@ -41,7 +45,11 @@ func (s *Store) Answer(ctx context.Context, key string) ([]byte, bool) {
 
 // readPieces is a body kept in pieces, joined; all of them, or an error.
 func (s *Store) readPieces(ctx context.Context, key string, pieces int64) ([]byte, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT body FROM parts WHERE service = ? AND key = ? ORDER BY seq", s.svcID, key)
+	db, err := s.conn()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(ctx, "SELECT body FROM parts WHERE service = ? AND key = ? ORDER BY seq", s.id(), key)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +133,7 @@ func (s *Store) KeepAnswer(ctx context.Context, key string, day api.Date, body [
 // saveAnswer writes row, its body in its row or, past pieceSize, in
 // pieces; the pieces of an answer it replaces go.
 func (s *Store) saveAnswer(ctx context.Context, tx *sql.Tx, row *answerRow) error {
-	if _, err := tx.ExecContext(ctx, "DELETE FROM parts WHERE service = ? AND key = ?", s.svcID, row.key); err != nil {
+	if _, err := tx.ExecContext(ctx, "DELETE FROM parts WHERE service = ? AND key = ?", s.id(), row.key); err != nil {
 		return err
 	}
 	inline, pieces := row.packed, 0
@@ -133,7 +141,7 @@ func (s *Store) saveAnswer(ctx context.Context, tx *sql.Tx, row *answerRow) erro
 		inline, pieces = nil, (len(row.packed)+pieceSize-1)/pieceSize
 	}
 	_, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO answers(service, key, day, body, size, pieces) VALUES (?,?,?,?,?,?)",
-		s.svcID, row.key, int64(row.day), inline, row.size, pieces)
+		s.id(), row.key, int64(row.day), inline, row.size, pieces)
 	if err != nil || pieces == 0 {
 		return err
 	}
@@ -144,7 +152,7 @@ func (s *Store) saveAnswer(ctx context.Context, tx *sql.Tx, row *answerRow) erro
 	defer st.Close()
 	for i := range pieces {
 		p := row.packed[i*pieceSize : min((i+1)*pieceSize, len(row.packed))]
-		if _, err := st.ExecContext(ctx, s.svcID, row.key, i, int64(row.day), p); err != nil {
+		if _, err := st.ExecContext(ctx, s.id(), row.key, i, int64(row.day), p); err != nil {
 			return err
 		}
 	}

@@ -67,7 +67,7 @@ var migrations = []string{
 // migrate brings the schema from version to the latest.
 func (s *Store) migrate(ctx context.Context, version int) error {
 	for v := version; v < len(migrations); v++ {
-		err := s.tx(ctx, func(tx *sql.Tx) error {
+		err := txOn(ctx, s.db, func(tx *sql.Tx) error {
 			if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
 				return fmt.Errorf("migrating the schema to version %d: %w", v+1, err)
 			}
