@@ -28,7 +28,9 @@ func historyService(sess *session) string {
 // nil (with the reason on errOut) to run without it: off (--no-history),
 // a directory that cannot be written, a file that is not a chainwatch
 // store (never touched: `chainwatch history --move-aside` moves it on the
-// user's word).
+// user's word). The database itself opens at its first use (a live chain
+// never asks it), so a session that never looks at a past day pays
+// nothing for it; what is found wrong only then, the store's Notice says.
 func openHistory(ctx context.Context, getenv func(string) string, off bool, sess *session, errOut io.Writer, opts ...history.Option) *history.Store {
 	if off {
 		return nil
@@ -36,7 +38,7 @@ func openHistory(ctx context.Context, getenv func(string) string, off bool, sess
 	path, err := config.HistoryPath(getenv)
 	if err == nil {
 		var st *history.Store
-		if st, err = history.Open(ctx, path, historyService(sess), opts...); err == nil {
+		if st, err = history.OpenLazy(ctx, path, historyService(sess), opts...); err == nil {
 			return st
 		}
 	}

@@ -74,6 +74,9 @@ func runChild(args []string) int {
 	if os.Getenv(childScanEnv) != "" {
 		deps.runWatch = runScanAfterLadder
 	}
+	if d, err := time.ParseDuration(os.Getenv(childHoldEnv)); err == nil {
+		deps.runWatch = holdScreen(d) // screen_rss_linux_test.go
+	}
 	return Execute(deps, args)
 }
 

@@ -47,14 +47,15 @@ func Size(path string) int64 {
 // Summary reports every service's part of the store.
 func (s *Store) Summary(ctx context.Context) (Summary, error) {
 	out := Summary{Path: s.path, Bytes: Size(s.path)}
-	rows, err := s.db.QueryContext(ctx, `SELECT s.name,
+	rows, err := s.query(ctx, `SELECT s.name,
 		(SELECT count(DISTINCT symbol) FROM quotes q WHERE q.service = s.id),
 		(SELECT count(*) FROM quotes q WHERE q.service = s.id),
 		(SELECT coalesce(min(day), 0) FROM quotes q WHERE q.service = s.id),
 		(SELECT coalesce(max(day), 0) FROM quotes q WHERE q.service = s.id),
 		(SELECT count(*) FROM answers a WHERE a.service = s.id),
 		(SELECT coalesce(sum(size), 0) FROM answers a WHERE a.service = s.id),
-		(SELECT coalesce(sum(length(body)), 0) FROM answers a WHERE a.service = s.id),
+		(SELECT coalesce(sum(length(body)), 0) FROM answers a WHERE a.service = s.id) +
+		(SELECT coalesce(sum(length(body)), 0) FROM parts p WHERE p.service = s.id),
 		(SELECT coalesce(min(day), 0) FROM answers a WHERE a.service = s.id),
 		(SELECT coalesce(max(day), 0) FROM answers a WHERE a.service = s.id)
 		FROM services s ORDER BY s.name`)
@@ -79,9 +80,13 @@ func (s *Store) Summary(ctx context.Context) (Summary, error) {
 // CountBefore is what Prune(before) would delete: the answers of days
 // before it, and of those, the ones of days from since on.
 func (s *Store) CountBefore(ctx context.Context, before, since api.Date) (all, recent int64, err error) {
+	db, err := s.conn()
+	if err != nil {
+		return 0, 0, err
+	}
 	for _, t := range []string{"quotes", "answers"} {
 		var a, r int64
-		err := s.db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(day >= ?), 0) FROM "+t+" WHERE day < ?", int64(since), int64(before)).Scan(&a, &r)
+		err := db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(day >= ?), 0) FROM "+t+" WHERE day < ?", int64(since), int64(before)).Scan(&a, &r)
 		if err != nil {
 			return all, recent, err
 		}
@@ -95,12 +100,12 @@ func (s *Store) CountBefore(ctx context.Context, before, since api.Date) (all, r
 func (s *Store) Prune(ctx context.Context, before api.Date) (int64, error) {
 	var n int64
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		for _, t := range []string{"quotes", "series", "answers"} {
+		for _, t := range []string{"quotes", "series", "answers", "parts"} {
 			r, err := tx.ExecContext(ctx, "DELETE FROM "+t+" WHERE day < ?", int64(before))
 			if err != nil {
 				return err
 			}
-			if k, _ := r.RowsAffected(); t != "series" {
+			if k, _ := r.RowsAffected(); t == "quotes" || t == "answers" {
 				n += k
 			}
 		}
@@ -109,10 +114,14 @@ func (s *Store) Prune(ctx context.Context, before api.Date) (int64, error) {
 	if err != nil {
 		return n, err
 	}
-	if _, err := s.db.ExecContext(ctx, "VACUUM"); err != nil {
+	db, err := s.conn()
+	if err != nil {
 		return n, err
 	}
-	_, err = s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+	if _, err := db.ExecContext(ctx, "VACUUM"); err != nil {
+		return n, err
+	}
+	_, err = db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
 	return n, err
 }
 
@@ -125,11 +134,11 @@ func (s *Store) Missing(ctx context.Context, days []api.Date, symbols []string) 
 	}
 	have := map[api.Date]map[string]bool{}
 	q := "SELECT day, symbol FROM quotes WHERE service = ? AND day >= ? AND day <= ? AND symbol IN (?" + strings.Repeat(",?", len(symbols)-1) + ")"
-	args := []any{s.svcID, int64(days[0]), int64(days[len(days)-1])}
+	args := []any{s.id(), int64(days[0]), int64(days[len(days)-1])}
 	for _, sym := range symbols {
 		args = append(args, sym)
 	}
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := s.query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}

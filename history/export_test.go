@@ -9,6 +9,9 @@ import (
 // FillDisk makes the database refuse to grow past its present size, as a
 // full disk does (SQLITE_FULL on the next write that needs a page).
 func FillDisk(ctx context.Context, s *Store) error {
+	if _, err := s.conn(); err != nil {
+		return err
+	}
 	var pages int64
 	if err := s.db.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
 		return err
@@ -21,6 +24,9 @@ func FillDisk(ctx context.Context, s *Store) error {
 // ClearDisk lets the database grow again after FillDisk, as freeing
 // space on a full disk does.
 func ClearDisk(ctx context.Context, s *Store) error {
+	if _, err := s.conn(); err != nil {
+		return err
+	}
 	_, err := s.db.ExecContext(ctx, "PRAGMA max_page_count = 1073741823")
 	return err
 }

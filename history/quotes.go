@@ -81,11 +81,11 @@ func (s *Store) Quotes(ctx context.Context, day api.Date, symbols []string) (got
 		return nil, nil
 	}
 	q := "SELECT symbol, present, " + quoteCols + " FROM quotes WHERE service = ? AND day = ? AND symbol IN (?" + strings.Repeat(",?", len(symbols)-1) + ")"
-	args := []any{s.svcID, int64(day)}
+	args := []any{s.id(), int64(day)}
 	for _, sym := range symbols {
 		args = append(args, sym)
 	}
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := s.query(ctx, q, args...)
 	if err != nil {
 		return nil, symbols
 	}
@@ -128,7 +128,7 @@ func (s *Store) KeepQuotes(ctx context.Context, day api.Date, asked []string, go
 	for i := range got {
 		row.by[strings.ToUpper(got[i].Symbol)] = got[i]
 	}
-	return s.write(ctx, &op{size: len(asked) * s.pol.quoteSize, quotes: row, run: row.insert(s.svcID)})
+	return s.write(ctx, &op{size: len(asked) * s.pol.quoteSize, quotes: row, run: row.insert(s.id())})
 }
 
 // insert writes the row's symbol-days (quotes and series) for service.

@@ -119,6 +119,9 @@ type saving struct {
 // drain; a failure that may clear keeps it too. It returns nil when o is
 // saved or kept, an error when o itself cannot be stored (or ctx ends).
 func (s *Store) write(ctx context.Context, o *op) error {
+	if _, err := s.conn(); err != nil {
+		return err // a store that did not open keeps nothing: Notice says why
+	}
 	s.mu.Lock()
 	if len(s.st.kept) > 0 || s.st.failed > 0 {
 		s.keepLocked(o)
@@ -326,6 +329,9 @@ func (s *Store) Notice() string {
 func (s *Store) noticeLocked() string {
 	st := &s.st
 	var parts []string
+	if s.openErr != nil {
+		parts = append(parts, strings.TrimPrefix(s.openErr.Error(), "history: ")+"; running without history")
+	}
 	if st.off != nil {
 		parts = append(parts, fmt.Sprintf("not saving to %s since %s (%v): %d answers kept, saved when it clears",
 			s.path, st.since.Format("15:04:05"), st.off, len(st.kept)))

@@ -50,12 +50,24 @@ var migrations = []string{
 		PRIMARY KEY (service, symbol, day)
 	) WITHOUT ROWID;
 	INSERT INTO series SELECT service, symbol, day, iv30, coalesce(close, last) FROM quotes WHERE present = 1;`,
+	// 3: a deflated body longer than a piece is kept in pieces (answers.go
+	// says why); answers.pieces counts them, 0 for a body in its row.
+	`CREATE TABLE parts (
+		service INTEGER NOT NULL REFERENCES services(id),
+		key     TEXT    NOT NULL,
+		seq     INTEGER NOT NULL, -- from 0
+		day     INTEGER NOT NULL, -- the answer's, for pruning
+		body    BLOB    NOT NULL,
+		PRIMARY KEY (service, key, seq)
+	);
+	CREATE INDEX parts_day ON parts(day);
+	ALTER TABLE answers ADD COLUMN pieces INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // migrate brings the schema from version to the latest.
 func (s *Store) migrate(ctx context.Context, version int) error {
 	for v := version; v < len(migrations); v++ {
-		err := s.tx(ctx, func(tx *sql.Tx) error {
+		err := txOn(ctx, s.db, func(tx *sql.Tx) error {
 			if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
 				return fmt.Errorf("migrating the schema to version %d: %w", v+1, err)
 			}

@@ -54,6 +54,9 @@ type Store struct {
 	stop    chan struct{} // Close: the writer ends
 	drained chan struct{} // the writer has ended
 	closed  sync.Once
+
+	opened  sync.Once // the database opened, at once or at first use (lazy.go)
+	openErr error     // why it did not, under mu
 }
 
 // BadFileError is a file at the store's path that is not a usable
@@ -76,35 +79,62 @@ func (e *BadFileError) Error() string {
 // caller reports before running without history. The store writes on a
 // goroutine of its own until Close.
 func Open(ctx context.Context, path, service string, opts ...Option) (*Store, error) {
+	s, err := newStore(path, service, opts)
+	if err != nil {
+		return nil, err
+	}
+	s.opened.Do(func() { err = s.open(ctx) })
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// newStore is a store not opened yet, its directory made.
+func newStore(path, service string, opts []Option) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
-	s := &Store{path: path, service: service, pol: defaultPolicy, log: slog.New(slog.DiscardHandler)}
+	s := &Store{path: path, service: service, pol: defaultPolicy, log: slog.New(slog.DiscardHandler),
+		kicks: make(chan struct{}, 1), stop: make(chan struct{}), drained: make(chan struct{})}
 	for _, o := range opts {
 		o(s)
 	}
-	db, err := sql.Open("sqlite", dsn(path, s.pol.busy))
+	return s, nil
+}
+
+// open opens the database, checks and migrates it, and starts the writer;
+// s.db stays nil when it fails.
+func (s *Store) open(ctx context.Context) error {
+	db, err := sql.Open("sqlite", dsn(s.path, s.pol.busy))
 	if err != nil {
-		return nil, fmt.Errorf("history: %s: %w", path, err)
+		return fmt.Errorf("history: %s: %w", s.path, err)
 	}
 	s.db = db
 	if err := s.init(ctx); err != nil {
 		db.Close()
-		return nil, err
+		s.db = nil
+		return err
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.kicks, s.stop, s.drained = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
 	go s.drain()
-	return s, nil
+	return nil
 }
 
+// cacheKiB bounds each connection's page cache (SQLite's default is 2
+// MiB a connection). The store reads a row or a few by key, so a small
+// cache costs no reads worth having, and a large write spills to the WAL
+// instead of holding its pages in memory.
+const cacheKiB = 256
+
 // dsn is the driver's name for path: a busy timeout so two writers queue
-// instead of failing, and BEGIN IMMEDIATE so a write transaction takes its
+// instead of failing, BEGIN IMMEDIATE so a write transaction takes its
 // lock up front (no deadlock between two processes that both read then
-// write).
+// write), and the bounded page cache.
 func dsn(path string, busy time.Duration) string {
 	q := url.Values{}
-	for _, p := range []string{fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()), "synchronous(NORMAL)", "foreign_keys(ON)"} {
+	for _, p := range []string{fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()), "synchronous(NORMAL)", "foreign_keys(ON)",
+		fmt.Sprintf("cache_size(-%d)", cacheKiB)} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")
@@ -174,6 +204,10 @@ func (s *Store) register(ctx context.Context) error {
 func (s *Store) Close() error {
 	var lost error
 	s.closed.Do(func() {
+		s.opened.Do(func() {}) // a lazy store never used is not opened to be closed
+		if s.db == nil {
+			return
+		}
 		s.cancel()
 		close(s.stop)
 		<-s.drained
@@ -194,7 +228,9 @@ func (s *Store) Close() error {
 // Checkpoint folds the WAL into the database file, best effort: a reader
 // in another process may keep part of it for now.
 func (s *Store) Checkpoint() {
-	_, _ = s.db.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	if db, err := s.conn(); err == nil {
+		_, _ = db.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	}
 }
 
 // Path is the database file.
@@ -205,7 +241,17 @@ func (s *Store) Service() string { return s.service }
 
 // tx runs f in one transaction.
 func (s *Store) tx(ctx context.Context, f func(tx *sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	db, err := s.conn()
+	if err != nil {
+		return err
+	}
+	return txOn(ctx, db, f)
+}
+
+// txOn runs f in one transaction on db (open's own, before the store is
+// open: tx would wait for the open it is part of).
+func txOn(ctx context.Context, db *sql.DB, f func(tx *sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}

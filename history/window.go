@@ -52,8 +52,8 @@ func (s *Store) Stats(ctx context.Context, asOf api.Date, cur map[string]float64
 		args = append(args, sym, v)
 	}
 	from := SessionsBefore(asOf, Sessions-1)[0]
-	args = append(args, s.svcID, int64(from), int64(asOf))
-	rows, err := s.db.QueryContext(ctx, `WITH cur(sym, v) AS (VALUES `+strings.Join(vals, ",")+`)
+	args = append(args, s.id(), int64(from), int64(asOf))
+	rows, err := s.query(ctx, `WITH cur(sym, v) AS (VALUES `+strings.Join(vals, ",")+`)
 		SELECT cur.sym, count(s.iv30), min(s.iv30), max(s.iv30), coalesce(sum(s.iv30 < cur.v), 0)
 		FROM cur JOIN series s ON s.symbol = cur.sym
 		WHERE s.service = ? AND s.day >= ? AND s.day < ? GROUP BY cur.sym`, args...)
@@ -82,11 +82,11 @@ func (s *Store) Stats(ctx context.Context, asOf api.Date, cur map[string]float64
 // last one stored on or before asOf.
 func (s *Store) lastCloses(ctx context.Context, asOf api.Date, syms []string, out map[string]vol.PastStats) error {
 	from := SessionsBefore(asOf, hvCloses+5)[0] // a few sessions more: the day itself may not be stored
-	args := []any{s.svcID, int64(from), int64(asOf)}
+	args := []any{s.id(), int64(from), int64(asOf)}
 	for _, sym := range syms {
 		args = append(args, sym)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT symbol, day, close FROM series
+	rows, err := s.query(ctx, `SELECT symbol, day, close FROM series
 		WHERE service = ? AND day >= ? AND day <= ? AND close IS NOT NULL AND close > 0
 		AND symbol IN (?`+strings.Repeat(",?", len(syms)-1)+`) ORDER BY symbol, day`, args...)
 	if err != nil {
@@ -139,8 +139,8 @@ func (s *Store) Closes(ctx context.Context, symbol string, days []api.Date) (map
 	for _, d := range days {
 		lo, hi = min(lo, d), max(hi, d)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT day, close FROM series
-		WHERE service = ? AND symbol = ? AND day >= ? AND day <= ?`, s.svcID, symbol, int64(lo), int64(hi))
+	rows, err := s.query(ctx, `SELECT day, close FROM series
+		WHERE service = ? AND symbol = ? AND day >= ? AND day <= ?`, s.id(), symbol, int64(lo), int64(hi))
 	if err != nil {
 		return out, err
 	}

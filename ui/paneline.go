@@ -190,3 +190,16 @@ func (l *paneLine) line() string {
 	l.blank(l.room())
 	return string(l.b)
 }
+
+// reset starts a new line of w cells on l's buffer: lines drawn one after
+// another share one allocation.
+func (l *paneLine) reset(w int, fill theme.Span) {
+	*l = paneLine{b: l.b[:0], w: max(w, 0), fill: fill}
+}
+
+// bytes pads the rest and returns the line's bytes, l's own until the
+// next reset: for a caller that joins it to more before making a string.
+func (l *paneLine) bytes() []byte {
+	l.blank(l.room())
+	return l.b
+}

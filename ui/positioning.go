@@ -84,22 +84,18 @@ func PositioningBody(v *PositioningView, width, height int, st *theme.Styles) []
 		return posMessage(v, width, height, st)
 	}
 	out := make([]string, 0, height)
-	barsW := width
-	var panel []string
-	if width >= posWideFrom {
-		barsW = width - posPanelW - 1
-		panel = posPanel(v, posPanelW, height, st)
-	} else {
+	rows := PositioningRows(width, height+1) + 1
+	if width < posWideFrom {
 		out = append(out, posFigureLines(v, width, st)...)
-	}
-	bars := posBars(v, barsW, PositioningRows(width, height+1)+1, st)
-	if panel == nil {
-		out = append(out, bars...)
+		posBars(v, width, rows, st, func(b []byte) { out = append(out, string(b)) })
 	} else {
+		panel := posPanel(v, posPanelW, height, st)
 		gap := st.BorderSpan.Wrap("│")
-		for i := range bars {
-			out = append(out, bars[i]+gap+panel[i])
-		}
+		join := make([]byte, 0, 8*width+256)
+		posBars(v, width-posPanelW-1, rows, st, func(b []byte) {
+			join = append(append(append(join[:0], b...), gap...), panel.line(len(out))...)
+			out = append(out, string(join))
+		})
 	}
 	for len(out) < height {
 		out = append(out, paneBlank(width))

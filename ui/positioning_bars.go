@@ -15,17 +15,28 @@ import (
 // posBars is the columns' heads and the strikes in height lines of w
 // cells: puts to the left of the strike, calls to the right, one scale
 // for both (the largest open interest in sight), the spot and the
-// zero-gamma level as lines between the strikes they fall between.
-func posBars(v *PositioningView, w, height int, st *theme.Styles) []string {
+// zero-gamma level as lines between the strikes they fall between. Each
+// line goes to emit as bytes on one buffer, valid during the call: the
+// caller joins it to the panel beside it before it makes a string, so a
+// line costs one allocation, not three.
+func posBars(v *PositioningView, w, height int, st *theme.Styles, emit func([]byte)) {
 	c := posLayout(w)
-	out := make([]string, 0, height)
+	l := paneLine{b: make([]byte, 0, 8*w+256)} // bars are 3-byte runes, and spans
+	nums := paneNums{b: make([]byte, 0, 128)}
 	n := height - 1
 	first, last := posWindow(v, n)
 	scale := int64(0)
 	for i := first; i < last; i++ {
 		scale = max(scale, v.Rows[i].CallOI, v.Rows[i].PutOI)
 	}
-	out = append(out, posHead(c, w, scale, v.Greek, st))
+	lines := 0
+	put := func(b []byte) {
+		if lines < height {
+			emit(b)
+			lines++
+		}
+	}
+	put(posHead(&l, c, w, scale, v.Greek, st))
 	// The spot and zero-gamma lines, in the order of their prices: each
 	// goes above the first strike at or over it (not above the first
 	// row drawn: the window's edge is no place between two strikes).
@@ -38,21 +49,21 @@ func posBars(v *PositioningView, w, height int, st *theme.Styles) []string {
 		marks[0], marks[1] = marks[1], marks[0]
 	}
 	next := 0
-	for i := first; i < last && len(out) < height; i++ {
+	for i := first; i < last && lines < height; i++ {
 		k := v.Rows[i].Strike
 		for ; next < len(marks) && !(marks[next].at > k); next++ { // NaN: never drawn
-			if i > first && !math.IsNaN(marks[next].at) && len(out) < height {
-				out = append(out, posRule(c, w, marks[next].what, marks[next].at, marks[next].tone, st))
+			if i > first && !math.IsNaN(marks[next].at) {
+				put(posRule(&l, c, w, marks[next].what, marks[next].at, marks[next].tone, st))
 			}
 		}
-		if len(out) < height {
-			out = append(out, posRow(v, &v.Rows[i], c, w, scale, st))
+		if lines < height {
+			put(posRow(&l, &nums, v, &v.Rows[i], c, w, scale, st))
 		}
 	}
-	for len(out) < height {
-		out = append(out, paneBlank(w))
+	for lines < height {
+		l.reset(w, theme.Span{})
+		put(l.bytes())
 	}
-	return out
 }
 
 // posWindow is the rows drawn, [first, last), around Center, leaving a
@@ -82,8 +93,8 @@ func posWindow(v *PositioningView, n int) (first, last int) {
 }
 
 // posHead is the columns' heads, the bars' scale among them.
-func posHead(c posCols, w int, scale int64, greek positioning.Greek, st *theme.Styles) string {
-	l := newPaneLine(w, theme.Span{})
+func posHead(l *paneLine, c posCols, w int, scale int64, greek positioning.Greek, st *theme.Styles) []byte {
+	l.reset(w, theme.Span{})
 	m := st.Span(theme.ToneMuted, theme.ShadeNone)
 	if c.vol > 0 {
 		l.blank(1)
@@ -96,8 +107,8 @@ func posHead(c posCols, w int, scale int64, greek positioning.Greek, st *theme.S
 	l.put(st.Span(theme.TonePut, theme.ShadeNone), put)
 	l.blank(c.bar - paneWidth(put))
 	l.put(st.Span(theme.ToneBold, theme.ShadeNone), center("strike", c.strike))
-	b := append([]byte("full bar "), appendSize(nil, scale)...)
-	call := string(b) + "  calls ▶"
+	var arena [48]byte
+	call := string(append(appendSize(append(arena[:0], "full bar "...), scale), "  calls ▶"...))
 	if paneWidth(call) > c.bar {
 		call = "calls ▶"
 	}
@@ -115,19 +126,17 @@ func posHead(c posCols, w int, scale int64, greek positioning.Greek, st *theme.S
 		l.blank(1)
 		l.put(m, padRight("mark", c.tag))
 	}
-	return l.line()
+	return l.bytes()
 }
 
 // posRow is one strike: its puts' volume, open interest and bar, the
 // strike, its calls' bar, open interest and volume, its dealer exposure
-// in the greek shown (GEX, VEX or CEX), and its
-// marks (call wall, put wall, max pain).
-func posRow(v *PositioningView, r *positioning.StrikeRow, c posCols, w int, scale int64, st *theme.Styles) string {
-	l := newPaneLine(w, theme.Span{})
-	// One scratch buffer for the row's figures: written in place, no
-	// string made for a number.
-	var arena [96]byte
-	nums := paneNums{b: arena[:0]}
+// in the greek shown (GEX, VEX or CEX), and its marks (call wall, put wall, max pain).
+func posRow(l *paneLine, nums *paneNums, v *PositioningView, r *positioning.StrikeRow, c posCols, w int, scale int64, st *theme.Styles) []byte {
+	l.reset(w, theme.Span{})
+	// One scratch buffer for the rows' figures, the caller's: written in
+	// place, no string made for a number.
+	nums.b = nums.b[:0]
 	cell := func(width int, right bool, app func([]byte) []byte) []byte {
 		s := len(nums.b)
 		nums.b = app(nums.b)
@@ -183,7 +192,7 @@ func posRow(v *PositioningView, r *positioning.StrikeRow, c posCols, w int, scal
 		l.blank(1)
 		l.putASCII(st.Span(theme.ToneAccent, theme.ShadeNone), cell(c.tag, false, func(b []byte) []byte { return appendTags(b, v, r.Strike) }))
 	}
-	return l.line()
+	return l.bytes()
 }
 
 // appendTags marks a strike: MP the nearest expiry's max pain, CW the
@@ -214,19 +223,20 @@ func appendTags(b []byte, v *PositioningView, k float64) []byte {
 
 // posRule is a line between strikes: the spot or the zero-gamma level,
 // its price on the strike column.
-func posRule(c posCols, w int, what string, at float64, tone theme.Tone, st *theme.Styles) string {
-	lab := " " + what + " " + fmtPrice(at) + " "
+func posRule(l *paneLine, c posCols, w int, what string, at float64, tone theme.Tone, st *theme.Styles) []byte {
+	var arena [48]byte
+	lab := append(appendPrice(append(append(append(arena[:0], ' '), what...), ' '), at), ' ')
 	left := 1 + c.oi + 1 + c.bar + c.strike/2 - len(lab)/2
 	if c.vol > 0 {
 		left += 1 + c.vol
 	}
 	left = min(max(left, 0), max(w-len(lab), 0))
-	l := newPaneLine(w, theme.Span{})
+	l.reset(w, theme.Span{})
 	sp := st.Span(tone, theme.ShadeNone)
 	l.putCells(sp, ruleCells(left), left)
-	l.put(sp, lab)
+	l.putASCII(sp, lab)
 	l.putCells(sp, ruleCells(w-left-len(lab)), w-left-len(lab))
-	return l.line()
+	return l.bytes()
 }
 
 // barCells is the cells of a bar of v at scale filling w: at least one

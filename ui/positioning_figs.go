@@ -93,62 +93,104 @@ func posSpan(v *PositioningView) string {
 	return strconv.Itoa(n) + " expiries " + from + "-" + to
 }
 
-// posKV is a panel line: a label, then a value in its tone.
-func posKV(w int, label, value string, tone theme.Tone, st *theme.Styles) string {
-	l := newPaneLine(w, theme.Span{})
-	l.put(st.Span(theme.ToneMuted, theme.ShadeNone), padRight(label, 18))
-	l.put(st.Span(tone, theme.ShadeNone), value)
-	return l.line()
+// posLines are lines written one after another into one buffer, line i
+// ending at ends[i]: the panel, joined to the bars beside it.
+type posLines struct {
+	b    []byte
+	ends []int
+}
+
+func (p *posLines) add(b []byte) {
+	p.b = append(p.b, b...)
+	p.ends = append(p.ends, len(p.b))
+}
+
+func (p *posLines) line(i int) []byte {
+	if i >= len(p.ends) {
+		return nil
+	}
+	from := 0
+	if i > 0 {
+		from = p.ends[i-1]
+	}
+	return p.b[from:p.ends[i]]
+}
+
+// posLabelW is the panel's labels' column.
+const posLabelW = 18
+
+// posKV writes a panel line on l: a label (ASCII, padded to its column),
+// then a value (ASCII) in its tone.
+func posKV(l *paneLine, w int, label, value []byte, tone theme.Tone, st *theme.Styles) []byte {
+	l.reset(w, theme.Span{})
+	l.putASCII(st.Span(theme.ToneMuted, theme.ShadeNone), label)
+	l.putASCII(st.Span(tone, theme.ShadeNone), value)
+	return l.bytes()
 }
 
 // posPanel is the figures beside the bars, in h lines of w cells: the
 // walls, the ratio, the totals, GEX and its zero level with the dealer
-// assumption, then each expiry's max pain as far as there is room.
-func posPanel(v *PositioningView, w, h int, st *theme.Styles) []string {
+// assumption, then each expiry's max pain as far as there is room. The
+// figures are written in place, on two scratch buffers: no string is
+// made for a figure or a line.
+func posPanel(v *PositioningView, w, h int, st *theme.Styles) posLines {
 	f := v.Figs
-	out := make([]string, 0, h)
-	put := func(s string) {
-		if len(out) < h {
-			out = append(out, s)
+	out := posLines{b: make([]byte, 0, h*(w+48)), ends: make([]int, 0, h)}
+	l := paneLine{b: make([]byte, 0, 2*w+128)}
+	var labA, valA [64]byte
+	muted := st.Span(theme.ToneMuted, theme.ShadeNone)
+	put := func(b []byte) {
+		if len(out.ends) < h {
+			out.add(b)
 		}
 	}
-	note := func(s string) {
-		l := newPaneLine(w, theme.Span{})
-		l.put(st.Span(theme.ToneMuted, theme.ShadeNone), s)
-		put(l.line())
+	kv := func(label string, value []byte, tone theme.Tone) {
+		put(posKV(&l, w, appendPadRight(labA[:0], label, posLabelW), value, tone, st))
 	}
-	put(posKV(w, "Call wall", wallText(f.CallWall, f, true), theme.ToneCall, st))
-	put(posKV(w, "Put wall", wallText(f.PutWall, f, false), theme.TonePut, st))
-	put(posKV(w, "Put/call OI", fixedText(f.PCOI, 2), theme.ToneText, st))
-	put(posKV(w, "OI calls / puts", fmtSize(f.CallOI)+" / "+fmtSize(f.PutOI), theme.ToneText, st))
-	put(posKV(w, "Volume c / p", fmtSize(f.CallVolume)+" / "+fmtSize(f.PutVolume), theme.ToneText, st))
-	put(paneBlank(w))
+	note := func(s string) {
+		l.reset(w, theme.Span{})
+		l.put(muted, s)
+		put(l.bytes())
+	}
+	blank := func() {
+		l.reset(w, theme.Span{})
+		put(l.bytes())
+	}
+	val := valA[:0]
+	kv("Call wall", appendWall(val, f.CallWall, f, true), theme.ToneCall)
+	kv("Put wall", appendWall(val, f.PutWall, f, false), theme.TonePut)
+	kv("Put/call OI", appendFixedText(val, f.PCOI, 2), theme.ToneText)
+	kv("OI calls / puts", appendSize(append(appendSize(val, f.CallOI), " / "...), f.PutOI), theme.ToneText)
+	kv("Volume c / p", appendSize(append(appendSize(val, f.CallVolume), " / "...), f.PutVolume), theme.ToneText)
+	blank()
 	gc, gp := f.Of(v.Greek)
-	put(posKV(w, v.Greek.Short()+" "+v.Greek.Unit(), fmtGEX(gc+gp), signTone(gc+gp), st))
-	put(posKV(w, "  calls", fmtGEX(gc), signTone(gc), st))
-	put(posKV(w, "  puts", fmtGEX(gp), signTone(gp), st))
-	put(posKV(w, "Zero gamma", flipText(v.Flip, v.Spot), theme.ToneWarn, st))
-	put(posKV(w, "Gamma walls c / p", fmtStrike(f.GammaCallWall)+" / "+fmtStrike(f.GammaPutWall), theme.ToneText, st))
+	kv(v.Greek.Short()+" "+v.Greek.Unit(), appendGEX(val, gc+gp), signTone(gc+gp))
+	kv("  calls", appendGEX(val, gc), signTone(gc))
+	kv("  puts", appendGEX(val, gp), signTone(gp))
+	kv("Zero gamma", appendFlip(val, v.Flip, v.Spot), theme.ToneWarn)
+	kv("Gamma walls c / p", appendStrike(append(appendStrike(val, f.GammaCallWall), " / "...), f.GammaPutWall), theme.ToneText)
 	note(positioning.Dealers + ":")
 	note(greekNote(v.Greek))
 	if n := f.GammaEstimated; n > 0 {
 		note(strconv.Itoa(n) + " gammas estimated from the smile")
 	}
-	put(paneBlank(w))
-	l := newPaneLine(w, theme.Span{})
+	blank()
+	l.reset(w, theme.Span{})
 	l.put(st.Span(theme.ToneBold, theme.ShadeNone), "Max pain")
-	l.put(st.Span(theme.ToneMuted, theme.ShadeNone), " by expiry (MP: the first)")
-	put(l.line())
+	l.put(muted, " by expiry (MP: the first)")
+	put(l.bytes())
 	pains := f.MaxPain
 	for i := range pains {
-		if len(out) == h-1 && i < len(pains)-1 {
+		if len(out.ends) == h-1 && i < len(pains)-1 {
 			note("  … " + strconv.Itoa(len(pains)-i) + " more")
 			break
 		}
-		put(posKV(w, "  "+painLabel(v, i), fmtStrike(pains[i].Strike), theme.ToneText, st))
+		lab := appendPainLabel(append(labA[:0], "  "...), v, i)
+		lab = appendPadRight(lab[:0], lab, posLabelW) // in place: it only pads or cuts
+		put(posKV(&l, w, lab, appendStrike(val, pains[i].Strike), theme.ToneText, st))
 	}
-	for len(out) < h {
-		out = append(out, paneBlank(w))
+	for len(out.ends) < h {
+		blank()
 	}
 	return out
 }
@@ -206,8 +248,13 @@ func greekNote(g positioning.Greek) string {
 
 // wallText is a wall's strike and its open interest.
 func wallText(k float64, f *positioning.Figures, call bool) string {
+	return string(appendWall(nil, k, f, call))
+}
+
+// appendWall appends wallText's text.
+func appendWall(b []byte, k float64, f *positioning.Figures, call bool) []byte {
 	if math.IsNaN(k) {
-		return dash
+		return append(b, dash...)
 	}
 	for i := range f.Rows {
 		if r := &f.Rows[i]; r.Strike == k {
@@ -215,35 +262,54 @@ func wallText(k float64, f *positioning.Figures, call bool) string {
 			if call {
 				oi = r.CallOI
 			}
-			return fmtStrike(k) + " (" + fmtSize(oi) + " OI)"
+			b = append(appendStrike(b, k), " ("...)
+			return append(appendSize(b, oi), " OI)"...)
 		}
 	}
-	return fmtStrike(k)
+	return appendStrike(b, k)
 }
 
 // flipText is the zero-gamma level and how far it is from spot, or the
 // sign GEX keeps over the whole range searched.
-func flipText(f positioning.Flip, spot float64) string {
-	pct := strconv.Itoa(int(positioning.ZeroGammaRange*100)) + "%"
+func flipText(f positioning.Flip, spot float64) string { return string(appendFlip(nil, f, spot)) }
+
+// appendFlip appends flipText's text.
+func appendFlip(b []byte, f positioning.Flip, spot float64) []byte {
+	within := func(b []byte) []byte {
+		return append(strconv.AppendInt(b, int64(positioning.ZeroGammaRange*100), 10), '%')
+	}
 	switch {
 	case !math.IsNaN(f.Level):
-		return fmtPrice(f.Level) + " (" + fmtSigned((f.Level/spot-1)*100, 1) + "%)"
+		b = append(appendPrice(b, f.Level), " ("...)
+		return append(appendSigned(b, (f.Level/spot-1)*100, 1), "%)"...)
 	case f.Sign > 0:
-		return "none: GEX > 0 within " + pct
+		return within(append(b, "none: GEX > 0 within "...))
 	case f.Sign < 0:
-		return "none: GEX < 0 within " + pct
+		return within(append(b, "none: GEX < 0 within "...))
 	}
-	return dash
+	return append(b, dash...)
+}
+
+// appendFixedText appends fixedText's text.
+func appendFixedText(b []byte, v float64, decimals int) []byte {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return append(b, dash...)
+	}
+	return appendFixed(b, v, decimals)
 }
 
 // painLabel names expiry i of the range: its date and days to it, and
 // its root where the date has two.
-func painLabel(v *PositioningView, i int) string {
+func painLabel(v *PositioningView, i int) string { return string(appendPainLabel(nil, v, i)) }
+
+// appendPainLabel appends painLabel's text.
+func appendPainLabel(b []byte, v *PositioningView, i int) []byte {
 	p := &v.Figs.MaxPain[i]
-	s := fmtDate(p.Date) + " " + strconv.Itoa(v.Day.DaysUntil(p.Date)) + "d"
+	b = append(appendDate(b, p.Date), ' ')
+	b = append(strconv.AppendInt(b, int64(v.Day.DaysUntil(p.Date)), 10), 'd')
 	pains := v.Figs.MaxPain
 	if i > 0 && pains[i-1].Date == p.Date || i+1 < len(pains) && pains[i+1].Date == p.Date {
-		s += " " + p.Root
+		b = append(append(b, ' '), p.Root...)
 	}
-	return s
+	return b
 }

@@ -72,6 +72,7 @@ type Market struct {
 
 	books  *lru[dayKey, *book]
 	skels  *lru[dayKey, *skeleton]
+	pastSk *lru[dayKey, *skeleton] // days before today's: skeleton.go
 	trades *lru[dayKey, *tradeDay]
 	states *lru[dayKey, *dayState]
 	hists  *lru[dayKey, *history]
@@ -113,6 +114,7 @@ func New(cfg Config) *Market {
 	perDay := max(n, 2*len(m.optionable)+16)
 	m.books = newLRU[dayKey, *book](perDay, 0, nil)
 	m.skels = newLRU[dayKey, *skeleton](perDay, 0, nil)
+	m.pastSk = newLRU[dayKey](perDay, int64(cfg.Trades), func(s *skeleton) int64 { return int64(len(s.trades)) })
 	m.states = newLRU[dayKey, *dayState](perDay, 0, nil)
 	m.hists = newLRU[dayKey, *history](perDay, 0, nil)
 	m.trades = newLRU[dayKey](n, int64(cfg.Trades), func(d *tradeDay) int64 { return int64(len(d.px)) })

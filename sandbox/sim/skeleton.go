@@ -50,9 +50,18 @@ type skeleton struct {
 	trades []skelTrade
 }
 
-// skeleton returns the day's trades of b's symbol, generated once.
+// skeleton returns the day's trades of b's symbol, generated once. A day
+// before today's is kept in a cache of its own, bounded by the trades it
+// holds: the scanner keeps the whole market's today, but a backfill asks
+// for the close of one day after another, and each day's skeleton (tens
+// of thousands of trades) held in the entry-bounded cache of today's
+// would add up to hundreds of MB.
 func (m *Market) skeleton(b *book) (*skeleton, bool) {
-	return m.skels.get(dayKey{b.sec.Symbol, b.date}, func() (*skeleton, bool) {
+	cache := m.skels
+	if b.date < api.DateOf(m.now().In(api.Eastern)) {
+		cache = m.pastSk
+	}
+	return cache.get(dayKey{b.sec.Symbol, b.date}, func() (*skeleton, bool) {
 		return generate(b), true
 	})
 }
