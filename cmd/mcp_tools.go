@@ -217,7 +217,7 @@ func (s *mcpSession) call(ctx context.Context, t mcpTool, in map[string]any) *mc
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{
 		&mcp.TextContent{Text: out.String()},
-		&mcp.TextContent{Text: strings.TrimSpace(said+"\n"+s.cap.describe())},
+		&mcp.TextContent{Text: strings.TrimSpace(said + "\n" + s.cap.describe())},
 	}}
 }
 
