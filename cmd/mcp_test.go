@@ -21,19 +21,20 @@ import (
 // requests), served over the SDK's in-memory transport to the SDK's own
 // client.
 type mcpRig struct {
-	t     *testing.T
-	cs    *mcp.ClientSession
-	reqs  *modeltest.Requests
-	log   *syncBuffer
-	sess  *mcpSession
-	close func() error // the client's side; then the server's end
-	done  chan error
+	t      *testing.T
+	cs     *mcp.ClientSession
+	reqs   *modeltest.Requests
+	log    *syncBuffer
+	sess   *mcpSession
+	close  func() error  // the client's side; then the server's end
+	done   chan struct{} // closed when the server has stopped, with runErr
+	runErr error
 }
 
 // startMCP serves a session capped at maxPoints (0: the default share).
 func startMCP(t *testing.T, maxPoints int, cfg sandbox.Config) *mcpRig {
 	t.Helper()
-	r := &mcpRig{t: t, reqs: &modeltest.Requests{}, log: &syncBuffer{}, done: make(chan error, 1)}
+	r := &mcpRig{t: t, reqs: &modeltest.Requests{}, log: &syncBuffer{}, done: make(chan struct{})}
 	cfg.Logger = r.reqs.Logger()
 	client := modeltest.StartSandbox(t, cfg)
 	home := t.TempDir()
@@ -48,13 +49,17 @@ func startMCP(t *testing.T, maxPoints int, cfg sandbox.Config) *mcpRig {
 		cap: newMCPCap(maxPoints, maxPoints > 0, day, client.Now)}
 	st, ct := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { r.done <- newMCPServer(r.sess).Run(ctx, st) }()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	go func() {
+		r.runErr = newMCPServer(r.sess).Run(ctx, st)
+		close(r.done)
+	}()
+	tr := &droppable{Transport: ct}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, tr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.cs = cs
-	r.close = cs.Close
+	r.close = func() error { return tr.conn.Close() }
 	t.Cleanup(func() {
 		cs.Close()
 		cancel()
@@ -65,6 +70,19 @@ func startMCP(t *testing.T, maxPoints int, cfg sandbox.Config) *mcpRig {
 		}
 	})
 	return r
+}
+
+// droppable is a client transport whose connection a test can drop, as a
+// client process that dies drops its pipe, with calls still under way.
+type droppable struct {
+	mcp.Transport
+	conn mcp.Connection
+}
+
+func (d *droppable) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := d.Transport.Connect(ctx)
+	d.conn = c
+	return c, err
 }
 
 // call calls tool and returns its texts and whether it is an error.
