@@ -172,7 +172,7 @@ func serveMCP(ctx context.Context, s *mcpSession, in io.Reader, out io.Writer) e
 	}
 	s.log.Info("mcp stopped", "session", s.cap.describe())
 	if err != nil {
-		return fmt.Errorf("mcp: %w", err)
+		return fmt.Errorf("mcp: the session ended: %w", err)
 	}
 	return nil
 }
