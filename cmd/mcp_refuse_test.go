@@ -26,10 +26,11 @@ func TestMCPRefusalsAreToolErrors(t *testing.T) {
 		{"chain", map[string]any{"symbol": "ZZZZ"}, []string{"no such symbol", "exit status 3: no data"}},
 		{"chain", map[string]any{"symbol": "SPY", "strikes": -1}, []string{"--strikes -1", "exit status 2: bad input"}},
 		{"chain", map[string]any{"symbol": "SPY", "expiry": "2026-11-21"}, []string{"not a trading day", "exit status 2"}},
-		{"chain", map[string]any{"symbol": "SPY", "strikes": "ten"}, []string{"strikes"}},         // the schema's type
-		{"chain", map[string]any{"symbol": "SPY", "json": "option"}, []string{"json"}},            // the server's flag
-		{"chain", map[string]any{}, []string{"symbol"}},                                           // required
-		{"strategy", map[string]any{"legs": "SPY 2026-12-18 +C701.5"}, []string{"exit status 2"}}, // a leg not listed
+		{"chain", map[string]any{"symbol": "SPY", "strikes": "ten"}, []string{"strikes"}}, // the schema's type
+		{"chain", map[string]any{"symbol": "SPY", "json": "option"}, []string{"json"}},    // the server's flag
+		{"chain", map[string]any{}, []string{"symbol"}},
+		{"chain", map[string]any{"symbol": "SPY", "fields": []any{"nosuch"}}, []string{"unknown field", "exit status 2"}}, // required
+		{"strategy", map[string]any{"legs": "SPY 2026-12-18 +C701.5"}, []string{"exit status 2"}},                         // a leg not listed
 	} {
 		texts, isErr := r.call(c.tool, c.args)
 		got := strings.Join(texts, "\n")

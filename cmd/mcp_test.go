@@ -157,7 +157,7 @@ func TestMCPEachToolAnswersRows(t *testing.T) {
 		args map[string]any
 		key  string
 	}{
-		{"chain", map[string]any{"symbol": "SPY", "strikes": 2}, `"strike"`},
+		{"chain", map[string]any{"symbol": "SPY", "strikes": 2, "fields": []any{"option", "strike", "iv"}}, `"strike"`},
 		{"quotes", map[string]any{"symbols": []any{"SPY", "QQQ"}}, `"symbol": "QQQ"`},
 		{"vol", map[string]any{"symbol": "SPY"}, `"atm_iv"`},
 		{"gex", map[string]any{"symbol": "SPY", "max-dte": 7}, `"strike"`},
@@ -176,6 +176,9 @@ func TestMCPEachToolAnswersRows(t *testing.T) {
 		var rows []map[string]any
 		if err := json.Unmarshal([]byte(texts[0]), &rows); err != nil || !strings.Contains(texts[0], c.key) {
 			t.Errorf("%s: rows %q (%v), want %s", c.tool, texts[0][:min(len(texts[0]), 300)], err, c.key)
+		}
+		if c.tool == "chain" && (len(rows) != 4 || len(rows[0]) != 3) {
+			t.Errorf("chain with three fields: %v", rows)
 		}
 		if !strings.Contains(texts[1], "points spent") || !strings.Contains(texts[1], "this session:") {
 			t.Errorf("%s: %q does not say the points spent and left", c.tool, texts[1])

@@ -47,6 +47,9 @@ var mcpTools = []mcpTool{
 	{name: "positions"},
 }
 
+// mcpFields is the input that chooses the rows' fields (--json=...).
+const mcpFields = "fields"
+
 // sharedFlags are the names of the flags every headless command has.
 func sharedFlags() map[string]bool {
 	c := &cobra.Command{}
@@ -75,8 +78,12 @@ func (t mcpTool) schema(c *cobra.Command, shared map[string]bool) *jsonschema.Sc
 			s.Required = []string{t.arg}
 		}
 	}
+	// --json=field,field: the rows' fields an agent wants, in its order.
+	s.Properties[mcpFields] = &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"},
+		Description: "only these fields of each row, in this order (default all; an unknown one is refused with the fields there are)"}
+	s.PropertyOrder = append(s.PropertyOrder, mcpFields)
 	c.Flags().VisitAll(func(f *pflag.Flag) {
-		if shared[f.Name] || f.Hidden {
+		if shared[f.Name] || f.Hidden || f.Name == mcpFields {
 			return
 		}
 		desc := f.Usage
@@ -111,7 +118,18 @@ func (t mcpTool) commandLine(in map[string]any, extra []string) []string {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
+	output := "--json"
 	for _, k := range keys {
+		if k == mcpFields {
+			if fields, _ := in[k].([]any); len(fields) > 0 {
+				var names []string
+				for _, f := range fields {
+					names = append(names, scalar(f))
+				}
+				output += "=" + strings.Join(names, ",")
+			}
+			continue
+		}
 		vals, ok := in[k].([]any)
 		if !ok {
 			vals = []any{in[k]}
@@ -124,7 +142,7 @@ func (t mcpTool) commandLine(in map[string]any, extra []string) []string {
 			}
 		}
 	}
-	args = append(append(args, extra...), "--json", "--")
+	args = append(append(args, extra...), output, "--")
 	return append(args, pos...)
 }
 
