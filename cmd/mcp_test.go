@@ -21,18 +21,18 @@ import (
 // requests), served over the SDK's in-memory transport to the SDK's own
 // client.
 type mcpRig struct {
-	t      *testing.T
+	t      testing.TB
 	cs     *mcp.ClientSession
 	reqs   *modeltest.Requests
 	log    *syncBuffer
 	sess   *mcpSession
-	close  func() error  // the client's side; then the server's end
+	close  func() error  // drops the client's connection
 	done   chan struct{} // closed when the server has stopped, with runErr
 	runErr error
 }
 
 // startMCP serves a session capped at maxPoints (0: the default share).
-func startMCP(t *testing.T, maxPoints int, cfg sandbox.Config) *mcpRig {
+func startMCP(t testing.TB, maxPoints int, cfg sandbox.Config) *mcpRig {
 	t.Helper()
 	r := &mcpRig{t: t, reqs: &modeltest.Requests{}, log: &syncBuffer{}, done: make(chan struct{})}
 	cfg.Logger = r.reqs.Logger()
