@@ -108,13 +108,11 @@ func mcpRun(o *MCPOptions) error {
 		return err
 	}
 	now := serviceClock(ctx, client)
-	budget := feed.DefaultBudget()
-	if fc.Budget.PointsPerDay != nil {
-		budget.PerDay = *fc.Budget.PointsPerDay
-	}
-	if fc.Budget.Share != nil {
-		budget.Share = *fc.Budget.Share
-	}
+	// The screen's budget from [budget] (no screen flags here), of which
+	// the default cap is a share.
+	set := watchSettings{budget: feed.DefaultBudget()}
+	set.resolveBudget(&WatchOptions{Changed: func(string) bool { return false }}, &fc)
+	budget := set.budget
 	mon := feed.NewMonitor(feed.MonitorOptions{Fetcher: feed.Source{Client: client, Now: now},
 		Clock: feed.RealClock{NowFunc: now}, Budget: budget})
 	defer mon.Close()

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,8 +22,13 @@ import (
 // benchClock, an open market, in a home of its own.
 func mcpChild(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
+	return mcpChildIn(t, t.TempDir(), args...)
+}
+
+func mcpChildIn(t *testing.T, root string, args ...string) *exec.Cmd {
+	t.Helper()
 	c := exec.Command(os.Args[0])
-	c.Env = childEnv(t.TempDir(), append([]string{"mcp", "--sandbox-clock", benchClock, "--no-history"}, args...))
+	c.Env = childEnv(root, append([]string{"mcp", "--sandbox-clock", benchClock, "--no-history"}, args...))
 	return c
 }
 
@@ -104,6 +110,27 @@ func TestMCPChildMaxPoints(t *testing.T) {
 	}
 	got, isErr := callChild(t, cs, "chain", map[string]any{"symbol": "SPX"})
 	if !isErr || !strings.Contains(got, "past the session's cap of 10 points (--max-points 10)") {
+		t.Fatalf("the second SPX chain: %v %q", isErr, got)
+	}
+}
+
+// Without --max-points the cap is a quarter of the day's budget as the
+// screen works it out: [budget] points_per_day = 40 is a cap of 10.
+func TestMCPChildDefaultCapFromConfig(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "config", "chainwatch")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte("[budget]\npoints_per_day = 40\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cs := connectChild(t, mcpChildIn(t, root))
+	if got, isErr := callChild(t, cs, "chain", map[string]any{"symbol": "SPX"}); isErr || !strings.Contains(got, "of its cap of 10 points") {
+		t.Fatalf("the first SPX chain: %v %q", isErr, got)
+	}
+	got, isErr := callChild(t, cs, "chain", map[string]any{"symbol": "SPX"})
+	if !isErr || !strings.Contains(got, "past the session's cap of 10 points (0.25 of the day's budget; --max-points sets it)") {
 		t.Fatalf("the second SPX chain: %v %q", isErr, got)
 	}
 }
