@@ -83,7 +83,7 @@ func (t mcpTool) schema(c *cobra.Command, shared map[string]bool) *jsonschema.Sc
 		Description: "only these fields of each row, in this order (default all; an unknown one is refused with the fields there are)"}
 	s.PropertyOrder = append(s.PropertyOrder, mcpFields)
 	c.Flags().VisitAll(func(f *pflag.Flag) {
-		if shared[f.Name] || f.Hidden || f.Name == mcpFields {
+		if shared[f.Name] || f.Hidden || f.Name == mcpFields || f.Name == t.arg {
 			return
 		}
 		desc := f.Usage
