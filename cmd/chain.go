@@ -122,6 +122,7 @@ func chainRun(f *ChainOptions) error {
 	plan := planOf(api.EndpointOptionQuotes, mode, historical)
 	if expiry == 0 {
 		plan.note = fmt.Sprintf("twice that when no expiry lies within %d days of --dte's day (the rest of the chain is asked for)", dteWindow)
+		plan.extra = plan.points()
 	}
 	j := job{plan: plan, keys: chainKeys, historical: historical,
 		run: func(ctx context.Context, c *api.Client) (answer, error) {

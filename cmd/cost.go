@@ -19,6 +19,10 @@ type costPlan struct {
 	// note says when a run may spend other than the sum (a chain by
 	// --dte that has to look further out).
 	note string
+	// extra is what a run may spend beyond points() (that chain's second
+	// request): a hard cap (mcp's --max-points) holds it too, so that no
+	// run can pass the cap it was let in under.
+	extra int
 }
 
 // costPart is Count requests to one endpoint.
@@ -48,6 +52,9 @@ func (p costPlan) points() int {
 	}
 	return n
 }
+
+// most is the most a run may spend.
+func (p costPlan) most() int { return p.points() + p.extra }
 
 // probes reports whether a part may be answered from the store.
 func (p costPlan) probes() bool {

@@ -139,7 +139,7 @@ needs no account.`,
 		NewCmdStatus(deps, nil), NewCmdScan(deps, nil), NewCmdChain(deps, nil), NewCmdCalendar(deps, nil), NewCmdVol(deps, nil), NewCmdGex(deps, nil),
 		NewCmdTrades(deps, nil), NewCmdTAQ(deps, nil), NewCmdQuotes(deps, nil), NewCmdHistory(deps, nil))
 	root.AddCommand(NewCmdStrategy(deps, nil), NewCmdPositions(deps, nil), NewCmdServe(deps, nil))
-	root.AddCommand(NewCmdAlerts(deps, nil))
+	root.AddCommand(NewCmdAlerts(deps, nil), NewCmdMCP(deps, nil))
 	root.ValidArgsFunction = completeSymbols(deps)
 	strictCompletion(root)
 	guardEchoes(root)

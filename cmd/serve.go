@@ -228,12 +228,7 @@ func newDesk(cfg model.Config, state config.State, getenv func(string) string, l
 // budget: --budget-per-day (or [budget] points_per_day), else what the
 // share of the month's points allows an hour, for a whole session.
 func (d *desk) day(now time.Time) (spent, budget int) {
-	st := d.mon.Stats(now)
-	budget = d.base.Budget.PerDay
-	if budget <= 0 {
-		budget = int(st.BudgetPerHour * feed.RegularSessionHours)
-	}
-	return st.DaySpent, budget
+	return dayBudget(d.mon, d.base.Budget.PerDay, now)
 }
 
 // close stops the pool's fetches and the monitor.
@@ -280,10 +275,15 @@ type servedClient struct {
 	client *api.Client
 	mon    *feed.Monitor
 	line   string // the command line, naming a --watch job
-	// charge books a one-shot command's points to the desk's day and the
-	// key's share before it is sent (serve.Ledger), or refuses it.
-	charge func(cost int) (settle func(spent int), err error)
+	// charge books a one-shot command's plan to the desk's day and the
+	// key's share before it is sent (serve.Ledger), or refuses it; an mcp
+	// session adds its cap (mcp_budget.go).
+	charge func(plan costPlan) (settle func(spent int), err error)
 	// positions is the key's positions file (positions, strategy --save);
 	// "" when the server keeps no state for keys.
 	positions string
+	// day is the desk's day (desk.day), of which an mcp session's default
+	// cap is a share; log is the server's, naming the key.
+	day func(now time.Time) (spent, budget int)
+	log *slog.Logger
 }

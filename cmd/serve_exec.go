@@ -19,7 +19,8 @@ import (
 // servedCommands are what an exec request may run: the headless commands
 // that read data. The screen is the session itself; login, logout,
 // sandbox and serve are the desk's box's to run, not a trader's.
-var servedCommands = []string{"chain", "quotes", "trades", "taq", "calendar", "vol", "gex", "scan", "strategy", "positions", "version", "help"}
+// mcp serves the same commands to an agent, on the same charge.
+var servedCommands = []string{"chain", "quotes", "trades", "taq", "calendar", "vol", "gex", "scan", "strategy", "positions", "mcp", "version", "help"}
 
 // servedRefused are the flags that would point a command at another
 // service or credentials, or read a file of the server's choosing: the
@@ -33,8 +34,9 @@ func (d *desk) exec(ctx context.Context, u serve.User, args []string, in io.Read
 		fmt.Fprintln(errOut, "chainwatch serve: "+msg)
 		return ExitInput
 	}
-	charge := func(cost int) (func(int), error) { return d.ledger.Charge(u, cost) }
-	served := &servedClient{client: d.base.Client, mon: d.mon, line: strings.Join(args, " "), charge: charge}
+	charge := func(p costPlan) (func(int), error) { return d.ledger.Charge(u, p.points()) }
+	served := &servedClient{client: d.base.Client, mon: d.mon, line: strings.Join(args, " "), charge: charge,
+		day: d.day, log: d.log.With("key", u.Name)}
 	if dir := d.state.In(u.Name).Dir(); dir != "" {
 		served.positions = config.PositionsPath(filepath.Join(dir, keyConfig)) // the key's, as its screen's (keyState)
 	}
@@ -109,6 +111,6 @@ func (s *servedClient) spend(ctx context.Context, plan *costPlan) (settle func(s
 		return func(int) {}, nil
 	}
 	plan.probe(ctx, s.client)
-	settle, err = s.charge(plan.points())
+	settle, err = s.charge(*plan)
 	return settle, badInput(err)
 }

@@ -23,6 +23,11 @@ const (
 	// screen may spend: a quarter, so a screen left open all month cannot
 	// drain the account and other tools keep the rest.
 	DefaultBudgetShare = 0.25
+	// DefaultAgentShare is the share of the day's budget (the screen's,
+	// above) that one `chainwatch mcp` session may spend without
+	// --max-points: an agent asks in loops, and a quarter leaves the rest
+	// of the day to the screen and the other sessions.
+	DefaultAgentShare = 0.25
 )
 
 // Themes are the values of --theme and the config's theme.
