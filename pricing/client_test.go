@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// TestGammaShapeIsGreeksOfsGamma: the zero-gamma search's gamma (a
-// Gaussian walked in log spot) is the greeks' at no rate, for every
-// spot, strike, time and IV of a grid: the client has one Black-Scholes.
-func TestGammaShapeIsGreeksOfsGamma(t *testing.T) {
+// TestGammaShapeIsComputesGamma: the zero-gamma search's gamma (a
+// Gaussian walked in log spot) is the European model's at no rate and no
+// dividend, for every spot, strike, time and IV of a grid.
+func TestGammaShapeIsComputesGamma(t *testing.T) {
 	n := 0
 	for _, k := range []float64{50, 400, 5000} {
 		for _, years := range []float64{1e-7, 1.0 / 365, 0.25, 2} {
@@ -19,7 +19,8 @@ func TestGammaShapeIsGreeksOfsGamma(t *testing.T) {
 				}
 				for _, m := range []float64{0.8, 0.97, 1, 1.04, 1.3} {
 					s := k * m
-					want := GreeksOf(true, s, k, years, 0, vol).Gamma
+					_, gr := Compute(Params{S: s, K: k, T: years, Vol: vol, Call: true})
+					want := gr.Gamma
 					if got := g.At(s); math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
 						t.Errorf("K %v T %v IV %v S %v: shape %g, greeks %g", k, years, vol, s, got, want)
 					}

@@ -32,10 +32,13 @@ type Figures struct {
 	MaxProfit, MaxLoss float64
 	Breakevens         []float64 // underlying prices at the first expiry, ascending
 	// PoP is the probability that P&L at the first expiry is above zero,
-	// the underlying lognormal with drift at the rate and volatility
-	// Sigma, the mean of the legs' IVs on that expiry weighted by their
-	// quantities.
+	// the underlying lognormal with volatility Sigma, the mean of the
+	// legs' IVs on that expiry weighted by their quantities, and drift
+	// Drift a year: risk-neutral (the chain's r - q on that expiry) unless
+	// the market says RealWorld (PoPBasis words it).
 	PoP, Sigma float64
+	Drift      float64
+	RealWorld  bool
 	// Move is the one-standard-deviation move to the first expiry
 	// (spot x Sigma x sqrt(T)): the risk graph spans two of them.
 	Move   float64
@@ -76,10 +79,42 @@ func (s *Strategy) Analyze(m *Market) Figures {
 	f.MaxProfit, f.MaxLoss = s.extremes(p, xs, f.At)
 	f.Breakevens = roots(p, xs, f.At, s.upSlope())
 	f.Sigma = s.sigma(m, f.Expiry)
-	T := YearsTo(m.Now, f.Expiry)
+	T := s.firstYears(m.Now, f.Expiry)
 	f.Move = m.Spot * f.Sigma * math.Sqrt(T)
-	f.PoP = pop(p, f.Breakevens, f.At, m.Spot, m.Rate, f.Sigma, T)
+	f.Drift, f.RealWorld = s.drift(m, f.Expiry), m.RealWorld
+	f.PoP = pop(p, f.Breakevens, f.At, m.Spot, f.Drift, f.Sigma, T)
 	return f
+}
+
+// firstYears is the time in years to the first of the legs on expiry d
+// to settle (an AM-settled root's at 09:30).
+func (s *Strategy) firstYears(now time.Time, d api.Date) float64 {
+	t := math.Inf(1)
+	for i := range s.Legs {
+		if l := &s.Legs[i]; l.Option() && l.Expiry == d {
+			t = min(t, legYears(l, now))
+		}
+	}
+	if math.IsInf(t, 1) {
+		return YearsTo(now, d)
+	}
+	return t
+}
+
+// drift is the underlying's drift a year that PoP assumes: the market's
+// real-world one, else the risk-neutral r - q of the first leg on
+// expiry d.
+func (s *Strategy) drift(m *Market, d api.Date) float64 {
+	if m.RealWorld {
+		return m.Drift
+	}
+	for i := range s.Legs {
+		if l := &s.Legs[i]; l.Option() && l.Expiry == d {
+			c := m.carry(i)
+			return c.R - c.Q
+		}
+	}
+	return DefaultCarry.R - DefaultCarry.Q
 }
 
 // Greeks are the position's greeks at m, the legs' times their units
@@ -107,8 +142,8 @@ func (s *Strategy) stockOnly() bool {
 	return true
 }
 
-// legGreeks are leg i's greeks per share: the service's, else BSM's from
-// its IV; the underlying's delta is 1.
+// legGreeks are leg i's greeks per share: the service's, else the
+// chain's model's from its IV and carry; the underlying's delta is 1.
 func (s *Strategy) legGreeks(m *Market, i int) pricing.Greeks {
 	l := &s.Legs[i]
 	q := m.quote(i)
@@ -120,7 +155,8 @@ func (s *Strategy) legGreeks(m *Market, i int) pricing.Greeks {
 	case math.IsNaN(q.IV) || math.IsNaN(m.Spot):
 		return pricing.Greeks{Delta: math.NaN(), Gamma: math.NaN(), Theta: math.NaN(), Vega: math.NaN()}
 	}
-	return pricing.GreeksOf(l.Kind == Call, m.Spot, l.Strike, YearsTo(m.Now, l.Expiry), m.Rate, q.IV)
+	_, g := pricing.Compute(legParams(l, m.Spot, legYears(l, m.Now), q.IV, m.carry(i).Carry))
+	return g
 }
 
 // upSlope is the P&L's slope (dollars per 1.00 of the underlying) far
@@ -240,9 +276,10 @@ func (s *Strategy) sigma(m *Market, d api.Date) float64 {
 	return sum / w
 }
 
-// pop is the lognormal probability that the P&L at t is above zero:
-// the chance of each stretch between breakevens where it is.
-func pop(p *Pricer, bes []float64, t time.Time, spot, r, sigma, T float64) float64 {
+// pop is the lognormal probability, at drift mu a year, that the P&L at
+// t is above zero: the chance of each stretch between breakevens where
+// it is.
+func pop(p *Pricer, bes []float64, t time.Time, spot, mu, sigma, T float64) float64 {
 	if math.IsNaN(sigma) || math.IsNaN(spot) || T <= 0 {
 		return math.NaN()
 	}
@@ -251,7 +288,7 @@ func pop(p *Pricer, bes []float64, t time.Time, spot, r, sigma, T float64) float
 		if x <= 0 {
 			return 0
 		}
-		return pricing.NormCDF((math.Log(x/spot) - (r-sigma*sigma/2)*T) / sd)
+		return pricing.NormCDF((math.Log(x/spot) - (mu-sigma*sigma/2)*T) / sd)
 	}
 	edges := append([]float64{0}, bes...)
 	prob := 0.0
