@@ -68,7 +68,7 @@ func ImpliedCarry(s, t float64, american bool, quotes []CarryQuote) (c Carry, ok
 	c, ok = f.solve(Carry{})
 	if ok && american {
 		f.american = true
-		c, ok = f.solve(f.profile(c))
+		c, ok = f.solveAmerican(c)
 	}
 	if !ok || !f.fits(c) || math.Abs(c.R) > maxCarry || math.Abs(c.Q) > maxCarry {
 		return Carry{}, false
@@ -137,49 +137,48 @@ func (f *carryFit) residuals(c Carry, out []float64) {
 	}
 }
 
-// profile is where the American solve starts: over a grid of rates,
-// each with the yield that fits best at that rate (a few Newton steps
-// from the European fit's forward), the pair that fits best. The forward
-// is what the quotes tell best; the discount, weakly told on a short
-// expiry, is where a European fit puts the early exercise premium it
-// cannot model, and it may put it at a negative rate, where an American
-// put is a European one and Gauss-Newton from there would stay.
-func (f *carryFit) profile(eu Carry) Carry {
-	const h = 1e-5
-	best, bestErr := eu, math.Inf(1)
-	r0, rq := make([]float64, 2*len(f.pairs)), make([]float64, 2*len(f.pairs))
-	for i := range profileSteps {
-		c := Carry{R: profileLo + (profileHi-profileLo)*float64(i)/float64(profileSteps-1)}
-		c.Q = c.R - (eu.R - eu.Q)
-		e := 0.0
-		for range 3 {
-			f.residuals(c, r0)
-			f.residuals(Carry{R: c.R, Q: c.Q + h}, rq)
-			var jj, jr float64
-			e = 0
-			for k := range r0 {
-				j := (rq[k] - r0[k]) / h
-				jj += j * j
-				jr += j * r0[k]
-				e += r0[k] * r0[k]
-			}
-			if jj == 0 {
-				break
-			}
-			c.Q -= max(-0.1, min(0.1, jr/jj))
+// solveAmerican is the American solve: Gauss-Newton from a few rates along
+// the European fit's forward (r - q kept), the best fit of those that
+// converge. The forward is what the quotes tell best; the discount,
+// weakly told on a short expiry, is where a European fit puts the early
+// exercise premium it cannot model, and it may put it at a negative
+// rate, where an American put is a European one and Gauss-Newton from
+// there would stay.
+func (f *carryFit) solveAmerican(eu Carry) (Carry, bool) {
+	best, told, bestErr := eu, false, math.Inf(1)
+	for _, r := range americanStarts {
+		c, ok := f.solve(Carry{R: r, Q: r - (eu.R - eu.Q)})
+		if !ok {
+			continue
 		}
-		if e < bestErr {
-			best, bestErr = c, e
+		if e := f.sse(c); e < bestErr {
+			best, told, bestErr = c, true, e
+		}
+		if bestErr < exactFit*exactFit {
+			break // no other start can do better than the quotes' rounding
 		}
 	}
-	return best
+	return best, told
 }
 
-// The profile's grid of rates: -2 % to 15 % by half a point.
-const (
-	profileLo, profileHi = -0.02, 0.15
-	profileSteps         = 35
-)
+// americanStarts are the rates the American solve starts from, the
+// likeliest first.
+var americanStarts = [...]float64{0.04, 0, 0.08}
+
+// exactFit is a repricing error below any quote's rounding: a fit within
+// it needs no other start.
+const exactFit = 1e-5
+
+// sse is the sum of the squared repricing errors at c.
+func (f *carryFit) sse(c Carry) float64 {
+	res := make([]float64, 2*len(f.pairs))
+	f.residuals(c, res)
+	e := 0.0
+	for _, x := range res {
+		e += x * x
+	}
+	return e
+}
 
 // solve runs Gauss-Newton from c; ok is false when r and q barely move
 // the prices apart (minCarrySens).

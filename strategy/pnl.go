@@ -156,15 +156,6 @@ func (p *Pricer) PnL(x float64, t time.Time) float64 {
 	return v
 }
 
-// Curve is PnL at each of xs at time t, into out (grown as needed).
-func (p *Pricer) Curve(xs []float64, t time.Time, out []float64) []float64 {
-	out = out[:0]
-	for _, x := range xs {
-		out = append(out, p.PnL(x, t))
-	}
-	return out
-}
-
 // Mark is the strategy's value at the legs' mids now, in dollars, and
 // its P&L since the entry and since the previous close (a leg opened
 // today counts from its fill). ok is false while a leg has no mid.
