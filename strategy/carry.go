@@ -81,7 +81,7 @@ func (cs *carries) solve(k seriesKey) solved {
 		return s
 	}
 	var s solved
-	if t := market.YearsToSettle(k.root, k.expiry, cs.now); t > 0 {
+	if t := market.YearsToSettle(k.root, k.expiry, quotedAt(cs.now)); t > 0 {
 		s.c, s.ok = pricing.ImpliedCarry(cs.spot, t, pricing.AmericanStyle(k.root), cs.quotes[k])
 	}
 	cs.done[k] = s
@@ -103,6 +103,25 @@ func (cs *carries) of(root string, expiry api.Date) Carry {
 		}
 	}
 	return Carry{Carry: DefaultCarry}
+}
+
+// quotedAt is the instant a chain asked at now was priced at: now in
+// the session; its open before it (the service counts T from the open
+// while it shows the last close) and its close after it (the quotes are
+// the close's). An instant hours off would read the time value the
+// quotes lack or carry as rate and yield.
+func quotedAt(now time.Time) time.Time {
+	d := api.Today(now)
+	if !market.IsTradingDay(d) {
+		return now
+	}
+	if open := market.SessionOpen.On(d); now.Before(open) {
+		return open
+	}
+	if closing := market.SessionClose(d).On(d); now.After(closing) {
+		return closing
+	}
+	return now
 }
 
 // legYears is leg l's time to settlement from now in years, zero once

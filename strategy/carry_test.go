@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"testing"
+	"time"
 
 	"chainwatch/api"
 	"chainwatch/market"
@@ -102,6 +103,31 @@ func atTheMoney(ch *api.SymbolWithOptions) []strategy.Leg {
 		legs = append(legs, strategy.Leg{Kind: strategy.Call, Qty: 1, Root: o.Root, Expiry: o.Expiry, Strike: o.Strike, Price: math.NaN()})
 	}
 	return legs
+}
+
+// TestCarryOutsideTheSession: before the open the service counts T from
+// the open, after the close its quotes are the close's; the carry a
+// chain tells then is still the sandbox's.
+func TestCarryOutsideTheSession(t *testing.T) {
+	for _, hm := range [][2]int{{8, 0}, {18, 30}} {
+		now := time.Date(2026, 11, 20, hm[0], hm[1], 0, 0, api.Eastern)
+		c := modeltest.StartSandbox(t, sandbox.Config{Now: func() time.Time { return now }})
+		ch, _, err := c.OptionAndUnderlyingQuotes(context.Background(),
+			api.OptionQuotesParams{Symbol: "SPY", Date: api.DateOf(now).String()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := strategy.Strategy{Symbol: "SPY", Legs: []strategy.Leg{
+			{Kind: strategy.Put, Qty: 1, Root: "SPY", Expiry: api.NewDate(2026, 12, 18), Strike: 700, Price: math.NaN()}}}
+		m, err := strategy.MarketOf(&st, ch, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, q := sbmarket.Rate(api.DateOf(now)), 0.0115
+		if got := m.Carry[0]; got.From != st.Legs[0].Expiry || math.Abs(got.R-r) > carryTol || math.Abs(got.Q-q) > carryTol {
+			t.Errorf("at %s: carry %+v, the sandbox's r %v q %v", now.Format("15:04"), got, r, q)
+		}
+	}
 }
 
 // TestLegsRepriceToTheirMids: at its series' carry, on the chain's model
