@@ -128,6 +128,10 @@ func TestStrategyCommand(t *testing.T) {
 		if leg["carry_from"] != "2026-12-18" {
 			t.Fatalf("the leg's carry came from %v, want its own expiry", leg["carry_from"])
 		}
+		if out, _, err := run(t, "strategy", "SPY 2026-12-18 +C700 -C710", "--drift", "500"); exitCode(err) != ExitInput ||
+			!strings.Contains(err.Error(), "--drift 500: want -100 to 100 percent a year") || out != "" {
+			t.Fatalf("--drift 500: %v (status %d), stdout %q", err, exitCode(err), out)
+		}
 	})
 
 	for _, c := range []struct {
