@@ -171,3 +171,32 @@ func TestLegsRepriceToTheirMids(t *testing.T) {
 		})
 	}
 }
+
+// TestCarryOnTheLegsSpan: the strategy page asks only for its legs'
+// expiries and strikes (Span, widened by spanMargin); that narrowed chain
+// still tells each leg its own series' carry, far legs included.
+func TestCarryOnTheLegsSpan(t *testing.T) {
+	c := modeltest.StartSandbox(t, sandbox.Config{})
+	r := sbmarket.Rate(api.DateOf(modeltest.Now))
+	for _, legs := range []string{"SPY 2026-12-18 +C700 -C710", "SPY 2026-12-18 +P750 -P740", "SPY 2026-12-18 +P600 -P590"} {
+		st, err := strategy.Parse(legs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := api.OptionQuotesParams{Symbol: "SPY", Date: api.DateOf(modeltest.Now).String()}
+		st.Span().Narrow(&p)
+		ch, _, err := c.OptionAndUnderlyingQuotes(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := strategy.MarketOf(&st, ch, modeltest.Now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, got := range m.Carry {
+			if got.From != st.Legs[i].Expiry || math.Abs(got.R-r) > carryTol || math.Abs(got.Q-0.0115) > carryTol {
+				t.Errorf("%s leg %d on %d contracts: carry %+v, the sandbox's r %v q 0.0115", legs, i+1, len(ch.Options), got, r)
+			}
+		}
+	}
+}
