@@ -25,6 +25,10 @@ type StrategyOptions struct {
 	Natural bool
 	Spots   int
 	IVShift float64
+	// Drift, when set (DriftSet), is the real-world growth a year in
+	// percent that PoP assumes instead of the risk-neutral r - q.
+	Drift    float64
+	DriftSet bool
 }
 
 // NewCmdStrategy prints a strategy's legs and figures, the strategy
@@ -40,12 +44,18 @@ func NewCmdStrategy(deps Deps, runF func(*StrategyOptions) error) *cobra.Command
 with the net price at mid and at the natural (pay the ask, receive the bid) and
 the position greeks (delta and gamma in shares, theta in dollars a day, vega in
 dollars a vol point); then max profit and max loss at the first expiry
-(unbounded said as such), the breakevens, and the probability of profit
-(lognormal from the legs' IVs, drift at the rate).
+(unbounded said as such), the breakevens, and the probability of profit:
+risk-neutral (lognormal at the legs' IVs, drifting at the chain's r - q), or at
+the real-world drift --drift gives (percent a year).
+
+Each leg is repriced on the chain's own model: American (Bjerksund-Stensland
+2002) for equity and ETF options, European (Black-Scholes-Merton) for index
+options, at the rate and dividend yield its expiry's quotes imply
+(docs/pricing.md); so a leg at its own IV and today's spot is worth its mid.
 
 With --pnl it prints instead the P&L in dollars over 21 underlying prices across
 two expected moves, today, half-way and at the first expiry, the legs repriced
-by Black-Scholes on their IVs (--iv-shift adds vol points).
+so on their IVs (--iv-shift adds vol points).
 
 A leg the service does not list is refused with the nearest one it does
 (exit status 2), as are legs on two underlyings, a quantity of 0 or over
@@ -62,6 +72,7 @@ A leg the service does not list is refused with the nearest one it does
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.bind(cmd)
 			f.Legs = joinArgs(args)
+			f.DriftSet = cmd.Flags().Changed("drift")
 			if runF != nil {
 				return runF(f)
 			}
@@ -74,6 +85,7 @@ A leg the service does not list is refused with the nearest one it does
 	fl.BoolVar(&f.Natural, "natural", false, "with --save: fill at the natural (pay the ask, receive the bid)")
 	fl.IntVar(&f.Spots, "spots", 21, "with --pnl: the number of underlying prices, 3 to 401")
 	fl.Float64Var(&f.IVShift, "iv-shift", 0, "with --pnl: vol points added to every leg's IV (-1 is one point less)")
+	fl.Float64Var(&f.Drift, "drift", 0, "the underlying's real-world drift in percent a year for the probability of profit (default: risk-neutral, the chain's r - q)")
 	addHeadlessFlags(cmd, &f.headless)
 	return cmd
 }
@@ -106,6 +118,9 @@ func strategyRun(f *StrategyOptions) error {
 	if math.IsNaN(f.IVShift) || math.Abs(f.IVShift) > 100 {
 		return badInput(fmt.Errorf("--iv-shift %v: want -100 to 100 vol points", f.IVShift))
 	}
+	if f.DriftSet && !(math.Abs(f.Drift) <= 100) {
+		return badInput(fmt.Errorf("--drift %v: want -100 to 100 percent a year", f.Drift))
+	}
 	st, err := strategy.Parse(f.Legs)
 	if err != nil {
 		return badInput(err)
@@ -129,6 +144,7 @@ func strategyRun(f *StrategyOptions) error {
 			if err != nil {
 				return a, err
 			}
+			mk.Drift, mk.RealWorld = f.Drift/100, f.DriftSet
 			fig := st.Analyze(&mk)
 			if f.Save {
 				if err := savePosition(f, positions, &st, &mk); err != nil {

@@ -15,6 +15,7 @@ var strategyKeys = []string{
 	"leg", "option", "quantity", "bid", "ask", "mid", "iv", "delta", "gamma", "theta", "vega",
 	"net_mid", "net_natural", "position_delta", "position_gamma", "position_theta", "position_vega",
 	"dollar_delta", "dollar_gamma", "max_profit", "max_loss", "breakevens", "probability_of_profit",
+	"pop_drift", "pop_basis", "rate", "dividend_yield", "carry_from",
 }
 
 // finite is v for the exporter, nil when it has no value (and, for max
@@ -44,10 +45,19 @@ func strategyExport(st *strategy.Strategy, m *strategy.Market, f *strategy.Figur
 				g.Delta = 1
 			}
 		}
+		rate, yield, from := any(nil), any(nil), any(nil)
+		if l.Option() {
+			c := m.Carry[i]
+			rate, yield = round(c.R, 6), round(c.Q, 6)
+			if c.From != 0 {
+				from = c.From.String()
+			}
+		}
 		e.Records = append(e.Records, []any{
 			l.String(), nilIfEmpty(l.OSI()), l.Qty, finite(q.Bid, 4), finite(q.Ask, 4), finite(q.MidPrice(), 4), finite(q.IV, 8),
 			finite(g.Delta, 6), finite(g.Gamma, 6), finite(g.Theta, 6), finite(g.Vega, 6),
 			nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
+			nil, nil, rate, yield, from,
 		})
 		t.Rows = append(t.Rows, []string{l.String(), l.OSI(), fixedNum(q.Bid, 2), fixedNum(q.Ask, 2), fixedNum(q.MidPrice(), 2),
 			pct(q.IV, 1), fixedNum(g.Delta, 3), fixedNum(g.Gamma, 4), fixedNum(g.Theta, 3), fixedNum(g.Vega, 3)})
@@ -60,6 +70,7 @@ func strategyExport(st *strategy.Strategy, m *strategy.Market, f *strategy.Figur
 		"net", nil, nil, nil, nil, nil, finite(f.Sigma, 8), nil, nil, nil, nil,
 		finite(f.NetMid, 2), finite(f.NetNatural, 2), finite(f.Delta, 4), finite(f.Gamma, 6), finite(f.Theta, 2), finite(f.Vega, 2),
 		finite(f.DollarDelta, 2), finite(f.DollarGamma, 2), finite(f.MaxProfit, 2), finite(f.MaxLoss, 2), bes, finite(f.PoP, 4),
+		finite(f.Drift, 6), popBasis(f), nil, nil, nil,
 	})
 	t.Rows = append(t.Rows,
 		[]string{"net", strategy.NetText(f.NetMid) + " at mid", "", "", fixedNum(f.NetMid/pricing.Multiplier, 2), "",
@@ -70,10 +81,22 @@ func strategyExport(st *strategy.Strategy, m *strategy.Market, f *strategy.Figur
 		[]string{"max profit", strategy.ProfitText(f.MaxProfit)},
 		[]string{"max loss", strategy.LossText(f.MaxLoss)},
 		[]string{"breakevens", strategy.BreakevensText(f.Breakevens)},
-		[]string{"PoP", strategy.PctText(f.PoP) + " (" + strategy.PoPAssumption + ")"},
+		[]string{"PoP", strategy.PctText(f.PoP) + " (" + f.PoPBasis() + ")"},
+		[]string{"carry", strategy.CarryText(st, m)},
 	)
 	e.Table = t
 	return e
+}
+
+// popBasis is the PoP's assumption as a word for the exporter.
+func popBasis(f *strategy.Figures) any {
+	if f.Expiry == 0 {
+		return nil
+	}
+	if f.RealWorld {
+		return "real_world"
+	}
+	return "risk_neutral"
 }
 
 // PnLDates are the dates the P&L is shown at: now, half-way to the first

@@ -50,7 +50,7 @@ func TestStrategyCommand(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v\n%s", err, errOut)
 		}
-		for _, want := range []string{"net ", "debit at mid", "natural", "max profit", "max loss", "breakevens", "PoP", "lognormal"} {
+		for _, want := range []string{"net ", "debit at mid", "natural", "max profit", "max loss", "breakevens", "PoP", "risk-neutral", "carry", "quotes"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("no %q in\n%s", want, out)
 			}
@@ -74,6 +74,63 @@ func TestStrategyCommand(t *testing.T) {
 		}
 		if _, ok := rows[0]["pnl_2026-11-20"]; !ok {
 			t.Fatalf("no column for today: %v", rows[0])
+		}
+	})
+
+	// Filled at mid, a vertical is worth its fill at today's spot: its
+	// legs are repriced on the chain's model and carry, at their own IVs.
+	for _, legs := range []string{"SPY 2026-12-18 +C700 -C710", "SPY 2026-12-18 +P750 -P740"} {
+		t.Run("at mid worth its fill today: "+legs, func(t *testing.T) {
+			out, errOut, err := run(t, "strategy", legs, "--pnl", "--spots", "3", "--json")
+			if err != nil {
+				t.Fatalf("%v\n%s", err, errOut)
+			}
+			var rows []map[string]any
+			if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 3 {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			today, ok := rows[1]["pnl_2026-11-20"].(float64)
+			if !ok || math.Abs(today) > 1 {
+				t.Fatalf("P&L today at spot %v: %v, want within $1.00", rows[1]["spot"], rows[1]["pnl_2026-11-20"])
+			}
+		})
+	}
+
+	t.Run("PoP risk-neutral, or at --drift", func(t *testing.T) {
+		net := func(args ...string) map[string]any {
+			out, errOut, err := run(t, append([]string{"strategy", "SPY 2026-12-18 +C700 -C710", "--json"}, args...)...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, errOut)
+			}
+			var rows []map[string]any
+			if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 3 {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			return rows[2]
+		}
+		rn, rw := net(), net("--drift", "20")
+		leg := func() map[string]any {
+			out, _, _ := run(t, "strategy", "SPY 2026-12-18 +C700 -C710", "--json")
+			var rows []map[string]any
+			_ = json.Unmarshal([]byte(out), &rows)
+			return rows[0]
+		}()
+		if rn["pop_basis"] != "risk_neutral" || rw["pop_basis"] != "real_world" {
+			t.Fatalf("bases %v, %v", rn["pop_basis"], rw["pop_basis"])
+		}
+		closeTo(t, "risk-neutral drift", rn["pop_drift"].(float64), leg["rate"].(float64)-leg["dividend_yield"].(float64), 1e-6)
+		closeTo(t, "real-world drift", rw["pop_drift"].(float64), 0.2, 1e-9)
+		// A call vertical gains as the underlying rises: a 20 % drift
+		// makes its profit likelier.
+		if !(rw["probability_of_profit"].(float64) > rn["probability_of_profit"].(float64)) {
+			t.Fatalf("PoP %v at 20%% drift, %v risk-neutral", rw["probability_of_profit"], rn["probability_of_profit"])
+		}
+		if leg["carry_from"] != "2026-12-18" {
+			t.Fatalf("the leg's carry came from %v, want its own expiry", leg["carry_from"])
+		}
+		if out, _, err := run(t, "strategy", "SPY 2026-12-18 +C700 -C710", "--drift", "500"); exitCode(err) != ExitInput ||
+			!strings.Contains(err.Error(), "--drift 500: want -100 to 100 percent a year") || out != "" {
+			t.Fatalf("--drift 500: %v (status %d), stdout %q", err, exitCode(err), out)
 		}
 	})
 

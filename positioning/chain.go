@@ -109,7 +109,7 @@ func FromSnapshot(snap *api.SymbolWithOptions, day api.Date, at time.Time) *Chai
 		o := &opts[i]
 		n := len(c.Exps)
 		if n == 0 || c.Exps[n-1].Date != o.Expiry || c.Exps[n-1].Root != o.Root {
-			c.Exps = append(c.Exps, Expiry{Date: o.Expiry, Root: o.Root, DTE: day.DaysUntil(o.Expiry), T: market.YearsTo(o.Expiry, c.AsOf)})
+			c.Exps = append(c.Exps, Expiry{Date: o.Expiry, Root: o.Root, DTE: day.DaysUntil(o.Expiry), T: market.YearsToSettle(o.Root, o.Expiry, c.AsOf)})
 			n++
 		}
 		e := &c.Exps[n-1]

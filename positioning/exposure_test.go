@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"chainwatch/api"
+	"chainwatch/market"
 	"chainwatch/pricing"
 )
 
@@ -22,7 +23,9 @@ func modelSnap(symbol string, r, q float64) *api.SymbolWithOptions {
 	american := pricing.AmericanStyle(symbol)
 	for _, days := range []int{2, 9, 30} {
 		exp := day.AddDays(days)
-		t := (float64(days)*24 + 6) / 24 / 365
+		// T as the chain prices it: to 09:30 for an AM-settled root
+		// (SPX's), to the close otherwise, from the quotes' 10:00.
+		t := market.YearsToSettle(symbol, exp, snap.Timestamp.On(day))
 		for k := -20; k <= 20; k++ {
 			strike := math.Round(spot/step)*step + float64(k)*step
 			iv := 0.16 + 0.5*math.Pow(math.Log(strike/spot), 2) - 0.1*math.Log(strike/spot)

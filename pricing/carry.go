@@ -46,10 +46,10 @@ const maxCarry = 0.5
 // reprice the chain's contracts near spot s at their own IVs, t years to expiry;
 // ok is false when the quotes cannot tell (then use a neighbouring expiry's).
 //
-// It starts from put-call parity (C - P = S e^{-qT} - K e^{-rT}, fitted over
-// the pairs; exact for European options, close for American ones) and
-// refines by Gauss-Newton on the repricing errors with a finite-difference
-// Jacobian, at most carryIter steps. ok is false with fewer than one usable
+// It solves by Gauss-Newton on the repricing errors with a
+// finite-difference Jacobian, at most carryIter steps, European first
+// (put-call parity, C - P = S e^{-qT} - K e^{-rT}, is in it) then, for an
+// American chain, American from there. ok is false with fewer than one usable
 // pair, when r and q barely move the prices (minCarrySens), when the fit
 // leaves errors over a cent a contract, or when the answer is out of range.
 func ImpliedCarry(s, t float64, american bool, quotes []CarryQuote) (c Carry, ok bool) {
@@ -60,10 +60,17 @@ func ImpliedCarry(s, t float64, american bool, quotes []CarryQuote) (c Carry, ok
 	if len(pairs) == 0 {
 		return Carry{}, false
 	}
-	c = parityStart(s, t, pairs)
-	f := carryFit{s: s, t: t, american: american, pairs: pairs}
-	c, ok = f.solve(c)
-	if !ok || math.Abs(c.R) > maxCarry || math.Abs(c.Q) > maxCarry {
+	// European first, from no carry: its prices are all but linear in
+	// the discount and the forward, so it converges from anywhere; the
+	// American model then starts where early exercise is a small
+	// correction, not where a wild start could lead it astray.
+	f := carryFit{s: s, t: t, pairs: pairs}
+	c, ok = f.solve(Carry{})
+	if ok && american {
+		f.american = true
+		c, ok = f.solveAmerican(c)
+	}
+	if !ok || !f.fits(c) || math.Abs(c.R) > maxCarry || math.Abs(c.Q) > maxCarry {
 		return Carry{}, false
 	}
 	return c, true
@@ -108,37 +115,7 @@ func carryPairsNear(s float64, quotes []CarryQuote) []carryPair {
 	return out[:min(len(out), carryPairs)]
 }
 
-// parityStart fits C - P = A - K B over the pairs (A = S e^{-qT},
-// B = e^{-rT}) by least squares; with one pair, or a degenerate fit, it
-// takes r = q and solves for them together.
-func parityStart(s, t float64, pairs []carryPair) Carry {
-	n := float64(len(pairs))
-	var sk, sy, skk, sky float64
-	for _, p := range pairs {
-		y := p.cMid - p.pMid
-		sk += p.k
-		sy += y
-		skk += p.k * p.k
-		sky += p.k * y
-	}
-	if den := n*skk - sk*sk; len(pairs) > 1 && den > 1e-9*skk {
-		b := -(n*sky - sk*sy) / den
-		a := (sy + b*sk) / n
-		if a > 0 && b > 0 {
-			return Carry{R: -math.Log(b) / t, Q: -math.Log(a/s) / t}
-		}
-	}
-	// One pair: with r = q = x, C - P = (S - K) e^{-xT}.
-	p := pairs[0]
-	if d := s - p.k; math.Abs(d) > 1e-9 && (p.cMid-p.pMid)/d > 0 {
-		x := -math.Log((p.cMid-p.pMid)/d) / t
-		return Carry{R: x, Q: x}
-	}
-	return Carry{}
-}
-
-// carryIter bounds Gauss-Newton's steps; from parity's start it converges
-// in a few.
+// carryIter bounds Gauss-Newton's steps; it converges in a few.
 const carryIter = 20
 
 // carryFit is the repricing problem of ImpliedCarry.
@@ -160,7 +137,51 @@ func (f *carryFit) residuals(c Carry, out []float64) {
 	}
 }
 
-// solve runs Gauss-Newton from c; ok says the chain told the carry.
+// solveAmerican is the American solve: Gauss-Newton from a few rates along
+// the European fit's forward (r - q kept), the best fit of those that
+// converge. The forward is what the quotes tell best; the discount,
+// weakly told on a short expiry, is where a European fit puts the early
+// exercise premium it cannot model, and it may put it at a negative
+// rate, where an American put is a European one and Gauss-Newton from
+// there would stay.
+func (f *carryFit) solveAmerican(eu Carry) (Carry, bool) {
+	best, told, bestErr := eu, false, math.Inf(1)
+	for _, r := range americanStarts {
+		c, ok := f.solve(Carry{R: r, Q: r - (eu.R - eu.Q)})
+		if !ok {
+			continue
+		}
+		if e := f.sse(c); e < bestErr {
+			best, told, bestErr = c, true, e
+		}
+		if bestErr < exactFit*exactFit {
+			break // no other start can do better than the quotes' rounding
+		}
+	}
+	return best, told
+}
+
+// americanStarts are the rates the American solve starts from, the
+// likeliest first.
+var americanStarts = [...]float64{0.04, 0, 0.08}
+
+// exactFit is a repricing error below any quote's rounding: a fit within
+// it needs no other start.
+const exactFit = 1e-5
+
+// sse is the sum of the squared repricing errors at c.
+func (f *carryFit) sse(c Carry) float64 {
+	res := make([]float64, 2*len(f.pairs))
+	f.residuals(c, res)
+	e := 0.0
+	for _, x := range res {
+		e += x * x
+	}
+	return e
+}
+
+// solve runs Gauss-Newton from c; ok is false when r and q barely move
+// the prices apart (minCarrySens).
 func (f *carryFit) solve(c Carry) (Carry, bool) {
 	const h = 1e-5
 	m := 2 * len(f.pairs)
@@ -196,13 +217,20 @@ func (f *carryFit) solve(c Carry) (Carry, bool) {
 			break
 		}
 	}
-	f.residuals(c, r0)
-	for _, e := range r0 {
+	return c, true
+}
+
+// fits reports whether the model at c reprices every contract used
+// within a cent.
+func (f *carryFit) fits(c Carry) bool {
+	res := make([]float64, 2*len(f.pairs))
+	f.residuals(c, res)
+	for _, e := range res {
 		if !(math.Abs(e) <= 0.01) {
-			return c, false
+			return false
 		}
 	}
-	return c, true
+	return true
 }
 
 // indexRoots are the symbols and option roots whose options are European

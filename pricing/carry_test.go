@@ -35,6 +35,9 @@ func TestImpliedCarryRecoversTheModelsInputs(t *testing.T) {
 		{name: "European, a year", t: 1, r: 0.0425, q: 0.0125, tolR: 1e-6, tolQ: 1e-6},
 		{name: "European, a month", t: 30.0 / 365, r: 0.035, q: 0.02, tolR: 1e-5, tolQ: 1e-5},
 		{name: "American, a quarter", t: 0.25, r: 0.045, q: 0.013, american: true, tolR: 1e-5, tolQ: 1e-5},
+		// A European fit would put the puts' early exercise premium in
+		// a negative rate, where the American model has none.
+		{name: "American, two weeks", t: 14.0 / 365, r: 0.038, q: 0.0115, american: true, tolR: 1e-5, tolQ: 1e-5},
 		{name: "American, no dividend", t: 0.5, r: 0.05, q: 0, american: true, tolR: 1e-5, tolQ: 1e-5},
 		{name: "an hour left", t: 1.0 / (365 * 24), r: 0.04, q: 0.01, wantTheFail: true},
 	}

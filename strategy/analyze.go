@@ -32,10 +32,13 @@ type Figures struct {
 	MaxProfit, MaxLoss float64
 	Breakevens         []float64 // underlying prices at the first expiry, ascending
 	// PoP is the probability that P&L at the first expiry is above zero,
-	// the underlying lognormal with drift at the rate and volatility
-	// Sigma, the mean of the legs' IVs on that expiry weighted by their
-	// quantities.
+	// the underlying lognormal with volatility Sigma, the mean of the
+	// legs' IVs on that expiry weighted by their quantities, and drift
+	// Drift a year: risk-neutral (the chain's r - q on that expiry) unless
+	// the market says RealWorld (PoPBasis words it).
 	PoP, Sigma float64
+	Drift      float64
+	RealWorld  bool
 	// Move is the one-standard-deviation move to the first expiry
 	// (spot x Sigma x sqrt(T)): the risk graph spans two of them.
 	Move   float64
@@ -76,9 +79,10 @@ func (s *Strategy) Analyze(m *Market) Figures {
 	f.MaxProfit, f.MaxLoss = s.extremes(p, xs, f.At)
 	f.Breakevens = roots(p, xs, f.At, s.upSlope())
 	f.Sigma = s.sigma(m, f.Expiry)
-	T := YearsTo(m.Now, f.Expiry)
+	T := s.firstYears(m.Now, f.Expiry)
 	f.Move = m.Spot * f.Sigma * math.Sqrt(T)
-	f.PoP = pop(p, f.Breakevens, f.At, m.Spot, m.Rate, f.Sigma, T)
+	f.Drift, f.RealWorld = s.drift(m, f.Expiry), m.RealWorld
+	f.PoP = pop(p, f.Breakevens, f.At, m.Spot, f.Drift, f.Sigma, T)
 	return f
 }
 
@@ -107,8 +111,8 @@ func (s *Strategy) stockOnly() bool {
 	return true
 }
 
-// legGreeks are leg i's greeks per share: the service's, else BSM's from
-// its IV; the underlying's delta is 1.
+// legGreeks are leg i's greeks per share: the service's, else the
+// chain's model's from its IV and carry; the underlying's delta is 1.
 func (s *Strategy) legGreeks(m *Market, i int) pricing.Greeks {
 	l := &s.Legs[i]
 	q := m.quote(i)
@@ -120,7 +124,8 @@ func (s *Strategy) legGreeks(m *Market, i int) pricing.Greeks {
 	case math.IsNaN(q.IV) || math.IsNaN(m.Spot):
 		return pricing.Greeks{Delta: math.NaN(), Gamma: math.NaN(), Theta: math.NaN(), Vega: math.NaN()}
 	}
-	return pricing.GreeksOf(l.Kind == Call, m.Spot, l.Strike, YearsTo(m.Now, l.Expiry), m.Rate, q.IV)
+	_, g := pricing.Compute(legParams(l, m.Spot, legYears(l, m.Now), q.IV, m.carry(i).Carry))
+	return g
 }
 
 // upSlope is the P&L's slope (dollars per 1.00 of the underlying) far
@@ -219,55 +224,4 @@ func bisect(p *Pricer, a, b, fa float64, t time.Time) float64 {
 		}
 	}
 	return (a + b) / 2
-}
-
-// sigma is the IV the probability assumes: the quantity-weighted mean of
-// the IVs of the legs expiring on d.
-func (s *Strategy) sigma(m *Market, d api.Date) float64 {
-	sum, w := 0.0, 0.0
-	for i := range s.Legs {
-		l := &s.Legs[i]
-		q := m.quote(i)
-		if l.Option() && l.Expiry == d && !math.IsNaN(q.IV) && q.IV > 0 {
-			n := math.Abs(float64(l.Qty))
-			sum += n * q.IV
-			w += n
-		}
-	}
-	if w == 0 {
-		return math.NaN()
-	}
-	return sum / w
-}
-
-// pop is the lognormal probability that the P&L at t is above zero:
-// the chance of each stretch between breakevens where it is.
-func pop(p *Pricer, bes []float64, t time.Time, spot, r, sigma, T float64) float64 {
-	if math.IsNaN(sigma) || math.IsNaN(spot) || T <= 0 {
-		return math.NaN()
-	}
-	sd := sigma * math.Sqrt(T)
-	cdf := func(x float64) float64 {
-		if x <= 0 {
-			return 0
-		}
-		return pricing.NormCDF((math.Log(x/spot) - (r-sigma*sigma/2)*T) / sd)
-	}
-	edges := append([]float64{0}, bes...)
-	prob := 0.0
-	for j, a := range edges {
-		b, probe := math.Inf(1), a*2+1
-		if j+1 < len(edges) {
-			b = edges[j+1]
-			probe = (a + b) / 2
-		}
-		if p.PnL(probe, t) > 0 {
-			hi := 1.0
-			if !math.IsInf(b, 1) {
-				hi = cdf(b)
-			}
-			prob += hi - cdf(a)
-		}
-	}
-	return prob
 }

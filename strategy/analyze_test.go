@@ -28,7 +28,7 @@ func legsOf(t *testing.T, s string) Strategy {
 // flat is a market where every leg has IV iv and no quote (the fills
 // written in the legs are the entries).
 func flat(st Strategy, spot, iv float64) *Market {
-	m := &Market{Spot: spot, Now: testNow, Rate: 0.04}
+	m := &Market{Spot: spot, Now: testNow}
 	for range st.Legs {
 		q := NoQuote
 		q.IV = iv
@@ -115,7 +115,7 @@ func TestExpiryByLoop(t *testing.T) {
 // and multiplier, the dollar forms from spot.
 func TestNetGreeks(t *testing.T) {
 	st := legsOf(t, "SPY 2026-12-18 +2C100 -3P95 +50xSPY")
-	m := &Market{Spot: 100, Now: testNow, Rate: 0.04, Quotes: []Quote{
+	m := &Market{Spot: 100, Now: testNow, Quotes: []Quote{
 		{Bid: 3, Ask: 3.2, Mid: 3.1, IV: 0.2, Greeks: pricing.Greeks{Delta: 0.5, Gamma: 0.04, Theta: -0.05, Vega: 0.11}, HasGreeks: true},
 		{Bid: 1, Ask: 1.1, Mid: math.NaN(), IV: 0.22, Greeks: pricing.Greeks{Delta: -0.3, Gamma: 0.03, Theta: -0.04, Vega: 0.09}, HasGreeks: true},
 		{Bid: 99.99, Ask: 100.01, Mid: 100, IV: math.NaN()},
@@ -129,23 +129,6 @@ func TestNetGreeks(t *testing.T) {
 	near(t, "dollar gamma", f.DollarGamma, f.Gamma*100*100/100)
 	near(t, "net mid", f.NetMid, 2*100*3.1-3*100*1.05+50*100)
 	near(t, "natural", f.NetNatural, 2*100*3.2-3*100*1+50*100.01)
-}
-
-// TestBSMAgainstItself: put-call parity, and the greeks against finite
-// differences of the price.
-func TestBSMAgainstItself(t *testing.T) {
-	s, k, T, r, v := 100.0, 105.0, 0.25, 0.04, 0.3
-	c, p := pricing.BlackScholes(true, s, k, T, r, v), pricing.BlackScholes(false, s, k, T, r, v)
-	near(t, "parity", c-p, s-k*math.Exp(-r*T))
-	for _, call := range []bool{true, false} {
-		g := pricing.GreeksOf(call, s, k, T, r, v)
-		h := 1e-3
-		near(t, "delta", math.Round(g.Delta*1e5), math.Round((pricing.BlackScholes(call, s+h, k, T, r, v)-pricing.BlackScholes(call, s-h, k, T, r, v))/(2*h)*1e5))
-		near(t, "gamma", math.Round(g.Gamma*1e5), math.Round((pricing.BlackScholes(call, s+h, k, T, r, v)-2*pricing.BlackScholes(call, s, k, T, r, v)+pricing.BlackScholes(call, s-h, k, T, r, v))/(h*h)*1e5))
-		near(t, "vega", math.Round(g.Vega*1e5), math.Round((pricing.BlackScholes(call, s, k, T, r, v+0.005)-pricing.BlackScholes(call, s, k, T, r, v-0.005))*1e5))
-		day := 1.0 / market.DaysPerYear
-		near(t, "theta", math.Round(g.Theta*1e3), math.Round((pricing.BlackScholes(call, s, k, T-day/2, r, v)-pricing.BlackScholes(call, s, k, T+day/2, r, v))*1e3))
-	}
 }
 
 // TestPoPLongCall: a long call is profitable above its breakeven, so its

@@ -1,10 +1,12 @@
 package strategy
 
 import (
-	"chainwatch/pricing"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+
+	"chainwatch/pricing"
 
 	"chainwatch/scan"
 )
@@ -83,5 +85,36 @@ func PctText(p float64) string {
 	return strconv.FormatFloat(p*100, 'f', 0, 64) + "%"
 }
 
-// PoPAssumption states what the probability of profit assumes.
-const PoPAssumption = "lognormal, the legs' IV, drift at the rate"
+// PoPBasis states what the probability of profit assumes: risk-neutral
+// (the drift the chain prices with, r - q), or the real-world drift asked
+// for.
+func (f *Figures) PoPBasis() string {
+	d := strconv.FormatFloat(f.Drift*100, 'f', 2, 64) + "%"
+	if f.RealWorld {
+		return "real-world drift " + d + "/yr, lognormal at the legs' IV"
+	}
+	return "risk-neutral: drift r-q " + d + "/yr, lognormal at the legs' IV"
+}
+
+// CarryText is the rate and dividend yield the legs are repriced at, one
+// phrase per distinct carry: "r 3.80% q 1.15% (Dec 18's quotes)", or
+// "(assumed: no expiry's quotes told it)" for DefaultCarry.
+func CarryText(s *Strategy, m *Market) string {
+	var parts []string
+	for i := range s.Legs {
+		if !s.Legs[i].Option() {
+			continue
+		}
+		c := m.carry(i)
+		p := "r " + strconv.FormatFloat(c.R*100, 'f', 2, 64) + "% q " + strconv.FormatFloat(c.Q*100, 'f', 2, 64) + "%"
+		if c.From == 0 {
+			p += " (assumed: no expiry's quotes told it)"
+		} else {
+			p += " (" + c.From.String() + "'s quotes)"
+		}
+		if !slices.Contains(parts, p) {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "; ")
+}

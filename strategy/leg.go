@@ -2,7 +2,8 @@
 // legs and their syntax, the net price at mid and at the natural, net
 // greeks and their dollar forms, max profit and loss, breakevens, the
 // probability of profit, and P&L at expiry and at any date by repricing
-// the legs (bsm.go). The strategy page, the positions page,
+// the legs on the chain's own model and carry (pnl.go, carry.go). The
+// strategy page, the positions page,
 // `chainwatch strategy` and `chainwatch positions` compute the same
 // figures from this one place.
 package strategy
@@ -180,7 +181,12 @@ func (s *Strategy) CheckDates(today api.Date) error {
 	return nil
 }
 
-// Span is what a request for the legs' contracts may be narrowed to.
+// spanMargin widens a Span's strikes either side, so that the chain's
+// carry (carry.go) has call/put pairs nearer the money than far legs.
+const spanMargin = 0.05
+
+// Span is what a request for the legs' contracts may be narrowed to: their
+// expiries, and their strikes widened by spanMargin.
 func (s *Strategy) Span() api.Span {
 	var sp api.Span
 	for i := range s.Legs {
@@ -197,6 +203,10 @@ func (s *Strategy) Span() api.Span {
 		sp.MaxExpiry = max(sp.MaxExpiry, l.Expiry)
 		sp.MaxStrike = max(sp.MaxStrike, l.Strike)
 		sp.Key += l.OSI() + ","
+	}
+	if sp.MinStrike > 0 {
+		sp.MinStrike = max(0.01, math.Floor(sp.MinStrike*(1-spanMargin)*100)/100)
+		sp.MaxStrike = math.Ceil(sp.MaxStrike*(1+spanMargin)*100) / 100
 	}
 	return sp
 }

@@ -1,17 +1,13 @@
 package strategy
 
 import (
-	"chainwatch/pricing"
 	"fmt"
 	"math"
 	"time"
 
 	"chainwatch/api"
+	"chainwatch/pricing"
 )
-
-// DefaultRate is the continuous risk-free rate the legs are repriced at:
-// the service sends no rate, and a strategy's curves move little with it.
-const DefaultRate = 0.04
 
 // QuoteOf is a contract's quote as the figures read it.
 func QuoteOf(o *api.OptionData) Quote {
@@ -57,9 +53,10 @@ func (e *NotListedError) Error() string {
 
 // MarketOf finds each leg of s in chain (the legs' expiries of its
 // underlying) and returns the market they are valued at, or the first
-// leg that is not listed, naming the nearest one that is.
+// leg that is not listed, naming the nearest one that is. Each option
+// leg's carry is its series' as the chain's quotes tell it (carry.go).
 func MarketOf(s *Strategy, chain *api.SymbolWithOptions, now time.Time) (Market, error) {
-	return marketIn(s, chain, IndexOf(chain), now)
+	return marketIn(s, chain, IndexOf(chain), nil, now)
 }
 
 // IndexOf is chain's contracts by OSI symbol, built once for every
@@ -72,20 +69,28 @@ func IndexOf(chain *api.SymbolWithOptions) map[string]*api.OptionData {
 	return byOSI
 }
 
-// marketIn is MarketOf with the chain's index built.
-func marketIn(s *Strategy, chain *api.SymbolWithOptions, byOSI map[string]*api.OptionData, now time.Time) (Market, error) {
-	m := Market{Spot: chain.Spot(), Now: now, Rate: DefaultRate, Quotes: make([]Quote, 0, len(s.Legs))}
+// marketIn is MarketOf with the chain's index built, and its carries
+// when another strategy on the chain has already asked (nil: solved
+// here).
+func marketIn(s *Strategy, chain *api.SymbolWithOptions, byOSI map[string]*api.OptionData, cs *carries, now time.Time) (Market, error) {
+	spot := PricingSpot(&chain.Underlying)
+	m := Market{Spot: spot, Now: now, Quotes: make([]Quote, 0, len(s.Legs)), Carry: make([]Carry, 0, len(s.Legs))}
 	for i := range s.Legs {
 		l := &s.Legs[i]
 		if l.Kind == Stock {
 			m.Quotes = append(m.Quotes, UnderlyingQuote(&chain.Underlying))
+			m.Carry = append(m.Carry, Carry{Carry: DefaultCarry})
 			continue
 		}
 		o := byOSI[l.OSI()]
 		if o == nil {
 			return m, &NotListedError{Leg: *l, Nearest: nearestListed(l, chain.Options)}
 		}
+		if cs == nil {
+			cs = carriesOf(chain, spot, now)
+		}
 		m.Quotes = append(m.Quotes, QuoteOf(o))
+		m.Carry = append(m.Carry, cs.of(l.Root, l.Expiry))
 	}
 	return m, nil
 }

@@ -29,13 +29,20 @@ func (q *Quote) MidPrice() float64 {
 	return (q.Bid + q.Ask) / 2
 }
 
-// Market is where a strategy is valued: the underlying's price, the
-// clock, the rate, and each leg's quote (Quotes[i] is Legs[i]'s).
+// Market is where a strategy is valued: the underlying's price (the
+// one the chain prices at, PricingSpot), the clock, each leg's quote and
+// carry (Quotes[i] and Carry[i] are Legs[i]'s), and what the probability
+// of profit assumes.
 type Market struct {
 	Spot   float64
 	Now    time.Time
-	Rate   float64
 	Quotes []Quote
+	Carry  []Carry // missing: DefaultCarry
+	// Drift, when RealWorld, is the underlying's expected growth a year
+	// (continuous, 0.07 is 7 %) that PoP assumes instead of the
+	// risk-neutral r - q the chain prices with.
+	Drift     float64
+	RealWorld bool
 }
 
 // quote is leg i's quote, NoQuote when missing.
@@ -44,6 +51,14 @@ func (m *Market) quote(i int) Quote {
 		return m.Quotes[i]
 	}
 	return NoQuote
+}
+
+// carry is leg i's carry, DefaultCarry when missing.
+func (m *Market) carry(i int) Carry {
+	if i < len(m.Carry) {
+		return m.Carry[i]
+	}
+	return Carry{Carry: DefaultCarry}
 }
 
 // Entry is what leg i cost per share: its fill, else its mid (a ticket
@@ -67,41 +82,68 @@ func (s *Strategy) Cost(m *Market) float64 {
 }
 
 // Pricer values a strategy's legs at any spot and time: P&L at expiry,
-// today and at a date, from the legs' entries and IVs fixed when it is
-// made (Market), so that a curve of 200 spots costs only the pricing.
+// today and at a date, from the legs' entries, IVs and carries fixed
+// when it is made (Market), so that a curve of 200 spots costs only the
+// pricing. A leg is priced on the chain's model (legParams): American
+// for an equity or fund option, European for an index's, at its
+// series' rate and dividend yield, so a leg at its own IV and today's
+// spot is worth its mid.
+//
+// Except where the chain's IV is not its mid's: an option within a tick
+// of its floor (a deep in-the-money American put at its exercise
+// boundary) is published at the surface's vol, at which the model misses
+// the mid by a tick or two. The miss is kept as the leg's basis, fading
+// in proportion to the time left, so a leg is worth its mid today at
+// spot and its payoff at expiry.
 type Pricer struct {
 	legs   []Leg
 	entry  []float64
 	iv     []float64
-	rate   float64
-	expiry []time.Time
+	carry  []pricing.Carry
+	settle []time.Time
+	basis  []float64 // mid less the model today at spot, per year left
 }
 
-// Pricer fixes the legs' entries and IVs at m; shift is added to every
-// IV (0.01 is one vol point).
+// Pricer fixes the legs' entries, IVs and carries at m; shift is added
+// to every IV (0.01 is one vol point).
 func (s *Strategy) Pricer(m *Market, shift float64) *Pricer {
-	p := &Pricer{legs: s.Legs, rate: m.Rate}
+	p := &Pricer{legs: s.Legs}
 	for i := range s.Legs {
 		q := m.quote(i)
+		l := &s.Legs[i]
 		p.entry = append(p.entry, s.Entry(m, i))
-		p.iv = append(p.iv, math.Max(q.IV+shift, 0.0001))
-		p.expiry = append(p.expiry, market.ExpiryTime(s.Legs[i].Expiry))
+		p.iv = append(p.iv, math.Max(q.IV+shift, pricing.MinIV))
+		p.carry = append(p.carry, m.carry(i).Carry)
+		p.settle = append(p.settle, market.SettleTime(l.Root, l.Expiry))
+		p.basis = append(p.basis, 0)
+		if t := p.years(i, m.Now); l.Option() && t > 0 && q.IV > 0 && q.MidPrice() > 0 {
+			if b := q.MidPrice() - pricing.Price(legParams(l, m.Spot, t, q.IV, p.carry[i])); !math.IsNaN(b) {
+				p.basis[i] = b / t
+			}
+		}
 	}
 	return p
 }
 
+// years is leg i's time to settlement at t, in the chain's count
+// (market.YearsToSettle).
+func (p *Pricer) years(i int, t time.Time) float64 {
+	return market.YearsToSettle(p.legs[i].Root, p.legs[i].Expiry, t)
+}
+
 // Value is leg i's value per share at spot x and time t: the underlying
-// itself, an expired option's payoff, else its BSM price on its IV.
+// itself, a settled option's payoff, else the chain's model's price on
+// its IV.
 func (p *Pricer) Value(i int, x float64, t time.Time) float64 {
 	l := &p.legs[i]
 	if l.Kind == Stock {
 		return x
 	}
-	if !t.Before(p.expiry[i]) || math.IsNaN(p.iv[i]) {
+	if !t.Before(p.settle[i]) || math.IsNaN(p.iv[i]) {
 		return l.Payoff(x)
 	}
-	T := p.expiry[i].Sub(t).Hours() / 24 / market.DaysPerYear
-	return pricing.BlackScholes(l.Kind == Call, x, l.Strike, T, p.rate, p.iv[i])
+	T := p.years(i, t)
+	return pricing.Price(legParams(l, x, T, p.iv[i], p.carry[i])) + p.basis[i]*T
 }
 
 // PnL is the strategy's P&L in dollars with the underlying at x at time
@@ -112,15 +154,6 @@ func (p *Pricer) PnL(x float64, t time.Time) float64 {
 		v += p.legs[i].Units() * (p.Value(i, x, t) - p.entry[i])
 	}
 	return v
-}
-
-// Curve is PnL at each of xs at time t, into out (grown as needed).
-func (p *Pricer) Curve(xs []float64, t time.Time, out []float64) []float64 {
-	out = out[:0]
-	for _, x := range xs {
-		out = append(out, p.PnL(x, t))
-	}
-	return out
 }
 
 // Mark is the strategy's value at the legs' mids now, in dollars, and

@@ -126,9 +126,11 @@ type Marked struct {
 func Mark(ps []Position, chains map[string]*api.SymbolWithOptions, now time.Time) []Marked {
 	out := make([]Marked, len(ps))
 	idx := make(map[string]map[string]*api.OptionData, len(chains))
+	cs := make(map[string]*carries, len(chains))
 	for sym, ch := range chains {
 		if ch != nil {
 			idx[sym] = IndexOf(ch)
+			cs[sym] = carriesOf(ch, PricingSpot(&ch.Underlying), now)
 		}
 	}
 	for i := range ps {
@@ -143,7 +145,7 @@ func Mark(ps []Position, chains map[string]*api.SymbolWithOptions, now time.Time
 			out[i].Err = "no quote yet"
 			continue
 		}
-		m, err := marketIn(&p.Strategy, ch, idx[p.Strategy.Symbol], now)
+		m, err := marketIn(&p.Strategy, ch, idx[p.Strategy.Symbol], cs[p.Strategy.Symbol], now)
 		if err != nil {
 			out[i].Err = err.Error()
 			continue

@@ -81,7 +81,7 @@ func StrategyPage(d *StrategyData, w, h int, st *theme.Styles) []string {
 		" (" + strategy.Money(f.DollarGamma) + "/1%)  Θ " + strategy.Money(f.Theta) + "/day  V " + strategy.Money(f.Vega) + "/pt"
 	risk := "Max profit " + strategy.ProfitText(f.MaxProfit) + "  Max loss " + strategy.LossText(f.MaxLoss) +
 		"  Breakevens " + strategy.BreakevensText(f.Breakevens)
-	pop := "PoP " + strategy.PctText(f.PoP) + " (" + strategy.PoPAssumption + ")"
+	pop := "PoP " + strategy.PctText(f.PoP) + " (" + f.PoPBasis() + ")"
 	if w >= 120 {
 		put(theme.ToneText, net+"   "+greeks)
 		put(theme.ToneText, risk+"  "+pop)

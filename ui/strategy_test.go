@@ -25,7 +25,7 @@ func condorData(tb testing.TB) *StrategyData {
 		tb.Fatal(err)
 	}
 	now := time.Date(2026, 11, 24, 10, 0, 0, 0, api.Eastern)
-	m := strategy.Market{Spot: 700, Now: now, Rate: 0.04}
+	m := strategy.Market{Spot: 700, Now: now}
 	for i, mid := range []float64{2.1, 4.3, 3.9, 1.7} {
 		m.Quotes = append(m.Quotes, strategy.Quote{Bid: mid - 0.05, Ask: mid + 0.05, Mid: mid, PrevClose: math.NaN(), IV: 0.16 + 0.01*float64(i%2),
 			Greeks: pricing.Greeks{Delta: 0.1 * float64(i+1), Gamma: 0.01, Theta: -0.2, Vega: 0.5}, HasGreeks: true})
