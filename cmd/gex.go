@@ -160,7 +160,8 @@ func (f *GexOptions) expiries() (positioning.Range, error) {
 // fewer bytes) and computes their figures, the data's time at for a
 // snapshot without one.
 func runGex(ctx context.Context, c *api.Client, q feed.Query, day api.Date, r positioning.Range, f *GexOptions, at time.Time) (answer, error) {
-	p := api.OptionQuotesParams{Symbol: q.Symbol, Date: day.String(), Mode: q.Mode, MinExpiry: day.String()}
+	// From the first live expiry: on a weekend Friday's has settled.
+	p := api.OptionQuotesParams{Symbol: q.Symbol, Date: day.String(), Mode: q.Mode, MinExpiry: market.FirstLiveDay(q.Date, at).String()}
 	what := q.Symbol
 	switch r.Kind {
 	case positioning.OnDate:
@@ -185,6 +186,9 @@ func runGex(ctx context.Context, c *api.Client, q feed.Query, day api.Date, r po
 		return a, noData(fmt.Errorf("%s: no expiry in that range on %s; is %s a listed symbol?", what, day, q.Symbol))
 	}
 	ch := positioning.FromSnapshot(snap, day, at)
+	if r.Kind != positioning.OnDate { // an expiry asked for by its date is shown, settled or not
+		ch.From(market.FirstLiveDay(q.Date, at))
+	}
 	sel := r.Select(ch)
 	if len(sel) == 0 {
 		return a, noData(fmt.Errorf("%s: no expiry in that range on or after %s", what, day))

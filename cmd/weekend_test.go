@@ -104,3 +104,28 @@ func TestWeekendPicksTheFirstLiveExpiry(t *testing.T) {
 		t.Errorf("Dec 18 is %d days away; calendar:\n%s", days, out)
 	}
 }
+
+// TestWeekendGexStartsAtTheFirstLiveExpiry: on Saturday the positioning
+// figures leave out Friday's expiry, which has settled, and start where
+// the ladder and `chain` do; Friday's expiry asked for by its date is
+// still shown.
+func TestWeekendGexStartsAtTheFirstLiveExpiry(t *testing.T) {
+	c := clockCLI(t, saturdayAfterThanksgiving)
+	var sum struct {
+		Carry []struct {
+			Expiry string `json:"expiry"`
+		} `json:"carry"`
+	}
+	runJSON(t, c, &sum, "gex", "SPY", "--summary", "--json")
+	if len(sum.Carry) == 0 {
+		t.Fatal("the summary names no expiry")
+	}
+	for _, e := range sum.Carry {
+		if e.Expiry < "2026-11-30" {
+			t.Errorf("the summary counts the settled expiry %s", e.Expiry)
+		}
+	}
+	if _, errOut, err := c.run(t, "gex", "SPY", "--expiry", "2026-11-27", "--summary"); err != nil {
+		t.Errorf("Friday's expiry by its date: %v\n%s", err, errOut)
+	}
+}

@@ -77,6 +77,16 @@ type Chain struct {
 	Exps     []Expiry // by date, then root (the one named like the underlying first)
 }
 
+// From leaves out the expiries before first and returns c. On a weekend
+// the data shown is Friday's close, but Friday's expiry has settled: its
+// open interest is no one's exposure any more, and the first live expiry
+// (market.FirstLiveDay) is Monday's, where the ladder and every command
+// start. A chosen past day is its own first live day.
+func (c *Chain) From(first api.Date) *Chain {
+	c.Exps = slices.DeleteFunc(c.Exps, func(e Expiry) bool { return e.Date < first })
+	return c
+}
+
 // nullSide is a contract that is not listed.
 var nullSide = Side{OI: -1, Volume: -1, Gamma: math.NaN(), IV: math.NaN(), Mid: math.NaN()}
 

@@ -185,3 +185,14 @@ func TestGammaWalls(t *testing.T) {
 		t.Errorf("gamma walls %v / %v, want %v / %v", f.GammaCallWall, f.GammaPutWall, wc, wp)
 	}
 }
+
+// TestFromLeavesOutSettledExpiries: From drops the expiries before the
+// first live day and keeps the rest as they were.
+func TestFromLeavesOutSettledExpiries(t *testing.T) {
+	c := FromSnapshot(modelSnap("SPY", 0.041, 0.013), day, at)
+	n, second := len(c.Exps), c.Exps[1]
+	c.From(c.Exps[0].Date.AddDays(1))
+	if len(c.Exps) != n-1 || c.Exps[0].Date != second.Date || c.Exps[0].Carry != second.Carry {
+		t.Errorf("after From: %d expiries, the first %v, want %d from %v", len(c.Exps), c.Exps[0].Date, n-1, second.Date)
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"chainwatch/api"
 	"chainwatch/feed"
 	"chainwatch/keymap"
+	"chainwatch/market"
 	"chainwatch/model/common"
 	pos "chainwatch/positioning"
 	"chainwatch/theme"
@@ -125,7 +126,7 @@ func (p *Page) take(m feed.ChainMsg, ladder bool) {
 		p.noSuch, p.err, p.chain = true, nil, nil
 		return
 	}
-	p.chain = pos.FromSnapshot(m.Chain, feed.ShownDay(p.q, m.At), m.At)
+	p.chain = pos.FromSnapshot(m.Chain, feed.ShownDay(p.q, m.At), m.At).From(market.FirstLiveDay(p.q.Date, m.At))
 	p.heldAt, p.ladder, p.err, p.noSuch = m.At, ladder, nil, false
 	p.paid = 0
 	if !ladder && m.Resp != nil {
