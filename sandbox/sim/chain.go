@@ -112,10 +112,11 @@ type agg struct {
 // adds the day's aggregates, open interest and previous closes.
 //
 // A symbol's first chain of a day draws two whole days of trades: the
-// day's own (the aggregates, seq_no) and the last session's (open interest
-// grows with its volume), and prices the last session's closes. The two
-// days are made side by side, each on a core; later chains find them
-// cached.
+// day's own (the aggregates, seq_no), priced up to the tick, and the last
+// session's (open interest grows with its volume), and prices the last
+// session's closes. The two days are made side by side, each on a core
+// (the pricing of the day's trades on both once it starts); later chains
+// find them cached.
 func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bool) {
 	var (
 		us       *underState
@@ -127,7 +128,9 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bo
 	parallel(2, func(i int) {
 		if i == 0 {
 			if us, okU = m.under(b.sec, b.date, tick); okU {
-				td, okT = m.tradeDay(b)
+				if td, okT = m.tradeDay(b); okT {
+					td.upTo(tick)
+				}
 			}
 			return
 		}

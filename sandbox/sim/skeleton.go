@@ -121,18 +121,27 @@ func generate(b *book) *skeleton {
 		t := g.open + api.TimeOfDay(u*span)
 		g.order(t, g.pick(t))
 	}
-	for i := range g.out {
-		g.out[i].ord = int32(i)
-	}
-	slices.SortFunc(g.out, func(a, b skelTrade) int {
-		if a.t != b.t {
-			return int(a.t) - int(b.t)
-		}
-		return int(a.ord) - int(b.ord)
-	})
-	out := skelTrades(g.out)
+	out := g.sorted()
 	out.spread()
 	return &skeleton{trades: out.separate(b)}
+}
+
+// sorted is the day's trades in time order, ties in the order drawn. It
+// sorts packed keys (time, then the trade's number) rather than the
+// trades: a sort of plain integers moves an eighth of the bytes and
+// compares without a function call.
+func (g *gen) sorted() skelTrades {
+	keys := make([]uint64, len(g.out))
+	for i := range g.out {
+		g.out[i].ord = int32(i)
+		keys[i] = uint64(uint32(g.out[i].t))<<32 | uint64(i)
+	}
+	slices.Sort(keys)
+	out := make(skelTrades, len(g.out))
+	for i, k := range keys {
+		out[i] = g.out[uint32(k)]
+	}
+	return out
 }
 
 // exchangeSeqs numbers the trades per exchange, rising through the day

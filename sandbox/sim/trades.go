@@ -172,19 +172,25 @@ func (td *tradeDay) priceTo(n int) {
 }
 
 // priceRange prices trades lo to hi-1 against the NBBO of their second,
-// computed exactly as the chain computes that second's quote.
+// computed exactly as the chain computes that second's quote. A second's
+// quotes are kept while its trades are priced: an order worked in pieces
+// prints several times in one contract within a second, and a sweep's
+// pieces all at once, so about a quarter of the trades find their quote
+// made.
 func (td *tradeDay) priceRange(lo, hi int) {
 	b, sk := td.b, td.sk
 	var c tickCtx
 	var uq underQuote
+	var memo secondQuotes
 	have := false
 	for i := lo; i < hi; i++ {
 		st := &sk.trades[i]
 		sec := st.t - st.t%1000
 		if !have || c.tick != sec {
 			c, uq, have = b.at(sec), quoteUnderlying(b.sec, b.day, sec), true
+			memo = memo[:0]
 		}
-		q, _, _, _, _ := c.contractQuote(int(st.ci))
+		q := memo.quote(&c, st.ci)
 		pq := q
 		if st.pt != st.t { // a cancel message repeats the canceled print's price
 			pc := b.at(st.pt - st.pt%1000)
@@ -201,6 +207,27 @@ func (td *tradeDay) priceRange(lo, hi int) {
 			exSeq: td.px[i].exSeq,
 		}
 	}
+}
+
+// secondQuotes are the quotes of one second made so far, by contract: a
+// handful, so a list beats a map.
+type secondQuotes []contractQuoted
+
+type contractQuoted struct {
+	ci int32
+	q  quote
+}
+
+// quote is contract ci's quote at c's tick, made once per second.
+func (m *secondQuotes) quote(c *tickCtx, ci int32) quote {
+	for i := range *m {
+		if (*m)[i].ci == ci {
+			return (*m)[i].q
+		}
+	}
+	q, _, _, _, _ := c.contractQuote(int(ci))
+	*m = append(*m, contractQuoted{ci, q})
+	return q
 }
 
 // fit32 is v (a price in cents, or a size) as an int32. The simulated
