@@ -77,7 +77,7 @@ func (m *Market) scanQuote(sec *market.Security, date api.Date, tick api.TimeOfD
 		ind, mid := string(us.ind.V), u.ImpliedUnderlyingMid.V
 		q.ImpliedIndicator, q.ImpliedMid = &ind, &mid
 	}
-	if sk, ok := m.skeleton(b); ok {
+	if sk, ok := m.skeletonThrough(b, tick); ok {
 		for _, t := range sk.trades[:sk.count(tick)] {
 			if t.flag != uint8(api.TradeNormal) {
 				continue

@@ -45,16 +45,16 @@ type skelTrade struct {
 type skelTrades []skelTrade
 
 // skeleton is one symbol's option trades of one day, sorted by time (seq_no
-// is the index + 1).
+// is the index + 1): the whole day, or its trades through a time of day
+// (see drawn.go).
 type skeleton struct {
 	trades []skelTrade
+	until  api.TimeOfDay // trades holds every trade at or before until
 }
 
-// skeleton returns the day's trades of b's symbol, generated once.
+// skeleton returns the whole day's trades of b's symbol, generated once.
 func (m *Market) skeleton(b *book) (*skeleton, bool) {
-	return m.skels.get(dayKey{b.sec.Symbol, b.date}, func() (*skeleton, bool) {
-		return generate(b), true
-	})
+	return m.skeletonThrough(b, nyse.SessionClose(b.date))
 }
 
 // volumes is the day's volume of normal trades per contract.
@@ -93,7 +93,13 @@ func tradeCount(b *book, rng *rand.Rand) int {
 }
 
 // generate draws the day's trades of b's symbol.
-func generate(b *book) *skeleton {
+func generate(b *book) *skeleton { return generateThrough(b, nyse.SessionClose(b.date)) }
+
+// generateThrough draws the day's trades of b's symbol at or before until:
+// the orders placed through until, drawn as the whole day draws them (the
+// same generator, in the same order), so the trades are the whole day's
+// through until, to the last field (see drawn.go).
+func generateThrough(b *book, until api.TimeOfDay) *skeleton {
 	g := &gen{b: b, rng: newRand(b.sec.Symbol, b.date, "trades"),
 		open: nyse.SessionOpen, close: nyse.SessionClose(b.date)}
 	n := tradeCount(b, g.rng)
@@ -106,7 +112,7 @@ func generate(b *book) *skeleton {
 	}
 	g.out = make([]skelTrade, 0, n+n/100)
 	if len(g.weights) == 0 || acc == 0 || g.weights[len(g.weights)-1] == 0 {
-		return &skeleton{}
+		return &skeleton{until: until}
 	}
 	// Orders (worked in a burst, a sweep, a block: see order) at times
 	// drawn with the session's intensity, in time order so that the trades
@@ -119,11 +125,16 @@ func generate(b *book) *skeleton {
 	slices.Sort(events)
 	for _, u := range events {
 		t := g.open + api.TimeOfDay(u*span)
+		if t > until {
+			break
+		}
 		g.order(t, g.pick(t))
 	}
 	out := g.sorted()
 	out.spread()
-	return &skeleton{trades: out.separate(b)}
+	out = out.separate(b)
+	kept := sort.Search(len(out), func(i int) bool { return out[i].t > until })
+	return &skeleton{trades: out[:kept:kept], until: until}
 }
 
 // sorted is the day's trades in time order, ties in the order drawn. It

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"chainwatch/api"
+	nyse "chainwatch/market"
 )
 
 // tradeDay is one symbol's option trades of one day, priced: the records
@@ -39,15 +40,9 @@ type tradePrices struct {
 	exSeq           uint32
 }
 
-// tradeDay returns b's day of trades, priced once.
+// tradeDay returns b's whole day of trades, priced as read.
 func (m *Market) tradeDay(b *book) (*tradeDay, bool) {
-	return m.trades.get(dayKey{b.sec.Symbol, b.date}, func() (*tradeDay, bool) {
-		sk, ok := m.skeleton(b)
-		if !ok {
-			return nil, false
-		}
-		return priceTrades(b, sk), true
-	})
+	return m.tradeDayThrough(b, nyse.SessionClose(b.date))
 }
 
 // Trades is an underlying's option trades of one day up to a moment, in
@@ -92,7 +87,7 @@ func (m *Market) OptionTrades(underlying string, at Moment) (Trades, bool) {
 	if !ok {
 		return Trades{}, false
 	}
-	td, ok := m.tradeDay(b)
+	td, ok := m.tradeDayThrough(b, at.Time)
 	if !ok {
 		return Trades{}, false
 	}

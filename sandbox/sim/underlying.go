@@ -73,7 +73,7 @@ func (m *Market) under(sec *market.Security, date api.Date, tick api.TimeOfDay) 
 				st.u.IV30ChangePercent = api.Some(round(100*(pp-prev)/prev, 2))
 			}
 		}
-		if sk, ok := m.skeleton(b); ok {
+		if sk, ok := m.skeletonThrough(b, tick); ok {
 			st.u.SeqNo = api.Some(int64(sk.count(tick)))
 		}
 		if im := c.impliedUnderlying(); im.ok {
