@@ -77,7 +77,7 @@ func (st *dayState) openInterest(m *Market) ([]int64, int64) {
 			// without caching them: the scanner needs this for every
 			// symbol, and only the volumes.
 			sk, ok := m.skels.peek(dayKey{st.prev.sec.Symbol, st.prev.date})
-			if !ok || sk.until < nyse.SessionClose(st.prev.date) {
+			if !ok || !sk.whole {
 				sk = generate(st.prev)
 			}
 			vol := sk.volumes(st.prev.n)

@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"math"
 	"slices"
+	"sort"
 	"testing"
 	"time"
 
@@ -85,5 +87,27 @@ func TestDayDrawnAsRead(t *testing.T) {
 	})
 	if matched < 1000 {
 		t.Fatalf("%d contracts listed both days", matched)
+	}
+}
+
+// TestSessionQuantilesInOnePass: the quantiles of ascending shares found
+// in one pass over the table are those found by searching it for each,
+// at the table's own entries and between them, and they ascend.
+func TestSessionQuantilesInOnePass(t *testing.T) {
+	var rs []float64
+	for i := range shareTable {
+		rs = append(rs, shareTable[i], math.Nextafter(shareTable[i], 2), shareTable[i]+1e-7)
+	}
+	rs = append(rs, 0, 1e-300, 0.5, 1-1e-16)
+	slices.Sort(rs)
+	got := slices.Clone(rs)
+	sessionQuantiles(got)
+	for j, r := range rs {
+		if want := quantileAt(r, sort.SearchFloat64s(shareTable[:], r)); got[j] != want {
+			t.Fatalf("share %v: %v in one pass, %v searched", r, got[j], want)
+		}
+		if j > 0 && got[j] < got[j-1] {
+			t.Fatalf("share %v: %v below the share before's %v", r, got[j], got[j-1])
+		}
 	}
 }

@@ -50,6 +50,7 @@ type skelTrades []skelTrade
 type skeleton struct {
 	trades []skelTrade
 	until  api.TimeOfDay // trades holds every trade at or before until
+	whole  bool          // until is the close: trades is the whole day
 }
 
 // skeleton returns the whole day's trades of b's symbol, generated once.
@@ -112,7 +113,7 @@ func generateThrough(b *book, until api.TimeOfDay) *skeleton {
 	}
 	g.out = make([]skelTrade, 0, n+n/100)
 	if len(g.weights) == 0 || acc == 0 || g.weights[len(g.weights)-1] == 0 {
-		return &skeleton{until: until}
+		return &skeleton{until: until, whole: until >= g.close}
 	}
 	// Orders (worked in a burst, a sweep, a block: see order) at times
 	// drawn with the session's intensity, in time order so that the trades
@@ -120,9 +121,10 @@ func generateThrough(b *book, until api.TimeOfDay) *skeleton {
 	span := float64(g.close - g.open)
 	events := make([]float64, int(float64(n)/1.84))
 	for i := range events {
-		events[i] = sessionQuantile(g.rng.Float64())
+		events[i] = g.rng.Float64()
 	}
 	slices.Sort(events)
+	sessionQuantiles(events)
 	for _, u := range events {
 		t := g.open + api.TimeOfDay(u*span)
 		if t > until {
@@ -134,7 +136,7 @@ func generateThrough(b *book, until api.TimeOfDay) *skeleton {
 	out.spread()
 	out = out.separate(b)
 	kept := sort.Search(len(out), func(i int) bool { return out[i].t > until })
-	return &skeleton{trades: out[:kept:kept], until: until}
+	return &skeleton{trades: out[:kept:kept], until: until, whole: until >= g.close}
 }
 
 // sorted is the day's trades in time order, ties in the order drawn. It
@@ -221,10 +223,25 @@ var shareTable = func() (t [1025]float64) {
 	return t
 }()
 
-// sessionQuantile is the session fraction by which share r of the day's
-// trading is done: a trade time drawn with the intensity's shape.
-func sessionQuantile(r float64) float64 {
-	i := max(sort.SearchFloat64s(shareTable[:], r), 1)
+// sessionQuantiles replaces each of the ascending shares rs by the
+// session fraction by which that share of the day's trading is done (trade
+// times drawn with the intensity's shape), finding their places in the
+// table in one pass. The fractions never fall as the share rises, so they
+// come out ascending.
+func sessionQuantiles(rs []float64) {
+	i := 0 // the first entry of the table not below r, as sort.SearchFloat64s finds it
+	for j, r := range rs {
+		for i < len(shareTable) && shareTable[i] < r {
+			i++
+		}
+		rs[j] = quantileAt(r, i)
+	}
+}
+
+// quantileAt is the session fraction of share r, given the first entry i
+// of the table not below r.
+func quantileAt(r float64, i int) float64 {
+	i = max(i, 1)
 	lo, hi := shareTable[i-1], shareTable[min(i, 1024)]
 	f := 0.0
 	if hi > lo {
