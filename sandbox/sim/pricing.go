@@ -218,6 +218,27 @@ func (c *tickCtx) contractQuote(ci int) (quote, *series, expiry, int, bool) {
 	return c.quote(s, &e, k, put), s, e, k, put
 }
 
+// secondQuotes are the quotes of one second made so far, by contract: a
+// handful, so a list beats a map.
+type secondQuotes []contractQuoted
+
+type contractQuoted struct {
+	ci int32
+	q  quote
+}
+
+// quote is contract ci's quote at c's tick, made once per second.
+func (m *secondQuotes) quote(c *tickCtx, ci int32) quote {
+	for i := range *m {
+		if (*m)[i].ci == ci {
+			return (*m)[i].q
+		}
+	}
+	q, _, _, _, _ := c.contractQuote(int(ci))
+	*m = append(*m, contractQuoted{ci, q})
+	return q
+}
+
 // tickCents is the minimum price increment in cents at a price in cents:
 // a penny below 3.00 and a nickel from 3.00 up, or a penny everywhere for
 // the names quoted in pennies.

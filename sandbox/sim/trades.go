@@ -204,27 +204,6 @@ func (td *tradeDay) priceRange(lo, hi int) {
 	}
 }
 
-// secondQuotes are the quotes of one second made so far, by contract: a
-// handful, so a list beats a map.
-type secondQuotes []contractQuoted
-
-type contractQuoted struct {
-	ci int32
-	q  quote
-}
-
-// quote is contract ci's quote at c's tick, made once per second.
-func (m *secondQuotes) quote(c *tickCtx, ci int32) quote {
-	for i := range *m {
-		if (*m)[i].ci == ci {
-			return (*m)[i].q
-		}
-	}
-	q, _, _, _, _ := c.contractQuote(int(ci))
-	*m = append(*m, contractQuoted{ci, q})
-	return q
-}
-
 // fit32 is v (a price in cents, or a size) as an int32. The simulated
 // market never comes near the bound; a value that did would be a bug to
 // see, not a number to wrap.
