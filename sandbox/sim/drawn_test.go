@@ -111,3 +111,27 @@ func TestSessionQuantilesInOnePass(t *testing.T) {
 		}
 	}
 }
+
+// TestSinceOnADayDrawnInPart: a window's first trade on a day drawn
+// through the moment read is the whole day's, and a window starting after
+// the moment (a min_time later than now) starts past the last trade.
+func TestSinceOnADayDrawnInPart(t *testing.T) {
+	const day api.Date = 20261124
+	m := at(2026, time.November, 24, 11, 0)
+	mo := Moment{Date: day, Time: api.NewTimeOfDay(11, 0, 0, 0), Requested: day}
+	tr, ok := m.OptionTrades("SPY", mo)
+	if !ok || tr.Len() < 1000 {
+		t.Fatalf("SPY trades by 11:00: %v, %d", ok, tr.Len())
+	}
+	whole := generate(mustBook(t, m, "SPY", day))
+	for _, from := range []api.TimeOfDay{0, market.SessionOpen, api.NewTimeOfDay(10, 0, 0, 0), mo.Time, mo.Time + 1,
+		api.NewTimeOfDay(15, 0, 0, 0), market.SessionClose(day) + 1} {
+		want := min(whole.count(from-1), tr.Len())
+		if from <= 0 {
+			want = 0
+		}
+		if got := tr.Since(from); got != want {
+			t.Errorf("Since(%v) = %d, want %d", from, got, want)
+		}
+	}
+}

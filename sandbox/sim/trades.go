@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -69,10 +70,7 @@ func (t Trades) At(i int) api.OptionTrade {
 // (Len() if none): trades are in time order, so a window that starts at
 // from needs none of those before.
 func (t Trades) Since(from api.TimeOfDay) int {
-	if from <= 0 {
-		return 0
-	}
-	return min(t.td.upTo(from-1), t.n)
+	return sort.Search(t.n, func(i int) bool { return t.td.sk.trades[i].t >= from })
 }
 
 // OptionTrades returns the day's option trades of an underlying up to
