@@ -111,17 +111,20 @@ func (r *rootSpec) longestHorizon() int {
 		r.quarterly, r.leapsJan, r.leapsDec, 400)
 }
 
-// listState is an expiry's listing through a day.
+// listState is an expiry's listing through a day, and through the
+// trading day before it when the walk that made it passed there.
 type listState struct {
-	day int
-	l   listing
+	day, before int // before: -1 when there is none
+	l, lBefore  listing
 }
 
 // listingOn returns the union of root r's grids for expiry e over the
 // trading days from from through n. The last union computed for each
 // expiry is kept on the model and extended when a later day asks (the
-// sandbox's clock moves forward); an earlier day starts over from from.
-// Either way the result is the same.
+// sandbox's clock moves forward), with the union of the trading day
+// before it, which a day's chain asks for next (its open interest and
+// previous closes); an earlier day starts over from from. Either way the
+// result is the same.
 func (m *model) listingOn(r *rootSpec, e, from, n int) listing {
 	k := listKey{r.root, e}
 	var l listing
@@ -129,21 +132,30 @@ func (m *model) listingOn(r *rootSpec, e, from, n int) listing {
 	m.listMu.Lock()
 	if st, ok := m.lists[k]; ok && st.day <= n {
 		l, start = st.l.clone(), st.day+1
+	} else if ok && st.before == n {
+		l := st.lBefore.clone()
+		m.listMu.Unlock()
+		return l
 	}
 	m.listMu.Unlock()
 	if !isTrading(start) {
 		start = nextTrading(start)
 	}
+	st := listState{day: n, before: -1}
 	for t := start; t >= 0 && t <= n; t = nextTrading(t) {
+		if t == n && t > start {
+			st.before, st.lBefore = prevTrading(n), l.clone()
+		}
 		prev, vol := m.gridInputs(t)
 		l.add(r.grid, prev, vol, math.Max(float64(e-t), 1)/365)
 	}
+	st.l = l.clone()
 	m.listMu.Lock()
 	if m.lists == nil {
 		m.lists = map[listKey]listState{}
 	}
-	if st, ok := m.lists[k]; !ok || st.day < n {
-		m.lists[k] = listState{n, l.clone()}
+	if old, ok := m.lists[k]; !ok || old.day < n {
+		m.lists[k] = st
 	}
 	m.listMu.Unlock()
 	return l

@@ -70,4 +70,19 @@ func TestListingDeterministic(t *testing.T) {
 			t.Fatalf("%v: strikes differ by what was asked first", want[i].Expiry)
 		}
 	}
+	// The trading day before a day asked (as a chain asks for its open
+	// interest), SPX's many expiries too: as a fresh universe lists it.
+	for _, sym := range []string{"SPY", "SPX"} {
+		c := newUniverse(4)
+		b.Series(lookup(t, b, sym), 20261127)
+		got, want := b.Series(lookup(t, b, sym), 20261125), c.Series(lookup(t, c, sym), 20261125)
+		if len(got) != len(want) || len(want) < 20 {
+			t.Fatalf("%s: %d series the day before, want %d", sym, len(got), len(want))
+		}
+		for i := range want {
+			if got[i].Expiry != want[i].Expiry || !slices.Equal(got[i].Strikes, want[i].Strikes) {
+				t.Fatalf("%s %v: strikes of the day before differ from a fresh listing's", sym, want[i].Expiry)
+			}
+		}
+	}
 }

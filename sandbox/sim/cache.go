@@ -111,6 +111,25 @@ func (c *lru[K, V]) peek(k K) (V, bool) {
 	}
 }
 
+// forget drops k's value if it is computed and stale says it no longer
+// serves, so that the next get computes it again.
+func (c *lru[K, V]) forget(k K, stale func(V) bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, hit := c.items[k]
+	if !hit {
+		return
+	}
+	e := el.Value.(*lruEntry[K, V])
+	select {
+	case <-e.ready:
+		if e.ok && stale(e.val) {
+			c.drop(el)
+		}
+	default: // being computed: it is the new value
+	}
+}
+
 // remove drops k if it still maps to el.
 func (c *lru[K, V]) remove(k K, el *list.Element) {
 	c.mu.Lock()

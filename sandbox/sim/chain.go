@@ -111,11 +111,12 @@ type agg struct {
 // buildChain prices every contract of b alive at tick in the expiries x and
 // adds the day's aggregates, open interest and previous closes.
 //
-// A symbol's first chain of a day draws two whole days of trades: the
-// day's own (the aggregates, seq_no) and the last session's (open interest
-// grows with its volume), and prices the last session's closes. The two
-// days are made side by side, each on a core; later chains find them
-// cached.
+// A symbol's first chain of a day draws the day's trades through the tick
+// and prices them (the aggregates, seq_no), draws the whole last session
+// (open interest grows with its volume) and prices the last session's
+// closes. The three are independent and made side by side, the longest
+// first (the pricing of the day's trades on every core once it starts);
+// later chains find them cached.
 func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bool) {
 	var (
 		us       *underState
@@ -124,16 +125,20 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bo
 		oi       []int64
 		prev     []float64
 	)
-	parallel(2, func(i int) {
-		if i == 0 {
+	st := m.state(b)
+	parallel(3, func(i int) {
+		switch i {
+		case 0:
 			if us, okU = m.under(b.sec, b.date, tick); okU {
-				td, okT = m.tradeDay(b)
+				if td, okT = m.tradeDayThrough(b, tick); okT {
+					td.upTo(tick)
+				}
 			}
-			return
+		case 1:
+			oi, _ = st.openInterest(m)
+		default:
+			prev = st.prevClose()
 		}
-		st := m.state(b)
-		oi, _ = st.openInterest(m)
-		prev = st.prevClose()
 	})
 	if !okU || !okT {
 		return nil, false

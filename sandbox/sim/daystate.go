@@ -73,11 +73,11 @@ func (st *dayState) openInterest(m *Market) ([]int64, int64) {
 			}
 		}
 		if st.prev != nil {
-			// Yesterday's trades, if not cached, are drawn again without
-			// caching them: the scanner needs this for every symbol, and
-			// only the volumes.
-			sk, ok := m.skels.peek(dayKey{st.prev.sec.Symbol, st.prev.date})
-			if !ok {
+			// Yesterday's trades, if not cached whole, are drawn again
+			// without caching them: the scanner needs this for every
+			// symbol, and only the volumes.
+			sk, ok := m.skelCache(st.prev.date).peek(dayKey{st.prev.sec.Symbol, st.prev.date})
+			if !ok || !sk.whole {
 				sk = generate(st.prev)
 			}
 			vol := sk.volumes(st.prev.n)

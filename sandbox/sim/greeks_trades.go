@@ -24,7 +24,7 @@ func (m *Market) TradesWithGreeks(o api.OSI, at Moment) ([]api.OptionTradeWithGr
 	if !ok {
 		return nil, false
 	}
-	td, ok := m.tradeDay(b)
+	td, ok := m.tradeDayThrough(b, at.Time)
 	if !ok {
 		return nil, false
 	}

@@ -108,11 +108,17 @@ func (c *tickCtx) quote(s *series, e *expiry, k int, put bool) quote {
 	K := s.Strikes[k]
 	p := c.paramsAt(e, K, put, c.surf.Vol(K, e.F, e.T))
 	theo, g := theoretical(p)
+	return c.quoteAt(s, e, k, p, theo, g)
+}
+
+// quoteAt is quote for the contract of p (at the surface's vol), given its
+// value theo and greeks g.
+func (c *tickCtx) quoteAt(s *series, e *expiry, k int, p pricing.Params, theo float64, g pricing.Greeks) quote {
+	K, put := p.K, !p.Call
 	intrinsic := intrinsicOf(p)
 	tv := math.Max(theo-intrinsic, 0)
-	lnFK := math.Log(e.F / K)
-	x := math.Abs(lnFK) / (p.Vol * e.sqrtT)
-	carry := (c.b.baseW + (0.003*tv+0.0004*intrinsic)*(1+0.25*math.Min(x, 8))) * c.b.illiq * (1 + 0.1*e.sqrtT)
+	x := c.stdDevs(e, K, p.Vol)
+	carry := c.carryWidth(e, tv, intrinsic, x)
 	d := math.Abs(g.Delta)
 	d = math.Min(d, 1-d) // the cheaper side of the parity pair: see liquidity.go
 	w := carry*c.widen + math.Min(c.adv*d*c.widen, maxAdverse*theo)
@@ -136,6 +142,50 @@ func (c *tickCtx) quote(s *series, e *expiry, k int, put bool) quote {
 		q.bidSz = 0
 	}
 	return q
+}
+
+// stdDevs is the distance of strike K from the forward in standard
+// deviations at vol.
+func (c *tickCtx) stdDevs(e *expiry, K, vol float64) float64 {
+	return math.Abs(math.Log(e.F/K)) / (vol * e.sqrtT)
+}
+
+// carryWidth is the carrying-cost part of a quote's width (see quote),
+// before the opening widening.
+func (c *tickCtx) carryWidth(e *expiry, tv, intrinsic, x float64) float64 {
+	return (c.b.baseW + (0.003*tv+0.0004*intrinsic)*(1+0.25*math.Min(x, 8))) * c.b.illiq * (1 + 0.1*e.sqrtT)
+}
+
+// hasBid reports whether contract ci is bid at c's tick: contractQuote's
+// bid > 0, at the cost of a European value where that settles it. An
+// American option in the money is always bid (at least its intrinsic
+// value). Out of the money its value is at least the European one, and
+// the bid, the value less half the width rounded down, never falls as the
+// value rises while half the width grows more slowly than the value
+// (slope below 1, checked here): so a European quote with a bid means an
+// American one with a bid. Otherwise the American quote decides.
+func (c *tickCtx) hasBid(ci int) bool {
+	s, k, put := c.b.contract(ci)
+	e := c.expiry(s)
+	K := s.Strikes[k]
+	p := c.paramsAt(&e, K, put, c.surf.Vol(K, e.F, e.T))
+	if p.American {
+		if intrinsicOf(p) > 0 {
+			return true
+		}
+		x := c.stdDevs(&e, K, p.Vol)
+		slope := (c.carryWidth(&e, 1, 0, x)-c.carryWidth(&e, 0, 0, x))*c.widen + maxAdverse
+		if slope < 2 {
+			eu := p
+			eu.American = false
+			theo, g := pricing.Compute(eu)
+			if eq := c.quoteAt(s, &e, k, eu, theo, g); eq.bid > 0 {
+				return true
+			}
+		}
+	}
+	theo, g := theoretical(p)
+	return c.quoteAt(s, &e, k, p, theo, g).bid > 0
 }
 
 // theoretical is the model's value of p and the European greeks at p.Vol:
@@ -166,6 +216,27 @@ func (c *tickCtx) contractQuote(ci int) (quote, *series, expiry, int, bool) {
 	s, k, put := c.b.contract(ci)
 	e := c.expiry(s)
 	return c.quote(s, &e, k, put), s, e, k, put
+}
+
+// secondQuotes are the quotes of one second made so far, by contract: a
+// handful, so a list beats a map.
+type secondQuotes []contractQuoted
+
+type contractQuoted struct {
+	ci int32
+	q  quote
+}
+
+// quote is contract ci's quote at c's tick, made once per second.
+func (m *secondQuotes) quote(c *tickCtx, ci int32) quote {
+	for i := range *m {
+		if (*m)[i].ci == ci {
+			return (*m)[i].q
+		}
+	}
+	q, _, _, _, _ := c.contractQuote(int(ci))
+	*m = append(*m, contractQuoted{ci, q})
+	return q
 }
 
 // tickCents is the minimum price increment in cents at a price in cents:

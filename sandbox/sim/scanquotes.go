@@ -116,7 +116,7 @@ func (m *Market) scanOptions(q *scan.Quote, sec *market.Security, date api.Date,
 		return
 	}
 	if need&scan.PartOptionVolume != 0 {
-		if sk, ok := m.skeleton(b); ok {
+		if sk, ok := m.skeletonThrough(b, tick); ok {
 			for _, t := range sk.trades[:sk.count(tick)] {
 				if t.flag != uint8(api.TradeNormal) {
 					continue

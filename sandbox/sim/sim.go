@@ -7,9 +7,9 @@
 //
 // Everything is a pure function of (symbol, date, time of day): a moment's
 // state is computed once per tick (one second) and shared by every request
-// of that tick, and a day's trades are generated once per symbol and day;
-// both are cached with a bound, so memory stays flat however many clients
-// ask. A historical day is the same function at the session's close, so the
+// of that tick, and a day's trades are generated once per symbol and day,
+// as far into the day as they are read (drawn.go); both are cached with a
+// bound, so memory stays flat however many clients ask. A historical day is the same function at the session's close, so the
 // same request always gives the same bytes.
 package sim
 
@@ -72,7 +72,7 @@ type Market struct {
 
 	books  *lru[dayKey, *book]
 	skels  *lru[dayKey, *skeleton]
-	pastSk *lru[dayKey, *skeleton] // days before today's: skeleton.go
+	pastSk *lru[dayKey, *skeleton] // days before today's: drawn.go
 	trades *lru[dayKey, *tradeDay]
 	states *lru[dayKey, *dayState]
 	hists  *lru[dayKey, *history]

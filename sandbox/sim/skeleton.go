@@ -45,25 +45,17 @@ type skelTrade struct {
 type skelTrades []skelTrade
 
 // skeleton is one symbol's option trades of one day, sorted by time (seq_no
-// is the index + 1).
+// is the index + 1): the whole day, or its trades through a time of day
+// (see drawn.go).
 type skeleton struct {
 	trades []skelTrade
+	until  api.TimeOfDay // trades holds every trade at or before until
+	whole  bool          // until is the close: trades is the whole day
 }
 
-// skeleton returns the day's trades of b's symbol, generated once. A day
-// before today's is kept in a cache of its own, bounded by the trades it
-// holds: the scanner keeps the whole market's today, but a backfill asks
-// for the close of one day after another, and each day's skeleton (tens
-// of thousands of trades) held in the entry-bounded cache of today's
-// would add up to hundreds of MB.
+// skeleton returns the whole day's trades of b's symbol, generated once.
 func (m *Market) skeleton(b *book) (*skeleton, bool) {
-	cache := m.skels
-	if b.date < api.DateOf(m.now().In(api.Eastern)) {
-		cache = m.pastSk
-	}
-	return cache.get(dayKey{b.sec.Symbol, b.date}, func() (*skeleton, bool) {
-		return generate(b), true
-	})
+	return m.skeletonThrough(b, nyse.SessionClose(b.date))
 }
 
 // volumes is the day's volume of normal trades per contract.
@@ -102,7 +94,13 @@ func tradeCount(b *book, rng *rand.Rand) int {
 }
 
 // generate draws the day's trades of b's symbol.
-func generate(b *book) *skeleton {
+func generate(b *book) *skeleton { return generateThrough(b, nyse.SessionClose(b.date)) }
+
+// generateThrough draws the day's trades of b's symbol at or before until:
+// the orders placed through until, drawn as the whole day draws them (the
+// same generator, in the same order), so the trades are the whole day's
+// through until, to the last field (see drawn.go).
+func generateThrough(b *book, until api.TimeOfDay) *skeleton {
 	g := &gen{b: b, rng: newRand(b.sec.Symbol, b.date, "trades"),
 		open: nyse.SessionOpen, close: nyse.SessionClose(b.date)}
 	n := tradeCount(b, g.rng)
@@ -115,7 +113,7 @@ func generate(b *book) *skeleton {
 	}
 	g.out = make([]skelTrade, 0, n+n/100)
 	if len(g.weights) == 0 || acc == 0 || g.weights[len(g.weights)-1] == 0 {
-		return &skeleton{}
+		return &skeleton{until: until, whole: until >= g.close}
 	}
 	// Orders (worked in a burst, a sweep, a block: see order) at times
 	// drawn with the session's intensity, in time order so that the trades
@@ -123,25 +121,40 @@ func generate(b *book) *skeleton {
 	span := float64(g.close - g.open)
 	events := make([]float64, int(float64(n)/1.84))
 	for i := range events {
-		events[i] = sessionQuantile(g.rng.Float64())
+		events[i] = g.rng.Float64()
 	}
 	slices.Sort(events)
+	sessionQuantiles(events)
 	for _, u := range events {
 		t := g.open + api.TimeOfDay(u*span)
+		if t > until {
+			break
+		}
 		g.order(t, g.pick(t))
 	}
+	out := g.sorted()
+	out.spread()
+	out = out.separate(b)
+	kept := sort.Search(len(out), func(i int) bool { return out[i].t > until })
+	return &skeleton{trades: out[:kept:kept], until: until, whole: until >= g.close}
+}
+
+// sorted is the day's trades in time order, ties in the order drawn. It
+// sorts packed keys (time, then the trade's number) rather than the
+// trades: a sort of plain integers moves an eighth of the bytes and
+// compares without a function call.
+func (g *gen) sorted() skelTrades {
+	keys := make([]uint64, len(g.out))
 	for i := range g.out {
 		g.out[i].ord = int32(i)
+		keys[i] = uint64(uint32(g.out[i].t))<<32 | uint64(i)
 	}
-	slices.SortFunc(g.out, func(a, b skelTrade) int {
-		if a.t != b.t {
-			return int(a.t) - int(b.t)
-		}
-		return int(a.ord) - int(b.ord)
-	})
-	out := skelTrades(g.out)
-	out.spread()
-	return &skeleton{trades: out.separate(b)}
+	slices.Sort(keys)
+	out := make(skelTrades, len(g.out))
+	for i, k := range keys {
+		out[i] = g.out[uint32(k)]
+	}
+	return out
 }
 
 // exchangeSeqs numbers the trades per exchange, rising through the day
@@ -210,10 +223,25 @@ var shareTable = func() (t [1025]float64) {
 	return t
 }()
 
-// sessionQuantile is the session fraction by which share r of the day's
-// trading is done: a trade time drawn with the intensity's shape.
-func sessionQuantile(r float64) float64 {
-	i := max(sort.SearchFloat64s(shareTable[:], r), 1)
+// sessionQuantiles replaces each of the ascending shares rs by the
+// session fraction by which that share of the day's trading is done (trade
+// times drawn with the intensity's shape), finding their places in the
+// table in one pass. The fractions never fall as the share rises, so they
+// come out ascending.
+func sessionQuantiles(rs []float64) {
+	i := 0 // the first entry of the table not below r, as sort.SearchFloat64s finds it
+	for j, r := range rs {
+		for i < len(shareTable) && shareTable[i] < r {
+			i++
+		}
+		rs[j] = quantileAt(r, i)
+	}
+}
+
+// quantileAt is the session fraction of share r, given the first entry i
+// of the table not below r.
+func quantileAt(r float64, i int) float64 {
+	i = max(i, 1)
 	lo, hi := shareTable[i-1], shareTable[min(i, 1024)]
 	f := 0.0
 	if hi > lo {

@@ -86,7 +86,7 @@ func (g *gen) sweep(t api.TimeOfDay, ci int32) bool {
 	}
 	for _, at := range [...]api.TimeOfDay{t, t + sweepSpread} {
 		c := g.b.at(at - at%1000)
-		if q, _, _, _, _ := c.contractQuote(int(ci)); q.bid == 0 {
+		if !c.hasBid(int(ci)) {
 			return false
 		}
 	}

@@ -3,10 +3,12 @@ package sim
 import (
 	"fmt"
 	"math"
+	"sort"
 	"sync"
 	"sync/atomic"
 
 	"chainwatch/api"
+	nyse "chainwatch/market"
 )
 
 // tradeDay is one symbol's option trades of one day, priced: the records
@@ -39,15 +41,9 @@ type tradePrices struct {
 	exSeq           uint32
 }
 
-// tradeDay returns b's day of trades, priced once.
+// tradeDay returns b's whole day of trades, priced as read.
 func (m *Market) tradeDay(b *book) (*tradeDay, bool) {
-	return m.trades.get(dayKey{b.sec.Symbol, b.date}, func() (*tradeDay, bool) {
-		sk, ok := m.skeleton(b)
-		if !ok {
-			return nil, false
-		}
-		return priceTrades(b, sk), true
-	})
+	return m.tradeDayThrough(b, nyse.SessionClose(b.date))
 }
 
 // Trades is an underlying's option trades of one day up to a moment, in
@@ -74,10 +70,7 @@ func (t Trades) At(i int) api.OptionTrade {
 // (Len() if none): trades are in time order, so a window that starts at
 // from needs none of those before.
 func (t Trades) Since(from api.TimeOfDay) int {
-	if from <= 0 {
-		return 0
-	}
-	return min(t.td.upTo(from-1), t.n)
+	return sort.Search(t.n, func(i int) bool { return t.td.sk.trades[i].t >= from })
 }
 
 // OptionTrades returns the day's option trades of an underlying up to
@@ -92,7 +85,7 @@ func (m *Market) OptionTrades(underlying string, at Moment) (Trades, bool) {
 	if !ok {
 		return Trades{}, false
 	}
-	td, ok := m.tradeDay(b)
+	td, ok := m.tradeDayThrough(b, at.Time)
 	if !ok {
 		return Trades{}, false
 	}
@@ -172,19 +165,25 @@ func (td *tradeDay) priceTo(n int) {
 }
 
 // priceRange prices trades lo to hi-1 against the NBBO of their second,
-// computed exactly as the chain computes that second's quote.
+// computed exactly as the chain computes that second's quote. A second's
+// quotes are kept while its trades are priced: an order worked in pieces
+// prints several times in one contract within a second, and a sweep's
+// pieces all at once, so about a quarter of the trades find their quote
+// made.
 func (td *tradeDay) priceRange(lo, hi int) {
 	b, sk := td.b, td.sk
 	var c tickCtx
 	var uq underQuote
+	var memo secondQuotes
 	have := false
 	for i := lo; i < hi; i++ {
 		st := &sk.trades[i]
 		sec := st.t - st.t%1000
 		if !have || c.tick != sec {
 			c, uq, have = b.at(sec), quoteUnderlying(b.sec, b.day, sec), true
+			memo = memo[:0]
 		}
-		q, _, _, _, _ := c.contractQuote(int(st.ci))
+		q := memo.quote(&c, st.ci)
 		pq := q
 		if st.pt != st.t { // a cancel message repeats the canceled print's price
 			pc := b.at(st.pt - st.pt%1000)

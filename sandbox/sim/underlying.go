@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 	"sort"
 
@@ -65,7 +66,7 @@ func (m *Market) under(sec *market.Security, date api.Date, tick api.TimeOfDay) 
 			return st, true
 		}
 		m.optionFields(st, b, tick, scan.AllParts)
-		if sk, ok := m.skeleton(b); ok {
+		if sk, ok := m.skeletonThrough(b, tick); ok {
 			st.u.SeqNo = api.Some(int64(sk.count(tick)))
 		}
 		return st, true
@@ -189,7 +190,11 @@ func nullImplied(u *api.Underlying) {
 }
 
 // count is the number of the day's trades (cancels included) at or before t,
-// which is also the seq_no of the last of them.
+// which is also the seq_no of the last of them. A day drawn only through
+// an earlier time cannot tell: reading it there is a bug, not a count.
 func (sk *skeleton) count(t api.TimeOfDay) int {
+	if t > sk.until && !sk.whole {
+		panic(fmt.Sprintf("sim: trades drawn through %v counted at %v", sk.until, t))
+	}
 	return sort.Search(len(sk.trades), func(i int) bool { return sk.trades[i].t > t })
 }
