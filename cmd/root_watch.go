@@ -263,6 +263,7 @@ func watchRun(o *WatchOptions) error {
 		Budget: set.budget, BlockSize: set.blockSize, TapeCapacity: set.tapeSize,
 		Theme: set.theme, ColorBlind: set.colorBlind, NoColor: set.noColor, NoFlash: set.noFlash,
 		FirstRun: firstRun, Recent: recent, Now: o.Now, ClockSpeed: o.Flags.sandboxSpeed,
+		ReturnStartupMemory: true,
 		SaveRecent: func(list []string) error {
 			err := st.SaveRecent(list)
 			warn.add(err)

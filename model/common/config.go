@@ -37,7 +37,12 @@ type Config struct {
 	// ClockSpeed is how many times as fast as real time Now runs
 	// (--sandbox-speed); default 1.
 	ClockSpeed float64
-	SaveRecent func([]string) error
+	// ReturnStartupMemory hands the heap the startup left idle back to the
+	// system once the first chain is drawn (model/settle.go): the watch
+	// command's screen sets it; a desk's sessions share one process and
+	// do not.
+	ReturnStartupMemory bool
+	SaveRecent          func([]string) error
 	// Scans are the saved scans of the config file; SaveScan and
 	// DeleteScan write it (nil: saving is not available).
 	Scans      []scan.Scan
