@@ -56,7 +56,11 @@ func decoded[T any](body []byte, resp *Response, err error, f Format, dec func([
 // (the whole chain without filters; SPX is about 20,000 contracts).
 func (c *Client) OptionAndUnderlyingQuotes(ctx context.Context, p OptionQuotesParams) (*SymbolWithOptions, *Response, error) {
 	body, resp, err := c.get(ctx, p, p.Mode, EndpointOptionQuotes, pathOptionQuotes)
-	return decoded(body, resp, err, c.format, decodeChain)
+	ch, resp, err := decoded(body, resp, err, c.format, decodeChain)
+	if err == nil && resp.FromRecording {
+		narrowChain(ch, p)
+	}
+	return ch, resp, err
 }
 
 // UnderlyingQuotes returns the quotes of several underlyings.
