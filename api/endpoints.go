@@ -75,6 +75,9 @@ func (c *Client) UnderlyingQuotes(ctx context.Context, p UnderlyingQuotesParams)
 // OptionTrades returns one page of option time and sales from p.SeqNo on.
 // OptionTradesAll pages through them.
 func (c *Client) OptionTrades(ctx context.Context, p OptionTradesParams) ([]OptionTrade, *Response, error) {
+	if c.replay != nil {
+		return c.replayedTrades(ctx, p)
+	}
 	body, resp, err := c.get(ctx, p, p.Mode, EndpointOptionTrades, pathOptionTrades)
 	return decoded(body, resp, err, c.format, decodeOptionTrades)
 }

@@ -27,6 +27,10 @@ type Replay interface {
 	// Replay returns the recorded answer of one of keys (tried in order),
 	// or a *NotRecordedError.
 	Replay(ctx context.Context, keys []string) (Answer, error)
+	// ReplayFamily returns every recorded answer of a family (a tape's
+	// pages) at or before the moment, oldest first, or a
+	// *NotRecordedError when there is none.
+	ReplayFamily(ctx context.Context, family string) ([]Answer, error)
 }
 
 // Answer is one answer as received: the request, the body as it came, the
@@ -34,6 +38,7 @@ type Replay interface {
 // the points it cost.
 type Answer struct {
 	Key      string // Key of the request: what a replay looks it up by
+	Family   string // the trades it is a page of (option-trades), else ""
 	Method   string
 	Path     string // after /v1/{mode}/
 	Query    url.Values
@@ -155,7 +160,7 @@ func (c *Client) recordAnswer(cl call, body []byte, resp *Response) {
 		at = t
 	}
 	c.recorder.Record(Answer{
-		Key: c.requestKey(cl), Method: cl.method, Path: cl.path,
+		Key: c.requestKey(cl), Family: c.familyKey(cl), Method: cl.method, Path: cl.path,
 		Query: cl.query, Mode: cl.mode, Endpoint: cl.endpoint, Status: resp.StatusCode,
 		Body: body, At: at, Cost: resp.Cost,
 	})
@@ -179,4 +184,13 @@ func narrowChain(ch *SymbolWithOptions, p OptionQuotesParams) {
 		}
 		return false
 	})
+}
+
+// DecodeChain decodes a recorded option-and-underlying-quotes body (the
+// recorder's Parquet export).
+func DecodeChain(body []byte, f Format) (*SymbolWithOptions, error) { return decodeChain(body, f) }
+
+// DecodeOptionTrades decodes a recorded option-trades body.
+func DecodeOptionTrades(body []byte, f Format) ([]OptionTrade, error) {
+	return decodeOptionTrades(body, f)
 }

@@ -94,3 +94,44 @@ func cpuTime() time.Duration {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkSeekSPY is a replay's seek on a recorded SPY day: the chain as
+// at a moment picked across the day, read from the recording, checked,
+// decompressed and decoded (what the screen gets before it paints; the
+// ladder's apply and frame have benchmarks of their own in model/). The
+// issue's bound for a seek that paints: 300 ms.
+func BenchmarkSeekSPY(b *testing.B) {
+	dir := b.TempDir()
+	rec, err := record.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	clock := &moving{t: modeltest.Now}
+	c := modeltest.StartSandbox(b, sandbox.Config{Now: clock.now}, api.WithRecorder(rec))
+	const answers = 60
+	for i := range answers {
+		clock.t = modeltest.Now.Add(time.Duration(i) * 10 * time.Second)
+		if _, _, err := c.OptionAndUnderlyingQuotes(context.Background(), api.OptionQuotesParams{Symbol: "SPY", Date: "2026-11-20"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	rec.Close()
+	day, err := record.OpenDay(dir, api.NewDate(2026, 11, 20))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer day.Close()
+	var at time.Time
+	rc, err := api.NewClient(api.WithBaseURL("http://127.0.0.1:1"), api.WithReplay(day.At(func() time.Time { return at })))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		at = modeltest.Now.Add(time.Duration(i*7919%(answers*10)) * time.Second)
+		ch, resp, err := rc.OptionAndUnderlyingQuotes(context.Background(), api.OptionQuotesParams{Symbol: "SPY", Date: "2026-11-20"})
+		if err != nil || !resp.FromRecording || len(ch.Options) == 0 {
+			b.Fatal(err)
+		}
+	}
+}

@@ -42,7 +42,8 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // meta is an answer frame's payload.
 type meta struct {
 	Key      string `json:"k"`
-	At       int64  `json:"t"` // unix nanoseconds, the service's Date
+	Family   string `json:"f,omitempty"` // a tape page's family (api.Answer.Family)
+	At       int64  `json:"t"`           // unix nanoseconds, the service's Date
 	Status   int    `json:"s"`
 	Cost     int    `json:"c"`
 	Endpoint int    `json:"e"`

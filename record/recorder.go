@@ -135,7 +135,7 @@ func (r *Recorder) write(a api.Answer) {
 		r.stop(err)
 		return
 	}
-	m := meta{Key: a.Key, At: a.At.UnixNano(), Status: a.Status, Cost: a.Cost, Endpoint: int(a.Endpoint),
+	m := meta{Key: a.Key, Family: a.Family, At: a.At.UnixNano(), Status: a.Status, Cost: a.Cost, Endpoint: int(a.Endpoint),
 		Mode: string(a.Mode), Symbol: symbolOf(a), Size: len(a.Body)}
 	r.buf = r.buf[:0]
 	if len(a.Body) > 0 {

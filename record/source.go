@@ -24,6 +24,7 @@ type Day struct {
 	Date     api.Date
 	Problems []string // damaged or cut-off segments (skipped)
 	byKey    map[string][]entry
+	byFamily map[string][]entry
 	bodies   map[uint64]bodyLoc
 	times    []time.Time // every answer's moment, sorted
 
@@ -47,13 +48,18 @@ func OpenDay(dir string, day api.Date) (*Day, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Day{Date: day, Problems: s.problems, byKey: map[string][]entry{}, bodies: s.bodies, dec: dec}
+	d := &Day{Date: day, Problems: s.problems, byKey: map[string][]entry{}, byFamily: map[string][]entry{}, bodies: s.bodies, dec: dec}
 	for _, a := range s.answers {
 		d.byKey[a.Key] = append(d.byKey[a.Key], a)
+		if a.Family != "" {
+			d.byFamily[a.Family] = append(d.byFamily[a.Family], a)
+		}
 		d.times = append(d.times, a.at())
 	}
-	for _, list := range d.byKey {
-		sort.SliceStable(list, func(i, j int) bool { return list[i].At < list[j].At })
+	for _, m := range []map[string][]entry{d.byKey, d.byFamily} {
+		for _, list := range m {
+			sort.SliceStable(list, func(i, j int) bool { return list[i].At < list[j].At })
+		}
 	}
 	slices.SortFunc(d.times, func(a, b time.Time) int { return a.Compare(b) })
 	return d, nil
@@ -98,6 +104,28 @@ func (s *Source) Replay(ctx context.Context, keys []string) (api.Answer, error) 
 	}
 	slices.SortFunc(near, func(a, b time.Time) int { return a.Compare(b) })
 	return api.Answer{}, &api.NotRecordedError{At: at, What: keys[0], Nearest: near[:min(len(near), 2)]}
+}
+
+// ReplayFamily returns every answer of family at or before the moment
+// whose body reads back, oldest first.
+func (s *Source) ReplayFamily(ctx context.Context, family string) ([]api.Answer, error) {
+	at := s.now()
+	list := s.day.byFamily[family]
+	i := sort.Search(len(list), func(i int) bool { return list[i].at().After(at) })
+	var out []api.Answer
+	for _, e := range list[:i] {
+		if body, err := s.day.body(e.meta); err == nil {
+			out = append(out, answerOf(e.meta, body))
+		}
+	}
+	if len(out) == 0 {
+		near := s.day.nearest(at)
+		if i < len(list) {
+			near = []time.Time{list[i].at()}
+		}
+		return nil, &api.NotRecordedError{At: at, What: family, Nearest: near}
+	}
+	return out, nil
 }
 
 // nearest are the recorded moments of any answer on either side of at.

@@ -37,6 +37,9 @@ type Config struct {
 	// ClockSpeed is how many times as fast as real time Now runs
 	// (--sandbox-speed); default 1.
 	ClockSpeed float64
+	// Replay is `chainwatch replay`'s clock (nil: the screen is live):
+	// its keys (keymap.Replay) pause it, change its speed and jump.
+	Replay     Replay
 	SaveRecent func([]string) error
 	// Scans are the saved scans of the config file; SaveScan and
 	// DeleteScan write it (nil: saving is not available).
@@ -106,6 +109,7 @@ func New(cfg Config, dark bool) *Common {
 		Styles: theme.New(theme.ByName(dark, cfg.ColorBlind), cfg.NoColor),
 		Keys:   keymap.Default(),
 		Prompt: keymap.Prompt(),
+		Replay: keymap.Replay(),
 		Client: cfg.Client,
 		Now:    cfg.Now,
 		Flash:  config.FlashFor,
@@ -114,4 +118,13 @@ func New(cfg Config, dark bool) *Common {
 		c.Flash = 0
 	}
 	return c
+}
+
+// Replay is a replay's clock as the screen drives it.
+type Replay interface {
+	TogglePause()
+	Scale(factor float64) // the speed times factor, within the clock's bounds
+	Jump(d time.Duration) // within the recorded day
+	// State is the badge's text: "REPLAY 10:00:05 x2", "REPLAY ⏸ 10:00:05".
+	State() string
 }
