@@ -25,7 +25,9 @@ type Client struct {
 	format    Format
 	mode      Mode
 	tokens    TokenSource
-	history   History // past days' answers; nil: none (history.go)
+	history   History  // past days' answers; nil: none (history.go)
+	recorder  Recorder // every answer received; nil: none (recording.go)
+	replay    Replay   // answers from a recording instead; nil: the service
 	retry     RetryPolicy
 	userAgent string
 	maxBody   int64

@@ -56,7 +56,11 @@ func decoded[T any](body []byte, resp *Response, err error, f Format, dec func([
 // (the whole chain without filters; SPX is about 20,000 contracts).
 func (c *Client) OptionAndUnderlyingQuotes(ctx context.Context, p OptionQuotesParams) (*SymbolWithOptions, *Response, error) {
 	body, resp, err := c.get(ctx, p, p.Mode, EndpointOptionQuotes, pathOptionQuotes)
-	return decoded(body, resp, err, c.format, decodeChain)
+	ch, resp, err := decoded(body, resp, err, c.format, decodeChain)
+	if err == nil && resp.FromRecording {
+		narrowChain(ch, p)
+	}
+	return ch, resp, err
 }
 
 // UnderlyingQuotes returns the quotes of several underlyings.
@@ -71,6 +75,9 @@ func (c *Client) UnderlyingQuotes(ctx context.Context, p UnderlyingQuotesParams)
 // OptionTrades returns one page of option time and sales from p.SeqNo on.
 // OptionTradesAll pages through them.
 func (c *Client) OptionTrades(ctx context.Context, p OptionTradesParams) ([]OptionTrade, *Response, error) {
+	if c.replay != nil {
+		return c.replayedTrades(ctx, p)
+	}
 	body, resp, err := c.get(ctx, p, p.Mode, EndpointOptionTrades, pathOptionTrades)
 	return decoded(body, resp, err, c.format, decodeOptionTrades)
 }

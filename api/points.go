@@ -92,6 +92,9 @@ type Response struct {
 	// FromHistory: the answer came from the local store of past days
 	// (WithHistory): nothing was sent and Cost is 0.
 	FromHistory bool
+	// FromRecording: the answer came from the flight recorder (WithReplay):
+	// nothing was sent and Cost is 0.
+	FromRecording bool
 	// Attempts counts the HTTP requests made, retries included.
 	Attempts int
 	Header   http.Header

@@ -29,6 +29,18 @@ type call struct {
 // not see an error for what a new token fixes. That extra try does not count
 // against MaxAttempts.
 func (c *Client) do(ctx context.Context, cl call) ([]byte, *Response, error) {
+	if c.replay != nil {
+		return c.replayed(ctx, cl)
+	}
+	body, resp, err := c.send(ctx, cl)
+	if err == nil || (IsNoData(err) && resp.StatusCode == http.StatusNoContent) {
+		c.recordAnswer(cl, body, resp)
+	}
+	return body, resp, err
+}
+
+// send is do's exchange with the service.
+func (c *Client) send(ctx context.Context, cl call) ([]byte, *Response, error) {
 	x := &exchange{cl: cl, resp: &Response{Endpoint: cl.endpoint, Mode: cl.mode, Historical: cl.historical}}
 	x.target = c.endpointURL(cl.mode, cl.path, cl.query)
 	for {

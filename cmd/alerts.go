@@ -78,6 +78,7 @@ this terminal shows desktop notifications, and sends one.`,
 	addServiceFlags(cmd, &o.Service)
 	addClockFlags(cmd, &o.SandboxClock, &o.SandboxSpeed, "sandbox-clock", "sandbox-speed")
 	cmd.MarkFlagsMutuallyExclusive("watch", "log", "cost", "check-terminal")
+	cmd.AddCommand(newCmdAlertsTest(deps))
 	return cmd
 }
 

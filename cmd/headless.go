@@ -41,11 +41,14 @@ type headless struct {
 	WatchSet     bool // --watch was given (--watch 0 is refused, not "no watch")
 	SandboxClock string
 	SandboxSpeed float64
-	NoHistory    bool // --no-history: every past day is asked of the service, nothing is kept
+	NoHistory    bool   // --no-history: every past day is asked of the service, nothing is kept
+	NoRecord     bool   // --no-record: the flight recorder keeps nothing of this run
+	Replay       string // --replay MOMENT: answer from the recording as at it
 
 	// sandboxNow is --sandbox-clock's clock (nil: the real one), read by
 	// config before anything asks what day it is.
 	sandboxNow func() time.Time
+	replayAt   time.Time       // --replay's moment; zero: the service
 	served     *servedClient   // chainwatch serve's session (serve_exec.go); nil: the command's own
 	flagErr    error           // a flag refused by bind, said before anything else
 	known      func() []string // the user's symbols, for "did you mean" (set by config)
@@ -69,6 +72,8 @@ func addHeadlessFlags(cmd *cobra.Command, h *headless) {
 	fl.StringVar(&h.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/chainwatch/config.toml)")
 	addServiceFlags(cmd, &h.Service)
 	fl.BoolVar(&h.NoHistory, "no-history", false, "run without the store of past days: ask the service for every past day and keep nothing")
+	fl.BoolVar(&h.NoRecord, "no-record", false, "record nothing of this run (the flight recorder; `chainwatch record list`)")
+	fl.StringVar(&h.Replay, "replay", "", "answer from the recording as at MOMENT (e.g. 2026-11-24T10:00:20-05:00): the last answer at or before it, 0 points, nothing sent")
 	addClockFlags(cmd, &h.SandboxClock, &h.SandboxSpeed, "sandbox-clock", "sandbox-speed")
 }
 
@@ -111,6 +116,14 @@ func (h *headless) config() (config.File, string, error) {
 	}
 	if clock != nil {
 		h.Now, h.sandboxNow = clock, clock
+	}
+	if h.Replay != "" {
+		// The command's "today", dates and session are the moment's.
+		at, err := parseMoment(h.Replay)
+		if err != nil {
+			return config.File{}, "", badInput(err)
+		}
+		h.replayAt, h.Now = at, func() time.Time { return at }
 	}
 	fc, path, _, err := configFile(h.ConfigPath, h.ConfigSet, h.Getenv)
 	h.known = func() []string { return userSymbols(fc, h.Getenv) }
@@ -219,6 +232,9 @@ func (a answer) summary() string {
 	if n := a.fromHistory(); n > 0 {
 		s += fmt.Sprintf(" (%d of %s from history, 0 points)", n, plural(len(a.Resps), "answer"))
 	}
+	if n := a.fromRecording(); n > 0 {
+		s += fmt.Sprintf(" (%d of %s from the recording, 0 points)", n, plural(len(a.Resps), "answer"))
+	}
 	return s
 }
 
@@ -227,6 +243,17 @@ func (a answer) fromHistory() int {
 	n := 0
 	for _, r := range a.Resps {
 		if r != nil && r.FromHistory {
+			n++
+		}
+	}
+	return n
+}
+
+// fromRecording counts the answers the flight recorder gave (--replay).
+func (a answer) fromRecording() int {
+	n := 0
+	for _, r := range a.Resps {
+		if r != nil && r.FromRecording {
 			n++
 		}
 	}
@@ -249,6 +276,9 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 		_, err := fmt.Fprintln(h.Out, j.plan.describe(h.Watch))
 		return err
 	}
+	if !h.replayAt.IsZero() {
+		return h.executeReplay(format, fc, mode, j)
+	}
 	if h.served != nil {
 		h.Now = h.served.client.Now
 		return h.run(h.served.client, mode, format, fc, j)
@@ -269,7 +299,10 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 	}
 	store := openHistory(h.Context, h.Getenv, h.NoHistory, sess, h.ErrOut)
 	defer closeHistory(store, h.ErrOut)
+	rec := openRecorder(h.Getenv, h.NoRecord, fc.Record, h.ErrOut)
+	defer closeRecorder(rec, h.ErrOut)
 	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(h.Now)}
+	opts = append(opts, withRecorder(rec)...)
 	client, err := api.NewClient(append(opts, withHistory(store)...)...)
 	if err != nil {
 		return err
@@ -369,6 +402,8 @@ func serviceError(err error, what string) error {
 		return nil
 	case api.IsNoData(err):
 		return noData(fmt.Errorf("%s: the service has no data for it", what))
+	case api.IsNotRecorded(err):
+		return noData(fmt.Errorf("%s: %w", what, err))
 	case errors.As(err, &ve):
 		return badInput(fmt.Errorf("%s: %w", what, err))
 	}

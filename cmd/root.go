@@ -137,7 +137,7 @@ needs no account.`,
 	addWatchFlags(root, &opts.Flags)
 	root.AddCommand(NewCmdVersion(), NewCmdSandbox(deps, nil), NewCmdLogin(deps, nil), NewCmdLogout(deps, nil),
 		NewCmdStatus(deps, nil), NewCmdScan(deps, nil), NewCmdChain(deps, nil), NewCmdCalendar(deps, nil), NewCmdVol(deps, nil), NewCmdGex(deps, nil),
-		NewCmdTrades(deps, nil), NewCmdTAQ(deps, nil), NewCmdQuotes(deps, nil), NewCmdHistory(deps, nil))
+		NewCmdTrades(deps, nil), NewCmdTAQ(deps, nil), NewCmdQuotes(deps, nil), NewCmdHistory(deps, nil), NewCmdRecord(deps), NewCmdReplay(deps))
 	root.AddCommand(NewCmdStrategy(deps, nil), NewCmdPositions(deps, nil), NewCmdServe(deps, nil))
 	root.AddCommand(NewCmdAlerts(deps, nil), NewCmdMCP(deps, nil))
 	root.ValidArgsFunction = completeSymbols(deps)

@@ -111,6 +111,7 @@ func (s *watchSettings) readConfigFile(o *WatchOptions) (config.File, error) {
 		return fc, err
 	}
 	s.configExists, s.service, s.file = exists, fc.Service, fc
+	s.record = fc.Record
 	s.configPath, s.scans = path, scan.FromSavedAll(fc.SavedScans())
 	s.watchlist, s.watchlistSkipped = fc.WatchlistSymbols(), fc.WatchlistWarnings()
 	return fc, nil

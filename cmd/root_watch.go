@@ -48,6 +48,7 @@ type watchFlags struct {
 	noFlash    bool
 	watchlist  bool
 	noHistory  bool // --no-history
+	noRecord   bool // --no-record
 	svc        serviceFlags
 	// The embedded sandbox's clock: --sandbox-clock, --sandbox-speed.
 	sandboxClock string
@@ -69,8 +70,11 @@ type WatchOptions struct {
 	// is for an administrator, such as the history store's saving troubles.
 	Log *slog.Logger
 
-	Args    []string
-	Flags   watchFlags
+	Args  []string
+	Flags watchFlags
+	// replay runs the screen on the recording (`chainwatch replay`); nil:
+	// on the service.
+	replay  *replaySpec
 	Changed func(flag string) bool
 	// CommandPath and SuggestFor word an unknown symbol as cobra words an
 	// unknown command (a mistyped `chainwatch stauts` is an argument).
@@ -98,6 +102,7 @@ func addWatchFlags(cmd *cobra.Command, f *watchFlags) {
 	fl.BoolVar(&f.noFlash, "no-flash", false, "changed quotes are not highlighted (a refresh then writes about half the bytes, for a slow link)")
 	fl.BoolVar(&f.watchlist, "watchlist", false, "start on the watchlist page (the config file's watchlist; W switches)")
 	fl.BoolVar(&f.noHistory, "no-history", false, "run without the store of past days: ask the service for every past day and keep nothing")
+	fl.BoolVar(&f.noRecord, "no-record", false, "record nothing of this run (the flight recorder; `chainwatch record list`)")
 	fl.StringVar(&f.svc.authURL, "auth-url", "", "token service URL, {auth_url} (env "+envAuthURL+")")
 	fl.StringVar(&f.svc.baseURL, "base-url", "", "data service URL, {base_url} (env "+envBaseURL+")")
 	fl.StringVar(&f.svc.clientID, "client-id", "", "OAuth client ID for client credentials (env "+envClientID+"; the secret only from "+envClientSecret+" or the config file)")
@@ -149,6 +154,7 @@ type watchSettings struct {
 	noFlash      bool
 	configExists bool
 	service      config.Service
+	record       config.Record // the flight recorder's [record] table
 	// configPath is the config file in use (--config, else the default
 	// path, which need not exist yet): where saved scans are written. ""
 	// when there is no user configuration directory.
@@ -213,40 +219,17 @@ func watchRun(o *WatchOptions) error {
 	if err != nil {
 		return badInput(err) // a flag, the symbol or the config file
 	}
-	svc := o.Flags.svc
-	svc.file = &set.service
-	svc.sandboxNow = o.Now // the embedded sandbox's clock is the screen's (--sandbox-clock, else the process's)
-	sess, err := resolveSession(svc, o.Getenv)
+	var conn *watchConn
+	if o.replay != nil {
+		conn, err = o.replay.open(o, set)
+	} else {
+		conn, err = openWatchConn(o, set, clock != nil)
+	}
 	if err != nil {
 		return err
 	}
-	defer sess.close()
-	if clock != nil && sess.source != fromEmbeddedSandbox {
-		return usageError{fmt.Errorf("--sandbox-clock sets the embedded sandbox's clock, but chainwatch is using %s; run `chainwatch sandbox --clock` for a standalone one", sess.source)}
-	}
-
-	source := sourceProduction
-	if u, err := url.Parse(sess.baseURL); err == nil && api.IsLoopbackHost(u.Hostname()) {
-		source = sourceLocal // a sandbox or a test service on this machine
-	}
-	if sess.source == fromEmbeddedSandbox {
-		source = sourceSandbox
-		if len(o.Args) == 1 {
-			if err := checkSandboxSymbol(o, o.Args[0], set.symbol); err != nil {
-				return err
-			}
-		}
-	}
-	store := openHistory(context.Background(), o.Getenv, o.Flags.noHistory, sess, o.ErrOut, historyLog(o.Log)...)
-	defer closeHistory(store, o.ErrOut)
-	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(set.mode), api.WithClock(o.Now)}
-	client, err := api.NewClient(append(opts, withHistory(store)...)...)
-	if err != nil {
-		return err
-	}
-	// The screen's "today", session and pauses follow the service's clock
-	// (its answers' Date header), from before the first chain is asked.
-	o.Now = serviceClock(context.Background(), client)
+	defer conn.close()
+	client, source := conn.client, conn.source
 
 	var warn warnings
 	var wlSave struct {
@@ -258,7 +241,7 @@ func watchRun(o *WatchOptions) error {
 	warn.add(err)
 	firstRun := !set.configExists && !st.FirstRunDone()
 	cfg := model.Config{
-		Client: client, Source: source, BaseURL: sess.baseURL,
+		Client: client, Source: source, BaseURL: conn.baseURL,
 		Symbol: set.symbol, Mode: set.mode, Date: set.date,
 		Budget: set.budget, BlockSize: set.blockSize, TapeCapacity: set.tapeSize,
 		Theme: set.theme, ColorBlind: set.colorBlind, NoColor: set.noColor, NoFlash: set.noFlash,
@@ -288,6 +271,10 @@ func watchRun(o *WatchOptions) error {
 			return err
 		}
 	}
+	if o.replay != nil {
+		cfg.ClockSpeed = o.replay.speed // the screen's timers follow the replay's clock
+		cfg.Replay = o.replay.clock
+	}
 	if firstRun {
 		// Now, not after the screen: the banner is shown once even if
 		// the screen is killed.
@@ -296,7 +283,7 @@ func watchRun(o *WatchOptions) error {
 	if o.RunWatch == nil {
 		return errors.New("the watch screen is not available in this build")
 	}
-	stopAlerts, err := screenAlerts(&cfg, o, set, sess.source == fromEmbeddedSandbox, &warn)
+	stopAlerts, err := screenAlerts(&cfg, o, set, conn.embedded, &warn)
 	if err != nil {
 		return err
 	}
@@ -312,6 +299,71 @@ func watchRun(o *WatchOptions) error {
 		return fmt.Errorf("the watch screen stopped: %w", runErr)
 	}
 	return nil
+}
+
+// watchConn is what the screen talks to: its client, the badge and base
+// URL it shows, whether the embedded sandbox answers, and what to close
+// after the screen.
+type watchConn struct {
+	client   *api.Client
+	source   string
+	baseURL  string
+	embedded bool
+	closers  []func()
+}
+
+func (c *watchConn) close() {
+	for i := len(c.closers) - 1; i >= 0; i-- {
+		c.closers[i]()
+	}
+}
+
+// openWatchConn opens the session, the store of past days and the
+// recorder, and the client on them; the screen's clock (o.Now) then
+// follows the service's.
+func openWatchConn(o *WatchOptions, set watchSettings, sandboxClocked bool) (*watchConn, error) {
+	svc := o.Flags.svc
+	svc.file = &set.service
+	svc.sandboxNow = o.Now // the embedded sandbox's clock is the screen's (--sandbox-clock, else the process's)
+	sess, err := resolveSession(svc, o.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	conn := &watchConn{baseURL: sess.baseURL, embedded: sess.source == fromEmbeddedSandbox, closers: []func(){func() { sess.close() }}}
+	if sandboxClocked && sess.source != fromEmbeddedSandbox {
+		conn.close()
+		return nil, usageError{fmt.Errorf("--sandbox-clock sets the embedded sandbox's clock, but chainwatch is using %s; run `chainwatch sandbox --clock` for a standalone one", sess.source)}
+	}
+
+	source := sourceProduction
+	if u, err := url.Parse(sess.baseURL); err == nil && api.IsLoopbackHost(u.Hostname()) {
+		source = sourceLocal // a sandbox or a test service on this machine
+	}
+	if sess.source == fromEmbeddedSandbox {
+		source = sourceSandbox
+		if len(o.Args) == 1 {
+			if err := checkSandboxSymbol(o, o.Args[0], set.symbol); err != nil {
+				conn.close()
+				return nil, err
+			}
+		}
+	}
+	store := openHistory(context.Background(), o.Getenv, o.Flags.noHistory, sess, o.ErrOut, historyLog(o.Log)...)
+	conn.closers = append(conn.closers, func() { closeHistory(store, o.ErrOut) })
+	rec := openRecorder(o.Getenv, o.Flags.noRecord, set.record, o.ErrOut)
+	conn.closers = append(conn.closers, func() { closeRecorder(rec, o.ErrOut) })
+	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(set.mode), api.WithClock(o.Now)}
+	opts = append(opts, withRecorder(rec)...)
+	client, err := api.NewClient(append(opts, withHistory(store)...)...)
+	if err != nil {
+		conn.close()
+		return nil, err
+	}
+	// The screen's "today", session and pauses follow the service's clock
+	// (its answers' Date header), from before the first chain is asked.
+	o.Now = serviceClock(context.Background(), client)
+	conn.client, conn.source = client, source
+	return conn, nil
 }
 
 // checkSandboxSymbol rejects a symbol the embedded sandbox does not list.

@@ -33,7 +33,8 @@ type File struct {
 	Budget     Budget      `toml:"budget"`
 	Serve      Serve       `toml:"serve"`
 	Service    Service     `toml:"service"`
-	Scans      []ScanTable `toml:"scan"` // [[scan]] tables, scans.go
+	Record     Record      `toml:"record"` // the flight recorder, record.go
+	Scans      []ScanTable `toml:"scan"`   // [[scan]] tables, scans.go
 	// Alerts are the [[alert]] rules (alerts.go), AlertLines the line of
 	// each one's header, AlertSettings the [alerts] table.
 	Alerts        []AlertTable     `toml:"alert"`
@@ -191,7 +192,7 @@ func Load(path string, explicit bool, rule ScanRule) (fc File, exists bool, err 
 // configKeys lists every key of the file, for the unknown-key message.
 var configKeys = []string{
 	"symbol", "mode", "theme", "colorblind", "flash", "block_size", "tape_size", "watchlist",
-	"budget.points_per_day", "budget.share", "serve.key_share",
+	"budget.points_per_day", "budget.share", "serve.key_share", "record.enabled", "record.max_size",
 	"service.base_url", "service.auth_url", "service.client_id", "service.client_secret", "service.token_file",
 	"scan.name", "scan.description", "scan.all_results",
 	"scan.field.formula", "scan.field.display_name", "scan.field.include_in_resultset", "scan.field.sort",
@@ -302,6 +303,9 @@ func (fc *File) check(rule ScanRule) error {
 	}
 	if s := fc.Serve.KeyShare; s != nil && (math.IsNaN(*s) || *s <= 0 || *s > 1) {
 		return fmt.Errorf("[serve] key_share: %v: want a key's share of the desk's day budget in (0, 1], e.g. 0.25", *s)
+	}
+	if err := fc.Record.check(); err != nil {
+		return err
 	}
 	svc := &fc.Service
 	svc.BaseURL = strings.TrimSpace(svc.BaseURL)

@@ -21,6 +21,7 @@ type Common struct {
 	Styles *theme.Styles
 	Keys   keymap.KeyMap
 	Prompt keymap.PromptKeys
+	Replay keymap.ReplayKeys // `chainwatch replay`'s clock keys
 	Client *api.Client
 	Now    func() time.Time
 	// Flash is how long a changed cell stays highlighted; 0: it is not

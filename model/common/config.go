@@ -42,7 +42,10 @@ type Config struct {
 	// command's screen sets it; a desk's sessions share one process and
 	// do not.
 	ReturnStartupMemory bool
-	SaveRecent          func([]string) error
+	// Replay is `chainwatch replay`'s clock (nil: the screen is live):
+	// its keys (keymap.Replay) pause it, change its speed and jump.
+	Replay     Replay
+	SaveRecent func([]string) error
 	// Scans are the saved scans of the config file; SaveScan and
 	// DeleteScan write it (nil: saving is not available).
 	Scans      []scan.Scan
@@ -111,6 +114,7 @@ func New(cfg Config, dark bool) *Common {
 		Styles: theme.New(theme.ByName(dark, cfg.ColorBlind), cfg.NoColor),
 		Keys:   keymap.Default(),
 		Prompt: keymap.Prompt(),
+		Replay: keymap.Replay(),
 		Client: cfg.Client,
 		Now:    cfg.Now,
 		Flash:  config.FlashFor,
@@ -119,4 +123,13 @@ func New(cfg Config, dark bool) *Common {
 		c.Flash = 0
 	}
 	return c
+}
+
+// Replay is a replay's clock as the screen drives it.
+type Replay interface {
+	TogglePause()
+	Scale(factor float64) // the speed times factor, within the clock's bounds
+	Jump(d time.Duration) // within the recorded day
+	// State is the badge's text: "REPLAY 10:00:05 x2", "REPLAY ⏸ 10:00:05".
+	State() string
 }

@@ -62,12 +62,17 @@ func LastErr(errs []error) *feed.FetchError {
 
 // HistoryNotice is what the client's store of past days says while saving
 // is off or answers were dropped unsaved (chainwatch/history's
-// Store.Notice); "" while it saves, or without a client or a store.
+// Store.Notice), else why the flight recorder stopped; "" while both
+// save, or without a client.
 func HistoryNotice(c *api.Client) string {
 	if c == nil {
 		return ""
 	}
-	if n, ok := c.History().(interface{ Notice() string }); ok {
+	if n, ok := c.History().(interface{ Notice() string }); ok && n.Notice() != "" {
+		return n.Notice()
+	}
+	// The flight recorder's: a full disk stops recording, not the screen.
+	if n, ok := c.Recorder().(interface{ Notice() string }); ok {
 		return n.Notice()
 	}
 	return ""

@@ -1,0 +1,205 @@
+package record
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/klauspost/compress/zstd"
+
+	"chainwatch/api"
+)
+
+// DefaultMaxBytes is the recording's size cap when the config sets none:
+// past it the oldest days are removed first.
+const DefaultMaxBytes = 2 << 30
+
+// queueLen bounds the answers waiting to be written; a full queue makes
+// the fetch that adds one wait, so no answer is dropped.
+const queueLen = 64
+
+// Recorder appends every answer handed to it (api.Recorder) to the day's
+// segment of this process. Hashing and copying happen in Record; the
+// compressing and writing on the recorder's own goroutine, off the path
+// of the fetch.
+type Recorder struct {
+	dir      string
+	maxBytes int64
+	open     func(path string) (*os.File, error) // tests: /dev/full
+
+	queue chan api.Answer
+	done  chan struct{}
+
+	mu     sync.Mutex // guards closed and the sending on queue
+	closed bool
+	notice atomic.Pointer[string]
+
+	// the writer goroutine's own
+	day     api.Date
+	seg     *os.File
+	seen    map[uint64]bool // bodies already in this day's segment
+	enc     *zstd.Encoder
+	buf     []byte
+	written int64 // since the last pruning
+	stopped bool
+}
+
+// Option configures a Recorder.
+type Option func(*Recorder)
+
+// WithMaxBytes sets the size cap (0 or less: DefaultMaxBytes).
+func WithMaxBytes(n int64) Option {
+	return func(r *Recorder) {
+		if n > 0 {
+			r.maxBytes = n
+		}
+	}
+}
+
+// Open starts recording under dir (created if missing).
+func Open(dir string, opts ...Option) (*Recorder, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("recording: %w", err)
+	}
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1), zstd.WithLowerEncoderMem(true))
+	if err != nil {
+		return nil, err
+	}
+	r := &Recorder{dir: dir, maxBytes: DefaultMaxBytes, open: createSegment, enc: enc,
+		queue: make(chan api.Answer, queueLen), done: make(chan struct{})}
+	for _, o := range opts {
+		o(r)
+	}
+	go r.loop()
+	return r, nil
+}
+
+// Record keeps a copy of a: the caller goes on to decode its body.
+func (r *Recorder) Record(a api.Answer) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed || r.notice.Load() != nil {
+		return
+	}
+	a.Body = append([]byte(nil), a.Body...)
+	r.queue <- a
+}
+
+// Notice says why recording stopped ("" while it goes on).
+func (r *Recorder) Notice() string {
+	if n := r.notice.Load(); n != nil {
+		return *n
+	}
+	return ""
+}
+
+// Close writes what is queued and closes the segment.
+func (r *Recorder) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	close(r.queue)
+	r.mu.Unlock()
+	<-r.done
+	if r.seg != nil {
+		return r.seg.Close()
+	}
+	return nil
+}
+
+func (r *Recorder) loop() {
+	defer close(r.done)
+	for a := range r.queue {
+		if !r.stopped {
+			r.write(a)
+		}
+	}
+}
+
+// write appends a's body (unless the segment has it) and a itself.
+func (r *Recorder) write(a api.Answer) {
+	day := api.Today(a.At)
+	if err := r.segmentFor(day); err != nil {
+		r.stop(err)
+		return
+	}
+	m := meta{Key: a.Key, Family: a.Family, At: a.At.UnixNano(), Status: a.Status, Cost: a.Cost, Endpoint: int(a.Endpoint),
+		Mode: string(a.Mode), Symbol: symbolOf(a), Size: len(a.Body)}
+	r.buf = r.buf[:0]
+	if len(a.Body) > 0 {
+		m.Body = xxhash.Sum64(a.Body)
+		if !r.seen[m.Body] {
+			payload := binary.LittleEndian.AppendUint64(nil, m.Body)
+			payload = r.enc.EncodeAll(a.Body, payload)
+			r.buf = appendFrame(r.buf, kindBody, payload)
+		}
+	}
+	js, err := json.Marshal(m)
+	if err != nil {
+		r.stop(err)
+		return
+	}
+	r.buf = appendFrame(r.buf, kindAnswer, js)
+	if _, err := r.seg.Write(r.buf); err != nil {
+		r.stop(err)
+		return
+	}
+	if m.Body != 0 {
+		r.seen[m.Body] = true
+	}
+	r.written += int64(len(r.buf))
+	if r.written > r.maxBytes/64 {
+		r.written = 0
+		_ = pruneToCap(r.dir, r.maxBytes, day)
+	}
+}
+
+// segmentFor opens this process's segment of day, a new one when the
+// day changes (and then keeps the recording under its cap).
+func (r *Recorder) segmentFor(day api.Date) error {
+	if r.seg != nil && r.day == day {
+		return nil
+	}
+	if r.seg != nil {
+		_ = r.seg.Close()
+		r.seg = nil
+	}
+	dir := filepath.Join(r.dir, day.String())
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	name := strconv.FormatInt(time.Now().UnixNano(), 10) + "-" + strconv.Itoa(os.Getpid()) + segmentExt
+	f, err := r.open(filepath.Join(dir, name))
+	if err != nil {
+		return err
+	}
+	r.seg, r.day, r.seen = f, day, map[uint64]bool{}
+	_ = pruneToCap(r.dir, r.maxBytes, day)
+	return nil
+}
+
+// stop ends recording for this run with a notice; the screen goes on.
+func (r *Recorder) stop(err error) {
+	r.stopped = true
+	msg := "recording stopped: " + err.Error()
+	if errors.Is(err, syscall.ENOSPC) {
+		msg = "recording stopped: the disk is full (" + r.dir + ")"
+	}
+	r.notice.Store(&msg)
+}
+
+func createSegment(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+}
