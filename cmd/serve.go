@@ -220,6 +220,9 @@ func newDesk(cfg model.Config, state config.State, getenv func(string) string, l
 	// desktop, not the trader's: the bell only.
 	cfg.Alerts, cfg.SaveAlert, cfg.DeleteAlert, cfg.Desktop, cfg.NoBell = nil, nil, nil, alert.Desktop{}, false
 	cfg.SaveWatchlist, cfg.SaveScan, cfg.DeleteScan, cfg.PositionsPath = nil, nil, nil, ""
+	// Sessions share the desk's process: a forced collection at each
+	// screen's first chain would be every screen's cost (model/settle.go).
+	cfg.ReturnStartupMemory = false
 	d.base = cfg
 	return d
 }

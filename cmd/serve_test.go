@@ -414,3 +414,18 @@ func TestServeIdleScreenIsClosed(t *testing.T) {
 		t.Errorf("the log does not say why the screen closed: %s", r.log.String())
 	}
 }
+
+// TestServeSessionsDoNotSettle: the watch command's screen hands back its
+// startup's idle heap once (model/settle.go), but a desk's screens share
+// one process, where that forced collection would be every screen's cost
+// (BenchmarkServeSessions): the desk's sessions never ask for it.
+func TestServeSessionsDoNotSettle(t *testing.T) {
+	cfg := model.Config{Client: modeltest.StartSandbox(t, sandbox.Config{}), Source: sourceSandbox, Symbol: "SPY",
+		Now: modeltest.Clock, Budget: feed.Budget{PerDay: 1}, ReturnStartupMemory: true}
+	home := t.TempDir()
+	getenv := func(k string) string { return map[string]string{"HOME": home}[k] }
+	d := newDesk(cfg, config.OpenState(getenv).In("serve"), getenv, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if d.base.ReturnStartupMemory {
+		t.Error("the desk's sessions would each force a collection of the desk's process")
+	}
+}
