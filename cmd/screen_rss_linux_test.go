@@ -40,7 +40,7 @@ const closedSunday = "2026-11-29T12:00:00-05:00"
 // --no-history. held-MB is the resident set less the heap the Go runtime
 // keeps unreturned for reuse (idle, not yet released). The budget is on
 // the resident set: the screen hands the startup's idle heap back a few
-// seconds after its first chain (model/settle.go), which is what keeps
+// seconds after its first chain (common.Settle), which is what keeps
 // the resident set from swinging with when the collector last ran.
 //
 //	go test -run '^$' -bench ScreenRSSSPX -benchtime 1x ./cmd

@@ -221,7 +221,7 @@ func newDesk(cfg model.Config, state config.State, getenv func(string) string, l
 	cfg.Alerts, cfg.SaveAlert, cfg.DeleteAlert, cfg.Desktop, cfg.NoBell = nil, nil, nil, alert.Desktop{}, false
 	cfg.SaveWatchlist, cfg.SaveScan, cfg.DeleteScan, cfg.PositionsPath = nil, nil, nil, ""
 	// Sessions share the desk's process: a forced collection at each
-	// screen's first chain would be every screen's cost (model/settle.go).
+	// screen's first chain would be every screen's cost (common.Settle).
 	cfg.ReturnStartupMemory = false
 	d.base = cfg
 	return d

@@ -416,7 +416,7 @@ func TestServeIdleScreenIsClosed(t *testing.T) {
 }
 
 // TestServeSessionsDoNotSettle: the watch command's screen hands back its
-// startup's idle heap once (model/settle.go), but a desk's screens share
+// startup's idle heap once (common.Settle), but a desk's screens share
 // one process, where that forced collection would be every screen's cost
 // (BenchmarkServeSessions): the desk's sessions never ask for it.
 func TestServeSessionsDoNotSettle(t *testing.T) {

@@ -46,7 +46,7 @@ type App struct {
 	overlay common.Overlay               // help, a prompt or the scanner; nil: none
 	scan    *scanner.Model               // built once: its runs outlive the modal
 	syms    symbols.Session              // the symbols the session knows and does not
-	settled bool                         // the startup's idle heap handed back: settle.go
+	settle  common.Settle                // the startup's idle heap handed back once
 }
 
 // screen is the terminal's: its size and focus, the last input (for
@@ -162,7 +162,7 @@ func (a *App) update(msg tea.Msg) tea.Cmd {
 		a.scr.notice = common.Notice{Text: "recent symbols not saved: " + msg.Err.Error()}
 		return nil
 	case link.Msg:
-		return tea.Batch(a.toPages(msg.Msg), a.link.Listen(a.ctx), a.settle(msg.Msg))
+		return tea.Batch(a.toPages(msg.Msg), a.link.Listen(a.ctx), a.settle.After(a.cfg.ReturnStartupMemory, msg.Msg))
 	case feed.ExchangesMsg:
 		return a.toPages(msg)
 	case scanner.DoneMsg:

@@ -22,7 +22,7 @@ func (a *App) countsSeconds(now time.Time) bool {
 	if a.overlay == a.scan {
 		return true // its results say how long ago they ran
 	}
-	page := a.status(now)
+	page := common.StackStatus(a.stack, a.built[:], now)
 	if page.Ticks {
 		return true
 	}
@@ -58,17 +58,6 @@ func (a *App) prepare() {
 	for _, id := range a.stack {
 		a.built[id].Update(common.DrawMsg{Feeds: a.link.Snap})
 	}
-}
-
-// status is the top page's Status, with the failures and the ticking of
-// the page beneath when it asks for them (Below).
-func (a *App) status(now time.Time) common.Status {
-	st := a.top().Status(now)
-	if n := len(a.stack); st.Below && n > 1 {
-		b := a.built[a.stack[n-2]].Status(now)
-		st.Errs, st.Ticks = append(b.Errs, st.Errs...), st.Ticks || b.Ticks
-	}
-	return st
 }
 
 // View is the frame drawn after the last message. The alternate screen,

@@ -101,3 +101,30 @@ func fileLines(t *testing.T, path string) int {
 	}
 	return n
 }
+
+// rootLines is layout.md's bound on the root: it routes (a page stack, one
+// overlay) and leaves the rest to common/ and the parts.
+const rootLines = 600
+
+// TestRootStaysSmall: the root package's non-test files hold fewer than
+// rootLines lines between them.
+func TestRootStaysSmall(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += strings.Count(string(data), "\n")
+	}
+	if n >= rootLines {
+		t.Errorf("the root has %d lines of non-test code, %d at most: move what is not routing to common/ or a part", n, rootLines-1)
+	}
+}

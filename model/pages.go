@@ -3,12 +3,10 @@ package model
 import (
 	"slices"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"chainwatch/feed"
 	"chainwatch/model/common"
 	"chainwatch/model/help"
 	"chainwatch/model/prompt"
@@ -50,39 +48,14 @@ func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if a.overlay != nil {
 		return a.onOverlay(k)
 	}
-	if a.cfg.Replay != nil && a.onReplayKey(k) {
-		return nil
+	if r := a.cfg.Replay; r != nil {
+		if n, again, ok := common.ReplayKey(r, a.sh.Replay, k); ok {
+			a.link.Sub.Refresh(again...)
+			a.scr.notice = n
+			return nil
+		}
 	}
 	return a.send(a.topID(), k)
-}
-
-// onReplayKey drives a replay's clock; a jump asks every shown feed
-// again at once, so the screen paints the new moment without waiting.
-func (a *App) onReplayKey(k tea.KeyPressMsg) bool {
-	r, keys := a.cfg.Replay, a.sh.Replay
-	switch {
-	case key.Matches(k, keys.Pause):
-		r.TogglePause()
-	case key.Matches(k, keys.Slower):
-		r.Scale(0.5)
-	case key.Matches(k, keys.Faster):
-		r.Scale(2)
-	case key.Matches(k, keys.Back), key.Matches(k, keys.Forward):
-		d := time.Minute
-		if key.Matches(k, keys.Back) {
-			d = -d
-		}
-		r.Jump(d)
-		all := make([]feed.Feed, feed.NumFeeds)
-		for i := range all {
-			all[i] = feed.Feed(i)
-		}
-		a.link.Sub.Refresh(all...)
-	default:
-		return false
-	}
-	a.scr.notice = common.Notice{Text: r.State()}
-	return true
 }
 
 // do carries out a page's Action.

@@ -20,18 +20,12 @@ func (a *App) statusLine(width int, now time.Time) string {
 // the notice while no failure outranks it); the frame clock reads it
 // too, to know whether a countdown is on screen.
 func (a *App) statusData(now time.Time) ui.StatusData {
-	d := a.status(now).Bar(&a.link.Snap, a.q, now)
+	d := common.StackStatus(a.stack, a.built[:], now).Bar(&a.link.Snap, a.q, now)
 	if k := a.sh.Keys; a.overlay == a.scan {
 		// Letters are typed into the scanner's form: how to leave it.
 		d.Hint = k.Close.Help().Key + " close scanner  " + k.Interrupt.Help().Key + " quit"
 	}
-	switch n := a.scr.notice; {
-	case d.Err != "" || n.Text == "":
-	case n.Info:
-		d.Note = n.Text
-	default:
-		d.Err = n.Text
-	}
+	a.scr.notice.Onto(&d)
 	if d.Err == "" {
 		d.Err = common.HistoryNotice(a.cfg.Client)
 	}

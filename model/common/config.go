@@ -38,7 +38,7 @@ type Config struct {
 	// (--sandbox-speed); default 1.
 	ClockSpeed float64
 	// ReturnStartupMemory hands the heap the startup left idle back to the
-	// system once the first chain is drawn (model/settle.go): the watch
+	// system once the first chain is drawn (common.Settle): the watch
 	// command's screen sets it; a desk's sessions share one process and
 	// do not.
 	ReturnStartupMemory bool
@@ -123,13 +123,4 @@ func New(cfg Config, dark bool) *Common {
 		c.Flash = 0
 	}
 	return c
-}
-
-// Replay is a replay's clock as the screen drives it.
-type Replay interface {
-	TogglePause()
-	Scale(factor float64) // the speed times factor, within the clock's bounds
-	Jump(d time.Duration) // within the recorded day
-	// State is the badge's text: "REPLAY 10:00:05 x2", "REPLAY ⏸ 10:00:05".
-	State() string
 }

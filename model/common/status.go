@@ -77,3 +77,28 @@ func HistoryNotice(c *api.Client) string {
 	}
 	return ""
 }
+
+// StackStatus is the top page's Status (the last of stack), with the
+// failures and the ticking of the page beneath when it asks for them
+// (Below).
+func StackStatus(stack []PageID, built []Page, now time.Time) Status {
+	n := len(stack)
+	st := built[stack[n-1]].Status(now)
+	if st.Below && n > 1 {
+		b := built[stack[n-2]].Status(now)
+		st.Errs, st.Ticks = append(b.Errs, st.Errs...), st.Ticks || b.Ticks
+	}
+	return st
+}
+
+// Onto puts the root's notice on the bar d: a note when it is
+// information, else the error, and never over a failure already there.
+func (n Notice) Onto(d *ui.StatusData) {
+	switch {
+	case d.Err != "" || n.Text == "":
+	case n.Info:
+		d.Note = n.Text
+	default:
+		d.Err = n.Text
+	}
+}
