@@ -154,7 +154,8 @@ func WithClock(now func() time.Time) Option {
 	return func(c *Client) error { c.now = now; return nil }
 }
 
-// WithMaxResponseBytes bounds a success body (default 256 MiB; SPX is ~11 MB).
+// WithMaxResponseBytes bounds a success body (default 256 MiB, many times
+// SPX's whole chain).
 func WithMaxResponseBytes(n int64) Option {
 	return func(c *Client) error { c.maxBody = n; return nil }
 }

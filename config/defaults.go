@@ -62,7 +62,7 @@ const (
 	IdleAfter   = 5 * time.Minute
 	BackoffBase = 2 * time.Second
 	BackoffMax  = 2 * time.Minute
-	// FetchTimeout bounds one request with its retries: a chain of 11 MB
+	// FetchTimeout bounds one request with its retries: SPX's whole chain
 	// over a slow link fits, a hung connection does not stall the screen.
 	FetchTimeout = 20 * time.Second
 	// ExpiryDebounce is how long expiry flips wait before fetching, so

@@ -33,7 +33,7 @@ import (
 // ErrKeyFile is wrapped by Start's refusals of Config.KeyFile.
 var ErrKeyFile = errors.New("sandbox key file refused")
 
-// maxKeyFile bounds what is read: the two keys take under 3 KB.
+// maxKeyFile bounds what is read: the file holds two keys, far less.
 const maxKeyFile = 64 << 10
 
 // keyFileError is a refusal of the key file, saying why and what to do.

@@ -7,8 +7,8 @@ import (
 	"chainwatch/api"
 )
 
-// dayCache is a bounded least-recently-used cache of built Days. A Day of
-// SPX holds about 100 KB (one float32 per second), so the bound keeps
+// dayCache is a bounded least-recently-used cache of built Days. A Day
+// holds one float32 per second of its session, so the bound keeps
 // memory flat however many symbols and dates clients ask for.
 type dayCache struct {
 	mu    sync.Mutex

@@ -38,8 +38,8 @@ type Config struct {
 	// chain is priced once per tick, and a tick that has passed is asked
 	// for again only by a delayed client, 15 minutes later.
 	ChainContracts int
-	// Trades bounds the option trades held by cached trade days (64 bytes
-	// each with their skeleton; an SPX day is about 70,000); default
+	// Trades bounds the option trades held by cached trade days (each
+	// with its skeleton; an SPX day holds tens of thousands); default
 	// 400,000.
 	Trades int
 }
