@@ -283,30 +283,11 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 		h.Now = h.served.client.Now
 		return h.run(h.served.client, mode, format, fc, j)
 	}
-	clock := h.sandboxNow
-	svc := h.Service
-	svc.file = &fc.Service
-	// The embedded sandbox runs on this command's clock (--sandbox-clock,
-	// else the process's), so its answers' Date agrees with it.
-	svc.sandboxNow = h.Now
-	sess, err := resolveSession(svc, h.Getenv)
+	client, sess, done, err := h.connect(fc, mode)
 	if err != nil {
 		return err
 	}
-	defer sess.close()
-	if clock != nil && sess.source != fromEmbeddedSandbox {
-		return badInput(fmt.Errorf("--sandbox-clock sets the embedded sandbox's clock, but chainwatch is using %s", sess.source))
-	}
-	store := openHistory(h.Context, h.Getenv, h.NoHistory, sess, h.ErrOut)
-	defer closeHistory(store, h.ErrOut)
-	rec := openRecorder(h.Getenv, h.NoRecord, fc.Record, h.ErrOut)
-	defer closeRecorder(rec, h.ErrOut)
-	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(h.Now)}
-	opts = append(opts, withRecorder(rec)...)
-	client, err := api.NewClient(append(opts, withHistory(store)...)...)
-	if err != nil {
-		return err
-	}
+	defer done()
 	if h.Cost {
 		// Which of the plan's past days the store holds: nothing is sent.
 		j.plan.probe(h.Context, client)
@@ -319,6 +300,41 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 	}
 	h.Now = serviceClock(h.Context, client)
 	return h.run(client, mode, format, fc, j)
+}
+
+// connect opens the command's session (the embedded sandbox without
+// credentials), its store of past days and its recorder, and the client
+// over them; done closes them in turn. Every headless command and `mcp`
+// open their client here.
+func (h *headless) connect(fc config.File, mode api.Mode) (client *api.Client, sess *session, done func(), err error) {
+	svc := h.Service
+	svc.file = &fc.Service
+	// The embedded sandbox runs on this command's clock (--sandbox-clock,
+	// else the process's), so its answers' Date agrees with it.
+	svc.sandboxNow = h.Now
+	sess, err = resolveSession(svc, h.Getenv)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if h.sandboxNow != nil && sess.source != fromEmbeddedSandbox {
+		sess.close()
+		return nil, nil, nil, badInput(fmt.Errorf("--sandbox-clock sets the embedded sandbox's clock, but chainwatch is using %s", sess.source))
+	}
+	store := openHistory(h.Context, h.Getenv, h.NoHistory, sess, h.ErrOut)
+	rec := openRecorder(h.Getenv, h.NoRecord, fc.Record, h.ErrOut)
+	done = func() {
+		closeRecorder(rec, h.ErrOut)
+		closeHistory(store, h.ErrOut)
+		sess.close()
+	}
+	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(h.Now)}
+	opts = append(opts, withRecorder(rec)...)
+	client, err = api.NewClient(append(opts, withHistory(store)...)...)
+	if err != nil {
+		done()
+		return nil, nil, nil, err
+	}
+	return client, sess, done, nil
 }
 
 // run is j on client, once or --watch.

@@ -11,7 +11,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"chainwatch/api"
 	"chainwatch/config"
 	"chainwatch/feed"
 )
@@ -64,6 +63,7 @@ for an authorized key: ssh HOST -- mcp (docs/mcp.md).`,
 	fl.StringVar(&o.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/chainwatch/config.toml)")
 	addServiceFlags(cmd, &o.Service)
 	fl.BoolVar(&o.NoHistory, "no-history", false, "run without the store of past days: ask the service for every past day and keep nothing")
+	fl.BoolVar(&o.NoRecord, "no-record", false, "record nothing of this run (the flight recorder; `chainwatch record list`)")
 	addClockFlags(cmd, &o.SandboxClock, &o.SandboxSpeed, "sandbox-clock", "sandbox-speed")
 	return cmd
 }
@@ -85,28 +85,15 @@ func mcpRun(o *MCPOptions) error {
 	if err != nil {
 		return err
 	}
-	svc := o.Service
-	svc.file = &fc.Service
-	svc.sandboxNow = o.Now
-	sess, err := resolveSession(svc, o.Getenv)
-	if err != nil {
-		return err
-	}
-	defer sess.close()
-	if o.sandboxNow != nil && sess.source != fromEmbeddedSandbox {
-		return badInput(fmt.Errorf("--sandbox-clock sets the embedded sandbox's clock, but chainwatch is using %s", sess.source))
+	if o.Context == nil {
+		o.Context = context.Background()
 	}
 	ctx := o.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	store := openHistory(ctx, o.Getenv, o.NoHistory, sess, o.ErrOut)
-	defer closeHistory(store, o.ErrOut)
-	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(o.Now)}
-	client, err := api.NewClient(append(opts, withHistory(store)...)...)
+	client, sess, done, err := o.connect(fc, mode)
 	if err != nil {
 		return err
 	}
+	defer done()
 	now := serviceClock(ctx, client)
 	// The screen's budget from [budget] (no screen flags here), of which
 	// the default cap is a share.

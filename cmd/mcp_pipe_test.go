@@ -3,10 +3,12 @@ package cmd
 import (
 	"bufio"
 	"bytes"
+	"chainwatch/config"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -215,5 +217,41 @@ func TestMCPChildMalformedRequests(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("the server went on 30s after a stream that is not JSON")
+	}
+}
+
+// TestMCPChildRecordsItsAnswers: `mcp` opens its client where every
+// headless command does (headless.connect), so the flight recorder keeps
+// what an agent's calls were answered; --no-record keeps nothing.
+func TestMCPChildRecordsItsAnswers(t *testing.T) {
+	for _, off := range []bool{false, true} {
+		root := t.TempDir()
+		var args []string
+		if off {
+			args = append(args, "--no-record")
+		}
+		cs := connectChild(t, mcpChildIn(t, root, args...))
+		if got, isErr := callChild(t, cs, "chain", map[string]any{"symbol": "SPY"}); isErr {
+			t.Fatalf("chain SPY: %q", got)
+		}
+		cs.Close()
+		dir, err := config.RecordDir(func(k string) string {
+			return map[string]string{"HOME": filepath.Join(root, "home")}[k]
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var bytes int64
+		filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				if fi, err := d.Info(); err == nil {
+					bytes += fi.Size()
+				}
+			}
+			return nil
+		})
+		if recorded := bytes > 0; recorded == off {
+			t.Errorf("--no-record %v: %d bytes recorded under %s", off, bytes, dir)
+		}
 	}
 }
