@@ -111,7 +111,9 @@ func PositionsPage(d *PositionsData, w, h int, st *theme.Styles) []string {
 	}
 	if d.Message != "" {
 		put(theme.ToneMuted, theme.ShadeNone, "")
-		put(theme.ToneMuted, theme.ShadeNone, d.Message)
+		for _, line := range wrapWords(text.Clean(d.Message), w) {
+			put(theme.ToneMuted, theme.ShadeNone, line) // whole words on a narrow screen
+		}
 	} else {
 		lay := layoutPositions(w)
 		put(theme.ToneMuted, theme.ShadeNone, positionsHead(&lay))
