@@ -18,7 +18,8 @@ import (
 // real-time data. `chainwatch serve usage` reads it back.
 
 // usageDir is the ledger's directory under the state directory's serve
-// directory (beside the keys' own).
+// directory, beside the keys' own (a key named "usage" shares it: the
+// ledger's YYYY-MM.jsonl are no names of a key's files).
 const usageDir = "usage"
 
 // usageLedger is the ledger in the state directory, where serve writes it
