@@ -2,6 +2,7 @@ package serve
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 
@@ -108,5 +109,23 @@ func TestMonthBoundsEastern(t *testing.T) {
 	from, to := MonthBounds(time.Date(2026, 11, 1, 3, 30, 0, 0, time.UTC)) // Oct 31st, 23:30 EDT
 	if from.Month() != time.October || to.Month() != time.November || to.In(time.UTC).Hour() != 4 {
 		t.Fatalf("bounds %v .. %v; want October in Eastern", from, to)
+	}
+}
+
+// BenchmarkReportMonth is a busy desk's month: 50,000 sessions of 200
+// keys on 4 hosts.
+func BenchmarkReportMonth(b *testing.B) {
+	var recs []UsageRecord
+	for i := range 50000 {
+		at := usageAt(1+i%28, 9+i%7, i%60)
+		recs = append(recs, usageSess(NewUsageID(), "key"+strconv.Itoa(i%200), "desk"+strconv.Itoa(i%4),
+			"10.0.0."+strconv.Itoa(i%250), i%3 != 0, at, at.Add(time.Duration(i%90)*time.Minute))...)
+	}
+	now := time.Date(2027, 1, 1, 0, 0, 0, 0, api.Eastern)
+	b.ReportAllocs()
+	for b.Loop() {
+		if rep := Report(recs, usageAt(15, 0, 0), now); len(rep) != 200 {
+			b.Fatalf("%d keys", len(rep))
+		}
 	}
 }
