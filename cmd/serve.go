@@ -93,6 +93,7 @@ key_share) before it is sent, and refused past either.`,
 	fl.IntVar(&opts.MaxSessions, "max-sessions", defaultMaxSessions, "sessions at once (screens and commands); beyond it a login is refused with a message")
 	fl.DurationVar(&opts.IdleTimeout, "idle-timeout", defaultIdleTimeout, "close a screen with no key pressed, or a connection with no traffic, this long (0: never)")
 	_ = cmd.MarkFlagRequired("listen")
+	cmd.AddCommand(NewCmdServeUsage(deps, nil))
 	return cmd
 }
 
@@ -162,6 +163,7 @@ func serveRun(o *ServeOptions) error {
 		}
 		d := newDesk(cfg, state.In("serve"), getenv, log)
 		defer d.close()
+		d.usage, d.host = deskUsage(state, log), hostName()
 		if keyShare != nil {
 			d.ledger.Share = *keyShare
 		}
@@ -190,6 +192,11 @@ type desk struct {
 	ledger *serve.Ledger // the day's points of the keys' one-shot commands
 	getenv func(string) string
 	log    *slog.Logger
+
+	// usage takes every session's start and end (serve_usage_desk.go);
+	// nil: none. host names this host in it.
+	usage serve.UsageSink
+	host  string
 
 	mu   sync.Mutex
 	keys map[string]*keyAlerts // by key name, while a session of it is open
@@ -264,9 +271,11 @@ func (d *desk) screen(u serve.User) (tea.Model, func()) {
 	cfg := d.base
 	release := d.keyState(u.Name, &cfg)
 	app := model.New(cfg)
+	ended := d.recordUsage(u, serve.UsageScreen, screenRealTime)
 	return app, func() {
 		app.Close()
 		release()
+		ended()
 	}
 }
 

@@ -30,6 +30,7 @@ var servedRefused = []string{"--config", "--auth-url", "--base-url", "--client-i
 // exec runs an exec request's command line on the served session and
 // returns its exit status, as the same command run on the box would.
 func (d *desk) exec(ctx context.Context, u serve.User, args []string, in io.Reader, out, errOut io.Writer) int {
+	defer d.recordUsage(u, serve.UsageCommand, d.commandRealTime(args))()
 	if msg := checkServed(args); msg != "" {
 		fmt.Fprintln(errOut, "chainwatch serve: "+msg)
 		return ExitInput
