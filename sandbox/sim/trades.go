@@ -18,15 +18,18 @@ import (
 // is built only for a record a request reads (Trades.At): an SPX day's
 // trades take a fraction of the memory this way.
 //
-// The prices are made in time order as far as a reader asks (upTo): a
-// chain at 11:00 needs the morning's, not the whole day's.
+// The prices are made in time order as far as a reader asks (upTo), and
+// only for the expiries it reads (upToExpiries): a chain of this week's
+// expiries at 11:00 needs this week's trades of the morning, not the whole
+// day's of every expiry.
 type tradeDay struct {
 	b  *book
 	sk *skeleton
 	px []tradePrices
 
-	mu     sync.Mutex   // held while pricing
-	priced atomic.Int64 // px[:priced] are set (exSeq all of them)
+	mu      sync.Mutex   // held while pricing
+	priced  atomic.Int64 // px[:priced] are set (exSeq all of them)
+	through []int        // by series: its trades before max(through, priced) are set; under mu
 }
 
 // tradePrices is what pricing adds to a skeleton trade: the price and the
@@ -94,9 +97,13 @@ func (m *Market) OptionTrades(underlying string, at Moment) (Trades, bool) {
 
 // upTo is the number of trades with a timestamp at or before t, all of
 // them priced.
-func (td *tradeDay) upTo(t api.TimeOfDay) int {
+func (td *tradeDay) upTo(t api.TimeOfDay) int { return td.upToExpiries(t, Expiries{}) }
+
+// upToExpiries is upTo with only the trades of the expiries x priced: the
+// others among the first n may not be, and must not be read.
+func (td *tradeDay) upToExpiries(t api.TimeOfDay, x Expiries) int {
 	n := td.sk.count(t)
-	td.priceTo(n)
+	td.priceFor(n, x)
 	return n
 }
 
@@ -145,9 +152,13 @@ func priceTrades(b *book, sk *skeleton) *tradeDay {
 // priceChunk is how many trades one core prices at a time.
 const priceChunk = 4096
 
-// priceTo prices the trades before n not yet priced, in chunks on every
-// core: a trade's prices depend on its own second alone.
-func (td *tradeDay) priceTo(n int) {
+// priceTo prices every trade before n.
+func (td *tradeDay) priceTo(n int) { td.priceFor(n, Expiries{}) }
+
+// priceFor prices the trades before n of the series whose expiry x keeps,
+// those not yet priced, in chunks on every core: a trade's prices depend
+// on its own second alone, so which trades are priced first changes none.
+func (td *tradeDay) priceFor(n int, x Expiries) {
 	if int(td.priced.Load()) >= n {
 		return
 	}
@@ -157,26 +168,53 @@ func (td *tradeDay) priceTo(n int) {
 	if from >= n {
 		return
 	}
-	parallel((n-from+priceChunk-1)/priceChunk, func(k int) {
-		lo := from + k*priceChunk
-		td.priceRange(lo, min(lo+priceChunk, n))
-	})
-	td.priced.Store(int64(n))
+	series := td.b.series
+	if td.through == nil {
+		td.through = make([]int, len(series))
+	}
+	// want[s]: series s has trades to price, from its own point on.
+	want := make([]bool, len(series))
+	lo := n
+	for s := range series {
+		if done := max(td.through[s], from); done < n && x.keep(series[s].Expiry) {
+			want[s], lo = true, min(lo, done)
+		}
+	}
+	if lo < n {
+		parallel((n-lo+priceChunk-1)/priceChunk, func(k int) {
+			a := lo + k*priceChunk
+			td.priceRange(a, min(a+priceChunk, n), func(i int) bool {
+				s := td.b.seriesOf(int(td.sk.trades[i].ci))
+				return want[s] && i >= max(td.through[s], from)
+			})
+		})
+	}
+	all := n // the new prefix: the least of every series' point
+	for s := range series {
+		if want[s] {
+			td.through[s] = n
+		}
+		all = min(all, max(td.through[s], from))
+	}
+	td.priced.Store(int64(all))
 }
 
-// priceRange prices trades lo to hi-1 against the NBBO of their second,
-// computed exactly as the chain computes that second's quote. A second's
-// quotes are kept while its trades are priced: an order worked in pieces
-// prints several times in one contract within a second, and a sweep's
-// pieces all at once, so about a quarter of the trades find their quote
-// made.
-func (td *tradeDay) priceRange(lo, hi int) {
+// priceRange prices those of trades lo to hi-1 that price says against the
+// NBBO of their second, computed exactly as the chain computes that
+// second's quote. A second's quotes are kept while its trades are priced:
+// an order worked in pieces prints several times in one contract within a
+// second, and a sweep's pieces all at once, so about a quarter of the
+// trades find their quote made.
+func (td *tradeDay) priceRange(lo, hi int, price func(i int) bool) {
 	b, sk := td.b, td.sk
 	var c tickCtx
 	var uq underQuote
 	var memo secondQuotes
 	have := false
 	for i := lo; i < hi; i++ {
+		if !price(i) {
+			continue
+		}
 		st := &sk.trades[i]
 		sec := st.t - st.t%1000
 		if !have || c.tick != sec {
