@@ -123,6 +123,7 @@ func generateThrough(b *book, until api.TimeOfDay) *skeleton {
 	for i := range events {
 		events[i] = g.rng.Float64()
 	}
+	events = sharesThrough(events, float64(until-g.open)/span)
 	slices.Sort(events)
 	sessionQuantiles(events)
 	for _, u := range events {
@@ -236,6 +237,26 @@ func sessionQuantiles(rs []float64) {
 		}
 		rs[j] = quantileAt(r, i)
 	}
+}
+
+// sharesThrough keeps of the shares rs (in place) those whose session
+// fraction may be at or before f, and more: a share above the table's
+// entry two past f's place has a fraction past f by more than a
+// millisecond of any session, so a day drawn through a time sorts the
+// orders of that stretch, not the whole day's.
+func sharesThrough(rs []float64, f float64) []float64 {
+	j := int(math.Ceil(f*1024)) + 1
+	if j >= len(shareTable)-1 {
+		return rs
+	}
+	bound := shareTable[max(j, 0)]
+	kept := rs[:0]
+	for _, r := range rs {
+		if r <= bound {
+			kept = append(kept, r)
+		}
+	}
+	return kept
 }
 
 // quantileAt is the session fraction of share r, given the first entry i
