@@ -6,6 +6,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/market"
+	"chainwatch/sandbox/par"
 )
 
 // Chain is the option-and-underlying-quotes snapshot of one underlying at a
@@ -126,7 +127,7 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bo
 		prev     []float64
 	)
 	st := m.state(b)
-	parallel(3, func(i int) {
+	par.Each(3, func(i int) {
 		switch i {
 		case 0:
 			if us, okU = m.under(b.sec, b.date, tick); okU {
@@ -199,7 +200,7 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bo
 	ctx := b.at(tick)
 	fill := chainFill{c: &ctx, oi: oi, prev: prev, stamp: optStamp,
 		closed: tick >= market.SessionClose(b.date)}
-	parallel(len(jobs), func(i int) {
+	par.Each(len(jobs), func(i int) {
 		j := jobs[i]
 		rows := 2 * len(b.series[j.s].Strikes)
 		fill.series(&b.series[j.s], ch.Options[j.off:j.off+rows], aggs[j.off:j.off+rows])

@@ -9,6 +9,7 @@ import (
 
 	"chainwatch/api"
 	nyse "chainwatch/market"
+	"chainwatch/sandbox/par"
 )
 
 // tradeDay is one symbol's option trades of one day, priced: the records
@@ -181,7 +182,7 @@ func (td *tradeDay) priceFor(n int, x Expiries) {
 		}
 	}
 	if lo < n {
-		parallel((n-lo+priceChunk-1)/priceChunk, func(k int) {
+		par.Each((n-lo+priceChunk-1)/priceChunk, func(k int) {
 			a := lo + k*priceChunk
 			td.priceRange(a, min(a+priceChunk, n), func(i int) bool {
 				s := td.b.seriesOf(int(td.sk.trades[i].ci))
