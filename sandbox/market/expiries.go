@@ -2,6 +2,7 @@ package market
 
 import (
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"chainwatch/api"
@@ -53,24 +54,58 @@ type rootSpec struct {
 // monthlyExpiry is the third Friday of the month, or the session before it
 // when that Friday is a holiday (Good Friday, Juneteenth).
 func monthlyExpiry(y int, m time.Month) int {
-	return sessionOnOrBefore(nthWeekday(y, m, time.Friday, 3))
+	return months.of(kindMonthly, y, m, func() int { return sessionOnOrBefore(nthWeekday(y, m, time.Friday, 3)) })
 }
 
 // vixExpiry is the Wednesday thirty days before the next month's third
 // Friday (the session before if that Wednesday is a holiday).
 func vixExpiry(y int, m time.Month) int {
-	if m++; m > 12 {
-		m, y = 1, y+1
-	}
-	return sessionOnOrBefore(nthWeekday(y, m, time.Friday, 3) - 30)
+	return months.of(kindVIX, y, m, func() int {
+		if m++; m > 12 {
+			m, y = 1, y+1
+		}
+		return sessionOnOrBefore(nthWeekday(y, m, time.Friday, 3) - 30)
+	})
 }
 
 // monthEndDay is the last session of a month.
 func monthEndDay(y int, m time.Month) int {
-	if m++; m > 12 {
-		m, y = 1, y+1
+	return months.of(kindMonthEnd, y, m, func() int {
+		if m++; m > 12 {
+			m, y = 1, y+1
+		}
+		return prevTrading(dayNum(api.NewDate(y, m, 1)))
+	})
+}
+
+// The month's expiry days, memoized: expiries lists six years of months
+// on every day it is asked for, and a listing's first day is found by a
+// search that asks for tens of days per expiry, each month's days a walk
+// through the calendar otherwise.
+const (
+	kindMonthly = iota
+	kindVIX
+	kindMonthEnd
+)
+
+// monthMemo holds day number + 1 of each month from 2000 (0: not yet
+// made); a month outside it is computed each time.
+type monthMemo [3][12 * 200]atomic.Int32
+
+var months monthMemo
+
+// of is the day of kind for month m of year y, made by f the first time.
+func (t *monthMemo) of(kind, y int, m time.Month, f func() int) int {
+	i := (y-2000)*12 + int(m) - 1
+	if i < 0 || i >= len(t[kind]) {
+		return f()
 	}
-	return prevTrading(dayNum(api.NewDate(y, m, 1)))
+	if v := t[kind][i].Load(); v != 0 {
+		return int(v) - 1
+	}
+	v := f()
+	t[kind][i].Store(int32(v + 1))
+	return v
 }
 
 // expiries returns the sorted expiry day numbers root r lists on trading

@@ -3,6 +3,7 @@ package market
 import (
 	"chainwatch/api"
 	"chainwatch/market"
+	"chainwatch/sandbox/par"
 )
 
 // Series is one expiry of one option root: its strikes, ascending.
@@ -107,17 +108,32 @@ func (u *Universe) Series(s *Security, d api.Date) []Series {
 		return nil
 	}
 	n := dayNum(d)
-	var out []Series
+	type job struct {
+		r *rootSpec
+		e int
+	}
+	var jobs []job
 	for i := range m.specs {
 		r := &m.specs[i]
 		if d < r.from {
 			continue
 		}
 		for _, e := range r.expiries(n) {
-			from := max(m.firstListed(r, e), dayNum(r.from), dayNum(s.Since))
-			l := m.listingOn(r, e, from, n)
-			out = append(out, Series{Root: r.root, Expiry: dateOf(e), AMSettled: r.am, Strikes: l.strikes(r.grid)})
+			jobs = append(jobs, job{r, e})
 		}
+	}
+	// Each expiry's listing is its own walk over the days it has been
+	// listed (a LEAPS's, years of them): a new process's first chain waits
+	// for every one, so they are made on every core.
+	out := make([]Series, len(jobs))
+	par.Each(len(jobs), func(i int) {
+		r, e := jobs[i].r, jobs[i].e
+		from := max(m.firstListed(r, e), dayNum(r.from), dayNum(s.Since))
+		l := m.listingOn(r, e, from, n)
+		out[i] = Series{Root: r.root, Expiry: dateOf(e), AMSettled: r.am, Strikes: l.strikes(r.grid)}
+	})
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }

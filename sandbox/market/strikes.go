@@ -47,15 +47,25 @@ var shapes = map[gridKind]gridShape{
 // niceSteps are the increments listing exchanges use.
 var niceSteps = []float64{0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500}
 
-// nice returns the listed increment nearest to x (in ratio).
+// nice returns the listed increment nearest to x (in ratio), the
+// smaller of two as near; the first one for an x that is not a positive
+// number. Only the two increments around x are compared: every other one
+// is at least twice as far in ratio (the increments at least double), so
+// the nearest is one of them. A listing's walk asks this for every day of
+// every expiry.
 func nice(x float64) float64 {
-	best := niceSteps[0]
-	for _, s := range niceSteps {
-		if math.Abs(math.Log(s/x)) < math.Abs(math.Log(best/x)) {
-			best = s
-		}
+	if !(x > 0) || math.IsInf(x, 1) {
+		return niceSteps[0]
 	}
-	return best
+	i, _ := slices.BinarySearch(niceSteps, x)
+	if i == 0 || i == len(niceSteps) {
+		return niceSteps[min(i, len(niceSteps)-1)]
+	}
+	lo, hi := niceSteps[i-1], niceSteps[i]
+	if math.Abs(math.Log(hi/x)) < math.Abs(math.Log(lo/x)) {
+		return hi
+	}
+	return lo
 }
 
 // floorNice returns the largest listed increment <= x (the smallest one

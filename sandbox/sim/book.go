@@ -177,10 +177,14 @@ func rootHash(root string) uint64 {
 
 // contract returns the series, strike index and side of contract ci.
 func (b *book) contract(ci int) (s *series, k int, put bool) {
-	i := sort.Search(len(b.series), func(i int) bool { return b.series[i].base > ci }) - 1
-	s = &b.series[i]
+	s = &b.series[b.seriesOf(ci)]
 	off := ci - s.base
 	return s, off / 2, off%2 == 1
+}
+
+// seriesOf is the index of contract ci's series.
+func (b *book) seriesOf(ci int) int {
+	return sort.Search(len(b.series), func(i int) bool { return b.series[i].base > ci }) - 1
 }
 
 // find returns the contract number of o, or false if it is not listed.

@@ -6,6 +6,7 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/market"
+	"chainwatch/sandbox/par"
 )
 
 // Chain is the option-and-underlying-quotes snapshot of one underlying at a
@@ -112,9 +113,9 @@ type agg struct {
 // adds the day's aggregates, open interest and previous closes.
 //
 // A symbol's first chain of a day draws the day's trades through the tick
-// and prices them (the aggregates, seq_no), draws the whole last session
-// (open interest grows with its volume) and prices the last session's
-// closes. The three are independent and made side by side, the longest
+// and prices those of the expiries x (the aggregates; seq_no counts them
+// all), draws the whole last session (open interest grows with its
+// volume) and prices the last session's closes of the expiries x. The three are independent and made side by side, the longest
 // first (the pricing of the day's trades on every core once it starts);
 // later chains find them cached.
 func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bool) {
@@ -126,18 +127,18 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bo
 		prev     []float64
 	)
 	st := m.state(b)
-	parallel(3, func(i int) {
+	par.Each(3, func(i int) {
 		switch i {
 		case 0:
 			if us, okU = m.under(b.sec, b.date, tick); okU {
 				if td, okT = m.tradeDayThrough(b, tick); okT {
-					td.upTo(tick)
+					td.upToExpiries(tick, x)
 				}
 			}
 		case 1:
 			oi, _ = st.openInterest(m)
 		default:
-			prev = st.prevClose()
+			prev = st.prevClose(x)
 		}
 	})
 	if !okU || !okT {
@@ -157,6 +158,8 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bo
 	}
 	// The aggregates of the chain's rows: a trade counts in the row of its
 	// contract, found among the jobs (in contract order) by its number.
+	// Only the trades of the expiries x are priced: the others are skipped
+	// before their prices are read.
 	aggs := make([]agg, n)
 	row := func(ci int) int {
 		j := sort.Search(len(jobs), func(j int) bool { return b.series[jobs[j].s].base > ci }) - 1
@@ -169,7 +172,7 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bo
 		}
 		return jobs[j].off + ci - s.base
 	}
-	for i := range td.upTo(tick) {
+	for i := range td.upToExpiries(tick, x) {
 		t := &td.sk.trades[i]
 		if api.CancelFlag(t.flag) != api.TradeNormal {
 			continue
@@ -197,7 +200,7 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bo
 	ctx := b.at(tick)
 	fill := chainFill{c: &ctx, oi: oi, prev: prev, stamp: optStamp,
 		closed: tick >= market.SessionClose(b.date)}
-	parallel(len(jobs), func(i int) {
+	par.Each(len(jobs), func(i int) {
 		j := jobs[i]
 		rows := 2 * len(b.series[j.s].Strikes)
 		fill.series(&b.series[j.s], ch.Options[j.off:j.off+rows], aggs[j.off:j.off+rows])

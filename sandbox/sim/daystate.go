@@ -25,8 +25,9 @@ type dayState struct {
 	oi      []int64
 	oiTotal int64
 
-	midOnce sync.Once
-	prevMid []float64 // NaN: not listed at the previous close
+	midMu   sync.Mutex
+	prevMid []float64 // NaN: not listed at the previous close, or not yet asked for
+	midDone []bool    // by series of b: its prevMid are set
 }
 
 // state returns the day state of b's day.
@@ -81,7 +82,7 @@ func (st *dayState) openInterest(m *Market) ([]int64, int64) {
 				sk = generate(st.prev)
 			}
 			vol := sk.volumes(st.prev.n)
-			matchContracts(st.prev, b, func(pi, ci int) { st.oi[ci] += vol[pi] / 2 })
+			matchContracts(st.prev, b, nil, func(pi, ci int) { st.oi[ci] += vol[pi] / 2 })
 		}
 		for _, v := range st.oi {
 			st.oiTotal += v
@@ -141,35 +142,54 @@ func (b *book) baseOI(s *series, k int, put bool) int64 {
 }
 
 // prevClose returns the previous trading day's closing mid of each
-// contract: the quote computed at that day's close on that day's path, as
-// the chain showed it then. NaN where the contract was not listed.
-func (st *dayState) prevClose() []float64 {
-	st.midOnce.Do(func() {
+// contract of the expiries x: the quote computed at that day's close on
+// that day's path, as the chain showed it then. NaN where the contract was
+// not listed, and for the other expiries unless an earlier caller asked
+// for them (a chain of one week prices that week's closes, not a year's).
+// The slice is shared: its entries for x are final once returned, and
+// later callers only fill other series.
+func (st *dayState) prevClose(x Expiries) []float64 {
+	st.midMu.Lock()
+	defer st.midMu.Unlock()
+	if st.prevMid == nil {
 		st.prevMid = make([]float64, st.b.n)
 		for i := range st.prevMid {
 			st.prevMid[i] = math.NaN()
 		}
-		if st.prev == nil {
-			return
+		st.midDone = make([]bool, len(st.b.series))
+	}
+	if st.prev == nil {
+		return st.prevMid
+	}
+	want := func(i int) bool { return x.keep(st.b.series[i].Expiry) && !st.midDone[i] }
+	var c tickCtx
+	have := false
+	var e expiry
+	var last *series
+	matchContracts(st.prev, st.b, want, func(pi, ci int) {
+		if !have {
+			c, have = st.prev.at(nyse.SessionClose(st.prev.date)), true
 		}
-		c := st.prev.at(nyse.SessionClose(st.prev.date))
-		var e expiry
-		var last *series
-		matchContracts(st.prev, st.b, func(pi, ci int) {
-			s, k, put := st.prev.contract(pi)
-			if s != last {
-				e, last = c.expiry(s), s
-			}
-			q := c.quote(s, &e, k, put)
-			st.prevMid[ci] = q.mid()
-		})
+		s, k, put := st.prev.contract(pi)
+		if s != last {
+			e, last = c.expiry(s), s
+		}
+		q := c.quote(s, &e, k, put)
+		st.prevMid[ci] = q.mid()
 	})
+	for i := range st.b.series {
+		if x.keep(st.b.series[i].Expiry) {
+			st.midDone[i] = true
+		}
+	}
 	return st.prevMid
 }
 
 // matchContracts calls f for every contract listed in both books, with its
-// number in each: series by root and expiry, strikes merged in order.
-func matchContracts(from, to *book, f func(fi, ti int)) {
+// number in each: series by root and expiry, strikes merged in order; only
+// for the series of to whose index keep takes (all of them when keep is
+// nil).
+func matchContracts(from, to *book, keep func(i int) bool, f func(fi, ti int)) {
 	type key struct {
 		root   string
 		expiry api.Date
@@ -180,6 +200,9 @@ func matchContracts(from, to *book, f func(fi, ti int)) {
 	}
 	for i := range to.series {
 		t := &to.series[i]
+		if keep != nil && !keep(i) {
+			continue
+		}
 		j, ok := idx[key{t.Root, t.Expiry}]
 		if !ok {
 			continue

@@ -92,6 +92,14 @@ func (td *tradeDay) carry(short *tradeDay) {
 	short.mu.Lock()
 	defer short.mu.Unlock()
 	n := min(int(short.priced.Load()), len(td.px))
-	copy(td.px[:n], short.px[:n])
+	hi := n
+	if short.through != nil {
+		td.through = make([]int, len(short.through))
+		for s, t := range short.through {
+			td.through[s] = min(max(t, n), len(td.px))
+			hi = max(hi, td.through[s])
+		}
+	}
+	copy(td.px[:hi], short.px[:hi])
 	td.priced.Store(int64(n))
 }

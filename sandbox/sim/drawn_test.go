@@ -78,7 +78,7 @@ func TestDayDrawnAsRead(t *testing.T) {
 	oi, _ := st.openInterest(m)
 	vol := generate(b).volumes(b.n)
 	matched := 0
-	matchContracts(b, st.b, func(pi, ci int) {
+	matchContracts(b, st.b, nil, func(pi, ci int) {
 		s, k, put := st.b.contract(ci)
 		if base := st.b.baseOI(s, k, put); oi[ci] != base+vol[pi]/2 {
 			t.Fatalf("contract %d: open interest %d, want %d + %d/2 (the whole day's volume)", ci, oi[ci], base, vol[pi])

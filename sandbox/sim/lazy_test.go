@@ -45,3 +45,59 @@ func TestTradesPricedAsRead(t *testing.T) {
 		}
 	}
 }
+
+// TestTradesPricedByExpiry: a chain of some expiries prices those
+// expiries' trades only, and the day's trades priced an expiry at a time
+// (carried over to a day drawn further) are the trades priced at once:
+// every record, and each chain.
+func TestTradesPricedByExpiry(t *testing.T) {
+	const day api.Date = 20261124
+	whole := at(2026, time.November, 24, 17, 0)
+	live := at(2026, time.November, 24, 11, 0)
+	for _, sym := range []string{"SPY", "AAPL"} {
+		all, _ := whole.tradeDay(mustBook(t, whole, sym, day))
+		all.upTo(market.SessionClose(day))
+		b := mustBook(t, live, sym, day)
+		var first api.Date
+		for i := range b.series {
+			if first == 0 || b.series[i].Expiry < first {
+				first = b.series[i].Expiry
+			}
+		}
+		week := Expiries{first, first.AddDays(7)}
+		later := Expiries{first.AddDays(8), 0}
+		at11 := Moment{Date: day, Time: 11 * 3600_000, Requested: day}
+		at13 := Moment{Date: day, Time: 13 * 3600_000, Requested: day}
+		for _, step := range []struct {
+			mo Moment
+			x  Expiries
+		}{{at11, week}, {at11, week}, {at13, later}, {at13, week}, {at11, Expiries{}}, {at13, Expiries{}}} {
+			got, _ := live.ChainExpiries(sym, step.mo, step.x)
+			want, _ := whole.ChainExpiries(sym, step.mo, step.x)
+			if len(got.Options) == 0 || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s %v at %v: the chain differs when the day is priced an expiry at a time", sym, step.x, step.mo.Time)
+			}
+			td, _ := live.tradeDayThrough(b, step.mo.Time)
+			n := td.sk.count(step.mo.Time)
+			unpriced := 0
+			for i := range n {
+				s, _, _ := b.contract(int(td.sk.trades[i].ci))
+				if td.px[i] == (tradePrices{exSeq: td.px[i].exSeq}) {
+					unpriced++
+					if step.x.keep(s.Expiry) {
+						t.Fatalf("%s %v: trade %d of %v read unpriced", sym, step.x, i, s.Expiry)
+					}
+				}
+			}
+			if step.x == week && step.mo == at11 && unpriced < n/10 {
+				t.Errorf("%s: %d of %d trades unpriced after a week's chain, want the other expiries'", sym, unpriced, n)
+			}
+		}
+		trades, _ := optionTrades(live, sym, at13)
+		for i, tr := range trades {
+			if w := all.trade(i); tr != w {
+				t.Fatalf("%s: trade %d differs when priced an expiry at a time:\n%+v\n%+v", sym, i, tr, w)
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"chainwatch/api"
 	nyse "chainwatch/market"
 	"chainwatch/sandbox/market"
+	"chainwatch/sandbox/par"
 	"chainwatch/sandbox/scan"
 )
 
@@ -24,7 +25,7 @@ func (m *Market) ScanQuotes(at Moment, need scan.Parts) []scan.Quote {
 	rows, _ := m.scans.get(key, func() ([]scan.Quote, bool) {
 		all := make([]scan.Quote, len(m.optionable))
 		ok := make([]bool, len(m.optionable))
-		parallel(len(all), func(i int) { all[i], ok[i] = m.scanQuote(m.optionable[i], at.Date, tick, need) })
+		par.Each(len(all), func(i int) { all[i], ok[i] = m.scanQuote(m.optionable[i], at.Date, tick, need) })
 		out := make([]scan.Quote, 0, len(all))
 		for i := range all {
 			if ok[i] {

@@ -3,7 +3,6 @@ package sim
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"sort"
 
 	"chainwatch/api"
@@ -123,7 +122,8 @@ func generateThrough(b *book, until api.TimeOfDay) *skeleton {
 	for i := range events {
 		events[i] = g.rng.Float64()
 	}
-	slices.Sort(events)
+	events, hi := sharesThrough(events, float64(until-g.open)/span)
+	sortUniform(events, hi)
 	sessionQuantiles(events)
 	for _, u := range events {
 		t := g.open + api.TimeOfDay(u*span)
@@ -139,22 +139,13 @@ func generateThrough(b *book, until api.TimeOfDay) *skeleton {
 	return &skeleton{trades: out[:kept:kept], until: until, whole: until >= g.close}
 }
 
-// sorted is the day's trades in time order, ties in the order drawn. It
-// sorts packed keys (time, then the trade's number) rather than the
-// trades: a sort of plain integers moves an eighth of the bytes and
-// compares without a function call.
+// sorted is the day's trades in time order, ties in the order drawn
+// (sortByTime), each numbered with its place in that order drawn.
 func (g *gen) sorted() skelTrades {
-	keys := make([]uint64, len(g.out))
 	for i := range g.out {
 		g.out[i].ord = int32(i)
-		keys[i] = uint64(uint32(g.out[i].t))<<32 | uint64(i)
 	}
-	slices.Sort(keys)
-	out := make(skelTrades, len(g.out))
-	for i, k := range keys {
-		out[i] = g.out[uint32(k)]
-	}
-	return out
+	return sortByTime(g.out)
 }
 
 // exchangeSeqs numbers the trades per exchange, rising through the day
@@ -236,6 +227,26 @@ func sessionQuantiles(rs []float64) {
 		}
 		rs[j] = quantileAt(r, i)
 	}
+}
+
+// sharesThrough keeps of the shares rs (in place) those whose session
+// fraction may be at or before f, and more: a share above the table's
+// entry two past f's place has a fraction past f by more than a
+// millisecond of any session, so a day drawn through a time sorts the
+// orders of that stretch, not the whole day's. hi bounds those kept.
+func sharesThrough(rs []float64, f float64) (kept []float64, hi float64) {
+	j := int(math.Ceil(f*1024)) + 1
+	if j >= len(shareTable)-1 {
+		return rs, 1
+	}
+	hi = shareTable[max(j, 0)]
+	kept = rs[:0]
+	for _, r := range rs {
+		if r <= hi {
+			kept = append(kept, r)
+		}
+	}
+	return kept, hi
 }
 
 // quantileAt is the session fraction of share r, given the first entry i

@@ -18,15 +18,18 @@ import (
 // is built only for a record a request reads (Trades.At): an SPX day's
 // trades take a fraction of the memory this way.
 //
-// The prices are made in time order as far as a reader asks (upTo): a
-// chain at 11:00 needs the morning's, not the whole day's.
+// The prices are made in time order as far as a reader asks (upTo), and
+// only for the expiries it reads (upToExpiries): a chain of this week's
+// expiries at 11:00 needs this week's trades of the morning, not the whole
+// day's of every expiry.
 type tradeDay struct {
 	b  *book
 	sk *skeleton
 	px []tradePrices
 
-	mu     sync.Mutex   // held while pricing
-	priced atomic.Int64 // px[:priced] are set (exSeq all of them)
+	mu      sync.Mutex   // held while pricing
+	priced  atomic.Int64 // px[:priced] are set (exSeq all of them)
+	through []int        // by series: its trades before max(through, priced) are set; under mu
 }
 
 // tradePrices is what pricing adds to a skeleton trade: the price and the
@@ -94,9 +97,13 @@ func (m *Market) OptionTrades(underlying string, at Moment) (Trades, bool) {
 
 // upTo is the number of trades with a timestamp at or before t, all of
 // them priced.
-func (td *tradeDay) upTo(t api.TimeOfDay) int {
+func (td *tradeDay) upTo(t api.TimeOfDay) int { return td.upToExpiries(t, Expiries{}) }
+
+// upToExpiries is upTo with only the trades of the expiries x priced: the
+// others among the first n may not be, and must not be read.
+func (td *tradeDay) upToExpiries(t api.TimeOfDay, x Expiries) int {
 	n := td.sk.count(t)
-	td.priceTo(n)
+	td.priceFor(n, x)
 	return n
 }
 
@@ -140,66 +147,6 @@ func priceTrades(b *book, sk *skeleton) *tradeDay {
 		td.px[i].exSeq = uint32(seq)
 	}
 	return td
-}
-
-// priceChunk is how many trades one core prices at a time.
-const priceChunk = 4096
-
-// priceTo prices the trades before n not yet priced, in chunks on every
-// core: a trade's prices depend on its own second alone.
-func (td *tradeDay) priceTo(n int) {
-	if int(td.priced.Load()) >= n {
-		return
-	}
-	td.mu.Lock()
-	defer td.mu.Unlock()
-	from := int(td.priced.Load())
-	if from >= n {
-		return
-	}
-	parallel((n-from+priceChunk-1)/priceChunk, func(k int) {
-		lo := from + k*priceChunk
-		td.priceRange(lo, min(lo+priceChunk, n))
-	})
-	td.priced.Store(int64(n))
-}
-
-// priceRange prices trades lo to hi-1 against the NBBO of their second,
-// computed exactly as the chain computes that second's quote. A second's
-// quotes are kept while its trades are priced: an order worked in pieces
-// prints several times in one contract within a second, and a sweep's
-// pieces all at once, so about a quarter of the trades find their quote
-// made.
-func (td *tradeDay) priceRange(lo, hi int) {
-	b, sk := td.b, td.sk
-	var c tickCtx
-	var uq underQuote
-	var memo secondQuotes
-	have := false
-	for i := lo; i < hi; i++ {
-		st := &sk.trades[i]
-		sec := st.t - st.t%1000
-		if !have || c.tick != sec {
-			c, uq, have = b.at(sec), quoteUnderlying(b.sec, b.day, sec), true
-			memo = memo[:0]
-		}
-		q := memo.quote(&c, st.ci)
-		pq := q
-		if st.pt != st.t { // a cancel message repeats the canceled print's price
-			pc := b.at(st.pt - st.pt%1000)
-			pq, _, _, _, _ = pc.contractQuote(int(st.ci))
-		}
-		price, bid, ask := printPrice(st, pq, b.penny)
-		if st.pt != st.t { // ... against the NBBO of its own moment
-			bid, ask = q.bid, q.ask
-		}
-		td.px[i] = tradePrices{
-			price: fit32(price), bid: fit32(bid), ask: fit32(ask),
-			bidSz: fit32(q.bidSz), askSz: fit32(q.askSz),
-			ubid: fit32(uq.bid), uask: fit32(uq.ask),
-			exSeq: td.px[i].exSeq,
-		}
-	}
 }
 
 // fit32 is v (a price in cents, or a size) as an int32. The simulated
