@@ -60,7 +60,11 @@ func diff(base, cur, ops, ins []byte) (_, _ []byte, ok bool) {
 				ie = i + 1
 			}
 		}
-		ops = appendStep(ops, n, ie-i, je-j)
+		if skip, insert := ie-i, je-j; n < 0x80 && skip < 15 && insert < 16 {
+			ops = append(ops, byte(n), byte(skip<<4|insert)) // appendStep's usual case
+		} else {
+			ops = appendStep(ops, n, skip, insert)
+		}
 		ins = append(ins, cur[j:je]...)
 		if len(ins) > limit {
 			return ops, ins, false
@@ -109,16 +113,18 @@ func readStep(ops []byte) (copyN, skip, insert uint64, rest []byte, ok bool) {
 // commonPrefix is the length of the run a and b start with.
 func commonPrefix(a, b []byte) int {
 	n := min(len(a), len(b))
-	i := 0
-	for ; i+8 <= n; i += 8 {
-		if x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:]); x != 0 {
-			return i + bits.TrailingZeros64(x)/8
+	a, b = a[:n], b[:n]
+	for len(a) >= 8 && len(b) >= 8 {
+		if x := binary.LittleEndian.Uint64(a) ^ binary.LittleEndian.Uint64(b); x != 0 {
+			return n - len(a) + bits.TrailingZeros64(x)/8
 		}
+		a, b = a[8:], b[8:]
 	}
-	for i < n && a[i] == b[i] {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
 		i++
 	}
-	return i
+	return n - len(a) + i
 }
 
 var errDelta = errors.New("its delta does not fit its base")
