@@ -31,25 +31,78 @@ func (d *Day) body(m meta) ([]byte, error) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.load(m.Body, m.Size, 0)
+	return d.load(m.Body, m.Size)
 }
 
-// load reads the body of hash: from the cache, or its frame (a delta on
-// its base, read first). A body that does not read back is remembered,
-// so the deltas on it fail at once.
-func (d *Day) load(hash uint64, size, depth int) ([]byte, error) {
+// load reads the body of hash: from the cache, or from the frames on
+// the way to it from the nearest body read or whole (each delta patched
+// on the one before, in scratch buffers but the last). A body that does
+// not read back is remembered with the deltas on it, so they fail at
+// once next time.
+func (d *Day) load(hash uint64, size int) ([]byte, error) {
+	var path []uint64 // hash, its base, ... up to one that is kept or whole
+	var body []byte
+	for h := hash; body == nil; {
+		if err, ok := d.bad[h]; ok {
+			return nil, d.fail(path, err)
+		}
+		if b, ok := d.cached(h); ok {
+			body = b
+			break
+		}
+		loc, ok := d.bodies[h]
+		if !ok {
+			return nil, d.fail(append(path, h), errors.New("its body is not in the recording"))
+		}
+		if len(path) > maxDepth {
+			return nil, d.fail(path, errors.New("its body's deltas go round"))
+		}
+		path = append(path, h)
+		if !loc.delta {
+			break
+		}
+		h = loc.base
+	}
+	var scratch [2][]byte
+	for k := len(path) - 1; k >= 0; k-- {
+		var dst []byte
+		if k > 0 {
+			dst = scratch[k%2][:0]
+		}
+		next, err := d.read(path[k], body, dst, size)
+		if err != nil {
+			return nil, d.fail(path[:k+1], err)
+		}
+		if k > 0 {
+			scratch[k%2] = next
+		}
+		body = next
+	}
+	d.keep(hash, body)
+	return body, nil
+}
+
+// fail remembers err for every body of path.
+func (d *Day) fail(path []uint64, err error) error {
+	for _, h := range path {
+		d.bad[h] = err
+	}
+	return err
+}
+
+func (d *Day) cached(hash uint64) ([]byte, bool) {
 	for _, c := range d.cache {
 		if c.hash == hash {
-			return c.body, nil
+			return c.body, true
 		}
 	}
-	if err, ok := d.bad[hash]; ok {
-		return nil, err
-	}
-	body, err := d.read(hash, size, depth)
-	if err != nil {
-		d.bad[hash] = err
-		return nil, err
+	return nil, false
+}
+
+// keep adds a body read to the cache, the oldest going past its bounds.
+func (d *Day) keep(hash uint64, body []byte) {
+	if _, ok := d.cached(hash); ok {
+		return
 	}
 	d.cache = append(d.cache, readBody{hash, body})
 	for n := len(d.cache); n > 1; n-- {
@@ -63,24 +116,12 @@ func (d *Day) load(hash uint64, size, depth int) ([]byte, error) {
 		d.cache[0] = readBody{}
 		d.cache = d.cache[1:]
 	}
-	return body, nil
 }
 
-func (d *Day) read(hash uint64, size, depth int) ([]byte, error) {
-	loc, ok := d.bodies[hash]
-	if !ok {
-		return nil, errors.New("its body is not in the recording")
-	}
-	if depth > maxDepth {
-		return nil, errors.New("its body's deltas go round")
-	}
-	var base []byte
-	if loc.delta {
-		var err error
-		if base, err = d.load(loc.base, 0, depth+1); err != nil {
-			return nil, fmt.Errorf("the body its delta is on: %w", err)
-		}
-	}
+// read reads the frame of hash: a whole body, or a delta patched on base
+// into dst (nil: a new buffer). size is the body's length when known.
+func (d *Day) read(hash uint64, base, dst []byte, size int) ([]byte, error) {
+	loc := d.bodies[hash]
 	payload, err := readPayload(loc)
 	if err != nil {
 		return nil, err
@@ -101,7 +142,10 @@ func (d *Day) read(hash uint64, size, depth int) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("its delta: %w", err)
 	}
-	body, err := patch(make([]byte, 0, min(int(binary.LittleEndian.Uint32(payload[16:])), maxFrame)), base, ops, ins)
+	if dst == nil {
+		dst = make([]byte, 0, min(int(binary.LittleEndian.Uint32(payload[16:])), maxFrame))
+	}
+	body, err := patch(dst, base, ops, ins)
 	if err != nil {
 		return nil, err
 	}
