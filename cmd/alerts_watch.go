@@ -177,7 +177,7 @@ func (o *AlertsOptions) connect(fc config.File, mode api.Mode) (*api.Client, *se
 		sess.close()
 		return nil, nil, badInput(fmt.Errorf("--sandbox-clock sets the embedded sandbox's clock, but chainwatch is using %s", sess.source))
 	}
-	rec := openRecorder(o.Getenv, o.NoRecord, fc.Record, o.ErrOut)
+	rec := openRecorder(o.Getenv, o.NoRecord, fc.Record, sess, o.ErrOut)
 	closeSession := sess.close
 	sess.close = func() error {
 		closeRecorder(rec, o.ErrOut)

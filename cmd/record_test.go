@@ -239,3 +239,42 @@ func TestAlertsWatchAndBackfillAreRecorded(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxDayIsMarked: a day recorded from the embedded sandbox says
+// so in record list, in --replay's notice and on the replay screen's
+// badge; a day from a service (here a sandbox reached by its URL, as any
+// service is) names the URL and none of that.
+func TestSandboxDayIsMarked(t *testing.T) {
+	env := homeEnv(t)
+	run := func(t *testing.T, args ...string) (string, string, error) { return cli{env: env}.run(t, args...) }
+	if _, errOut, err := run(t, "chain", "SPY", "--json", "--sandbox-clock", "2026-11-20T14:00:00-05:00"); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	days := recordDays(t, run)
+	if src, _ := days[0]["sources"].([]any); len(src) != 1 || src[0] != "sandbox" {
+		t.Fatalf("sources %v", days[0]["sources"])
+	}
+	if out, _, err := run(t, "record", "list"); err != nil || !strings.Contains(out, "SOURCE") || !strings.Contains(out, " sandbox") {
+		t.Fatalf("record list: %v\n%s", err, out)
+	}
+	_, errOut, err := run(t, "chain", "SPY", "--json", "--replay", "2026-11-20T14:00:05-05:00")
+	if err != nil || !strings.Contains(errOut, "replaying the recording of the sandbox's simulated market as at") {
+		t.Fatalf("--replay: %v, stderr %q", err, errOut)
+	}
+	res := watchCLI{env: env}.run(t, "replay", "SPY", "--date", "2026-11-20")
+	if res.err != nil || res.cfg == nil || res.cfg.Replay == nil || !strings.HasPrefix(res.cfg.Replay.State(), "REPLAY SANDBOX ") {
+		t.Fatalf("replay screen: %v, stderr %q", res.err, res.errOut)
+	}
+
+	service := chainCLI(t)
+	if _, _, err := service(t, "chain", "SPY", "--json"); err != nil {
+		t.Fatal(err)
+	}
+	days = recordDays(t, service)
+	if src, _ := days[0]["sources"].([]any); len(src) != 1 || !strings.HasPrefix(src[0].(string), "http://127.0.0.1:") {
+		t.Fatalf("a service's day: sources %v", days[0]["sources"])
+	}
+	if _, errOut, err := service(t, "chain", "SPY", "--json", "--replay", "2026-11-20T14:00:05-05:00"); err != nil || strings.Contains(errOut, "sandbox") {
+		t.Fatalf("a service's day replayed: %v, stderr %q", err, errOut)
+	}
+}

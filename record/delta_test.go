@@ -163,7 +163,7 @@ func TestDamagedBaseIsReportedAndItsDeltasSkipped(t *testing.T) {
 func TestFirstFormatReads(t *testing.T) {
 	dir := filepath.Join("testdata", "format1")
 	days, err := record.List(dir)
-	if err != nil || len(days) != 1 || days[0].Answers != 3 || len(days[0].Problems) != 0 {
+	if err != nil || len(days) != 1 || days[0].Answers != 3 || len(days[0].Problems) != 0 || len(days[0].Sources) != 0 {
 		t.Fatalf("list %+v: %v", days, err)
 	}
 	day, err := record.OpenDay(dir, api.NewDate(2026, 11, 20))
@@ -186,6 +186,39 @@ func TestFirstFormatReads(t *testing.T) {
 		}
 		if len(got.Options) == 0 || len(got.Options) != len(want.Options) || got.Timestamp != want.Timestamp || got.Options[len(got.Options)-1] != want.Options[len(want.Options)-1] {
 			t.Fatalf("answer %d replayed as %v, %d contracts; want %v, %d", i, got.Timestamp, len(got.Options), want.Timestamp, len(want.Options))
+		}
+	}
+}
+
+// TestSourceMarksTheDay: a recorder told where its answers come from
+// opens each segment with it; the list and the day say it, a URL's
+// password is never written, and a recording without it has none.
+func TestSourceMarksTheDay(t *testing.T) {
+	for _, c := range []struct{ source, want string }{
+		{record.SandboxSource, "sandbox"},
+		{"https://ann:hunter2@api.example.com/v1", "https://api.example.com/v1"},
+		{"", ""},
+	} {
+		dir := t.TempDir()
+		recordSession(t, dir, 1, record.WithSource(c.source))
+		days, err := record.List(dir)
+		if err != nil || len(days) != 1 {
+			t.Fatalf("list %v: %v", days, err)
+		}
+		if got := strings.Join(days[0].Sources, " "); got != c.want || days[0].Answers != 1 || len(days[0].Problems) != 0 {
+			t.Fatalf("source %q: listed %+v", c.source, days[0])
+		}
+		day, err := record.OpenDay(dir, api.NewDate(2026, 11, 20))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if day.Sandbox() != (c.want == "sandbox") {
+			t.Fatalf("source %q: Sandbox() %v", c.source, day.Sandbox())
+		}
+		day.Close()
+		segs, _ := filepath.Glob(filepath.Join(dir, "2026-11-20", "*.cwr"))
+		if seg, _ := os.ReadFile(segs[0]); bytes.Contains(seg, []byte("hunter2")) {
+			t.Fatal("the URL's password was written")
 		}
 	}
 }

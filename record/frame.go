@@ -20,6 +20,9 @@
 // compressed with S2 and the bytes they insert with zstd (delta.go): the base is
 // the previous body of the same request, and every keyEvery-th body of a
 // request is a whole one, so a body is at most keyEvery-1 steps from one.
+// A source frame ('S', since the second format) opens a segment whose
+// writer knew where its answers came from: JSON, {"source": "sandbox"} or
+// the service's URL.
 // A reader checks each frame's CRC and, past a damaged or cut-off one,
 // looks for the next magic: the rest of the day replays; a delta read
 // back is checked against its hash, and one whose base is missing or
@@ -40,6 +43,7 @@ const (
 	kindBody   = 'B'
 	kindAnswer = 'A'
 	kindDelta  = 'D'
+	kindSource = 'S'
 	// deltaHead is a delta frame's payload before its steps: the body's
 	// hash, its base's hash and the body's length.
 	deltaHead = 20
@@ -67,6 +71,15 @@ type meta struct {
 }
 
 func (m meta) at() time.Time { return time.Unix(0, m.At) }
+
+// SandboxSource is the source of answers from a sandbox's simulated
+// market (WithSource).
+const SandboxSource = "sandbox"
+
+// sourceMeta is a source frame's payload.
+type sourceMeta struct {
+	Source string `json:"source"`
+}
 
 // appendFrame appends one frame of kind to dst, its payload the parts
 // one after the other.
@@ -102,7 +115,7 @@ func parseHeader(b []byte) (header, bool) {
 	case h.size > maxFrame,
 		h.kind == kindBody && h.size < 8,
 		h.kind == kindDelta && h.size < deltaHead,
-		h.kind != kindBody && h.kind != kindDelta && h.kind != kindAnswer:
+		h.kind != kindBody && h.kind != kindDelta && h.kind != kindAnswer && h.kind != kindSource:
 		return header{}, false
 	}
 	return h, true

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -35,6 +36,7 @@ type Recorder struct {
 	dir      string
 	maxBytes int64
 	keyEvery int                                 // every keyEvery-th body of a request is whole
+	source   string                              // where the answers come from (WithSource)
 	open     func(path string) (*os.File, error) // tests: /dev/full
 
 	queue chan api.Answer
@@ -69,6 +71,18 @@ func WithMaxBytes(n int64) Option {
 			r.maxBytes = n
 		}
 	}
+}
+
+// WithSource says where the answers come from: SandboxSource, or the
+// service's URL (written without any user and password in it). Each
+// segment starts with it, so that a sandbox's day never passes for a real
+// one.
+func WithSource(source string) Option {
+	if u, err := url.Parse(source); err == nil && u.User != nil {
+		u.User = nil
+		source = u.String()
+	}
+	return func(r *Recorder) { r.source = source }
 }
 
 // Open starts recording under dir (created if missing).
@@ -192,6 +206,16 @@ func (r *Recorder) segmentFor(day api.Date) error {
 	f, err := r.open(filepath.Join(dir, name))
 	if err != nil {
 		return err
+	}
+	if r.source != "" {
+		js, err := json.Marshal(sourceMeta{Source: r.source})
+		if err == nil {
+			_, err = f.Write(appendFrame(nil, kindSource, js))
+		}
+		if err != nil {
+			_ = f.Close()
+			return err
+		}
 	}
 	r.seg, r.day, r.seen = f, day, map[uint64]int{}
 	r.bases.reset() // a delta's base is in its own day

@@ -36,6 +36,7 @@ type scanned struct {
 	answers  []entry
 	bodies   map[uint64]bodyLoc
 	bytes    int64
+	sources  []string // where the segments' answers came from, each once
 	problems []string // damaged or cut-off segments, one line each
 }
 
@@ -152,8 +153,18 @@ func (s *scanned) scanSegment(path string) error {
 		if ok {
 			payload := make([]byte, h.size)
 			if _, err := f.ReadAt(payload, off+headerSize); err == nil && crc32.Checksum(payload, castagnoli) == h.crc {
+				if h.kind == kindSource {
+					var src sourceMeta
+					if json.Unmarshal(payload, &src) == nil {
+						if !slices.Contains(s.sources, src.Source) {
+							s.sources = append(s.sources, src.Source)
+						}
+						off += headerSize + h.size
+						continue
+					}
+				}
 				var m meta
-				if json.Unmarshal(payload, &m) == nil {
+				if h.kind == kindAnswer && json.Unmarshal(payload, &m) == nil {
 					s.answers = append(s.answers, entry{meta: m, seg: path, seq: len(s.answers)})
 					off += headerSize + h.size
 					continue

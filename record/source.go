@@ -21,6 +21,7 @@ import (
 type Day struct {
 	Date     api.Date
 	Problems []string // damaged or cut-off segments (skipped)
+	Sources  []string // where the answers came from (DayInfo.Sources)
 	byKey    map[string][]entry
 	byFamily map[string][]entry
 	bodies   map[uint64]bodyLoc
@@ -48,7 +49,7 @@ func OpenDay(dir string, day api.Date) (*Day, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Day{Date: day, Problems: s.problems, byKey: map[string][]entry{}, byFamily: map[string][]entry{}, bodies: s.bodies, dec: dec,
+	d := &Day{Date: day, Problems: s.problems, Sources: s.sources, byKey: map[string][]entry{}, byFamily: map[string][]entry{}, bodies: s.bodies, dec: dec,
 		bad: map[uint64]error{}}
 	for _, a := range s.answers {
 		d.byKey[a.Key] = append(d.byKey[a.Key], a)
@@ -65,6 +66,10 @@ func OpenDay(dir string, day api.Date) (*Day, error) {
 	slices.SortFunc(d.times, func(a, b time.Time) int { return a.Compare(b) })
 	return d, nil
 }
+
+// Sandbox reports whether some of the day's answers came from a
+// sandbox's simulated market.
+func (d *Day) Sandbox() bool { return slices.Contains(d.Sources, SandboxSource) }
 
 // Span is the first and the last recorded moment.
 func (d *Day) Span() (first, last time.Time) { return d.times[0], d.times[len(d.times)-1] }
