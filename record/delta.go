@@ -43,12 +43,19 @@ func diff(base, cur, ops, ins []byte) (_, _ []byte, ok bool) {
 			ops = appendStep(ops, n, len(base)-i, 0)
 			return ops, ins, true
 		}
-		ie, je := i, j
-		for ie < len(base) && !isDelim[base[ie]] {
-			ie++
-		}
+		je := j
 		for je < len(cur) && !isDelim[cur[je]] {
 			je++
+		}
+		// Most figures keep their length: when the base has the same
+		// delimiter as far on and the same eight bytes after it (the
+		// next key), its token is taken to end there too. Were that
+		// wrong, the steps would still be right, only longer.
+		ie := i + je - j
+		if ie+9 > len(base) || je+9 > len(cur) || base[ie] != cur[je] ||
+			binary.LittleEndian.Uint64(base[ie+1:]) != binary.LittleEndian.Uint64(cur[je+1:]) {
+			for ie = i; ie < len(base) && !isDelim[base[ie]]; ie++ {
+			}
 		}
 		for ie > i && je > j && base[ie-1] == cur[je-1] {
 			ie--
@@ -114,6 +121,17 @@ func readStep(ops []byte) (copyN, skip, insert uint64, rest []byte, ok bool) {
 func commonPrefix(a, b []byte) int {
 	n := min(len(a), len(b))
 	a, b = a[:n], b[:n]
+	for len(a) >= 16 && len(b) >= 16 {
+		x := binary.LittleEndian.Uint64(a) ^ binary.LittleEndian.Uint64(b)
+		y := binary.LittleEndian.Uint64(a[8:]) ^ binary.LittleEndian.Uint64(b[8:])
+		if x|y != 0 {
+			if x != 0 {
+				return n - len(a) + bits.TrailingZeros64(x)/8
+			}
+			return n - len(a) + 8 + bits.TrailingZeros64(y)/8
+		}
+		a, b = a[16:], b[16:]
+	}
 	for len(a) >= 8 && len(b) >= 8 {
 		if x := binary.LittleEndian.Uint64(a) ^ binary.LittleEndian.Uint64(b); x != 0 {
 			return n - len(a) + bits.TrailingZeros64(x)/8
