@@ -41,8 +41,9 @@ func spyBodies(b *testing.B, n int) [][]byte {
 // refresh on the client's side (receive and decode the whole chain, from
 // a loopback server of recorded sandbox chains), without and with the
 // recorder; cpu-ns/op is the process's CPU time (user and system, the
-// recorder's goroutine included) per refresh. The bound: with is
-// at most 5 % above without.
+// recorder's goroutine included) per refresh, disk-B/op what the
+// recording grew by a refresh. The bound: with is at most 5 %
+// above without.
 func BenchmarkSPYRefresh(b *testing.B) {
 	bodies := spyBodies(b, 16)
 	var next atomic.Int64
@@ -71,9 +72,10 @@ func BenchmarkSPYRefresh(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			opts := []api.Option{api.WithBaseURL(srv.URL)}
 			var rec *record.Recorder
+			dir := b.TempDir()
 			if recording {
 				var err error
-				if rec, err = record.Open(b.TempDir()); err != nil {
+				if rec, err = record.Open(dir); err != nil {
 					b.Fatal(err)
 				}
 				opts = append(opts, api.WithRecorder(rec))
@@ -95,6 +97,7 @@ func BenchmarkSPYRefresh(b *testing.B) {
 				rec.Close() // what is queued is written inside the measure
 			}
 			b.ReportMetric(float64(cpuTime()-start)/float64(n), "cpu-ns/op")
+			b.ReportMetric(float64(dirBytes(b, dir))/float64(n), "disk-B/op")
 		})
 	}
 }
