@@ -17,6 +17,8 @@ import (
 // 204 once, in the one place answers arrive (do), so the screen, the
 // headless commands and serve's desk all record through it. Recording is
 // best effort: it never fails a request, costs no request and no point.
+// Record may keep a.Body as it is, without a copy: the client and its
+// decoders never write into a body once it is received.
 type Recorder interface {
 	Record(a Answer)
 }

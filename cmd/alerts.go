@@ -76,6 +76,7 @@ this terminal shows desktop notifications, and sends one.`,
 	fl.StringVar(&o.Mode, "mode", "", "data path: live or delayed (default the config file's mode, else live)")
 	fl.StringVar(&o.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/chainwatch/config.toml)")
 	addServiceFlags(cmd, &o.Service)
+	fl.BoolVar(&o.NoRecord, "no-record", false, "with --watch: record nothing of this run (the flight recorder; `chainwatch record list`)")
 	addClockFlags(cmd, &o.SandboxClock, &o.SandboxSpeed, "sandbox-clock", "sandbox-speed")
 	cmd.MarkFlagsMutuallyExclusive("watch", "log", "cost", "check-terminal")
 	cmd.AddCommand(newCmdAlertsTest(deps))

@@ -163,7 +163,8 @@ func scanRunner(client *api.Client, mode api.Mode, now func() time.Time) func(co
 
 // connect opens the session and its client, on the service's clock from
 // then on, as execute does for the other commands (the rules watch today:
-// no store of past days); the caller closes the session.
+// no store of past days), recording its answers as they do; the caller
+// closes the session, and with it the recorder.
 func (o *AlertsOptions) connect(fc config.File, mode api.Mode) (*api.Client, *session, error) {
 	svc := o.Service
 	svc.file = &fc.Service
@@ -176,7 +177,14 @@ func (o *AlertsOptions) connect(fc config.File, mode api.Mode) (*api.Client, *se
 		sess.close()
 		return nil, nil, badInput(fmt.Errorf("--sandbox-clock sets the embedded sandbox's clock, but chainwatch is using %s", sess.source))
 	}
-	client, err := api.NewClient(api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(o.Now))
+	rec := openRecorder(o.Getenv, o.NoRecord, fc.Record, sess, o.ErrOut)
+	closeSession := sess.close
+	sess.close = func() error {
+		closeRecorder(rec, o.ErrOut)
+		return closeSession()
+	}
+	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(o.Now)}
+	client, err := api.NewClient(append(opts, withRecorder(rec)...)...)
 	if err != nil {
 		sess.close()
 		return nil, nil, err

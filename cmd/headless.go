@@ -321,7 +321,7 @@ func (h *headless) connect(fc config.File, mode api.Mode) (client *api.Client, s
 		return nil, nil, nil, badInput(fmt.Errorf("--sandbox-clock sets the embedded sandbox's clock, but chainwatch is using %s", sess.source))
 	}
 	store := openHistory(h.Context, h.Getenv, h.NoHistory, sess, h.ErrOut)
-	rec := openRecorder(h.Getenv, h.NoRecord, fc.Record, h.ErrOut)
+	rec := openRecorder(h.Getenv, h.NoRecord, fc.Record, sess, h.ErrOut)
 	done = func() {
 		closeRecorder(rec, h.ErrOut)
 		closeHistory(store, h.ErrOut)

@@ -79,6 +79,7 @@ at once take turns (the second waits, then buys nothing twice).`,
 	fl.IntVar(&o.Budget, "budget", 0, "points the backfill may spend without asking (default: the config file's [budget])")
 	fl.StringVar(&o.Mode, "mode", "", "data path: live or delayed (a past day costs the same on both)")
 	fl.StringVar(&o.ConfigPath, "config", "", "config file (default $XDG_CONFIG_HOME/chainwatch/config.toml)")
+	fl.BoolVar(&o.NoRecord, "no-record", false, "record nothing of this run (the flight recorder; `chainwatch record list`)")
 	addServiceFlags(cmd, &o.Service)
 	addClockFlags(cmd, &o.SandboxClock, &o.SandboxSpeed, "sandbox-clock", "sandbox-speed")
 	return cmd
@@ -127,7 +128,11 @@ func historyBackfillRun(o *HistoryBackfillOptions) error {
 		return fmt.Errorf("backfill needs the store: %w", storeError(err))
 	}
 	defer closeHistory(store, o.ErrOut)
-	client, err := api.NewClient(api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(o.Now), api.WithHistory(store))
+	// What it buys is recorded too, as every other command's answers.
+	rec := openRecorder(o.Getenv, o.NoRecord, fc.Record, sess, o.ErrOut)
+	defer closeRecorder(rec, o.ErrOut)
+	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(o.Now), api.WithHistory(store)}
+	client, err := api.NewClient(append(opts, withRecorder(rec)...)...)
 	if err != nil {
 		return err
 	}

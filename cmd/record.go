@@ -72,8 +72,10 @@ func newCmdRecordList(deps Deps) *cobra.Command {
 		Use:   "list",
 		Short: "List the recorded days: symbols, answers, bytes and the span of times",
 		Long: `list says of each recorded day which symbols it holds, how many answers, its
-size on disk and the first and last answer's time (the service's). A damaged or
-cut-off segment is named on stderr; its other answers still count and replay.`,
+size on disk, the first and last answer's time (the service's) and where the
+answers came from: "sandbox" for a sandbox's simulated market, else the
+service's URL. A damaged or cut-off segment is named on stderr; its other
+answers still count and replay.`,
 		Example: `  chainwatch record list
   chainwatch record list --json`,
 		Args: cobra.NoArgs,
@@ -88,7 +90,7 @@ cut-off segment is named on stderr; its other answers still count and replay.`,
 }
 
 // recordKeys are record list's fields.
-var recordKeys = []string{"date", "symbols", "answers", "bytes", "first", "last"}
+var recordKeys = []string{"date", "symbols", "answers", "bytes", "first", "last", "sources"}
 
 func recordListRun(o *RecordOptions) error {
 	format := o.Export.format()
@@ -103,17 +105,17 @@ func recordListRun(o *RecordOptions) error {
 	if err != nil {
 		return err
 	}
-	e := Export{Keys: recordKeys, Table: Table{Head: []string{"DATE", "SYMBOLS", "ANSWERS", "SIZE", "FIRST", "LAST"},
-		Numeric: []bool{false, false, true, true, false, false}, Max: []int{0, 40}}}
+	e := Export{Keys: recordKeys, Table: Table{Head: []string{"DATE", "SYMBOLS", "ANSWERS", "SIZE", "FIRST", "LAST", "SOURCE"},
+		Numeric: []bool{false, false, true, true, false, false, false}, Max: []int{0, 40}}}
 	answers := 0
 	for _, d := range days {
 		for _, p := range d.Problems {
 			fmt.Fprintf(o.ErrOut, "chainwatch: warning: recording of %s: %s\n", d.Date, text.OneLine(p, 0))
 		}
 		first, last := d.First.In(api.Eastern), d.Last.In(api.Eastern)
-		e.Records = append(e.Records, []any{d.Date, d.Symbols, d.Answers, d.Bytes, first.Format(time.RFC3339), last.Format(time.RFC3339)})
+		e.Records = append(e.Records, []any{d.Date, d.Symbols, d.Answers, d.Bytes, first.Format(time.RFC3339), last.Format(time.RFC3339), d.Sources})
 		e.Table.Rows = append(e.Table.Rows, []string{d.Date, strings.Join(d.Symbols, " "), fmt.Sprint(d.Answers), byteSize(d.Bytes),
-			first.Format("15:04:05"), last.Format("15:04:05")})
+			first.Format("15:04:05"), last.Format("15:04:05"), strings.Join(d.Sources, " ")})
 		answers += d.Answers
 	}
 	if err := format.WriteContext(o.Context, o.Out, e); err != nil {

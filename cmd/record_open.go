@@ -10,17 +10,19 @@ import (
 )
 
 // openRecorder starts the flight recorder for a run that talks to the
-// service, or returns nil (with the reason on errOut when it is a
+// service of sess, or returns nil (with the reason on errOut when it is a
 // trouble) to run without it: off by --no-record or the config's
-// [record] enabled = false, or a folder that cannot be made.
-func openRecorder(getenv func(string) string, off bool, rc config.Record, errOut io.Writer) *record.Recorder {
+// [record] enabled = false, or a folder that cannot be made. The
+// recording says where its answers come from (the sandbox or the
+// service's URL, as the store of past days keeps them apart).
+func openRecorder(getenv func(string) string, off bool, rc config.Record, sess *session, errOut io.Writer) *record.Recorder {
 	if off || !rc.On() {
 		return nil
 	}
 	dir, err := config.RecordDir(getenv)
 	if err == nil {
 		var r *record.Recorder
-		if r, err = record.Open(dir, record.WithMaxBytes(rc.MaxBytes())); err == nil {
+		if r, err = record.Open(dir, record.WithMaxBytes(rc.MaxBytes()), record.WithSource(recordSource(sess))); err == nil {
 			return r
 		}
 	}
@@ -50,4 +52,12 @@ func closeRecorder(r *record.Recorder, errOut io.Writer) {
 	if err != nil {
 		fmt.Fprintf(errOut, "chainwatch: warning: recording: %v\n", err)
 	}
+}
+
+// recordSource is where sess's answers come from, for the recording.
+func recordSource(sess *session) string {
+	if sess.source == fromEmbeddedSandbox {
+		return record.SandboxSource
+	}
+	return historyService(sess)
 }

@@ -59,7 +59,7 @@ func (h *headless) executeReplay(format Format, fc config.File, mode api.Mode, j
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(h.ErrOut, "chainwatch: replaying the recording as at %s: nothing is sent, 0 points\n", h.replayAt.Format(time.RFC3339))
+	fmt.Fprintf(h.ErrOut, "chainwatch: replaying the recording%s as at %s: nothing is sent, 0 points\n", sandboxNote(day), h.replayAt.Format(time.RFC3339))
 	err = h.run(client, mode, format, fc, j)
 	if api.IsNotRecorded(err) && !errors.As(err, new(noDataError)) {
 		return noData(err)
@@ -92,4 +92,13 @@ func nearestDays(dir string, at time.Time) []time.Time {
 		}
 	}
 	return out
+}
+
+// sandboxNote marks a replay of a day recorded from a sandbox, so that
+// its simulated market never passes for a real one.
+func sandboxNote(day *record.Day) string {
+	if day.Sandbox() {
+		return " of the sandbox's simulated market"
+	}
+	return ""
 }

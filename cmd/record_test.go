@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"chainwatch/config"
+	"chainwatch/record"
 	"chainwatch/sandbox"
 )
 
@@ -191,5 +193,88 @@ func TestAlertsTestOnARecordedDay(t *testing.T) {
 	}
 	if _, _, err := c.run(t, "alerts", "test", "--config", cfg, "--replay", "2026-11-19"); exitCode(err) != 3 {
 		t.Fatalf("an unrecorded day: %v", err)
+	}
+}
+
+// recordedAnswers counts the answers recorded under env's data folder,
+// read while a command may still be writing.
+func recordedAnswers(t *testing.T, env map[string]string) int {
+	t.Helper()
+	days, err := record.List(filepath.Join(env["XDG_DATA_HOME"], "chainwatch", config.RecordDirName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range days {
+		n += d.Answers
+	}
+	return n
+}
+
+// TestAlertsWatchAndBackfillAreRecorded: `alerts --watch` and `history
+// backfill` build clients of their own; their answers are recorded as
+// every other command's, and --no-record keeps nothing of a backfill.
+func TestAlertsWatchAndBackfillAreRecorded(t *testing.T) {
+	env := alertsEnv(t, "")
+	watchAlertsFor(t, env, func(string) bool { return recordedAnswers(t, env) > 0 },
+		"--sandbox-clock", "2026-11-24T10:30:00-05:00", "--sandbox-speed", "600")
+	days := recordDays(t, func(t *testing.T, args ...string) (string, string, error) {
+		return cli{env: env, now: clockAt}.run(t, args...)
+	})
+	if len(days) != 1 || days[0]["date"] != "2026-11-24" || days[0]["answers"].(float64) < 1 {
+		t.Fatalf("alerts --watch recorded %v", days)
+	}
+
+	for _, noRecord := range []bool{false, true} {
+		env, _ := quotesEnv(t)
+		args := []string{"history", "backfill", "SPY", "--days", "3"}
+		if noRecord {
+			args = append(args, "--no-record")
+		}
+		if _, errOut, err := (cli{env: env, now: clockAt}).run(t, args...); err != nil {
+			t.Fatalf("%v\n%s", err, errOut)
+		}
+		if n := recordedAnswers(t, env); (n >= 3) == noRecord || (noRecord && n != 0) {
+			t.Fatalf("backfill (--no-record %v) recorded %d answers", noRecord, n)
+		}
+	}
+}
+
+// TestSandboxDayIsMarked: a day recorded from the embedded sandbox says
+// so in record list, in --replay's notice and on the replay screen's
+// badge; a day from a service (here a sandbox reached by its URL, as any
+// service is) names the URL and none of that.
+func TestSandboxDayIsMarked(t *testing.T) {
+	env := homeEnv(t)
+	run := func(t *testing.T, args ...string) (string, string, error) { return cli{env: env}.run(t, args...) }
+	if _, errOut, err := run(t, "chain", "SPY", "--json", "--sandbox-clock", "2026-11-20T14:00:00-05:00"); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	days := recordDays(t, run)
+	if src, _ := days[0]["sources"].([]any); len(src) != 1 || src[0] != "sandbox" {
+		t.Fatalf("sources %v", days[0]["sources"])
+	}
+	if out, _, err := run(t, "record", "list"); err != nil || !strings.Contains(out, "SOURCE") || !strings.Contains(out, " sandbox") {
+		t.Fatalf("record list: %v\n%s", err, out)
+	}
+	_, errOut, err := run(t, "chain", "SPY", "--json", "--replay", "2026-11-20T14:00:05-05:00")
+	if err != nil || !strings.Contains(errOut, "replaying the recording of the sandbox's simulated market as at") {
+		t.Fatalf("--replay: %v, stderr %q", err, errOut)
+	}
+	res := watchCLI{env: env}.run(t, "replay", "SPY", "--date", "2026-11-20")
+	if res.err != nil || res.cfg == nil || res.cfg.Replay == nil || !strings.HasPrefix(res.cfg.Replay.State(), "REPLAY SANDBOX ") {
+		t.Fatalf("replay screen: %v, stderr %q", res.err, res.errOut)
+	}
+
+	service := chainCLI(t)
+	if _, _, err := service(t, "chain", "SPY", "--json"); err != nil {
+		t.Fatal(err)
+	}
+	days = recordDays(t, service)
+	if src, _ := days[0]["sources"].([]any); len(src) != 1 || !strings.HasPrefix(src[0].(string), "http://127.0.0.1:") {
+		t.Fatalf("a service's day: sources %v", days[0]["sources"])
+	}
+	if _, errOut, err := service(t, "chain", "SPY", "--json", "--replay", "2026-11-20T14:00:05-05:00"); err != nil || strings.Contains(errOut, "sandbox") {
+		t.Fatalf("a service's day replayed: %v, stderr %q", err, errOut)
 	}
 }

@@ -109,13 +109,16 @@ func (r *replaySpec) open(o *WatchOptions, set watchSettings) (*watchConn, error
 	}
 	r.clock = newReplayClock(start, r.speed)
 	r.clock.first, r.clock.last = first, last
+	if rec.Sandbox() {
+		r.clock.badge = "REPLAY SANDBOX"
+	}
 	o.Now = r.clock.Now
 	client, err := api.NewClient(api.WithBaseURL(replayBaseURL), api.WithMode(set.mode), api.WithClock(o.Now), api.WithReplay(rec.At(o.Now)))
 	if err != nil {
 		rec.Close()
 		return nil, err
 	}
-	return &watchConn{client: client, source: sourceReplay, baseURL: "recording of " + day.String(), closers: []func(){rec.Close}}, nil
+	return &watchConn{client: client, source: sourceReplay, baseURL: "recording of " + day.String() + sandboxNote(rec), closers: []func(){rec.Close}}, nil
 }
 
 // atOn is --at on day, Eastern.
@@ -139,10 +142,11 @@ type replayClock struct {
 	paused bool
 	// first and last bound a jump: the recorded span.
 	first, last time.Time
+	badge       string // REPLAY, or REPLAY SANDBOX for a sandbox's day
 }
 
 func newReplayClock(start time.Time, speed float64) *replayClock {
-	return &replayClock{base: start, wall: time.Now(), speed: speed}
+	return &replayClock{base: start, wall: time.Now(), speed: speed, badge: sourceReplay}
 }
 
 // Now is the replay's moment.
@@ -200,7 +204,7 @@ func (c *replayClock) Jump(d time.Duration) {
 func (c *replayClock) State() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := "REPLAY " + c.nowLocked().In(api.Eastern).Format("15:04:05")
+	s := c.badge + " " + c.nowLocked().In(api.Eastern).Format("15:04:05")
 	if c.paused {
 		return s + " paused"
 	}

@@ -350,7 +350,7 @@ func openWatchConn(o *WatchOptions, set watchSettings, sandboxClocked bool) (*wa
 	}
 	store := openHistory(context.Background(), o.Getenv, o.Flags.noHistory, sess, o.ErrOut, historyLog(o.Log)...)
 	conn.closers = append(conn.closers, func() { closeHistory(store, o.ErrOut) })
-	rec := openRecorder(o.Getenv, o.Flags.noRecord, set.record, o.ErrOut)
+	rec := openRecorder(o.Getenv, o.Flags.noRecord, set.record, sess, o.ErrOut)
 	conn.closers = append(conn.closers, func() { closeRecorder(rec, o.ErrOut) })
 	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(set.mode), api.WithClock(o.Now)}
 	opts = append(opts, withRecorder(rec)...)

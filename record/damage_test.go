@@ -51,12 +51,12 @@ func TestDamagedSegmentIsReportedAndSkipped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	answers, bodies := frames(seg, 'A'), frames(seg, 'B')
-	if len(answers) != 4 || len(bodies) != 4 {
-		t.Fatalf("%d answer and %d body frames, want 4 and 4", len(answers), len(bodies))
+	answers, bodies := frames(seg, 'A'), append(frames(seg, 'B'), frames(seg, 'D')...)
+	if len(answers) != 4 || len(bodies) != 4 || len(frames(seg, 'D')) != 3 {
+		t.Fatalf("%d answer and %d body frames (%d deltas), want 4 and 4 (3)", len(answers), len(bodies), len(frames(seg, 'D')))
 	}
 	seg[answers[1]+20] ^= 0xff // the second answer's facts
-	seg[bodies[3]+40] ^= 0xff  // the fourth answer's body
+	seg[bodies[3]+40] ^= 0xff  // the fourth answer's body (a delta)
 	cut := append([]byte(nil), seg[bodies[0]:bodies[0]+100]...)
 	seg = append(seg, cut...) // a body frame cut off by a crash
 	if err := os.WriteFile(segs[0], seg, 0o600); err != nil {

@@ -14,13 +14,16 @@ import (
 
 // DayInfo is what `chainwatch record list` says of a recorded day.
 type DayInfo struct {
-	Date     string    `json:"date"`
-	Symbols  []string  `json:"symbols"`
-	Answers  int       `json:"answers"`
-	Bytes    int64     `json:"bytes"`
-	First    time.Time `json:"first"`
-	Last     time.Time `json:"last"`
-	Problems []string  `json:"problems,omitempty"`
+	Date    string    `json:"date"`
+	Symbols []string  `json:"symbols"`
+	Answers int       `json:"answers"`
+	Bytes   int64     `json:"bytes"`
+	First   time.Time `json:"first"`
+	Last    time.Time `json:"last"`
+	// Sources say where the answers came from (SandboxSource, a
+	// service's URL); none for a recording of the first format.
+	Sources  []string `json:"sources"`
+	Problems []string `json:"problems,omitempty"`
 }
 
 // days lists the day folders under dir, oldest first.
@@ -54,7 +57,8 @@ func List(dir string) ([]DayInfo, error) {
 		if err != nil {
 			return nil, fmt.Errorf("recording: %w", err)
 		}
-		info := DayInfo{Date: d.String(), Answers: len(s.answers), Bytes: s.bytes, Problems: s.problems, Symbols: []string{}}
+		info := DayInfo{Date: d.String(), Answers: len(s.answers), Bytes: s.bytes, Problems: s.problems, Symbols: []string{},
+			Sources: append([]string{}, s.sources...)}
 		for i, a := range s.answers {
 			t := a.at()
 			if i == 0 || t.Before(info.First) {

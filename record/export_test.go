@@ -7,3 +7,9 @@ import "os"
 func WithOpener(open func(path string) (*os.File, error)) Option {
 	return func(r *Recorder) { r.open = open }
 }
+
+// WithKeyEvery writes every n-th body of a request whole: a test sees
+// the whole bodies and the deltas of a few answers.
+func WithKeyEvery(n int) Option {
+	return func(r *Recorder) { r.keyEvery = n }
+}

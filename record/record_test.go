@@ -158,7 +158,7 @@ func replayClient(t *testing.T, day *record.Day, at time.Time) *api.Client {
 	return c
 }
 
-func dirBytes(t *testing.T, dir string) int64 {
+func dirBytes(t testing.TB, dir string) int64 {
 	t.Helper()
 	var n int64
 	err := filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {

@@ -1,10 +1,10 @@
 package record
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -28,12 +28,15 @@ const DefaultMaxBytes = 2 << 30
 const queueLen = 64
 
 // Recorder appends every answer handed to it (api.Recorder) to the day's
-// segment of this process. Hashing and copying happen in Record; the
-// compressing and writing on the recorder's own goroutine, off the path
-// of the fetch.
+// segment of this process. Record only queues the answer (its body is the
+// client's, never written again, so it is not copied); hashing, diffing,
+// compressing and writing happen on the recorder's own goroutine, off the
+// path of the fetch.
 type Recorder struct {
 	dir      string
 	maxBytes int64
+	keyEvery int                                 // every keyEvery-th body of a request is whole
+	source   string                              // where the answers come from (WithSource)
 	open     func(path string) (*os.File, error) // tests: /dev/full
 
 	queue chan api.Answer
@@ -44,13 +47,18 @@ type Recorder struct {
 	notice atomic.Pointer[string]
 
 	// the writer goroutine's own
-	day     api.Date
-	seg     *os.File
-	seen    map[uint64]bool // bodies already in this day's segment
-	enc     *zstd.Encoder
-	buf     []byte
-	written int64 // since the last pruning
-	stopped bool
+	day       api.Date
+	seg       *os.File
+	seen      map[uint64]int // bodies already in this day's segment: their depth
+	bases     bases
+	enc       *zstd.Encoder
+	buf       []byte // the frames of one answer
+	ops       []byte // a delta's steps (bases.go), kept from one to the next
+	ins       []byte
+	packedIns []byte
+	packed    []byte
+	written   int64 // since the last pruning
+	stopped   bool
 }
 
 // Option configures a Recorder.
@@ -65,6 +73,18 @@ func WithMaxBytes(n int64) Option {
 	}
 }
 
+// WithSource says where the answers come from: SandboxSource, or the
+// service's URL (written without any user and password in it). Each
+// segment starts with it, so that a sandbox's day never passes for a real
+// one.
+func WithSource(source string) Option {
+	if u, err := url.Parse(source); err == nil && u.User != nil {
+		u.User = nil
+		source = u.String()
+	}
+	return func(r *Recorder) { r.source = source }
+}
+
 // Open starts recording under dir (created if missing).
 func Open(dir string, opts ...Option) (*Recorder, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -74,7 +94,7 @@ func Open(dir string, opts ...Option) (*Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Recorder{dir: dir, maxBytes: DefaultMaxBytes, open: createSegment, enc: enc,
+	r := &Recorder{dir: dir, maxBytes: DefaultMaxBytes, keyEvery: keyEvery, open: createSegment, enc: enc,
 		queue: make(chan api.Answer, queueLen), done: make(chan struct{})}
 	for _, o := range opts {
 		o(r)
@@ -83,14 +103,13 @@ func Open(dir string, opts ...Option) (*Recorder, error) {
 	return r, nil
 }
 
-// Record keeps a copy of a: the caller goes on to decode its body.
+// Record queues a to be written; it keeps a.Body as it is (api.Recorder).
 func (r *Recorder) Record(a api.Answer) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed || r.notice.Load() != nil {
 		return
 	}
-	a.Body = append([]byte(nil), a.Body...)
 	r.queue <- a
 }
 
@@ -138,12 +157,12 @@ func (r *Recorder) write(a api.Answer) {
 	m := meta{Key: a.Key, Family: a.Family, At: a.At.UnixNano(), Status: a.Status, Cost: a.Cost, Endpoint: int(a.Endpoint),
 		Mode: string(a.Mode), Symbol: symbolOf(a), Size: len(a.Body)}
 	r.buf = r.buf[:0]
+	depth := 0
 	if len(a.Body) > 0 {
 		m.Body = xxhash.Sum64(a.Body)
-		if !r.seen[m.Body] {
-			payload := binary.LittleEndian.AppendUint64(nil, m.Body)
-			payload = r.enc.EncodeAll(a.Body, payload)
-			r.buf = appendFrame(r.buf, kindBody, payload)
+		var kept bool
+		if depth, kept = r.seen[m.Body]; !kept {
+			depth = r.appendBody(a.Key, m.Body, a.Body)
 		}
 	}
 	js, err := json.Marshal(m)
@@ -157,7 +176,10 @@ func (r *Recorder) write(a api.Answer) {
 		return
 	}
 	if m.Body != 0 {
-		r.seen[m.Body] = true
+		r.seen[m.Body] = depth
+		if len(a.Body) >= minDelta {
+			r.bases.put(base{key: a.Key, hash: m.Body, body: a.Body, depth: depth})
+		}
 	}
 	r.written += int64(len(r.buf))
 	if r.written > r.maxBytes/64 {
@@ -185,7 +207,18 @@ func (r *Recorder) segmentFor(day api.Date) error {
 	if err != nil {
 		return err
 	}
-	r.seg, r.day, r.seen = f, day, map[uint64]bool{}
+	if r.source != "" {
+		js, err := json.Marshal(sourceMeta{Source: r.source})
+		if err == nil {
+			_, err = f.Write(appendFrame(nil, kindSource, js))
+		}
+		if err != nil {
+			_ = f.Close()
+			return err
+		}
+	}
+	r.seg, r.day, r.seen = f, day, map[uint64]int{}
+	r.bases.reset() // a delta's base is in its own day
 	_ = pruneToCap(r.dir, r.maxBytes, day)
 	return nil
 }

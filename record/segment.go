@@ -21,12 +21,14 @@ type entry struct {
 	seq int // its order in the day's reading: ties of the Date's whole second
 }
 
-// bodyLoc is where a body frame's payload is.
+// bodyLoc is where a body or delta frame's payload is.
 type bodyLoc struct {
-	seg  string
-	off  int64 // of the payload
-	size int64
-	crc  uint32
+	seg   string
+	off   int64 // of the payload
+	size  int64
+	crc   uint32
+	delta bool
+	base  uint64 // a delta's base's hash
 }
 
 // scanned is what reading a day's segments found.
@@ -34,6 +36,7 @@ type scanned struct {
 	answers  []entry
 	bodies   map[uint64]bodyLoc
 	bytes    int64
+	sources  []string // where the segments' answers came from, each once
 	problems []string // damaged or cut-off segments, one line each
 }
 
@@ -66,7 +69,49 @@ func scanDay(dayDir string) (scanned, error) {
 			s.problems = append(s.problems, fmt.Sprintf("%s: %v; skipped", filepath.Base(p), err))
 		}
 	}
+	if n := s.unrooted(); n > 0 {
+		s.problems = append(s.problems, fmt.Sprintf("%d deltas rest on a body that is damaged or missing; their answers give way to the ones before them", n))
+	}
 	return s, nil
+}
+
+// unrooted counts the deltas that do not lead back to a whole body (a
+// base lost to damage), each once.
+func (s *scanned) unrooted() int {
+	rooted := map[uint64]bool{} // settled: whether it leads to a whole body
+	n := 0
+	for hash, loc := range s.bodies {
+		if !loc.delta {
+			continue
+		}
+		var path []uint64
+		ok, h := false, hash
+		for depth := 0; ; depth++ {
+			if r, settled := rooted[h]; settled {
+				ok = r
+				break
+			}
+			l, found := s.bodies[h]
+			if !found || depth > maxDepth {
+				break
+			}
+			if !l.delta {
+				ok = true
+				break
+			}
+			path = append(path, h)
+			h = l.base
+		}
+		for _, p := range path {
+			if _, settled := rooted[p]; !settled {
+				rooted[p] = ok
+				if !ok {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }
 
 // scanSegment reads one segment. A frame that does not check out is
@@ -85,7 +130,7 @@ func (s *scanned) scanSegment(path string) error {
 	end := fi.Size()
 	s.bytes += end
 	name := filepath.Base(path)
-	var hb [headerSize + 8]byte
+	var hb [headerSize + deltaHead]byte
 	for off := int64(0); off < end; {
 		n, _ := f.ReadAt(hb[:], off)
 		h, ok := parseHeader(hb[:n])
@@ -93,10 +138,14 @@ func (s *scanned) scanSegment(path string) error {
 			s.problems = append(s.problems, fmt.Sprintf("%s: cut off at byte %d; the answers before it replay", name, off))
 			return nil
 		}
-		if ok && h.kind == kindBody {
+		if ok && (h.kind == kindBody || h.kind == kindDelta) {
 			hash := binary.LittleEndian.Uint64(hb[headerSize:])
 			if _, dup := s.bodies[hash]; !dup {
-				s.bodies[hash] = bodyLoc{seg: path, off: off + headerSize, size: h.size, crc: h.crc}
+				loc := bodyLoc{seg: path, off: off + headerSize, size: h.size, crc: h.crc, delta: h.kind == kindDelta}
+				if loc.delta {
+					loc.base = binary.LittleEndian.Uint64(hb[headerSize+8:])
+				}
+				s.bodies[hash] = loc
 			}
 			off += headerSize + h.size
 			continue
@@ -104,8 +153,18 @@ func (s *scanned) scanSegment(path string) error {
 		if ok {
 			payload := make([]byte, h.size)
 			if _, err := f.ReadAt(payload, off+headerSize); err == nil && crc32.Checksum(payload, castagnoli) == h.crc {
+				if h.kind == kindSource {
+					var src sourceMeta
+					if json.Unmarshal(payload, &src) == nil {
+						if !slices.Contains(s.sources, src.Source) {
+							s.sources = append(s.sources, src.Source)
+						}
+						off += headerSize + h.size
+						continue
+					}
+				}
 				var m meta
-				if json.Unmarshal(payload, &m) == nil {
+				if h.kind == kindAnswer && json.Unmarshal(payload, &m) == nil {
 					s.answers = append(s.answers, entry{meta: m, seg: path, seq: len(s.answers)})
 					off += headerSize + h.size
 					continue

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -23,13 +21,16 @@ import (
 type Day struct {
 	Date     api.Date
 	Problems []string // damaged or cut-off segments (skipped)
+	Sources  []string // where the answers came from (DayInfo.Sources)
 	byKey    map[string][]entry
 	byFamily map[string][]entry
 	bodies   map[uint64]bodyLoc
 	times    []time.Time // every answer's moment, sorted
 
-	mu  sync.Mutex
-	dec *zstd.Decoder
+	mu    sync.Mutex // guards what follows: reading bodies back
+	dec   *zstd.Decoder
+	cache []readBody       // the latest bodies read, oldest first
+	bad   map[uint64]error // bodies that did not read back
 }
 
 // ErrNoDay is a day with nothing recorded.
@@ -48,7 +49,8 @@ func OpenDay(dir string, day api.Date) (*Day, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Day{Date: day, Problems: s.problems, byKey: map[string][]entry{}, byFamily: map[string][]entry{}, bodies: s.bodies, dec: dec}
+	d := &Day{Date: day, Problems: s.problems, Sources: s.sources, byKey: map[string][]entry{}, byFamily: map[string][]entry{}, bodies: s.bodies, dec: dec,
+		bad: map[uint64]error{}}
 	for _, a := range s.answers {
 		d.byKey[a.Key] = append(d.byKey[a.Key], a)
 		if a.Family != "" {
@@ -64,6 +66,10 @@ func OpenDay(dir string, day api.Date) (*Day, error) {
 	slices.SortFunc(d.times, func(a, b time.Time) int { return a.Compare(b) })
 	return d, nil
 }
+
+// Sandbox reports whether some of the day's answers came from a
+// sandbox's simulated market.
+func (d *Day) Sandbox() bool { return slices.Contains(d.Sources, SandboxSource) }
 
 // Span is the first and the last recorded moment.
 func (d *Day) Span() (first, last time.Time) { return d.times[0], d.times[len(d.times)-1] }
@@ -144,30 +150,4 @@ func (d *Day) nearest(at time.Time) []time.Time {
 func answerOf(m meta, body []byte) api.Answer {
 	return api.Answer{Key: m.Key, Status: m.Status, Body: body, At: m.at(), Cost: m.Cost,
 		Endpoint: api.Endpoint(m.Endpoint), Mode: api.Mode(m.Mode)}
-}
-
-// body reads and checks the body an answer names.
-func (d *Day) body(m meta) ([]byte, error) {
-	if m.Size == 0 {
-		return nil, nil
-	}
-	loc, ok := d.bodies[m.Body]
-	if !ok {
-		return nil, errors.New("its body is not in the recording")
-	}
-	f, err := os.Open(loc.seg)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	payload := make([]byte, loc.size)
-	if _, err := f.ReadAt(payload, loc.off); err != nil {
-		return nil, err
-	}
-	if crc32.Checksum(payload, castagnoli) != loc.crc {
-		return nil, errors.New("its body is damaged")
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.dec.DecodeAll(payload[8:], make([]byte, 0, m.Size))
 }
