@@ -97,7 +97,9 @@ func (c *Client) Replaying() bool { return c.replay != nil }
 // replayModeKey carries a replayed request's mode in its context.
 type replayModeKey struct{}
 
-func withReplayMode(ctx context.Context, m Mode) context.Context {
+// WithReplayMode is ctx telling a Replay the mode of the request it
+// answers (ReplayMode).
+func WithReplayMode(ctx context.Context, m Mode) context.Context {
 	return context.WithValue(ctx, replayModeKey{}, m)
 }
 
@@ -148,7 +150,7 @@ func (c *Client) replayKeys(cl call) []string {
 // replayed answers cl from the recording: 0 points, FromRecording.
 func (c *Client) replayed(ctx context.Context, cl call) ([]byte, *Response, error) {
 	resp := &Response{Endpoint: cl.endpoint, Mode: cl.mode, Historical: cl.historical, FromRecording: true}
-	a, err := c.replay.Replay(withReplayMode(ctx, cl.mode), c.replayKeys(cl))
+	a, err := c.replay.Replay(WithReplayMode(ctx, cl.mode), c.replayKeys(cl))
 	var nr *NotRecordedError
 	if errors.As(err, &nr) {
 		// The request as a person reads it, not the recording's key.
