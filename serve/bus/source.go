@@ -138,12 +138,19 @@ func (s *Source) takeLock(ctx context.Context) error {
 		return fmt.Errorf("the bus's source lock: %w", err)
 	}
 	s.lock = kv
-	s.rev, err = kv.Create(ctx, lockKey, encodeJSON(lockInfo{Host: s.o.Host, Since: s.since}))
+	rev, err := kv.Create(ctx, lockKey, encodeJSON(lockInfo{Host: s.o.Host, Since: s.since}))
+	if err == nil {
+		s.rev = rev
+	}
 	if errors.Is(err, jetstream.ErrKeyExists) {
 		taken := &TakenError{Host: "another serve"}
 		if e, gerr := kv.Get(ctx, lockKey); gerr == nil {
 			var li lockInfo
 			if json.Unmarshal(e.Value(), &li) == nil {
+				if li.Host == s.o.Host && li.Since.Equal(s.since) {
+					s.rev = e.Revision() // ours: an update that timed out had landed
+					return nil
+				}
 				taken.Host, taken.Since = li.Host, li.Since
 			}
 		}

@@ -144,22 +144,34 @@ func (s *Source) beating() {
 	}
 }
 
+// retake takes the lock again after it lapsed (the bus was away longer
+// than its TTL, or restarted without its store: then the streams are made
+// again too), unless another source took it meanwhile.
+func (s *Source) retake() {
+	ctx, stop := context.WithTimeout(s.ctx, 5*time.Second)
+	defer stop()
+	err := s.takeLock(ctx)
+	var taken *TakenError
+	switch {
+	case errors.As(err, &taken):
+		s.o.Log.Error("bus: another source took the bus while this one was away", "source", taken.Host)
+	case err == nil:
+		if err := s.makeStreams(ctx); err != nil {
+			s.o.Log.Warn("bus: streams", "err", err)
+		}
+	}
+}
+
 func (s *Source) beat() {
 	li := lockInfo{Host: s.o.Host, Since: s.since}
 	_ = s.nc.Publish(subjSource, encodeJSON(lockInfo{Host: s.o.Host, Since: s.since, Now: s.o.Clock()}))
 	ctx, stop := context.WithTimeout(s.ctx, beat)
 	defer stop()
 	rev, err := s.lock.Update(ctx, lockKey, encodeJSON(li), s.rev)
-	if err != nil && s.nc.IsConnected() {
-		// The lock lapsed (the bus was away longer than its TTL): take it
-		// again, unless another source did meanwhile.
-		rev, err = s.lock.Create(ctx, lockKey, encodeJSON(li))
-		if errors.Is(err, jetstream.ErrKeyExists) {
-			s.o.Log.Error("bus: another source took the bus's lock while this one was away")
-		}
-	}
 	if err == nil {
 		s.rev = rev
+	} else if s.nc.IsConnected() {
+		s.retake()
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
