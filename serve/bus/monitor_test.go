@@ -66,8 +66,10 @@ func nextChain(t *testing.T, sub *feed.Subscription, d time.Duration, ok func(fe
 	}
 }
 
-func answered(c feed.ChainMsg) bool { return c.Err == nil && c.Chain != nil && len(c.Chain.Options) > 0 }
-func refused(c feed.ChainMsg) bool  { return bus.IsUnavailable(c.Err) }
+func answered(c feed.ChainMsg) bool {
+	return c.Err == nil && c.Chain != nil && len(c.Chain.Options) > 0
+}
+func refused(c feed.ChainMsg) bool { return bus.IsUnavailable(c.Err) }
 
 // TestHostScreenOverTheBus: a host's monitor wants SPY's chain; its want
 // reaches the source's monitor, which fetches it from the service; the

@@ -59,7 +59,6 @@ type Source struct {
 	since  time.Time
 	lock   jetstream.KeyValue
 	rev    uint64
-	kv     map[api.Mode]jetstream.KeyValue
 	queue  chan item
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -69,6 +68,7 @@ type Source struct {
 	mu    sync.Mutex
 	mon   *feed.Monitor
 	hosts map[string]*hostSub // by "<mode>.<host>"
+	kv    map[api.Mode]jetstream.KeyValue
 	unobs func()
 	drops int
 }
@@ -183,9 +183,18 @@ func (s *Source) makeStreams(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("the bus's bucket %s: %w", answerBucket(m), err)
 		}
+		s.mu.Lock()
 		s.kv[m] = kv
+		s.mu.Unlock()
 	}
 	return nil
+}
+
+// bucket is m's bucket, nil when m is not relayed.
+func (s *Source) bucket(m api.Mode) jetstream.KeyValue {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.kv[m]
 }
 
 // Record publishes a: the api.Recorder the source's client hands every

@@ -45,7 +45,7 @@ func (s *Source) publishing() {
 // mode, endpoint and symbol, waits for the stream to keep them, then puts
 // its manifest in the bucket: a host that sees the manifest finds them.
 func (s *Source) publishAnswer(mode api.Mode, a api.Answer) error {
-	kv := s.kv[mode]
+	kv := s.bucket(mode)
 	if kv == nil {
 		return fmt.Errorf("mode %q is not relayed", mode)
 	}
@@ -100,7 +100,7 @@ func (s *Source) publishPage(mode api.Mode, a api.Answer) error {
 
 // putFail puts a failed fetch in the bucket, by endpoint and symbol.
 func (s *Source) putFail(mode api.Mode, m manifest) error {
-	kv := s.kv[mode]
+	kv := s.bucket(mode)
 	if kv == nil {
 		return nil
 	}
