@@ -74,8 +74,14 @@ type WatchOptions struct {
 	Flags watchFlags
 	// replay runs the screen on the recording (`chainwatch replay`); nil:
 	// on the service.
-	replay  *replaySpec
-	Changed func(flag string) bool
+	replay *replaySpec
+	// open, when set, opens the screen's connection instead of the
+	// service's session (serve's bus host: answers from the bus); Recorder
+	// is a second recorder of every answer besides the flight recorder
+	// (serve's bus source). serve_bus.go sets them.
+	open     func(o *WatchOptions, set watchSettings) (*watchConn, error)
+	Recorder api.Recorder
+	Changed  func(flag string) bool
 	// CommandPath and SuggestFor word an unknown symbol as cobra words an
 	// unknown command (a mistyped `chainwatch stauts` is an argument).
 	CommandPath string
@@ -220,9 +226,12 @@ func watchRun(o *WatchOptions) error {
 		return badInput(err) // a flag, the symbol or the config file
 	}
 	var conn *watchConn
-	if o.replay != nil {
+	switch {
+	case o.replay != nil:
 		conn, err = o.replay.open(o, set)
-	} else {
+	case o.open != nil:
+		conn, err = o.open(o, set)
+	default:
 		conn, err = openWatchConn(o, set, clock != nil)
 	}
 	if err != nil {
@@ -353,7 +362,7 @@ func openWatchConn(o *WatchOptions, set watchSettings, sandboxClocked bool) (*wa
 	rec := openRecorder(o.Getenv, o.Flags.noRecord, set.record, o.ErrOut)
 	conn.closers = append(conn.closers, func() { closeRecorder(rec, o.ErrOut) })
 	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(set.mode), api.WithClock(o.Now)}
-	opts = append(opts, withRecorder(rec)...)
+	opts = append(opts, withRecorders(rec, o.Recorder)...)
 	client, err := api.NewClient(append(opts, withHistory(store)...)...)
 	if err != nil {
 		conn.close()

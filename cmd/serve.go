@@ -47,6 +47,10 @@ type ServeOptions struct {
 	// told the address it listens on (tests listen on port 0).
 	Context context.Context
 	Ready   func(net.Addr)
+	// Bus are the --bus* flags (serve_bus.go); BusReady is told the
+	// embedded bus's URL (tests listen on port 0).
+	Bus      busFlags
+	BusReady func(url string)
 }
 
 // NewCmdServe is `chainwatch serve`: the watch screen for a desk over SSH.
@@ -92,6 +96,7 @@ key_share) before it is sent, and refused past either.`,
 	fl.StringVar(&opts.HostKey, "host-key", "", "the server's private host key, made once if missing (default "+hostKeyFile+" in the state directory)")
 	fl.IntVar(&opts.MaxSessions, "max-sessions", defaultMaxSessions, "sessions at once (screens and commands); beyond it a login is refused with a message")
 	fl.DurationVar(&opts.IdleTimeout, "idle-timeout", defaultIdleTimeout, "close a screen with no key pressed, or a connection with no traffic, this long (0: never)")
+	addBusFlags(cmd, &opts.Bus)
 	_ = cmd.MarkFlagRequired("listen")
 	return cmd
 }
@@ -150,6 +155,14 @@ func serveRun(o *ServeOptions) error {
 	w := *o.Watch
 	w.Log = log
 	w.Flags.svc.desk = true
+	b, err := openBus(o.Bus, o.Listen, &w, fc, state, log)
+	if err != nil {
+		return err
+	}
+	defer b.close()
+	if b != nil && b.server != nil && o.BusReady != nil {
+		o.BusReady(b.url)
+	}
 	w.RunWatch = func(cfg model.Config) error {
 		ln, err := net.Listen("tcp", o.Listen)
 		if err != nil {
@@ -162,6 +175,7 @@ func serveRun(o *ServeOptions) error {
 		}
 		d := newDesk(cfg, state.In("serve"), getenv, log)
 		defer d.close()
+		b.attach(d.mon, cfg.Now, cfg.Source)
 		if keyShare != nil {
 			d.ledger.Share = *keyShare
 		}

@@ -109,6 +109,24 @@ func (h *Host) Now() time.Time {
 	return time.Now().Add(h.offset)
 }
 
+// Source waits for the source's heartbeat, at most until ctx ends: its
+// name and its screens' badge; false when none came.
+func (h *Host) Source(ctx context.Context) (name, badge string, ok bool) {
+	for {
+		h.mu.Lock()
+		li, heard, ch := h.source, !h.beatAt.IsZero(), h.changed
+		h.mu.Unlock()
+		if heard {
+			return li.Host, li.Badge, true
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return "", "", false
+		}
+	}
+}
+
 // heard is the source's heartbeat.
 func (h *Host) heard(msg *nats.Msg) {
 	var li lockInfo

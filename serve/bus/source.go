@@ -47,6 +47,9 @@ type lockInfo struct {
 	Host  string    `json:"host"`
 	Since time.Time `json:"since"`
 	Now   time.Time `json:"now,omitzero"`
+	// Badge is the source's screens' badge (PRODUCTION, LOCAL, SANDBOX):
+	// a host's screens show the same.
+	Badge string `json:"badge,omitempty"`
 }
 
 // Source publishes every answer its client receives (it is the client's
@@ -71,6 +74,7 @@ type Source struct {
 	kv    map[api.Mode]jetstream.KeyValue
 	unobs func()
 	drops int
+	badge string
 }
 
 // item is one thing to publish: an answer, or a failure's manifest.
@@ -222,6 +226,13 @@ func (s *Source) Attach(mon *feed.Monitor) {
 	s.mu.Lock()
 	s.mon, s.unobs = mon, unobs
 	s.mu.Unlock()
+}
+
+// SetBadge sets the badge the heartbeat carries to the hosts' screens.
+func (s *Source) SetBadge(b string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.badge = b
 }
 
 // Close stops publishing, drops the hosts' wants and lets the lock go.

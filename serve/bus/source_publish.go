@@ -164,7 +164,10 @@ func (s *Source) retake() {
 
 func (s *Source) beat() {
 	li := lockInfo{Host: s.o.Host, Since: s.since}
-	_ = s.nc.Publish(subjSource, encodeJSON(lockInfo{Host: s.o.Host, Since: s.since, Now: s.o.Clock()}))
+	s.mu.Lock()
+	badge := s.badge
+	s.mu.Unlock()
+	_ = s.nc.Publish(subjSource, encodeJSON(lockInfo{Host: s.o.Host, Since: s.since, Now: s.o.Clock(), Badge: badge}))
 	ctx, stop := context.WithTimeout(s.ctx, beat)
 	defer stop()
 	rev, err := s.lock.Update(ctx, lockKey, encodeJSON(li), s.rev)
