@@ -75,10 +75,17 @@ host key is made once and kept. The server's own alert rules are the desk's:
 evaluated on the same monitor, their events in the server's log. A command after
 -- runs headless on the served subscription: ssh HOST -- chain SPY --json;
 its points are charged to the desk's day and the key's share ([serve]
-key_share) before it is sent, and refused past either.`,
+key_share) before it is sent, and refused past either.
+
+Several serves share one subscription over a NATS bus: the one with the
+service's credentials runs it (--bus-listen) or joins one (--bus) as its
+source and fetches for all; a serve with --bus and no credentials takes
+every answer from the bus (docs/serve-bus.md).`,
 		Example: `  chainwatch serve --listen 127.0.0.1:2222
   ssh -p 2222 127.0.0.1                     the screen
-  ssh -p 2222 127.0.0.1 -- chain SPY --json   a command, with its exit status`,
+  ssh -p 2222 127.0.0.1 -- chain SPY --json   a command, with its exit status
+  chainwatch serve --listen 127.0.0.1:2222 --bus-listen 127.0.0.1:4222
+  chainwatch serve --listen 127.0.0.1:2223 --bus nats://127.0.0.1:4222`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w.ErrOut, w.Changed, w.CommandPath = cmd.ErrOrStderr(), cmd.Flags().Changed, cmd.CommandPath()

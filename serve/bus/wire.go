@@ -26,7 +26,7 @@ const (
 	hdrID       = "Cw-Id"             // the answer's id: its parts and manifest share it
 	hdrPart     = "Cw-Part"           // part i of n: "i/n"
 	hdrManifest = "Cw-Manifest"       // a tape page's facts (JSON manifest)
-	maxParts    = 4096                // an answer of more parts is refused: 4096 * 512 KiB is beyond any chain
+	maxParts    = 4096                // an answer of more parts is refused: far beyond any chain
 	lockTTL     = 5 * time.Second     // a source silent this long loses the lock
 	beat        = time.Second         // the source's and hosts' heartbeat
 	sourceLost  = 5 * time.Second     // a host refuses answers when the source is silent this long
