@@ -15,6 +15,7 @@ import (
 	"chainwatch/model/modeltest"
 	"chainwatch/sandbox"
 	"chainwatch/serve"
+	"chainwatch/serve/bus/bustest"
 )
 
 // busServe is one `chainwatch serve` of a bus test: where its SSH server
@@ -117,6 +118,18 @@ func dataRequests(r *modeltest.Requests) int {
 // with sessions on both the sandbox sees no more data requests than with
 // A's alone; A stopped, B's session says STALE and keeps its ladder.
 func TestServeBusTwoHostsOneSubscription(t *testing.T) {
+	busDoneWhen(t, "")
+}
+
+// The same with A and B on a separate nats-server (A its source by its
+// credentials).
+func TestServeBusOnNatsServer(t *testing.T) {
+	busDoneWhen(t, bustest.NatsServer(t))
+}
+
+// busDoneWhen runs the done-when on the bus at url, or A's embedded one
+// when url is "".
+func busDoneWhen(t *testing.T, url string) {
 	var reqs modeltest.Requests
 	now := sandbox.Clock(modeltest.Now, 1)
 	sb, err := sandbox.Start(sandbox.Config{Now: now, PerSecond: -1, Logger: reqs.Logger()})
@@ -126,8 +139,15 @@ func TestServeBusTwoHostsOneSubscription(t *testing.T) {
 	t.Cleanup(func() { sb.Close() })
 	envA := homeEnv(t)
 	envA[envClientID], envA[envClientSecret], envA[envAuthURL], envA[envBaseURL] = sandbox.DemoClientID, sb.DemoSecret, sb.AuthURL, sb.BaseURL
-	a := startServe(t, envA, "--bus-listen", "127.0.0.1:0", "--bus-name", "a")
-	if a.busURL == "" {
+	busA := []string{"--bus-listen", "127.0.0.1:0", "--bus-name", "a"}
+	if url != "" {
+		busA = []string{"--bus", url, "--bus-name", "a"}
+	}
+	a := startServe(t, envA, busA...)
+	if url == "" {
+		url = a.busURL
+	}
+	if url == "" {
 		t.Fatalf("serve A told no bus URL; %s", a.errOut.String())
 	}
 	onA := a.screen(t)
@@ -144,7 +164,7 @@ func TestServeBusTwoHostsOneSubscription(t *testing.T) {
 	ln.Close()
 	envB := homeEnv(t)
 	envB[envBaseURL] = closed
-	b := startServe(t, envB, "--bus", a.busURL, "--bus-name", "b")
+	b := startServe(t, envB, "--bus", url, "--bus-name", "b")
 	onB := b.screen(t)
 	onB.waitLadder()
 	onB.waitFor("the tape", tapePrint.MatchString)

@@ -116,6 +116,8 @@ func (h *Host) downLocked() string {
 		return "disconnected, reconnecting"
 	case h.beatAt.IsZero():
 		return "no source on the bus yet"
+	case h.source.Gone:
+		return fmt.Sprintf("the source (%s) stopped", h.source.Host)
 	case time.Since(h.beatAt) > sourceLost:
 		return fmt.Sprintf("the source (%s) is silent since %s", h.source.Host, h.beatAt.Add(h.offset).In(api.Eastern).Format("15:04:05"))
 	}

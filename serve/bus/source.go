@@ -50,6 +50,9 @@ type lockInfo struct {
 	// Badge is the source's screens' badge (PRODUCTION, LOCAL, SANDBOX):
 	// a host's screens show the same.
 	Badge string `json:"badge,omitempty"`
+	// Gone is the source's last word as it stops: hosts refuse at once
+	// instead of after sourceLost.
+	Gone bool `json:"gone,omitempty"`
 }
 
 // Source publishes every answer its client receives (it is the client's
@@ -253,9 +256,11 @@ func (s *Source) Close() {
 		s.unobs()
 	}
 	s.mu.Unlock()
+	_ = s.nc.Publish(subjSource, encodeJSON(lockInfo{Host: s.o.Host, Since: s.since, Gone: true}))
 	ctx, stop := context.WithTimeout(context.Background(), 2*time.Second)
 	defer stop()
 	_ = s.lock.Delete(ctx, lockKey)
+	_ = s.nc.FlushWithContext(ctx)
 }
 
 // wants sets a host's wants on the monitor: chainwatch.wants.<mode>.<host>.
