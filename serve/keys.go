@@ -59,12 +59,13 @@ func newHostKey(path string) ([]byte, error) {
 // User is who a session is: the authorized key's name (its comment up to
 // an "@", else a name made from its fingerprint), which names the state
 // kept for it, the key's fingerprint, what its line lets it do, and how
-// many keys the file held at its login.
+// many keys the file held at its login, and where it connected from.
 type User struct {
 	Name        string
 	Fingerprint string
 	NoPty       bool // no-pty or restrict: commands only, no screen
 	Keys        int
+	Addr        string // the client's IP, without the port ("" when unknown): its device in the usage ledger
 }
 
 // authorizedKeys is the authorized_keys file, read again at every login

@@ -87,7 +87,8 @@ func New(o Options) (*Server, error) {
 		// Public keys only: with no password or keyboard-interactive
 		// handler, the server offers neither method.
 		PublicKeyHandler: func(ctx ssh.Context, key ssh.PublicKey) bool {
-			u, ok, refusal, err := keys.lookup(key, remoteIP(ctx.RemoteAddr()), time.Now())
+			ip := remoteIP(ctx.RemoteAddr())
+			u, ok, refusal, err := keys.lookup(key, ip, time.Now())
 			switch {
 			case err != nil:
 				s.log.Error("login refused: the authorized keys cannot be read", "error", err, "remote", ctx.RemoteAddr().String())
@@ -100,6 +101,9 @@ func New(o Options) (*Server, error) {
 				s.log.Warn("login refused: key not authorized", "fingerprint", gossh.FingerprintSHA256(key),
 					"type", key.Type(), "user", ctx.User(), "remote", ctx.RemoteAddr().String())
 				return false
+			}
+			if ip.IsValid() {
+				u.Addr = ip.String()
 			}
 			ctx.SetValue(userKey{}, u)
 			return true
