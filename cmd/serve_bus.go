@@ -56,6 +56,7 @@ type deskBus struct {
 	source *bus.Source
 	host   *bus.Host
 	url    string
+	log    *slog.Logger
 	mu     sync.Mutex
 	now    func() time.Time // the service's clock, for the source's heartbeat
 }
@@ -80,7 +81,7 @@ func openBus(f busFlags, listen string, w *WatchOptions, fc config.File, state c
 	if f.name == "" {
 		f.name = defaultBusName(listen)
 	}
-	b := &deskBus{now: time.Now}
+	b := &deskBus{now: time.Now, log: log}
 	if f.listen != "" {
 		if err := b.startServer(f, tlsConf, state, log); err != nil {
 			return nil, err

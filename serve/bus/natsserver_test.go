@@ -40,6 +40,21 @@ func TestSeparateNatsServer(t *testing.T) {
 	if err != nil || len(pages) != 1 {
 		t.Fatalf("the tape over nats-server: %d pages, %v", len(pages), err)
 	}
+	kept := make(chan []byte, 1)
+	if err := src.ConsumeUsage(func(data []byte) error { kept <- data; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.UsageRelay().Publish(usageRec{ID: "s1", Key: "alice"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case data := <-kept:
+		if string(data) != `{"id":"s1","key":"alice"}` {
+			t.Fatalf("the usage record over nats-server: %s", data)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the usage record never reached the source over nats-server")
+	}
 	other, err := bus.Connect(url, "c", bus.Creds{}, false, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -194,6 +194,9 @@ func (s *Source) makeStreams(ctx context.Context) error {
 		s.kv[m] = kv
 		s.mu.Unlock()
 	}
+	if _, err := s.js.CreateOrUpdateStream(ctx, usageStreamConfig()); err != nil {
+		return fmt.Errorf("the bus's stream %s: %w", usageStream, err)
+	}
 	return nil
 }
 

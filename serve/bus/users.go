@@ -3,7 +3,6 @@ package bus
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"crypto/tls"
 	"fmt"
 	"log/slog"
@@ -74,7 +73,7 @@ func ReadUsers(path string) ([]User, error) {
 // buckets, by name), so a delayed-only host can neither ask for nor see
 // live data.
 func (u User) permissions() *server.Permissions {
-	pub := []string{"$JS.API.INFO"}
+	pub := []string{"$JS.API.INFO", subjUsage + ".*"}
 	sub := []string{"_INBOX.>", subjSource}
 	for _, m := range u.Modes {
 		pub = append(pub, subjWants+"."+string(m)+".*")
@@ -181,17 +180,4 @@ func Connect(rawURL, name string, c Creds, retry bool, log *slog.Logger, extra .
 		return nil, fmt.Errorf("the bus at %s: %w", rawURL, err)
 	}
 	return nc, nil
-}
-
-// waitConnected waits for nc's first connection (a retrying one), at
-// most until ctx ends.
-func waitConnected(ctx context.Context, nc *nats.Conn) bool {
-	for !nc.IsConnected() {
-		select {
-		case <-ctx.Done():
-			return false
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-	return true
 }
