@@ -182,7 +182,7 @@ func serveRun(o *ServeOptions) error {
 		}
 		d := newDesk(cfg, state.In("serve"), getenv, log)
 		defer d.close()
-		b.attach(d.mon, cfg.Now, cfg.Source)
+		b.attach(d, cfg)
 		if keyShare != nil {
 			d.ledger.Share = *keyShare
 		}

@@ -18,8 +18,6 @@ import (
 
 	"chainwatch/api"
 	"chainwatch/config"
-	"chainwatch/feed"
-	"chainwatch/record"
 	"chainwatch/serve/bus"
 )
 
@@ -57,6 +55,8 @@ type deskBus struct {
 	host   *bus.Host
 	url    string
 	log    *slog.Logger
+	ctx    context.Context // ends at close
+	cancel context.CancelFunc
 	mu     sync.Mutex
 	now    func() time.Time // the service's clock, for the source's heartbeat
 }
@@ -82,6 +82,7 @@ func openBus(f busFlags, listen string, w *WatchOptions, fc config.File, state c
 		f.name = defaultBusName(listen)
 	}
 	b := &deskBus{now: time.Now, log: log}
+	b.ctx, b.cancel = context.WithCancel(context.Background())
 	if f.listen != "" {
 		if err := b.startServer(f, tlsConf, state, log); err != nil {
 			return nil, err
@@ -243,24 +244,6 @@ func (b *deskBus) openHostConn(o *WatchOptions, set watchSettings) (*watchConn, 
 	return &watchConn{client: client, source: badge, baseURL: "the bus at " + b.url}, nil
 }
 
-// attach puts the desk's monitor on the bus: a source fetches the hosts'
-// wants on it and publishes its failures; a host sends its wants.
-func (b *deskBus) attach(mon *feed.Monitor, now func() time.Time, badge string) {
-	if b == nil {
-		return
-	}
-	if b.source != nil {
-		b.mu.Lock()
-		b.now = now
-		b.mu.Unlock()
-		b.source.SetBadge(badge)
-		b.source.Attach(mon)
-	}
-	if b.host != nil {
-		b.host.Attach(mon)
-	}
-}
-
 func (b *deskBus) clock() time.Time {
 	b.mu.Lock()
 	now := b.now
@@ -273,6 +256,7 @@ func (b *deskBus) close() {
 	if b == nil {
 		return
 	}
+	b.cancel()
 	if b.source != nil {
 		b.source.Close()
 	}
@@ -285,24 +269,4 @@ func (b *deskBus) close() {
 	if b.server != nil {
 		b.server.Close()
 	}
-}
-
-// withRecorders are the client's recorders: the flight recorder and a
-// second one (the bus's source), each optional.
-func withRecorders(rec *record.Recorder, extra api.Recorder) []api.Option {
-	switch {
-	case extra == nil:
-		return withRecorder(rec)
-	case rec == nil:
-		return []api.Option{api.WithRecorder(extra)}
-	}
-	return []api.Option{api.WithRecorder(teeRecorder{rec, extra})}
-}
-
-// teeRecorder hands every answer to both.
-type teeRecorder [2]api.Recorder
-
-func (t teeRecorder) Record(a api.Answer) {
-	t[0].Record(a)
-	t[1].Record(a)
 }

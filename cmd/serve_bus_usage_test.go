@@ -43,7 +43,7 @@ func TestServeBusUsageReachesTheSourcesLedger(t *testing.T) {
 	t.Cleanup(host.Close)
 
 	ledger := serve.OpenUsage(t.TempDir())
-	if got := (&deskBus{source: src, log: log}).usage(ledger); got != serve.UsageSink(ledger) {
+	if got := (&deskBus{source: src, log: log, ctx: t.Context()}).usage(ledger); got != serve.UsageSink(ledger) {
 		t.Fatalf("the source's sink is %T, want its ledger", got)
 	}
 	sink := (&deskBus{host: host, log: log}).usage(nil)

@@ -131,12 +131,18 @@ func TestBusDownThenBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv.Close()
+	// The host learns of it when its connection breaks: a request asked
+	// in that moment still has its answer.
 	start := time.Now()
-	if _, err := h.Replay(ctxFor(t, 10*time.Second), []string{first.Key}); !bus.IsUnavailable(err) {
-		t.Fatalf("the bus down, the host answered: %v", err)
-	}
-	if took := time.Since(start); took > 8*time.Second {
-		t.Fatalf("the refusal took %v", took)
+	for {
+		_, err := h.Replay(ctxFor(t, 10*time.Second), []string{first.Key})
+		if bus.IsUnavailable(err) {
+			break
+		}
+		if time.Since(start) > 8*time.Second {
+			t.Fatalf("the bus down 8s, the host still answers: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	again, err := bus.StartServer(bus.ServerOptions{Listen: addr, StoreDir: store})
 	if err != nil {

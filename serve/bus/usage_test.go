@@ -85,3 +85,46 @@ func TestUsageRelayReachesTheSource(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestAlertsReachHostsLate: the source's alert events are on the bus for
+// the window: a host (a delayed-only user) that joins after them reads
+// them, then each new one.
+func TestAlertsReachHostsLate(t *testing.T) {
+	srv := usersBus(t)
+	src, err := sourceOn(t, srv, "a", bus.SourceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := src.PublishAlert(usageRec{ID: "first"}); err != nil {
+		t.Fatal(err)
+	}
+	nc, err := bus.Connect(srv.URL(), "slow", bus.Creds{User: "slow", Password: delayedPass}, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	h, err := bus.OpenHost(nc, bus.HostOptions{Name: "slow", Modes: []api.Mode{api.Delayed}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	got := make(chan string, 4)
+	h.FollowAlerts(func(data []byte) {
+		var r usageRec
+		_ = json.Unmarshal(data, &r)
+		got <- r.ID
+	})
+	if err := src.PublishAlert(usageRec{ID: "second"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"first", "second"} {
+		select {
+		case id := <-got:
+			if id != want {
+				t.Fatalf("alert %q, want %q", id, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("alert %q never reached the host", want)
+		}
+	}
+}

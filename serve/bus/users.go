@@ -68,23 +68,26 @@ func ReadUsers(path string) ([]User, error) {
 	return out, nil
 }
 
-// permissions are what u's host may do: publish its wants and read the
-// answers of its modes only (the JetStream API of its modes' streams and
+// permissions are what u's host may do: publish its wants and its usage
+// records, read the desk's alert events, and read the answers of its
+// modes only (the JetStream API of its modes' streams and
 // buckets, by name), so a delayed-only host can neither ask for nor see
 // live data.
 func (u User) permissions() *server.Permissions {
 	pub := []string{"$JS.API.INFO", subjUsage + ".*"}
 	sub := []string{"_INBOX.>", subjSource}
+	streams := []string{alertsStream}
 	for _, m := range u.Modes {
 		pub = append(pub, subjWants+"."+string(m)+".*")
 		sub = append(sub, subjAnswer+"."+string(m)+".>", subjTape+"."+string(m)+".>")
-		for _, s := range []string{answerStream(m), tapeStream(m), "KV_" + answerBucket(m)} {
-			pub = append(pub, "$JS.API.STREAM.INFO."+s, "$JS.API.STREAM.MSG.GET."+s,
-				"$JS.API.DIRECT.GET."+s, "$JS.API.DIRECT.GET."+s+".>",
-				"$JS.API.CONSUMER.CREATE."+s, "$JS.API.CONSUMER.CREATE."+s+".>",
-				"$JS.API.CONSUMER.INFO."+s+".*", "$JS.API.CONSUMER.DELETE."+s+".*",
-				"$JS.API.CONSUMER.MSG.NEXT."+s+".*", "$JS.FC."+s+".>")
-		}
+		streams = append(streams, answerStream(m), tapeStream(m), "KV_"+answerBucket(m))
+	}
+	for _, s := range streams {
+		pub = append(pub, "$JS.API.STREAM.INFO."+s, "$JS.API.STREAM.MSG.GET."+s,
+			"$JS.API.DIRECT.GET."+s, "$JS.API.DIRECT.GET."+s+".>",
+			"$JS.API.CONSUMER.CREATE."+s, "$JS.API.CONSUMER.CREATE."+s+".>",
+			"$JS.API.CONSUMER.INFO."+s+".*", "$JS.API.CONSUMER.DELETE."+s+".*",
+			"$JS.API.CONSUMER.MSG.NEXT."+s+".*", "$JS.FC."+s+".>")
 	}
 	return &server.Permissions{
 		Publish:   &server.SubjectPermission{Allow: pub},
