@@ -32,15 +32,7 @@ type busServe struct {
 // in the default authorized_keys, until stop; it waits until it listens.
 func startServe(t *testing.T, env map[string]string, args ...string) *busServe {
 	t.Helper()
-	conf := filepath.Join(env["XDG_CONFIG_HOME"], "chainwatch")
-	if err := os.MkdirAll(conf, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	s := &busServe{key: newKey(t), errOut: &syncBuffer{}}
-	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(s.key.PublicKey()))) + " trader@desk\n"
-	if err := os.WriteFile(filepath.Join(conf, authorizedKeysFile), []byte(line), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	s := &busServe{key: traderKey(t, env), errOut: &syncBuffer{}}
 	ctx, cancel := context.WithCancel(context.Background())
 	addrs, buses := make(chan string, 1), make(chan string, 1)
 	cmd := NewCmdServe(cli{env: env}.deps(&syncBuffer{}, s.errOut), func(o *ServeOptions) error {
@@ -86,6 +78,21 @@ func startServe(t *testing.T, env map[string]string, args ...string) *busServe {
 	}
 	s.host = hk.PublicKey()
 	return s
+}
+
+// traderKey writes a trader's key as env's one authorized key.
+func traderKey(t *testing.T, env map[string]string) gossh.Signer {
+	t.Helper()
+	conf := filepath.Join(env["XDG_CONFIG_HOME"], "chainwatch")
+	if err := os.MkdirAll(conf, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	key := newKey(t)
+	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey()))) + " trader@desk\n"
+	if err := os.WriteFile(filepath.Join(conf, authorizedKeysFile), []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return key
 }
 
 // screen logs the trader in with a pty and opens the watch screen.
@@ -206,5 +213,61 @@ func busDoneWhen(t *testing.T, url string) {
 	}
 	if strings.Contains(b.errOut.String(), sb.DemoSecret) || strings.Contains(a.errOut.String(), sb.DemoSecret) {
 		t.Fatal("a log holds the service's secret")
+	}
+}
+
+// serve refuses at start, with exit status 2 and a message: a bus on an
+// address other machines reach without users and TLS, a host joining one
+// without credentials and TLS, and a second source on a bus.
+func TestServeBusRefusals(t *testing.T) {
+	run := func(env map[string]string, args ...string) error {
+		errOut := &syncBuffer{}
+		cmd := NewCmdServe(cli{env: env}.deps(&syncBuffer{}, errOut), func(o *ServeOptions) error {
+			o.Context = t.Context()
+			o.Ready = func(net.Addr) { t.Errorf("serve %v listened", args) }
+			return serveRun(o)
+		})
+		cmd.SetArgs(append([]string{"--listen", "127.0.0.1:0"}, args...))
+		cmd.SetErr(errOut)
+		return cmd.Execute()
+	}
+	env := homeEnv(t)
+	traderKey(t, env)
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--bus-listen", "0.0.0.0:0"}, "not a loopback address"},
+		{[]string{"--bus", "nats://10.1.2.3:4222"}, "not a loopback address"},
+		{[]string{"--bus-listen", "127.0.0.1:0", "--bus", "nats://127.0.0.1:4222"}, "give one"},
+		{[]string{"--bus-creds", "/nonexistent"}, "need --bus-listen or --bus"},
+	} {
+		err := run(env, c.args...)
+		if exitCode(err) != ExitInput || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("serve %v: %v (status %d); want status 2 saying %q", c.args, err, exitCode(err), c.says)
+		}
+	}
+
+	url := bustest.NatsServer(t)
+	var reqs modeltest.Requests
+	sb, err := sandbox.Start(sandbox.Config{Now: modeltest.Clock, PerSecond: -1, Logger: reqs.Logger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	withCreds := func() map[string]string {
+		e := homeEnv(t)
+		e[envClientID], e[envClientSecret], e[envAuthURL], e[envBaseURL] = sandbox.DemoClientID, sb.DemoSecret, sb.AuthURL, sb.BaseURL
+		return e
+	}
+	startServe(t, withCreds(), "--bus", url, "--bus-name", "first")
+	envSecond := withCreds()
+	traderKey(t, envSecond)
+	err = run(envSecond, "--bus", url, "--bus-name", "second")
+	if exitCode(err) != ExitInput || !strings.Contains(err.Error(), "already has a source: first") {
+		t.Fatalf("a second source: %v (status %d)", err, exitCode(err))
+	}
+	if strings.Contains(err.Error(), sb.DemoSecret) {
+		t.Fatal("the refusal holds the service's secret")
 	}
 }

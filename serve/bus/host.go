@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -44,8 +45,9 @@ type Host struct {
 	changed  chan struct{}                    // closed and replaced when anything arrives
 	beatAt   time.Time                        // when the source's heartbeat was last heard
 	source   lockInfo
-	offset   time.Duration // the source's service clock less this machine's
-	lastSent map[api.Mode]string
+	offset   time.Duration       // the source's service clock less this machine's
+	lastSent map[api.Mode]string // the wants last sent (Attach's goroutine only)
+	pruned   map[api.Mode]time.Time
 }
 
 // OpenHost starts mirroring the bus (the source may come later: the
@@ -71,7 +73,7 @@ func OpenHost(nc *nats.Conn, o HostOptions) (*Host, error) {
 	}
 	h := &Host{nc: nc, js: js, o: o, codec: cd, changed: make(chan struct{}),
 		answers: map[api.Mode]map[string]held{}, pages: map[api.Mode]map[string][]held{},
-		fails: map[api.Mode]map[string]manifest{}, lastSent: map[api.Mode]string{}}
+		fails: map[api.Mode]map[string]manifest{}, lastSent: map[api.Mode]string{}, pruned: map[api.Mode]time.Time{}}
 	for _, m := range o.Modes {
 		h.answers[m], h.pages[m], h.fails[m] = map[string]held{}, map[string][]held{}, map[string]manifest{}
 	}
@@ -198,10 +200,24 @@ func (h *Host) mirror(m api.Mode) error {
 		}
 		h.mu.Lock()
 		h.answers[m][man.Key] = held{answerOf(man, m, body), man.Symbol}
+		h.pruneLocked(m)
 		h.notifyLocked()
 		h.mu.Unlock()
 	}
 	return h.ctx.Err()
+}
+
+// pruneLocked forgets, once a minute, the answers older than the window
+// (the bus has dropped them too): the screens asked for other contracts
+// and symbols since.
+func (h *Host) pruneLocked(m api.Mode) {
+	if time.Since(h.pruned[m]) < time.Minute {
+		return
+	}
+	h.pruned[m] = time.Now()
+	old := time.Now().Add(h.offset - h.o.Window)
+	maps.DeleteFunc(h.answers[m], func(_ string, a held) bool { return a.At.Before(old) })
+	maps.DeleteFunc(h.fails[m], func(_ string, f manifest) bool { return f.At.Before(old) })
 }
 
 // body fetches and joins m's parts.

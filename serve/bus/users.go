@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -170,17 +171,38 @@ func Connect(rawURL, name string, c Creds, retry bool, log *slog.Logger, extra .
 		opts = append(opts, nats.RetryOnFailedConnect(true))
 	}
 	if log != nil {
-		opts = append(opts, nats.ErrorHandler(func(_ *nats.Conn, s *nats.Subscription, err error) {
-			subj := ""
-			if s != nil {
-				subj = s.Subject
-			}
-			log.Warn("bus", "subject", subj, "err", err)
-		}))
+		opts = append(opts, nats.ErrorHandler(errorLog(log)))
 	}
 	nc, err := nats.Connect(rawURL, append(opts, extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("the bus at %s: %w", rawURL, err)
 	}
 	return nc, nil
+}
+
+// errorLog logs the bus's asynchronous errors (a permission refused, a
+// slow consumer), each distinct one at most once a minute: a refused
+// subject would otherwise be logged at every heartbeat.
+func errorLog(log *slog.Logger) nats.ErrHandler {
+	var mu sync.Mutex
+	last := map[string]time.Time{}
+	return func(_ *nats.Conn, s *nats.Subscription, err error) {
+		subj := ""
+		if s != nil {
+			subj = s.Subject
+		}
+		k := subj + "\x00" + err.Error()
+		mu.Lock()
+		quiet := time.Since(last[k]) < time.Minute
+		if !quiet {
+			if len(last) > 1000 {
+				clear(last)
+			}
+			last[k] = time.Now()
+		}
+		mu.Unlock()
+		if !quiet {
+			log.Warn("bus", "subject", subj, "err", err)
+		}
+	}
 }
