@@ -118,3 +118,28 @@ func TestSecondSourceRefused(t *testing.T) {
 		t.Fatalf("after the first closed: %v", err)
 	}
 }
+
+// TestHostForgetsPastTheWindow: an answer that came longer ago than the
+// window is forgotten once another comes; the newer one stays.
+func TestHostForgetsPastTheWindow(t *testing.T) {
+	srv := startBus(t)
+	src, err := sourceOn(t, srv, "a", bus.SourceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hostOn(t, srv.URL(), bus.Creds{}, bus.HostOptions{Name: "b", Window: 500 * time.Millisecond})
+	old := chainAnswer("SPY", []byte(`{"old":1}`), time.Now().UTC())
+	src.Record(old)
+	if _, err := replayEventually(t, h, old.Key, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	newer := chainAnswer("QQQ", []byte(`{"new":1}`), time.Now().UTC())
+	src.Record(newer)
+	if _, err := replayEventually(t, h, newer.Key, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Replay(ctxFor(t, 10*time.Second), []string{old.Key}); !bus.IsUnavailable(err) {
+		t.Fatalf("an answer past the window is still answered: %v", err)
+	}
+}

@@ -94,6 +94,7 @@ func OpenHost(nc *nats.Conn, o HostOptions) (*Host, error) {
 type held struct {
 	api.Answer
 	symbol string
+	got    time.Time // when it came
 }
 
 // Close stops the mirror and the wants.
@@ -199,7 +200,7 @@ func (h *Host) mirror(m api.Mode) error {
 			continue // a newer answer replaced its parts meanwhile: its manifest follows
 		}
 		h.mu.Lock()
-		h.answers[m][man.Key] = held{answerOf(man, m, body), man.Symbol}
+		h.answers[m][man.Key] = held{answerOf(man, m, body), man.Symbol, time.Now()}
 		h.pruneLocked(m)
 		h.notifyLocked()
 		h.mu.Unlock()
@@ -207,17 +208,17 @@ func (h *Host) mirror(m api.Mode) error {
 	return h.ctx.Err()
 }
 
-// pruneLocked forgets, once a minute, the answers older than the window
-// (the bus has dropped them too): the screens asked for other contracts
-// and symbols since.
+// pruneLocked forgets, once a minute (or a window), the answers that came longer ago
+// than the window (the bus has dropped them too): the screens asked for
+// other contracts and symbols since. A failure is one per endpoint and
+// symbol: they are few.
 func (h *Host) pruneLocked(m api.Mode) {
-	if time.Since(h.pruned[m]) < time.Minute {
+	if time.Since(h.pruned[m]) < min(time.Minute, h.o.Window) {
 		return
 	}
 	h.pruned[m] = time.Now()
-	old := time.Now().Add(h.offset - h.o.Window)
-	maps.DeleteFunc(h.answers[m], func(_ string, a held) bool { return a.At.Before(old) })
-	maps.DeleteFunc(h.fails[m], func(_ string, f manifest) bool { return f.At.Before(old) })
+	old := time.Now().Add(-h.o.Window)
+	maps.DeleteFunc(h.answers[m], func(_ string, a held) bool { return a.got.Before(old) })
 }
 
 // body fetches and joins m's parts.
@@ -259,9 +260,9 @@ func (h *Host) tape(m api.Mode) error {
 		}
 		h.mu.Lock()
 		defer h.mu.Unlock()
-		old := time.Now().Add(h.offset - h.o.Window)
-		ps := slices.DeleteFunc(h.pages[m][man.Family], func(p held) bool { return p.At.Before(old) })
-		h.pages[m][man.Family] = append(ps, held{answerOf(man, m, body), man.Symbol})
+		old := time.Now().Add(-h.o.Window)
+		ps := slices.DeleteFunc(h.pages[m][man.Family], func(p held) bool { return p.got.Before(old) })
+		h.pages[m][man.Family] = append(ps, held{answerOf(man, m, body), man.Symbol, time.Now()})
 		h.notifyLocked()
 	})
 	if err != nil {

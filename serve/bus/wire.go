@@ -33,12 +33,11 @@ const (
 	hostLost    = 3 * beat            // the source drops a host's wants when it is silent this long
 	chunkRoom   = 8 << 10             // room left in a message for its headers
 	answerWait  = 3 * time.Second     // how long a request waits for the source's first answer
-	defaultWait = time.Hour           // DefaultWindow
 )
 
 // DefaultWindow is how long the bus keeps tape pages and answers: a host
 // that joins or reconnects within it catches up without a request.
-const DefaultWindow = defaultWait
+const DefaultWindow = time.Hour
 
 // Modes are the data paths the bus relays, each on its own names.
 var Modes = []api.Mode{api.Live, api.Delayed}
