@@ -58,6 +58,20 @@ func TestSourcesFailureIsTheHosts(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	// A request of SPY's chain never answered fails at once with it (the
+	// source's monitor does not ask again for a symbol the service does
+	// not know), where another symbol's waits for the source.
+	never := chainAnswer("SPY", nil, modeltest.Now)
+	never.Key += "&expiration=2026-12-18"
+	start := time.Now()
+	_, err = h.Replay(ctxFor(t, 10*time.Second), []string{never.Key})
+	if !bus.IsUnavailable(err) || !strings.Contains(err.Error(), "fetch failed") || time.Since(start) > time.Second {
+		t.Fatalf("a never-answered request of the failing feed: %v after %v", err, time.Since(start))
+	}
+	other := chainAnswer("QQQ", nil, modeltest.Now)
+	if _, err = h.Replay(ctxFor(t, 10*time.Second), []string{other.Key}); !bus.IsUnavailable(err) || !strings.Contains(err.Error(), "waiting for the source") {
+		t.Fatalf("another symbol's request: %v", err)
+	}
 }
 
 // TestSlowHostSlowsNobody: a subscriber on the bus that never reads its

@@ -39,11 +39,12 @@ type Host struct {
 	sub    *nats.Subscription
 
 	mu       sync.Mutex
-	answers  map[api.Mode]map[string]held     // by request key: the latest
-	pages    map[api.Mode]map[string][]held   // by family: the tape's pages, oldest first
-	fails    map[api.Mode]map[string]manifest // by failKVKey: the source's latest failure
-	changed  chan struct{}                    // closed and replaced when anything arrives
-	beatAt   time.Time                        // when the source's heartbeat was last heard
+	answers  map[api.Mode]map[string]held      // by request key: the latest
+	pages    map[api.Mode]map[string][]held    // by family: the tape's pages, oldest first
+	fails    map[api.Mode]map[string]manifest  // by failKVKey: the source's latest failure
+	okAt     map[api.Mode]map[string]time.Time // by failKVKey: the latest answer's time
+	changed  chan struct{}                     // closed and replaced when anything arrives
+	beatAt   time.Time                         // when the source's heartbeat was last heard
 	source   lockInfo
 	offset   time.Duration       // the source's service clock less this machine's
 	lastSent map[api.Mode]string // the wants last sent (Attach's goroutine only)
@@ -73,9 +74,10 @@ func OpenHost(nc *nats.Conn, o HostOptions) (*Host, error) {
 	}
 	h := &Host{nc: nc, js: js, o: o, codec: cd, changed: make(chan struct{}),
 		answers: map[api.Mode]map[string]held{}, pages: map[api.Mode]map[string][]held{},
-		fails: map[api.Mode]map[string]manifest{}, lastSent: map[api.Mode]string{}, pruned: map[api.Mode]time.Time{}}
+		fails: map[api.Mode]map[string]manifest{}, okAt: map[api.Mode]map[string]time.Time{}, lastSent: map[api.Mode]string{}, pruned: map[api.Mode]time.Time{}}
 	for _, m := range o.Modes {
 		h.answers[m], h.pages[m], h.fails[m] = map[string]held{}, map[string][]held{}, map[string]manifest{}
+		h.okAt[m] = map[string]time.Time{}
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	if h.sub, err = nc.Subscribe(subjSource, h.heard); err != nil {
@@ -201,6 +203,9 @@ func (h *Host) mirror(m api.Mode) error {
 		}
 		h.mu.Lock()
 		h.answers[m][man.Key] = held{answerOf(man, m, body), man.Symbol, time.Now()}
+		if fk := failKVKey(man.Endpoint, man.Symbol); man.At.After(h.okAt[m][fk]) {
+			h.okAt[m][fk] = man.At
+		}
 		h.pruneLocked(m)
 		h.notifyLocked()
 		h.mu.Unlock()

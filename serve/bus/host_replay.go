@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"path"
+	"strings"
 	"time"
 
 	"chainwatch/api"
@@ -41,9 +44,40 @@ func (h *Host) Replay(ctx context.Context, keys []string) (api.Answer, error) {
 			a = got.Answer
 			return true, nil
 		}
+		if f, failed := h.failedBefore(mode, keys); failed {
+			return true, &UnavailableError{Reason: "the source's fetch failed: " + f}
+		}
 		return false, nil
 	})
 	return a, err
+}
+
+// failedBefore is the source's failure of the endpoint and symbol of a
+// request never answered (an unknown symbol: the source will not ask
+// again), when no answer of them came after it.
+func (h *Host) failedBefore(mode api.Mode, keys []string) (string, bool) {
+	if len(keys) == 0 {
+		return "", false
+	}
+	f := strings.SplitN(keys[0], " ", 3)
+	if len(f) < 3 {
+		return "", false
+	}
+	p, rawq, _ := strings.Cut(f[2], "?")
+	q, _ := url.ParseQuery(rawq)
+	sym := ""
+	for _, k := range []string{"symbol", "symbols", "root"} {
+		if sym = q.Get(k); sym != "" {
+			break
+		}
+	}
+	ep := token(path.Base(p))
+	for _, k := range []string{"f." + ep + "." + token(sym), "f." + ep + "._"} {
+		if fail, ok := h.fails[mode][k]; ok && fail.At.After(h.okAt[mode][k]) {
+			return fail.Err, true
+		}
+	}
+	return "", false
 }
 
 // ReplayFamily answers a tape's request with every page of its family the
