@@ -25,6 +25,15 @@ func (s *Source) publishing() {
 		case <-s.ctx.Done():
 			return
 		case it := <-s.queue:
+			if !s.nc.IsConnected() {
+				// Waiting for the bus would hold every later answer
+				// behind this one; a host away with the bus catches up
+				// on the next answer of each feed.
+				s.mu.Lock()
+				s.drops++
+				s.mu.Unlock()
+				continue
+			}
 			var err error
 			switch {
 			case it.fail != nil:
