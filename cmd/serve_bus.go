@@ -37,7 +37,7 @@ func addBusFlags(cmd *cobra.Command, f *busFlags) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.listen, "bus-listen", "", "run the desk's bus here, HOST:PORT (NATS with JetStream): this serve is its source and holds the service's credentials")
 	fl.StringVar(&f.url, "bus", "", "join a bus, nats://HOST:PORT (another serve's --bus-listen, or a NATS server); without service credentials every answer comes from it")
-	fl.StringVar(&f.name, "bus-name", "", "this serve's name on the bus (default the machine's name and the SSH port)")
+	fl.StringVar(&f.name, "bus-name", "", "this serve's name on the bus (default its --bus-creds user, else the machine's name and the SSH port)")
 	fl.StringVar(&f.creds, "bus-creds", "", "the bus login, a 0600 file: USER PASSWORD, or an nkey seed")
 	fl.StringVar(&f.users, "bus-users", "", "who may join --bus-listen, a 0600 file: NAME PASSWORD-OR-NKEY MODES (live,delayed) a line")
 	fl.StringVar(&f.tlsCert, "bus-tls-cert", "", "TLS certificate (PEM) of --bus-listen, or this host's client certificate on --bus")
@@ -78,16 +78,16 @@ func openBus(f busFlags, listen string, w *WatchOptions, fc config.File, state c
 	if err != nil {
 		return nil, badInput(err)
 	}
-	if f.name == "" {
-		f.name = defaultBusName(listen)
-	}
 	b := &deskBus{now: time.Now, log: log}
 	b.ctx, b.cancel = context.WithCancel(context.Background())
 	if f.listen != "" {
+		if f.name == "" {
+			f.name = defaultBusName(listen)
+		}
 		if err := b.startServer(f, tlsConf, state, log); err != nil {
 			return nil, err
 		}
-	} else if err := b.join(f, tlsConf, log); err != nil {
+	} else if err := b.join(&f, listen, tlsConf, log); err != nil {
 		return nil, err
 	}
 	hostOnly, err := withoutCredentials(w, fc)
@@ -148,7 +148,9 @@ func (b *deskBus) startServer(f busFlags, tlsConf *tls.Config, state config.Stat
 }
 
 // join connects to --bus; a host keeps trying until the bus is there.
-func (b *deskBus) join(f busFlags, tlsConf *tls.Config, log *slog.Logger) error {
+// Its name on the bus is its user's (the bus lets a user send wants in
+// its own name only), else --bus-name, else the machine's and the port.
+func (b *deskBus) join(f *busFlags, listen string, tlsConf *tls.Config, log *slog.Logger) error {
 	c := bus.Creds{TLS: tlsConf}
 	if f.creds != "" {
 		read, err := bus.ReadCreds(f.creds)
@@ -157,6 +159,14 @@ func (b *deskBus) join(f busFlags, tlsConf *tls.Config, log *slog.Logger) error 
 		}
 		read.TLS = tlsConf
 		c = read
+	}
+	switch {
+	case c.User != "" && f.name != "" && f.name != c.User:
+		return badInput(fmt.Errorf("--bus-name %s: a host's name on the bus is its user's, %s", f.name, c.User))
+	case c.User != "":
+		f.name = c.User
+	case f.name == "":
+		f.name = defaultBusName(listen)
 	}
 	nc, err := bus.Connect(f.url, f.name, c, true, log)
 	if err != nil {

@@ -233,6 +233,14 @@ func TestServeBusRefusals(t *testing.T) {
 	}
 	env := homeEnv(t)
 	traderKey(t, env)
+	creds := func(name string, perm os.FileMode) string {
+		p := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(p, []byte("bob pw-7731\n"), perm); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	private, open := creds("private", 0o600), creds("open", 0o644)
 	for _, c := range []struct {
 		args []string
 		says string
@@ -241,9 +249,11 @@ func TestServeBusRefusals(t *testing.T) {
 		{[]string{"--bus", "nats://10.1.2.3:4222"}, "not a loopback address"},
 		{[]string{"--bus-listen", "127.0.0.1:0", "--bus", "nats://127.0.0.1:4222"}, "give one"},
 		{[]string{"--bus-creds", "/nonexistent"}, "need --bus-listen or --bus"},
+		{[]string{"--bus", "nats://127.0.0.1:1", "--bus-creds", open}, "chmod 600"},
+		{[]string{"--bus", "nats://127.0.0.1:1", "--bus-creds", private, "--bus-name", "alice"}, "its user's, bob"},
 	} {
 		err := run(env, c.args...)
-		if exitCode(err) != ExitInput || !strings.Contains(err.Error(), c.says) {
+		if exitCode(err) != ExitInput || !strings.Contains(err.Error(), c.says) || strings.Contains(err.Error(), "pw-7731") {
 			t.Errorf("serve %v: %v (status %d); want status 2 saying %q", c.args, err, exitCode(err), c.says)
 		}
 	}

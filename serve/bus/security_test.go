@@ -84,7 +84,8 @@ func TestExposedBusNeedsCredentialsAndTLS(t *testing.T) {
 }
 
 // TestDelayedUserCannotRunLive: a delayed-only host can neither ask for
-// live feeds nor see live answers; its delayed wants and answers work.
+// live feeds nor see live answers, nor send wants in another host's name;
+// its delayed wants and answers work.
 func TestDelayedUserCannotRunLive(t *testing.T) {
 	srv := usersBus(t)
 	src, err := sourceOn(t, srv, "a", bus.SourceOptions{})
@@ -114,14 +115,16 @@ func TestDelayedUserCannotRunLive(t *testing.T) {
 	}
 	_ = slow.Publish("chainwatch.wants.live.slow", []byte(`[]`))
 	_ = slow.Flush()
-	for range 2 {
+	_ = slow.Publish("chainwatch.wants.delayed.full", []byte(`[]`)) // another host's name
+	_ = slow.Flush()
+	for range 3 {
 		select {
 		case err := <-denied:
 			if !errors.Is(err, nats.ErrPermissionViolation) && !strings.Contains(strings.ToLower(err.Error()), "permission") {
 				t.Fatalf("want a permissions violation, got %v", err)
 			}
 		case <-time.After(5 * time.Second):
-			t.Fatal("a live subscription or live wants of a delayed-only user went through")
+			t.Fatal("a live subscription, live wants or another host's wants of a delayed-only user went through")
 		}
 	}
 	js, err := jetstream.New(slow)

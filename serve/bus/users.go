@@ -70,16 +70,17 @@ func ReadUsers(path string) ([]User, error) {
 }
 
 // permissions are what u's host may do: publish its wants and its usage
-// records, read the desk's alert events, and read the answers of its
+// records under its own name only (a host cannot replace another's
+// wants), read the desk's alert events, and read the answers of its
 // modes only (the JetStream API of its modes' streams and
 // buckets, by name), so a delayed-only host can neither ask for nor see
 // live data.
 func (u User) permissions() *server.Permissions {
-	pub := []string{"$JS.API.INFO", subjUsage + ".*"}
+	pub := []string{"$JS.API.INFO", subjUsage + "." + token(u.Name)}
 	sub := []string{"_INBOX.>", subjSource}
 	streams := []string{alertsStream}
 	for _, m := range u.Modes {
-		pub = append(pub, subjWants+"."+string(m)+".*")
+		pub = append(pub, subjWants+"."+string(m)+"."+token(u.Name))
 		sub = append(sub, subjAnswer+"."+string(m)+".>", subjTape+"."+string(m)+".>")
 		streams = append(streams, answerStream(m), tapeStream(m), "KV_"+answerBucket(m))
 	}
