@@ -2,6 +2,7 @@ package bus_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -100,4 +101,56 @@ func TestHostScreenOverTheBus(t *testing.T) {
 	if c, ok := nextChain(t, sub, 40*time.Second, answered); !ok {
 		t.Fatalf("a new source, and the host's chain never came back: last %v", c.Err)
 	}
+}
+
+// TestHostWatchlistAndContractOverTheBus: the watchlist's quotes and a
+// contract's quote and trades, wanted on a host, come over the bus from
+// the source's monitor, as the chain does.
+func TestHostWatchlistAndContractOverTheBus(t *testing.T) {
+	srv := startBus(t)
+	var reqs modeltest.Requests
+	deskSource(t, srv, &reqs)
+	h := hostOn(t, srv.URL(), bus.Creds{}, bus.HostOptions{Name: "b"})
+	sub := hostScreen(t, h)
+	c, ok := nextChain(t, sub, 30*time.Second, answered)
+	if !ok {
+		t.Fatalf("the host's chain never came: %v", c.Err)
+	}
+	osi, err := api.ParseOSI(c.Chain.Options[len(c.Chain.Options)/2].Option)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := feed.Query{Symbol: "SPY", Mode: api.Live, Gen: 2}
+	sub.Set(feed.Attention{Focused: true},
+		feed.Want{Feed: feed.FeedQuotes, Query: q, Symbols: []string{"SPY", "QQQ"}},
+		feed.Want{Feed: feed.FeedContractQuote, Query: q, OSI: osi},
+		feed.Want{Feed: feed.FeedContractTrades, Query: q, OSI: osi})
+	ctx, stop := context.WithTimeout(context.Background(), 40*time.Second)
+	defer stop()
+	var quotes, contract, trades bool
+	var lastErr error
+	for !(quotes && contract && trades) {
+		msg, more := sub.Next(ctx)
+		if !more {
+			t.Fatalf("within 40s: quotes %v, contract quote %v, contract trades %v; last error %v", quotes, contract, trades, lastErr)
+		}
+		switch m := msg.(type) {
+		case feed.QuotesMsg:
+			quotes = quotes || m.Err == nil && len(m.Quotes) == 2
+			lastErr = cmpErr(lastErr, m.Err)
+		case feed.ContractQuoteMsg:
+			contract = contract || m.Err == nil
+			lastErr = cmpErr(lastErr, m.Err)
+		case feed.ContractTradesMsg:
+			trades = trades || m.Err == nil || errors.Is(m.Err, api.ErrNoData)
+			lastErr = cmpErr(lastErr, m.Err)
+		}
+	}
+}
+
+func cmpErr(old, err error) error {
+	if err != nil {
+		return err
+	}
+	return old
 }
