@@ -96,6 +96,24 @@ func (c *Client) Recorder() Recorder { return c.recorder }
 // Replaying reports whether the client answers from a recording.
 func (c *Client) Replaying() bool { return c.replay != nil }
 
+// replayModeKey carries a replayed request's mode in its context.
+type replayModeKey struct{}
+
+// WithReplayMode is ctx telling a Replay the mode of the request it
+// answers (ReplayMode).
+func WithReplayMode(ctx context.Context, m Mode) context.Context {
+	return context.WithValue(ctx, replayModeKey{}, m)
+}
+
+// ReplayMode is the mode of the request a Replay is asked to answer: a
+// request key leaves the mode out (a recording answers either path as
+// the market at its moment), but a live relay (the serve bus) keeps live
+// and delayed answers apart.
+func ReplayMode(ctx context.Context) (Mode, bool) {
+	m, ok := ctx.Value(replayModeKey{}).(Mode)
+	return m, ok
+}
+
 // RequestKey names a request for the recording: the response format, the
 // method, the path and the query in canonical order without the mode (an
 // answer is the market's at its moment on either path).
@@ -134,7 +152,7 @@ func (c *Client) replayKeys(cl call) []string {
 // replayed answers cl from the recording: 0 points, FromRecording.
 func (c *Client) replayed(ctx context.Context, cl call) ([]byte, *Response, error) {
 	resp := &Response{Endpoint: cl.endpoint, Mode: cl.mode, Historical: cl.historical, FromRecording: true}
-	a, err := c.replay.Replay(ctx, c.replayKeys(cl))
+	a, err := c.replay.Replay(WithReplayMode(ctx, cl.mode), c.replayKeys(cl))
 	var nr *NotRecordedError
 	if errors.As(err, &nr) {
 		// The request as a person reads it, not the recording's key.

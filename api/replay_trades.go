@@ -36,7 +36,7 @@ func (c *Client) replayedTrades(ctx context.Context, p OptionTradesParams) ([]Op
 	}
 	cl := call{method: http.MethodGet, path: pathOptionTrades, query: p.query(), mode: c.modeOr(p.Mode), endpoint: EndpointOptionTrades}
 	resp := &Response{Endpoint: cl.endpoint, Mode: cl.mode, FromRecording: true, StatusCode: http.StatusOK}
-	pages, err := c.replay.ReplayFamily(ctx, c.familyKey(cl))
+	pages, err := c.replay.ReplayFamily(WithReplayMode(ctx, cl.mode), c.familyKey(cl))
 	var nr *NotRecordedError
 	if errors.As(err, &nr) {
 		nr.What = cl.endpoint.String() + " of " + p.Symbol + " on " + p.Date

@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -59,6 +60,11 @@ func newMCPCap(maxPoints int, given bool, day func(now time.Time) (spent, budget
 func dayBudget(mon *feed.Monitor, perDay int, now time.Time) (spent, budget int) {
 	st := mon.Stats(now)
 	budget = perDay
+	if st.Free && budget <= 0 {
+		// A bus host: its answers come from the bus, and the points are
+		// the source's, charged within the source's budget.
+		return st.DaySpent, math.MaxInt32
+	}
 	if budget <= 0 {
 		budget = int(st.BudgetPerHour * feed.RegularSessionHours)
 	}

@@ -74,8 +74,14 @@ type WatchOptions struct {
 	Flags watchFlags
 	// replay runs the screen on the recording (`chainwatch replay`); nil:
 	// on the service.
-	replay  *replaySpec
-	Changed func(flag string) bool
+	replay *replaySpec
+	// open, when set, opens the screen's connection instead of the
+	// service's session (serve's bus host: answers from the bus); Recorder
+	// is a second recorder of every answer besides the flight recorder
+	// (serve's bus source). serve_bus.go sets them.
+	open     func(o *WatchOptions, set watchSettings) (*watchConn, error)
+	Recorder api.Recorder
+	Changed  func(flag string) bool
 	// CommandPath and SuggestFor word an unknown symbol as cobra words an
 	// unknown command (a mistyped `chainwatch stauts` is an argument).
 	CommandPath string
@@ -220,9 +226,12 @@ func watchRun(o *WatchOptions) error {
 		return badInput(err) // a flag, the symbol or the config file
 	}
 	var conn *watchConn
-	if o.replay != nil {
+	switch {
+	case o.replay != nil:
 		conn, err = o.replay.open(o, set)
-	} else {
+	case o.open != nil:
+		conn, err = o.open(o, set)
+	default:
 		conn, err = openWatchConn(o, set, clock != nil)
 	}
 	if err != nil {
@@ -243,7 +252,7 @@ func watchRun(o *WatchOptions) error {
 	cfg := model.Config{
 		Client: client, Source: source, BaseURL: conn.baseURL,
 		Symbol: set.symbol, Mode: set.mode, Date: set.date,
-		Budget: set.budget, BlockSize: set.blockSize, TapeCapacity: set.tapeSize,
+		Budget: set.budget.Freed(conn.free), BlockSize: set.blockSize, TapeCapacity: set.tapeSize,
 		Theme: set.theme, ColorBlind: set.colorBlind, NoColor: set.noColor, NoFlash: set.noFlash,
 		FirstRun: firstRun, Recent: recent, Now: o.Now, ClockSpeed: o.Flags.sandboxSpeed,
 		ReturnStartupMemory: true,
@@ -309,7 +318,11 @@ type watchConn struct {
 	source   string
 	baseURL  string
 	embedded bool
-	closers  []func()
+	// free: every answer costs nothing here (a bus host answers from the
+	// bus, and the source's budget paces what is fetched), so the screen
+	// paces its feeds at their shortest intervals, not by a budget.
+	free    bool
+	closers []func()
 }
 
 func (c *watchConn) close() {
@@ -353,7 +366,7 @@ func openWatchConn(o *WatchOptions, set watchSettings, sandboxClocked bool) (*wa
 	rec := openRecorder(o.Getenv, o.Flags.noRecord, set.record, sess, o.ErrOut)
 	conn.closers = append(conn.closers, func() { closeRecorder(rec, o.ErrOut) })
 	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(set.mode), api.WithClock(o.Now)}
-	opts = append(opts, withRecorder(rec)...)
+	opts = append(opts, withRecorders(rec, o.Recorder)...)
 	client, err := api.NewClient(append(opts, withHistory(store)...)...)
 	if err != nil {
 		conn.close()

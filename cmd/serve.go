@@ -47,6 +47,10 @@ type ServeOptions struct {
 	// told the address it listens on (tests listen on port 0).
 	Context context.Context
 	Ready   func(net.Addr)
+	// Bus are the --bus* flags (serve_bus.go); BusReady is told the
+	// embedded bus's URL (tests listen on port 0).
+	Bus      busFlags
+	BusReady func(url string)
 }
 
 // NewCmdServe is `chainwatch serve`: the watch screen for a desk over SSH.
@@ -71,10 +75,17 @@ host key is made once and kept. The server's own alert rules are the desk's:
 evaluated on the same monitor, their events in the server's log. A command after
 -- runs headless on the served subscription: ssh HOST -- chain SPY --json;
 its points are charged to the desk's day and the key's share ([serve]
-key_share) before it is sent, and refused past either.`,
+key_share) before it is sent, and refused past either.
+
+Several serves share one subscription over a NATS bus: the one with the
+service's credentials runs it (--bus-listen) or joins one (--bus) as its
+source and fetches for all; a serve with --bus and no credentials takes
+every answer from the bus (docs/serve-bus.md).`,
 		Example: `  chainwatch serve --listen 127.0.0.1:2222
   ssh -p 2222 127.0.0.1                     the screen
-  ssh -p 2222 127.0.0.1 -- chain SPY --json   a command, with its exit status`,
+  ssh -p 2222 127.0.0.1 -- chain SPY --json   a command, with its exit status
+  chainwatch serve --listen 127.0.0.1:2222 --bus-listen 127.0.0.1:4222
+  chainwatch serve --listen 127.0.0.1:2223 --bus nats://127.0.0.1:4222`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w.ErrOut, w.Changed, w.CommandPath = cmd.ErrOrStderr(), cmd.Flags().Changed, cmd.CommandPath()
@@ -92,6 +103,7 @@ key_share) before it is sent, and refused past either.`,
 	fl.StringVar(&opts.HostKey, "host-key", "", "the server's private host key, made once if missing (default "+hostKeyFile+" in the state directory)")
 	fl.IntVar(&opts.MaxSessions, "max-sessions", defaultMaxSessions, "sessions at once (screens and commands); beyond it a login is refused with a message")
 	fl.DurationVar(&opts.IdleTimeout, "idle-timeout", defaultIdleTimeout, "close a screen with no key pressed, or a connection with no traffic, this long (0: never)")
+	addBusFlags(cmd, &opts.Bus)
 	_ = cmd.MarkFlagRequired("listen")
 	cmd.AddCommand(NewCmdServeUsage(deps, nil))
 	return cmd
@@ -151,6 +163,14 @@ func serveRun(o *ServeOptions) error {
 	w := *o.Watch
 	w.Log = log
 	w.Flags.svc.desk = true
+	b, err := openBus(o.Bus, o.Listen, &w, fc, state, log)
+	if err != nil {
+		return err
+	}
+	defer b.close()
+	if b != nil && b.server != nil && o.BusReady != nil {
+		o.BusReady(b.url)
+	}
 	w.RunWatch = func(cfg model.Config) error {
 		ln, err := net.Listen("tcp", o.Listen)
 		if err != nil {
@@ -164,6 +184,8 @@ func serveRun(o *ServeOptions) error {
 		d := newDesk(cfg, state.In("serve"), getenv, log)
 		defer d.close()
 		d.usage, d.host = deskUsage(state, log), hostName()
+		d.usage = b.usage(d.usage)
+		b.attach(d, cfg)
 		if keyShare != nil {
 			d.ledger.Share = *keyShare
 		}

@@ -28,6 +28,11 @@ const (
 	envTokenFile    = "CHAINWATCH_TOKEN_FILE"
 )
 
+// errNoCredentials is a service without credentials to it: serve on a
+// bus then takes its answers from the bus (serve_bus.go).
+var errNoCredentials = errors.New("a service URL is configured but there are no credentials: run `chainwatch login`, or set " +
+	envClientID + " and " + envClientSecret + " (or client_id and client_secret in the config file) for client credentials")
+
 // sessionSource says where a session's credentials came from.
 type sessionSource string
 
@@ -216,8 +221,7 @@ func resolveSession(f serviceFlags, getenv func(string) string) (*session, error
 	}
 
 	if authURL != "" || baseURL != "" {
-		return nil, errors.New("a service URL is configured but there are no credentials: run `chainwatch login`, or set " +
-			envClientID + " and " + envClientSecret + " (or client_id and client_secret in the config file) for client credentials")
+		return nil, errNoCredentials
 	}
 	if f.probe {
 		return &session{source: fromEmbeddedSandbox, close: noClose}, nil

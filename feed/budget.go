@@ -27,6 +27,19 @@ type Budget struct {
 	// spend, spread over the trading time left in the month, so that other
 	// tools on the same account keep the rest.
 	Share float64
+	// Free is a session whose answers cost nothing (a serve host on a bus:
+	// the source fetches within its own budget, and the host's requests
+	// are answered from the bus): its feeds are paced at their shortest
+	// intervals, so that it shows the source's answers as they arrive.
+	Free bool
+}
+
+// Freed is b, free when free is true.
+func (b Budget) Freed(free bool) Budget {
+	if free {
+		b.Free = true
+	}
+	return b
 }
 
 // DefaultBudget leaves three quarters of the remaining allowance to other uses
@@ -63,6 +76,9 @@ const RegularSessionHours = 6.5
 // waste almost all of it.
 func (s *Scheduler) BudgetPerHour(now time.Time) float64 {
 	b := s.budget
+	if b.Free {
+		return math.Inf(1)
+	}
 	if b.PerDay > 0 {
 		return float64(b.PerDay) / RegularSessionHours
 	}
@@ -75,6 +91,15 @@ func (s *Scheduler) BudgetPerHour(now time.Time) float64 {
 		return points / max(market.SessionHoursLeftToday(now), market.MinHoursLeft)
 	}
 	return points / market.TradingHoursLeftInMonth(now)
+}
+
+// shownPerHour is the budget a status bar shows: none for a free
+// session, which spends nothing.
+func (s *Scheduler) shownPerHour(now time.Time) float64 {
+	if s.budget.Free {
+		return 0
+	}
+	return s.BudgetPerHour(now)
 }
 
 // trial reports whether the balance is the trial plan's 500 points a day,
@@ -209,7 +234,8 @@ type Stats struct {
 	FromHistory   int       // answers the store of past days gave this session, at 0 points
 	HourlyRate    float64   // points per hour polling spends (see Stats); valid when RateKnown
 	RateKnown     bool      // false until the first poll: the loads before it are not a rate
-	BudgetPerHour float64   // what the budget allows now
+	BudgetPerHour float64   // what the budget allows now; 0 when Free
+	Free          bool      // the session's answers cost nothing (Budget.Free): no budget paces it
 	PointsUsed    api.Int   // last X-Monthly-Points-Used seen
 	PointsLeft    api.Int   // last X-Monthly-Points-Left seen
 	Daily         bool      // the trial plan: its allowance renews every day, not every month
@@ -244,12 +270,13 @@ func (s *Scheduler) Stats(now time.Time) Stats {
 		SessionSpent:  s.spent,
 		DaySpent:      s.dayPoints(now),
 		FromHistory:   s.fromHistory,
-		BudgetPerHour: s.BudgetPerHour(now),
+		BudgetPerHour: s.shownPerHour(now),
 		PointsUsed:    s.pointsUsed,
 		PointsLeft:    s.pointsLeft,
 		LastErr:       s.lastErr,
 		LastErrAt:     s.lastErrAt,
 		Daily:         s.trial(),
+		Free:          s.budget.Free,
 	}
 	if s.firstPoll.IsZero() || now.Before(s.firstPoll) {
 		return st

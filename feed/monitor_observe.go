@@ -100,3 +100,21 @@ func (m *Monitor) Polled(now time.Time) []Want {
 	}
 	return out
 }
+
+// Wants are every feed the monitor keeps (a job aside), each with the
+// parameters in force and Hidden when no subscriber shows it: what a
+// serve host asks the bus's source to fetch for it (chainwatch/serve/bus).
+func (m *Monitor) Wants() []Want {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Want, 0, len(m.feeds))
+	for _, e := range m.feeds {
+		if e.key.Feed == FeedJob {
+			continue
+		}
+		w := e.want
+		w.Hidden = !e.shown()
+		out = append(out, w)
+	}
+	return out
+}
