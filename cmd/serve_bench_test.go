@@ -47,7 +47,12 @@ const serveBenchWindow = 20 * time.Second
 //
 //	go test -run '^$' -bench ServeSessions -benchtime 3x ./cmd
 func BenchmarkServeSessions(b *testing.B) {
-	rig := startServeBench(b)
+	benchSessions(b, startServeBench(b, "--sandbox-clock", "2026-11-24T10:00:00-05:00"))
+}
+
+// benchSessions measures rig's server with one screen, then ten, each
+// iteration, and reports BenchmarkServeSessions's figures.
+func benchSessions(b *testing.B, rig *serveBench) {
 	var cpu1, cpu10, gc10, bytes10 float64
 	var heap float64
 	for b.Loop() {
@@ -78,10 +83,10 @@ type serveBench struct {
 	clients []string // the child's environment: where to connect, with which keys
 }
 
-// startServeBench runs `chainwatch serve` in this process with no
-// credentials (so on the embedded sandbox), in a home of its own, until
-// the benchmark ends.
-func startServeBench(b *testing.B) *serveBench {
+// startServeBench runs `chainwatch serve args...` in this process with
+// no credentials (so on the embedded sandbox, or a bus host with --bus),
+// in a home of its own, until the benchmark ends.
+func startServeBench(b *testing.B, args ...string) *serveBench {
 	root := b.TempDir()
 	env := map[string]string{"HOME": filepath.Join(root, "home"), "XDG_CONFIG_HOME": filepath.Join(root, "config"),
 		"XDG_STATE_HOME": filepath.Join(root, "state")}
@@ -104,7 +109,7 @@ func startServeBench(b *testing.B) *serveBench {
 	ctx, cancel := context.WithCancel(context.Background())
 	addr := make(chan string, 1)
 	log, done := startServeCmd(ctx, env, func(a net.Addr) { addr <- a.String() },
-		"--authorized-keys", authKeys, "--host-key", hostKeyPath, "--sandbox-clock", "2026-11-24T10:00:00-05:00")
+		append([]string{"--authorized-keys", authKeys, "--host-key", hostKeyPath}, args...)...)
 	b.Cleanup(func() {
 		cancel()
 		select {
