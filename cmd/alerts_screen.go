@@ -27,7 +27,7 @@ func screenAlerts(cfg *model.Config, o *WatchOptions, set watchSettings, embedde
 	}
 	as := alert.SettingsOf(set.file)
 	src := feed.Source{Client: cfg.Client, Now: o.Now}
-	mon := feed.NewMonitor(guardMonitor(feed.MonitorOptions{Fetcher: src, Clock: feed.RealClock{NowFunc: o.Now}, Budget: set.budget}, o.Panics))
+	mon := feed.NewMonitor(guardMonitor(feed.MonitorOptions{Fetcher: src, Clock: feed.RealClock{NowFunc: o.Now}, Budget: cfg.Budget}, o.Panics))
 	path := ""
 	if dir, err := config.UserStateDir(o.Getenv); err == nil {
 		path = filepath.Join(dir, config.AlertLogFile)

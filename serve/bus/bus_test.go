@@ -143,3 +143,29 @@ func TestHostForgetsPastTheWindow(t *testing.T) {
 		t.Fatalf("an answer past the window is still answered: %v", err)
 	}
 }
+
+// TestHostLeavesOutPagesAheadOfTheSourcesClock: tape pages the stream
+// kept from a source's earlier run on an earlier clock (a sandbox's
+// --sandbox-clock starts its day again) are ahead of the source's clock
+// now, and a host's tape does not show them.
+func TestHostLeavesOutPagesAheadOfTheSourcesClock(t *testing.T) {
+	srv := startBus(t)
+	src, err := sourceOn(t, srv, "a", bus.SourceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	p1, ahead := tapePage("SPY", 1, []byte(`[1]`), now), tapePage("SPY", 2, []byte(`[2]`), now.Add(time.Hour))
+	src.Record(ahead)
+	src.Record(p1)
+	h := hostOn(t, srv.URL(), bus.Creds{}, bus.HostOptions{Name: "b"})
+	var pages []api.Answer
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if pages, err = h.ReplayFamily(ctxFor(t, 5*time.Second), p1.Family); err == nil && len(pages) > 0 {
+			break
+		}
+	}
+	if len(pages) != 1 || !bytes.Equal(pages[0].Body, p1.Body) {
+		t.Fatalf("the host's pages: %d (%v), want the one at the source's clock", len(pages), err)
+	}
+}

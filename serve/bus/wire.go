@@ -33,6 +33,7 @@ const (
 	hostLost    = 3 * beat            // the source drops a host's wants when it is silent this long
 	chunkRoom   = 8 << 10             // room left in a message for its headers
 	answerWait  = 3 * time.Second     // how long a request waits for the source's first answer
+	futureSlack = 5 * beat            // a page this far past the source's clock is from another run of it
 )
 
 // DefaultWindow is how long the bus keeps tape pages and answers: a host
