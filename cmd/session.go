@@ -252,7 +252,11 @@ func startEmbedded(now func() time.Time, getenv func(string) string, limit bool)
 	if dir, err := config.UserStateDir(getenv); err == nil {
 		keyFile = filepath.Join(dir, config.SandboxKeys)
 	}
-	sb, err := sandbox.Start(sandbox.Config{Now: now, Market: sandbox.OneClientMarket(now), KeyFile: keyFile})
+	cacheDir := ""
+	if dir, err := config.UserCacheDir(getenv); err == nil {
+		cacheDir = filepath.Join(dir, config.SandboxCache)
+	}
+	sb, err := sandbox.Start(sandbox.Config{Now: now, Market: sandbox.OneClientMarket(now, cacheDir), KeyFile: keyFile})
 	if err != nil {
 		restore()
 		if errors.Is(err, sandbox.ErrKeyFile) {

@@ -18,6 +18,14 @@ func UserDataDir(getenv func(string) string) (string, error) {
 	return xdgDir(getenv, "XDG_DATA_HOME", ".local", "share")
 }
 
+// UserCacheDir is $XDG_CACHE_HOME/chainwatch, by default
+// ~/.cache/chainwatch (%LocalAppData%\chainwatch on Windows): what is
+// kept only to save work, which may be deleted at any time (the embedded
+// sandbox's open interest of past days).
+func UserCacheDir(getenv func(string) string) (string, error) {
+	return xdgDir(getenv, "XDG_CACHE_HOME", ".cache")
+}
+
 // HistoryPath is where the store of past days is: CHAINWATCH_HISTORY when
 // set (an absolute path), else HistoryFile in UserDataDir.
 func HistoryPath(getenv func(string) string) (string, error) {

@@ -27,6 +27,9 @@ const (
 	// of the start. Unlike the files above, it is refused, not skipped,
 	// when others may read it.
 	SandboxKeys = "sandbox-keys.pem"
+	// SandboxCache is the embedded sandbox's directory under
+	// UserCacheDir: what it computes once a day and may lose at no cost.
+	SandboxCache = "sandbox"
 )
 
 // UserStateDir is $XDG_STATE_HOME/chainwatch, by default

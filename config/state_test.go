@@ -28,6 +28,21 @@ func TestUserStateDir(t *testing.T) {
 	}
 }
 
+func TestUserCacheDir(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	if d, err := UserCacheDir(env(map[string]string{"XDG_CACHE_HOME": "/c", "HOME": "/h"})); err != nil || d != filepath.Join("/c", "chainwatch") {
+		t.Fatal(d, err)
+	}
+	if runtime.GOOS != "windows" {
+		if d, err := UserCacheDir(env(map[string]string{"HOME": "/h"})); err != nil || d != "/h/.cache/chainwatch" {
+			t.Fatal(d, err)
+		}
+	}
+	if _, err := UserCacheDir(env(map[string]string{"XDG_CACHE_HOME": "rel"})); err == nil {
+		t.Fatal("a relative XDG_CACHE_HOME was accepted")
+	}
+}
+
 func TestRecentRoundTrip(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state", "chainwatch")
 	st := State{dir: dir}

@@ -136,7 +136,7 @@ func startProgram(t testing.TB, symbol string, start time.Time, profile colorpro
 func startProgramTo(t testing.TB, symbol string, start time.Time, profile colorprofile.Profile, term io.Writer, opts ...func(*Config)) *liveProgram {
 	t.Helper()
 	now := sandbox.Clock(start, 1)
-	client := modeltest.StartSandbox(t, sandbox.Config{Now: now, PerSecond: 1000, Market: sandbox.OneClientMarket(now)})
+	client := modeltest.StartSandbox(t, sandbox.Config{Now: now, PerSecond: 1000, Market: sandbox.OneClientMarket(now, "")})
 	lp := &liveProgram{out: &countingWriter{also: term}, chain: make(chan int64, 64), done: make(chan struct{})}
 	cfg := Config{Client: client, Source: "SANDBOX", Symbol: symbol, Now: now, Theme: "dark"}
 	for _, o := range opts {

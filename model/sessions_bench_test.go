@@ -29,7 +29,7 @@ import (
 func BenchmarkSessionsOnOneMonitor(b *testing.B) {
 	start := time.Date(2026, 11, 24, 10, 0, 0, 0, api.Eastern)
 	now := sandbox.Clock(start, 1)
-	client := modeltest.StartSandbox(b, sandbox.Config{Now: now, PerSecond: 1000, Market: sandbox.OneClientMarket(now)})
+	client := modeltest.StartSandbox(b, sandbox.Config{Now: now, PerSecond: 1000, Market: sandbox.OneClientMarket(now, "")})
 	mon := feed.NewMonitor(feed.MonitorOptions{Fetcher: feed.Source{Client: client, Now: now}, Clock: feed.RealClock{NowFunc: now}})
 	b.Cleanup(mon.Close)
 	open := func() *App {

@@ -1,6 +1,9 @@
 package record
 
-import "os"
+import (
+	"os"
+	"time"
+)
 
 // WithOpener replaces how a segment file is made: the full-disk test
 // writes to /dev/full.
@@ -12,4 +15,9 @@ func WithOpener(open func(path string) (*os.File, error)) Option {
 // the whole bodies and the deltas of a few answers.
 func WithKeyEvery(n int) Option {
 	return func(r *Recorder) { r.keyEvery = n }
+}
+
+// WithWriteBehind sets how long an answer waits before it is written.
+func WithWriteBehind(d time.Duration) Option {
+	return func(r *Recorder) { r.behind = d }
 }

@@ -27,20 +27,32 @@ const DefaultMaxBytes = 2 << 30
 // the fetch that adds one wait, so no answer is dropped.
 const queueLen = 64
 
+// writeBehind is how long an answer waits, from its arrival, before the
+// recorder hashes, compresses and writes it. The first answers of a run
+// are its largest (a whole chain: SPX's is megabytes, tens of
+// milliseconds to compress) and arrive as the screen decodes them and
+// draws its first frame on the same few cores; written at once, the
+// recording would delay that frame for nothing. Waiting costs memory
+// only: the body, which the client does not copy, is held that much
+// longer. Nothing is lost: Close writes what waits at once.
+const writeBehind = time.Second
+
 // Recorder appends every answer handed to it (api.Recorder) to the day's
 // segment of this process. Record only queues the answer (its body is the
 // client's, never written again, so it is not copied); hashing, diffing,
 // compressing and writing happen on the recorder's own goroutine, off the
-// path of the fetch.
+// path of the fetch, and a moment later (writeBehind).
 type Recorder struct {
 	dir      string
 	maxBytes int64
 	keyEvery int                                 // every keyEvery-th body of a request is whole
 	source   string                              // where the answers come from (WithSource)
 	open     func(path string) (*os.File, error) // tests: /dev/full
+	behind   time.Duration                       // writeBehind; tests change it
 
-	queue chan api.Answer
-	done  chan struct{}
+	queue   chan waiting
+	closing chan struct{} // closed by Close: what waits is written at once
+	done    chan struct{}
 
 	mu     sync.Mutex // guards closed and the sending on queue
 	closed bool
@@ -59,6 +71,12 @@ type Recorder struct {
 	packed    []byte
 	written   int64 // since the last pruning
 	stopped   bool
+}
+
+// waiting is an answer in the queue and when it arrived.
+type waiting struct {
+	a       api.Answer
+	arrived time.Time
 }
 
 // Option configures a Recorder.
@@ -95,7 +113,7 @@ func Open(dir string, opts ...Option) (*Recorder, error) {
 		return nil, err
 	}
 	r := &Recorder{dir: dir, maxBytes: DefaultMaxBytes, keyEvery: keyEvery, open: createSegment, enc: enc,
-		queue: make(chan api.Answer, queueLen), done: make(chan struct{})}
+		behind: writeBehind, queue: make(chan waiting, queueLen), closing: make(chan struct{}), done: make(chan struct{})}
 	for _, o := range opts {
 		o(r)
 	}
@@ -110,7 +128,7 @@ func (r *Recorder) Record(a api.Answer) {
 	if r.closed || r.notice.Load() != nil {
 		return
 	}
-	r.queue <- a
+	r.queue <- waiting{a, time.Now()}
 }
 
 // Notice says why recording stopped ("" while it goes on).
@@ -121,7 +139,8 @@ func (r *Recorder) Notice() string {
 	return ""
 }
 
-// Close writes what is queued and closes the segment.
+// Close writes what is queued, without waiting for writeBehind, and
+// closes the segment.
 func (r *Recorder) Close() error {
 	r.mu.Lock()
 	if r.closed {
@@ -129,6 +148,7 @@ func (r *Recorder) Close() error {
 		return nil
 	}
 	r.closed = true
+	close(r.closing)
 	close(r.queue)
 	r.mu.Unlock()
 	<-r.done
@@ -140,10 +160,25 @@ func (r *Recorder) Close() error {
 
 func (r *Recorder) loop() {
 	defer close(r.done)
-	for a := range r.queue {
+	for w := range r.queue {
+		r.waitFor(w.arrived)
 		if !r.stopped {
-			r.write(a)
+			r.write(w.a)
 		}
+	}
+}
+
+// waitFor returns writeBehind after arrived, or at once when closing.
+func (r *Recorder) waitFor(arrived time.Time) {
+	d := r.behind - time.Since(arrived)
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.closing:
 	}
 }
 

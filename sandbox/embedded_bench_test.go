@@ -31,7 +31,7 @@ func BenchmarkEmbeddedSPXPoll(b *testing.B) {
 	var clock atomic.Int64
 	clock.Store(time.Date(2026, 11, 24, 10, 0, 0, 0, api.Eastern).UnixNano())
 	now := func() time.Time { return time.Unix(0, clock.Load()).In(api.Eastern) }
-	sb, err := Start(Config{Now: now, Market: OneClientMarket(now), Logger: slog.New(slog.DiscardHandler)})
+	sb, err := Start(Config{Now: now, Market: OneClientMarket(now, ""), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -127,7 +127,7 @@ func startChild() int {
 	began := time.Now()
 	ms := func() float64 { return float64(time.Since(began)) / float64(time.Millisecond) }
 	now := Clock(time.Date(2026, 11, 24, 11, 0, 0, 0, api.Eastern), 1)
-	sb, err := Start(Config{Now: now, Market: OneClientMarket(now), Logger: slog.New(slog.DiscardHandler),
+	sb, err := Start(Config{Now: now, Market: OneClientMarket(now, ""), Logger: slog.New(slog.DiscardHandler),
 		KeyFile: filepath.Join(os.Getenv(startStateEnv), "sandbox-keys.pem")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -295,9 +295,11 @@ func (s *Server) persisting(next http.Handler) http.Handler {
 // whole chain only now and then), which no other client will ask for
 // again: the market keeps a few thousand contracts of chains, a few
 // expiries or the one whole chain last asked for until the next chain,
-// rather than a shared server's tens of thousands.
-func OneClientMarket(now func() time.Time) *sim.Market {
-	return sim.New(sim.Config{Now: now, ChainContracts: 4096})
+// rather than a shared server's tens of thousands. cacheDir keeps each
+// day's open interest for the next process (sim.Config.CacheDir); ""
+// keeps nothing.
+func OneClientMarket(now func() time.Time, cacheDir string) *sim.Market {
+	return sim.New(sim.Config{Now: now, ChainContracts: 4096, CacheDir: cacheDir})
 }
 
 // EmbeddedMemoryLimit is the soft limit (runtime/debug.SetMemoryLimit)

@@ -65,6 +65,11 @@ func (st *dayState) prevIV30() api.Float {
 func (st *dayState) openInterest(m *Market) ([]int64, int64) {
 	st.oiOnce.Do(func() {
 		b := st.b
+		var ok bool
+		if st.oi, ok = m.oiFile.load(b.sec.Symbol, b.date, b.n); ok {
+			st.total()
+			return
+		}
 		st.oi = make([]int64, b.n)
 		for i := range b.series {
 			s := &b.series[i]
@@ -83,12 +88,17 @@ func (st *dayState) openInterest(m *Market) ([]int64, int64) {
 			}
 			vol := sk.volumes(st.prev.n)
 			matchContracts(st.prev, b, nil, func(pi, ci int) { st.oi[ci] += vol[pi] / 2 })
+			m.oiFile.store(b.sec.Symbol, b.date, st.oi)
 		}
-		for _, v := range st.oi {
-			st.oiTotal += v
-		}
+		st.total()
 	})
 	return st.oi, st.oiTotal
+}
+
+func (st *dayState) total() {
+	for _, v := range st.oi {
+		st.oiTotal += v
+	}
 }
 
 // baseOI is the deterministic part of a contract's open interest. Each

@@ -42,6 +42,10 @@ type Config struct {
 	// with its skeleton; an SPX day holds tens of thousands); default
 	// 400,000.
 	Trades int
+	// CacheDir keeps each symbol's start-of-day open interest between
+	// processes (oicache.go), which a short-lived process would otherwise
+	// compute from the whole previous day's trades; "" keeps nothing.
+	CacheDir string
 }
 
 // Moment is the instant a request sees: a date and a time of day, Eastern,
@@ -79,6 +83,7 @@ type Market struct {
 	unders *lru[tickKey, *underState]
 	chains *lru[chainKey, *Chain]
 	scans  *lru[tickKey, []scan.Quote]
+	oiFile *oiCache
 }
 
 // dayKey names one symbol's trading day; tickKey one second of it.
@@ -108,7 +113,7 @@ func New(cfg Config) *Market {
 		cfg.Trades = 400_000
 	}
 	u := market.Default()
-	m := &Market{u: u, now: cfg.Now}
+	m := &Market{u: u, now: cfg.Now, oiFile: &oiCache{dir: cfg.CacheDir}}
 	m.optionable = u.Optionable()
 	n := cfg.CacheEntries
 	perDay := max(n, 2*len(m.optionable)+16)
