@@ -60,6 +60,10 @@ func run(t *testing.T, msgs ...tea.Msg) *crash.Guard {
 	g.Bind(p)
 	done := make(chan error, 1)
 	go func() { _, err := p.Run(); done <- err }()
+	// The program's own first size races with what is sent here: a key
+	// that panics could be handled before it, and the crash would record
+	// no size. The size goes first, as the terminal's would.
+	p.Send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	for _, m := range msgs {
 		p.Send(m)
 	}
