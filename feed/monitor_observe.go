@@ -101,6 +101,16 @@ func (m *Monitor) Polled(now time.Time) []Want {
 	return out
 }
 
+// Attention is whether anybody looks at what the monitor fetches: focused
+// when some subscriber is, idle when every one is. A serve host sends it
+// with its wants, so that the bus's source slows a host's feeds as it
+// would a local screen's in front of an empty chair.
+func (m *Monitor) Attention() Attention {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return Attention{Focused: m.union.Focused, Idle: m.union.Idle}
+}
+
 // Wants are every feed the monitor keeps (a job aside), each with the
 // parameters in force and Hidden when no subscriber shows it: what a
 // serve host asks the bus's source to fetch for it (chainwatch/serve/bus).

@@ -21,7 +21,7 @@ func (h *Host) Attach(mon *feed.Monitor) {
 		last := time.Time{}
 		for {
 			every := time.Since(last) >= beat
-			if h.sendWants(mon.Wants(), every) && every {
+			if h.sendWants(mon.Wants(), mon.Attention(), every) && every {
 				last = time.Now()
 			}
 			select {
@@ -33,9 +33,9 @@ func (h *Host) Attach(mon *feed.Monitor) {
 	}()
 }
 
-// sendWants publishes ws by mode when they changed, or always; false
-// when nothing was sent.
-func (h *Host) sendWants(ws []feed.Want, always bool) bool {
+// sendWants publishes ws by mode, with att, when they changed, or
+// always; false when nothing was sent.
+func (h *Host) sendWants(ws []feed.Want, att feed.Attention, always bool) bool {
 	by := map[api.Mode][]feed.Want{}
 	for _, w := range ws {
 		if w.Feed == feed.FeedJob || !slices.Contains(h.o.Modes, w.Query.Mode) {
@@ -48,7 +48,7 @@ func (h *Host) sendWants(ws []feed.Want, always bool) bool {
 	for _, m := range h.o.Modes {
 		list := by[m]
 		slices.SortFunc(list, func(a, b feed.Want) int { return compareKeys(a.Key(), b.Key()) })
-		data, err := json.Marshal(list)
+		data, err := json.Marshal(wantsMsg{Attention: att, Wants: list})
 		if err != nil {
 			continue
 		}

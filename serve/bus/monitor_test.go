@@ -17,6 +17,13 @@ import (
 // monitor fetches the hosts' wants; reqs counts what the sandbox served.
 func deskSource(t *testing.T, srv *bus.Server, reqs *modeltest.Requests) *bus.Source {
 	t.Helper()
+	src, _ := deskSourceMon(t, srv, reqs)
+	return src
+}
+
+// deskSourceMon is deskSource with its monitor.
+func deskSourceMon(t *testing.T, srv *bus.Server, reqs *modeltest.Requests) (*bus.Source, *feed.Monitor) {
+	t.Helper()
 	src, err := sourceOn(t, srv, "a", bus.SourceOptions{Clock: modeltest.Clock})
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +33,7 @@ func deskSource(t *testing.T, srv *bus.Server, reqs *modeltest.Requests) *bus.So
 		Clock: feed.RealClock{NowFunc: modeltest.Clock}})
 	t.Cleanup(mon.Close)
 	src.Attach(mon)
-	return src
+	return src, mon
 }
 
 // hostScreen is a host's monitor on its replaying client, with one
@@ -153,4 +160,31 @@ func cmpErr(old, err error) error {
 		return err
 	}
 	return old
+}
+
+// TestHostsAttentionReachesTheSource: whether anybody on a host looks
+// goes with its wants, so the source's monitor slows a host's feeds
+// behind an empty chair as it would a local screen's, and speeds them
+// up again when a trader comes back.
+func TestHostsAttentionReachesTheSource(t *testing.T) {
+	srv := startBus(t)
+	var reqs modeltest.Requests
+	_, srcMon := deskSourceMon(t, srv, &reqs)
+	h := hostOn(t, srv.URL(), bus.Creds{}, bus.HostOptions{Name: "b"})
+	sub := hostScreen(t, h)
+	within := func(want feed.Attention) {
+		t.Helper()
+		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			if srcMon.Attention() == want {
+				return
+			}
+		}
+		t.Fatalf("the source's monitor: %+v, want %+v", srcMon.Attention(), want)
+	}
+	within(feed.Attention{Focused: true})
+	spy := feed.Want{Feed: feed.FeedChain, Query: feed.Query{Symbol: "SPY", Mode: api.Live, Gen: 1}}
+	sub.Set(feed.Attention{Idle: true}, spy)
+	within(feed.Attention{Idle: true})
+	sub.Set(feed.Attention{Focused: true}, spy)
+	within(feed.Attention{Focused: true})
 }

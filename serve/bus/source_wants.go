@@ -22,8 +22,8 @@ func (s *Source) wants(msg *nats.Msg) {
 		return
 	}
 	mode := api.Mode(parts[2])
-	var ws []feed.Want
-	if err := json.Unmarshal(msg.Data, &ws); err != nil {
+	att, ws, err := decodeWants(msg.Data)
+	if err != nil {
 		s.o.Log.Warn("bus: a host's wants do not decode", "host", parts[3], "err", err)
 		return
 	}
@@ -48,7 +48,28 @@ func (s *Source) wants(msg *nats.Msg) {
 		go drain(s.ctx, h.sub)
 	}
 	h.last = time.Now()
-	h.sub.Set(feed.Attention{Focused: true}, keep...)
+	h.sub.Set(att, keep...)
+}
+
+// wantsMsg is a host's wants in one mode, with whether anybody on the
+// host looks at them (feed.Monitor.Attention).
+type wantsMsg struct {
+	Attention feed.Attention `json:"attention"`
+	Wants     []feed.Want    `json:"wants"`
+}
+
+// decodeWants reads a wants message. A bare list is a host of the first
+// version, which sent no attention: it counts as looked at.
+func decodeWants(data []byte) (feed.Attention, []feed.Want, error) {
+	var m wantsMsg
+	if err := json.Unmarshal(data, &m); err == nil {
+		return m.Attention, m.Wants, nil
+	}
+	var ws []feed.Want
+	if err := json.Unmarshal(data, &ws); err != nil {
+		return feed.Attention{}, nil, err
+	}
+	return feed.Attention{Focused: true}, ws, nil
 }
 
 // drain empties a host's mailbox: the host reads the answers from the
