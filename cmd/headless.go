@@ -276,6 +276,10 @@ func (h *headless) execute(fc config.File, mode api.Mode, j job) error {
 		_, err := fmt.Fprintln(h.Out, j.plan.describe(h.Watch))
 		return err
 	}
+	if h.served == nil && !h.WatchSet {
+		defer oneShotGC(h.Getenv)()
+		h.Service.oneShot = true
+	}
 	if !h.replayAt.IsZero() {
 		return h.executeReplay(format, fc, mode, j)
 	}

@@ -62,6 +62,10 @@ type serviceFlags struct {
 	// desk says the process serves many screens (serve): the embedded
 	// sandbox's memory limit, sized for one screen beside it, is not set.
 	desk bool
+	// oneShot says a one-shot headless command runs (oneShotGC): its
+	// own limit bounds it, and the embedded sandbox's, sized for a
+	// screen that lives for hours, would only make it collect.
+	oneShot bool
 
 	// probe asks only which source a session would use: the embedded
 	// sandbox is not started (its session has no client).
@@ -226,7 +230,7 @@ func resolveSession(f serviceFlags, getenv func(string) string) (*session, error
 	if f.probe {
 		return &session{source: fromEmbeddedSandbox, close: noClose}, nil
 	}
-	return startEmbedded(f.sandboxNow, getenv, !f.desk)
+	return startEmbedded(f.sandboxNow, getenv, !f.desk && !f.oneShot)
 }
 
 func noClose() error { return nil }
