@@ -37,6 +37,9 @@ func (s Status) Bar(snap *feed.Snapshot, q feed.Query, now time.Time) ui.StatusD
 	}
 	if due := snap.Feeds[s.Next].Due; s.NextCost > 0 && !due.IsZero() && d.Paused == "" {
 		d.NextFeed, d.Next, d.NextCost = s.Next.String(), max(due.Sub(now), 0), s.NextCost
+		if st.Free {
+			d.NextCost = 0 // a bus host's answers cost it nothing: no "(4 pts)"
+		}
 	}
 	if err := LastErr(s.Errs); err != nil {
 		d.Err, d.ErrAge = api.Describe(err, ""), now.Sub(err.At)
