@@ -59,8 +59,8 @@ func (td *tradeDay) priceFor(n int, x Expiries) {
 // NBBO of their second, computed exactly as the chain computes that
 // second's quote. A second's quotes are kept while its trades are priced:
 // an order worked in pieces prints several times in one contract within a
-// second, and a sweep's pieces all at once, so about a quarter of the
-// trades find their quote made.
+// second, and a sweep's pieces all at once, so many of the trades find
+// their quote made.
 func (td *tradeDay) priceRange(lo, hi int, price func(i int) bool) {
 	b, sk := td.b, td.sk
 	var c tickCtx
