@@ -2,7 +2,9 @@ package sim
 
 import (
 	"math"
+	"runtime"
 	"sort"
+	"sync/atomic"
 
 	"chainwatch/api"
 	"chainwatch/market"
@@ -115,9 +117,12 @@ type agg struct {
 // A symbol's first chain of a day draws the day's trades through the tick
 // and prices those of the expiries x (the aggregates; seq_no counts them
 // all), draws the whole last session (open interest grows with its
-// volume) and prices the last session's closes of the expiries x. The three are independent and made side by side, the longest
-// first (the pricing of the day's trades on every core once it starts);
-// later chains find them cached.
+// volume), prices the last session's closes of the expiries x, and
+// quotes the tick's contracts with their iv and greeks. The four are
+// independent and made side by side, the longest first: the draw of the
+// trades is one core's work, so the others fill the chain's quotes
+// meanwhile, and what is left of them once the trades are priced is made
+// on every core. Later chains find them cached.
 func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bool) {
 	var (
 		us       *underState
@@ -126,25 +131,6 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bo
 		oi       []int64
 		prev     []float64
 	)
-	st := m.state(b)
-	par.Each(3, func(i int) {
-		switch i {
-		case 0:
-			if us, okU = m.under(b.sec, b.date, tick); okU {
-				if td, okT = m.tradeDayThrough(b, tick); okT {
-					td.upToExpiries(tick, x)
-				}
-			}
-		case 1:
-			oi, _ = st.openInterest(m)
-		default:
-			prev = st.prevClose(x)
-		}
-	})
-	if !okU || !okT {
-		return nil, false
-	}
-
 	// Lay out the live series of the expiries: each has its rows at off in
 	// the chain, its contracts from base in the book.
 	type job struct{ s, off int }
@@ -156,6 +142,50 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bo
 			n += 2 * len(s.Strikes)
 		}
 	}
+	optStamp := tick
+	if tick < market.SessionOpen {
+		optStamp = market.SessionClose(market.PrevTradingDay(b.date))
+	}
+	ctx := b.at(tick)
+	fill := chainFill{c: &ctx, stamp: optStamp, closed: tick >= market.SessionClose(b.date)}
+	options := make([]api.OptionData, n)
+	// quote fills the quotes of the series not yet taken, one at a time,
+	// until none is left or stop says the trades are priced.
+	var next atomic.Int64
+	var priced atomic.Bool
+	quote := func(stop *atomic.Bool) {
+		for stop == nil || !stop.Load() {
+			i := int(next.Add(1) - 1)
+			if i >= len(jobs) {
+				return
+			}
+			j := jobs[i]
+			fill.quotes(&b.series[j.s], options[j.off:j.off+2*len(b.series[j.s].Strikes)])
+		}
+	}
+	st := m.state(b)
+	par.Each(4, func(i int) {
+		switch i {
+		case 0:
+			defer priced.Store(true)
+			if us, okU = m.under(b.sec, b.date, tick); okU {
+				if td, okT = m.tradeDayThrough(b, tick); okT {
+					td.upToExpiries(tick, x)
+				}
+			}
+		case 1:
+			oi, _ = st.openInterest(m)
+		case 2:
+			prev = st.prevClose(x)
+		default:
+			quote(&priced)
+		}
+	})
+	if !okU || !okT {
+		return nil, false
+	}
+	par.Each(runtime.GOMAXPROCS(0), func(int) { quote(nil) })
+
 	// The aggregates of the chain's rows: a trade counts in the row of its
 	// contract, found among the jobs (in contract order) by its number.
 	// Only the trades of the expiries x are priced: the others are skipped
@@ -189,38 +219,23 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bo
 		a.count++
 		a.high, a.low, a.last = math.Max(a.high, p), math.Min(a.low, p), p
 	}
-
-	// Price the series in parallel: each worker fills its own range of the
-	// shared slice.
-	ch := &Chain{Underlying: us.u, Indicator: us.ind, Options: make([]api.OptionData, n)}
-	optStamp := tick
-	if tick < market.SessionOpen {
-		optStamp = market.SessionClose(market.PrevTradingDay(b.date))
-	}
-	ctx := b.at(tick)
-	fill := chainFill{c: &ctx, oi: oi, prev: prev, stamp: optStamp,
-		closed: tick >= market.SessionClose(b.date)}
-	par.Each(len(jobs), func(i int) {
-		j := jobs[i]
+	for _, j := range jobs {
 		rows := 2 * len(b.series[j.s].Strikes)
-		fill.series(&b.series[j.s], ch.Options[j.off:j.off+rows], aggs[j.off:j.off+rows])
-	})
-	return ch, true
+		fill.day(&b.series[j.s], options[j.off:j.off+rows], aggs[j.off:j.off+rows], oi, prev)
+	}
+	return &Chain{Underlying: us.u, Indicator: us.ind, Options: options}, true
 }
 
 // chainFill prices the contracts of one chain.
 type chainFill struct {
 	c      *tickCtx
-	oi     []int64
-	prev   []float64
 	stamp  api.TimeOfDay
 	closed bool
 }
 
-// series fills the rows of one series: quote, iv from the mid and greeks
-// at that iv (null when the mid does not invert), and the day's aggregates
-// (aggs, by row).
-func (f *chainFill) series(s *series, rows []api.OptionData, aggs []agg) {
+// quotes fills what the tick says of one series' rows: quote, iv from the
+// mid and greeks at that iv (null when the mid does not invert).
+func (f *chainFill) quotes(s *series, rows []api.OptionData) {
 	b := f.c.b
 	e := f.c.expiry(s)
 	for k, K := range s.Strikes {
@@ -234,7 +249,6 @@ func (f *chainFill) series(s *series, rows []api.OptionData, aggs []agg) {
 				Timestamp: f.stamp, Option: b.name(ci),
 				Mid: api.Some(mid), Bid: api.Some(dollars(q.bid)), Ask: api.Some(dollars(q.ask)),
 				BidSize: api.Some(q.bidSz), AskSize: api.Some(q.askSz),
-				OpenInterest: api.Some(f.oi[ci]),
 			}
 			if iv, g, ok := f.c.quoteIV(&e, K, put, &q); ok {
 				o.IV = api.Some(round(iv, 8))
@@ -247,19 +261,29 @@ func (f *chainFill) series(s *series, rows []api.OptionData, aggs []agg) {
 				o.Theta = api.Some(round(capTheta(g.Theta, mid, intrinsicOf(f.c.params(&e, K, put)), b.american), 6))
 				o.Rho = api.Some(round(g.Rho, 6))
 			}
-			if p := f.prev[ci]; !math.IsNaN(p) {
-				o.PrevDayClose = api.Some(p)
-			}
-			a := &aggs[2*k+side]
-			o.Volume, o.TradeCount = api.Some(a.volume), api.Some(a.count)
-			if a.count > 0 {
-				o.Open, o.High, o.Low = api.Some(a.open), api.Some(a.high), api.Some(a.low)
-				o.LastTradePrice = api.Some(a.last)
-				if f.closed {
-					o.Close = api.Some(a.last)
-				}
-			}
 			rows[2*k+side] = o
+		}
+	}
+}
+
+// day fills what the day says of one series' rows: open interest, the
+// previous close and the aggregates of the day's trades (aggs, by row),
+// once quotes has filled them.
+func (f *chainFill) day(s *series, rows []api.OptionData, aggs []agg, oi []int64, prev []float64) {
+	for r := range rows {
+		o, ci := &rows[r], s.base+r
+		o.OpenInterest = api.Some(oi[ci])
+		if p := prev[ci]; !math.IsNaN(p) {
+			o.PrevDayClose = api.Some(p)
+		}
+		a := &aggs[r]
+		o.Volume, o.TradeCount = api.Some(a.volume), api.Some(a.count)
+		if a.count > 0 {
+			o.Open, o.High, o.Low = api.Some(a.open), api.Some(a.high), api.Some(a.low)
+			o.LastTradePrice = api.Some(a.last)
+			if f.closed {
+				o.Close = api.Some(a.last)
+			}
 		}
 	}
 }
