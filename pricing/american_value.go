@@ -161,3 +161,58 @@ func expPf(a, p float64) float64 {
 	}
 	return math.Exp(a + math.Log(p))
 }
+
+// rangeMargin is what PriceRange adds to its upper end, as a multiple of
+// the strike: the formula's value is a lower bound of the American value
+// to its integration's precision (see bvnNodes), far below this.
+const rangeMargin = 1e-9
+
+// PriceRange brackets Price(p) at the cost of a European value: lo <=
+// Price(p) <= hi. Where Price needs nothing more (a European option, an
+// American one whose trigger is out of reach, expiry, no volatility) both
+// are Price(p) to the last bit. Elsewhere the formula prices one exercise
+// strategy, so it lies between the European value (and the intrinsic
+// value) and the American value, which early exercise raises above the
+// European one by at most (eep) what it can earn over the option's life.
+// The sandbox's chain uses it to find which of a day's trades can set a
+// contract's high or low without pricing them all.
+func PriceRange(p Params) (lo, hi float64) {
+	if !p.American || p.T <= 0 || !(p.Vol > 0 && p.S > 0 && p.K > 0) || far(p) {
+		v := Price(p)
+		return v, v
+	}
+	e, in := europeanValue(p), intrinsic(p)
+	return math.Max(e, in), math.Max(e+eep(p)+rangeMargin*p.K, in)
+}
+
+// eep bounds the early-exercise premium of p, the American value less the
+// European (Kim 1990): the integral over the option's life of the
+// discounted gain of holding the exercised position, r K - q S_t for a
+// put, q S_t - r K for a call, where the underlying is past the exercise
+// boundary. That boundary lies below the strike for a put, above it for a
+// call, so the premium is at most r K times the time the underlying
+// spends below the strike for a put, K (1 - e^{-rT}) N(-d2) with d2 at
+// its least over the life, and for a call q S times the time above it,
+// S (1 - e^{-qT}) N(d1) with d1 at its greatest.
+func eep(p Params) float64 {
+	v, m := p.Vol, math.Log(p.S/p.K)
+	if p.Call {
+		reach := NormCDF(-leastOver(-m/v, -(p.R-p.Q+0.5*v*v)/v, p.T))
+		return math.Max(p.S*-math.Expm1(-p.Q*p.T), 0) * reach
+	}
+	reach := NormCDF(-leastOver(m/v, (p.R-p.Q-0.5*v*v)/v, p.T))
+	return math.Max(p.K*-math.Expm1(-p.R*p.T), 0) * reach
+}
+
+// leastOver is the least of a/sqrt(t) + b sqrt(t) over t in (0, T]: at
+// t = a/b where that lies inside, else at T (a > 0); -Inf for a <= 0,
+// which leaves the bound whole.
+func leastOver(a, b, T float64) float64 {
+	switch {
+	case a <= 0:
+		return math.Inf(-1)
+	case b > 0 && a/b < T:
+		return 2 * math.Sqrt(a*b)
+	}
+	return a/math.Sqrt(T) + b*math.Sqrt(T)
+}

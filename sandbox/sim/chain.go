@@ -115,8 +115,8 @@ type agg struct {
 // adds the day's aggregates, open interest and previous closes.
 //
 // A symbol's first chain of a day draws the day's trades through the tick
-// and prices those of the expiries x (the aggregates; seq_no counts them
-// all), draws the whole last session (open interest grows with its
+// and adds up those of the expiries x (the aggregates, chainaggs.go;
+// seq_no counts them all), draws the whole last session (open interest grows with its
 // volume), prices the last session's closes of the expiries x, and
 // quotes the tick's contracts with their iv and greeks. The four are
 // independent and made side by side, the longest first: the draw of the
@@ -141,6 +141,21 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bo
 			jobs = append(jobs, job{i, n})
 			n += 2 * len(s.Strikes)
 		}
+	}
+	// The aggregates of the chain's rows: a trade counts in the row of its
+	// contract, found among the jobs (in contract order) by its number.
+	// Only the trades of the expiries x are read (chainaggs.go).
+	aggs := make([]agg, n)
+	row := func(ci int) int {
+		j := sort.Search(len(jobs), func(j int) bool { return b.series[jobs[j].s].base > ci }) - 1
+		if j < 0 {
+			return -1
+		}
+		s := &b.series[jobs[j].s]
+		if ci >= s.base+2*len(s.Strikes) {
+			return -1
+		}
+		return jobs[j].off + ci - s.base
 	}
 	optStamp := tick
 	if tick < market.SessionOpen {
@@ -170,7 +185,7 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bo
 			defer priced.Store(true)
 			if us, okU = m.under(b.sec, b.date, tick); okU {
 				if td, okT = m.tradeDayThrough(b, tick); okT {
-					td.upToExpiries(tick, x)
+					td.chainAggs(td.sk.count(tick), x, row, aggs)
 				}
 			}
 		case 1:
@@ -186,39 +201,6 @@ func (m *Market) buildChain(b *book, tick api.TimeOfDay, x Expiries) (*Chain, bo
 	}
 	par.Each(runtime.GOMAXPROCS(0), func(int) { quote(nil) })
 
-	// The aggregates of the chain's rows: a trade counts in the row of its
-	// contract, found among the jobs (in contract order) by its number.
-	// Only the trades of the expiries x are priced: the others are skipped
-	// before their prices are read.
-	aggs := make([]agg, n)
-	row := func(ci int) int {
-		j := sort.Search(len(jobs), func(j int) bool { return b.series[jobs[j].s].base > ci }) - 1
-		if j < 0 {
-			return -1
-		}
-		s := &b.series[jobs[j].s]
-		if ci >= s.base+2*len(s.Strikes) {
-			return -1
-		}
-		return jobs[j].off + ci - s.base
-	}
-	for i := range td.upToExpiries(tick, x) {
-		t := &td.sk.trades[i]
-		if api.CancelFlag(t.flag) != api.TradeNormal {
-			continue
-		}
-		r := row(int(t.ci))
-		if r < 0 {
-			continue
-		}
-		a, p := &aggs[r], dollars(int64(td.px[i].price))
-		if a.count == 0 {
-			a.open, a.high, a.low = p, p, p
-		}
-		a.volume += int64(t.size)
-		a.count++
-		a.high, a.low, a.last = math.Max(a.high, p), math.Min(a.low, p), p
-	}
 	for _, j := range jobs {
 		rows := 2 * len(b.series[j.s].Strikes)
 		fill.day(&b.series[j.s], options[j.off:j.off+rows], aggs[j.off:j.off+rows], oi, prev)

@@ -46,10 +46,11 @@ func TestTradesPricedAsRead(t *testing.T) {
 	}
 }
 
-// TestTradesPricedByExpiry: a chain of some expiries prices those
-// expiries' trades only, and the day's trades priced an expiry at a time
-// (carried over to a day drawn further) are the trades priced at once:
-// every record, and each chain.
+// TestTradesPricedByExpiry: the trades of some expiries are priced
+// alone, and the day's trades priced an expiry at a time (carried over
+// to a day drawn further) are the trades priced at once: every record,
+// and each chain, whether its aggregates bracket unpriced trades or read
+// priced ones.
 func TestTradesPricedByExpiry(t *testing.T) {
 	const day api.Date = 20261124
 	whole := at(2026, time.November, 24, 17, 0)
@@ -77,8 +78,11 @@ func TestTradesPricedByExpiry(t *testing.T) {
 			if len(got.Options) == 0 || !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s %v at %v: the chain differs when the day is priced an expiry at a time", sym, step.x, step.mo.Time)
 			}
+			// An American chain prices only the trades its aggregates
+			// need (chainaggs.go); the expiries' trades are priced as
+			// option-trades reads them.
 			td, _ := live.tradeDayThrough(b, step.mo.Time)
-			n := td.sk.count(step.mo.Time)
+			n := td.upToExpiries(step.mo.Time, step.x)
 			unpriced := 0
 			for i := range n {
 				s, _, _ := b.contract(int(td.sk.trades[i].ci))

@@ -55,6 +55,19 @@ func (td *tradeDay) priceFor(n int, x Expiries) {
 	td.priced.Store(int64(all))
 }
 
+// printed is trade st's price against q, its second's quote of its
+// contract, with the NBBO it printed against. A cancel message repeats
+// the canceled print's price, against the NBBO of its own moment.
+func (b *book) printed(st *skelTrade, q quote) (price, bid, ask int64) {
+	if st.pt == st.t {
+		return printPrice(st, q, b.penny)
+	}
+	pc := b.at(st.pt - st.pt%1000)
+	pq, _, _, _, _ := pc.contractQuote(int(st.ci))
+	price, _, _ = printPrice(st, pq, b.penny)
+	return price, q.bid, q.ask
+}
+
 // priceRange prices those of trades lo to hi-1 that price says against the
 // NBBO of their second, computed exactly as the chain computes that
 // second's quote. A second's quotes are kept while its trades are priced:
@@ -78,15 +91,7 @@ func (td *tradeDay) priceRange(lo, hi int, price func(i int) bool) {
 			memo = memo[:0]
 		}
 		q := memo.quote(&c, st.ci)
-		pq := q
-		if st.pt != st.t { // a cancel message repeats the canceled print's price
-			pc := b.at(st.pt - st.pt%1000)
-			pq, _, _, _, _ = pc.contractQuote(int(st.ci))
-		}
-		price, bid, ask := printPrice(st, pq, b.penny)
-		if st.pt != st.t { // ... against the NBBO of its own moment
-			bid, ask = q.bid, q.ask
-		}
+		price, bid, ask := b.printed(st, q)
 		td.px[i] = tradePrices{
 			price: fit32(price), bid: fit32(bid), ask: fit32(ask),
 			bidSz: fit32(q.bidSz), askSz: fit32(q.askSz),

@@ -21,7 +21,9 @@ import (
 // The prices are made in time order as far as a reader asks (upTo), and
 // only for the expiries it reads (upToExpiries): a chain of this week's
 // expiries at 11:00 needs this week's trades of the morning, not the whole
-// day's of every expiry.
+// day's of every expiry, and of an American name not even those: only
+// the ones that can be a contract's open, high, low or last
+// (chainaggs.go).
 type tradeDay struct {
 	b  *book
 	sk *skeleton
