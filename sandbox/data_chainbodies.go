@@ -54,9 +54,9 @@ type chainBodyKey struct {
 }
 
 type chainBody struct {
-	key  chainBodyKey
-	once sync.Once
-	b    []byte
+	key   chainBodyKey
+	once  sync.Once
+	parts [][]byte // wire.EncodeContracts'
 }
 
 // get returns the encoded contracts of options in f, encoding them if no
@@ -67,7 +67,7 @@ func (c *chainBodies) get(f api.Format, options []api.OptionData) *chainBody {
 	c.mu.Lock()
 	e := c.lookup(key)
 	c.mu.Unlock()
-	e.once.Do(func() { e.b = wire.EncodeContracts(f, options) })
+	e.once.Do(func() { e.parts = wire.EncodeContracts(f, options) })
 	return e
 }
 

@@ -31,26 +31,27 @@ func TestChainBodiesShareOneEncodingPerSlice(t *testing.T) {
 	for i := range got {
 		wg.Go(func() {
 			held[i] = c.get(api.JSON, a)
-			got[i] = held[i].b
+			got[i] = bytes.Join(held[i].parts, nil)
 		})
 	}
 	wg.Wait()
-	if !bytes.Equal(got[0], wire.EncodeContracts(api.JSON, a)) {
+	if !bytes.Equal(got[0], bytes.Join(wire.EncodeContracts(api.JSON, a), nil)) {
 		t.Fatal("the shared encoding is not EncodeContracts'")
 	}
-	for _, g := range got[1:] {
-		if &g[0] != &got[0][0] {
+	first := &held[0].parts[0][0]
+	for _, h := range held[1:] {
+		if &h.parts[0][0] != first {
 			t.Fatal("a request of the same slice got an encoding of its own")
 		}
 	}
-	if x := c.get(api.XML, a).b; bytes.Equal(x, got[0]) {
+	if x := c.get(api.XML, a).parts; bytes.Equal(bytes.Join(x, nil), got[0]) {
 		t.Fatal("XML served the JSON encoding")
 	}
-	if bb := c.get(api.JSON, b).b; bytes.Equal(bb, got[0]) {
+	if bb := c.get(api.JSON, b).parts; bytes.Equal(bytes.Join(bb, nil), got[0]) {
 		t.Fatal("another chain served the first one's contracts")
 	}
 	c.get(api.JSON, d) // two entries since a's JSON: it is let go
-	if again := c.get(api.JSON, a).b; &again[0] == &got[0][0] {
+	if again := c.get(api.JSON, a).parts; &again[0][0] == first {
 		t.Fatal("the oldest entry was kept beyond chainBodiesKept")
 	}
 	runtime.KeepAlive(held)

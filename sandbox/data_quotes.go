@@ -49,7 +49,7 @@ func (d *dataService) chain(w http.ResponseWriter, r *http.Request, c *call) {
 		options := f.apply(ch.Options)
 		if f.none() && len(options) >= sharedContractsMin {
 			e := d.bodies.get(c.format, options)
-			return reply{head: wire.AppendChainHead(b, c.format, &u), shared: e.b, tail: wire.ChainTail(c.format), owner: e}, true
+			return reply{head: wire.AppendChainHead(b, c.format, &u), shared: e.parts, tail: wire.ChainTail(c.format), owner: e}, true
 		}
 		return reply{head: wire.AppendChain(b, c.format, &u, options)}, true
 	})

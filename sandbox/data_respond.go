@@ -102,11 +102,18 @@ type encoder func(b []byte) (body []byte, ok bool)
 // writing too (a tick's encoded contracts), never modified, then tail.
 // owner keeps what shared belongs to alive until it is written.
 type reply struct {
-	head, shared, tail []byte
-	owner              *chainBody
+	head, tail []byte
+	shared     [][]byte
+	owner      *chainBody
 }
 
-func (r *reply) len() int { return len(r.head) + len(r.shared) + len(r.tail) }
+func (r *reply) len() int {
+	n := len(r.head) + len(r.tail)
+	for _, p := range r.shared {
+		n += len(p)
+	}
+	return n
+}
 
 // respond charges cost and answers with what enc produces.
 func (d *dataService) respond(w http.ResponseWriter, c *call, cost int, enc encoder) {
@@ -147,7 +154,8 @@ func (d *dataService) respondParts(w http.ResponseWriter, c *call, cost int, enc
 		h.Set("Content-Type", wire.ContentType(c.format))
 		h.Set("Content-Length", strconv.Itoa(r.len()))
 		w.WriteHeader(http.StatusOK)
-		for _, part := range [...][]byte{r.head, r.shared, r.tail} {
+		parts := append(append([][]byte{r.head}, r.shared...), r.tail)
+		for _, part := range parts {
 			if _, err := w.Write(part); err != nil {
 				break // the client has gone
 			}

@@ -275,18 +275,38 @@ func AppendChainHead(b []byte, f api.Format, u *api.Underlying) []byte {
 }
 
 // EncodeContracts encodes the options list's contracts, without the
-// separator AppendChain would trim after the last one.
-func EncodeContracts(f api.Format, options []api.OptionData) []byte {
+// separator AppendChain would trim after the last one, in parts to be
+// written one after the other. A chain of several parallelChunks is
+// encoded on up to GOMAXPROCS cores, each into memory of its own, and
+// the parts are not joined: a whole chain's encoding is fresh memory,
+// whose first touch costs as much as the encoding, and so each core
+// touches its own part, and none is copied again.
+func EncodeContracts(f api.Format, options []api.OptionData) [][]byte {
 	n := min(len(options), sampleContracts)
-	b := encodeOptions(nil, f, options[:n])
+	parts := [][]byte{encodeOptions(nil, f, options[:n])}
 	if rest := options[n:]; len(rest) > 0 {
-		per := len(b) / n
+		per := len(parts[0]) / n
 		per += per/8 + 16
-		b = appendOptions(b, f, rest, per)
+		w := max(min(runtime.GOMAXPROCS(0), len(rest)/parallelChunk), 1)
+		chunk := (len(rest) + w - 1) / w
+		more := make([][]byte, w)
+		encode := func(i int) {
+			lo, hi := i*chunk, min((i+1)*chunk, len(rest))
+			more[i] = encodeOptions(make([]byte, 0, (hi-lo)*per), f, rest[lo:hi])
+		}
+		var wg sync.WaitGroup
+		for i := 1; i < w; i++ {
+			wg.Go(func() { encode(i) })
+		}
+		encode(0)
+		wg.Wait()
+		parts = append(parts, more...)
 	}
-	e := newEnc(b, f)
+	last := &parts[len(parts)-1]
+	e := newEnc(*last, f)
 	e.trim()
-	return e.b
+	*last = e.b
+	return parts
 }
 
 // ChainTail is what follows the contracts: the list's and the document's

@@ -20,7 +20,7 @@ func TestChainPartsAreAppendChain(t *testing.T) {
 			want := AppendChain(nil, f, u, options)
 			got := AppendChainHead(nil, f, u)
 			if len(options) > 0 {
-				got = append(got, EncodeContracts(f, options)...)
+				got = append(got, bytes.Join(EncodeContracts(f, options), nil)...)
 			}
 			got = append(got, ChainTail(f)...)
 			if !bytes.Equal(got, want) {
