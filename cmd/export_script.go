@@ -33,8 +33,8 @@ import (
 var (
 	// scriptSteps bounds jq's work (and with it the memory an expression
 	// can build): gojq checks its context at every step of its machine.
-	// A chain of 20,000 contracts to CSV takes about a million; sorting
-	// and filtering 100,000 trades a few million.
+	// The bound stands far above what a whole SPX chain to CSV, or a
+	// sort and filter of a day's trades, takes.
 	scriptSteps int64 = 20_000_000
 	// scriptTime bounds either's wall time.
 	scriptTime = 30 * time.Second

@@ -22,7 +22,7 @@ var oneShot struct {
 
 // oneShotGC runs a one-shot headless command (chain, quotes, gex, ...
 // without --watch) with the collector off below a soft memory limit. It
-// lives for tens of milliseconds and nearly everything it allocates is
+// is short-lived and nearly everything it allocates is
 // live until it prints, so the collections made while its heap grows
 // from nothing to its working size, one at each doubling, are CPU spent
 // for nothing. The limit bounds it: the lower of oneShotLimit and a limit

@@ -133,7 +133,7 @@ func DefaultPath(getenv func(string) string) (string, error) {
 }
 
 // MaxFileSize is the largest config file Load reads: a hand-written file
-// with a watchlist and saved scans is a few kilobytes.
+// with a watchlist and saved scans is a small fraction of it.
 const MaxFileSize = 1 << 20
 
 // Load reads and checks the config file at path. A missing file is

@@ -24,14 +24,15 @@ var figureComments = map[string]string{
 }
 
 var (
-	// figure is a number with a unit of time or size, or a speed-up.
-	figure = regexp.MustCompile(`\b\d[\d.,]*\s?(ns|µs|us|ms|KB|kB|KiB|MB|MiB|GB|GiB|bytes|allocations|allocs)\b|\d(\.\d+)?x (faster|slower)`)
+	// figure is a number with a unit of time or size, or a speed-up, or
+	// one in words ("tens of milliseconds", "megabytes of JSON").
+	figure = regexp.MustCompile(`\b\d[\d.,]*\s?(ns|µs|us|ms|KB|kB|KiB|MB|MiB|GB|GiB|bytes|allocations|allocs)\b|\d(\.\d+)?x (faster|slower)|(?i)\b(a few|tens of|hundreds of|several) (nano|micro|milli)seconds|\b(kilo|mega|giga)bytes\b`)
 	// bound marks a figure that is a limit, a default or a width the code
 	// sets rather than one it was measured at.
 	// measured marks a figure that was measured even beside a bound's
 	// word ("default 256 MiB; SPX is ~11 MB"): a bound does not excuse it.
 	measured = regexp.MustCompile(`(?i)\babout \d|~\s?\d|\bunder \d|\btakes? \d|\btook\b|\broughly\b|\bmeasured\b|\d\s?(ms|MB|kB|KB) (a|per) `)
-	bound    = regexp.MustCompile(`(?i)at most|default|bound|\bcaps?\b|capped|limit|never near|first \d+ bytes|than \d+ bytes|within \d+ bytes|the \d+ bytes|\d+ bytes in a row|maxFormBody|held back|e\.g\.`)
+	bound    = regexp.MustCompile(`(?i)at most|default|bound|\bcaps?\b|capped|limit|never near|first \d+ bytes|than \d+ bytes|within \d+ bytes|the \d+ bytes|\d+ bytes in a row|maxFormBody|held back|e\.g\.|within a few`)
 )
 
 // TestFewCommentsQuoteMeasuredFigures: outside tests and the third_party

@@ -15,7 +15,7 @@ import (
 // value whole at every step (the bound argument, the record, the value
 // read back), and the embedded driver's allocator keeps the large blocks
 // it has handed out for reuse, resident, for the life of the process: a
-// whole chain's body in one row (megabytes) would leave that much behind
+// whole chain's body in one row would leave that much behind
 // after a single save. Pieces under its small-block size are recycled.
 const pieceSize = 12 << 10
 

@@ -29,10 +29,10 @@ const queueLen = 64
 
 // writeBehind is how long an answer waits, from its arrival, before the
 // recorder hashes, compresses and writes it. The first answers of a run
-// are its largest (a whole chain: SPX's is megabytes, tens of
-// milliseconds to compress) and arrive as the screen decodes them and
-// draws its first frame on the same few cores; written at once, the
-// recording would delay that frame for nothing. Waiting costs memory
+// are its largest (a whole chain, SPX's the dearest to compress) and
+// arrive as the screen decodes them and draws its first frame on the same
+// few cores; written at once, the recording would delay that frame for
+// nothing. Waiting costs memory
 // only: the body, which the client does not copy, is held that much
 // longer. Nothing is lost: Close writes what waits at once.
 const writeBehind = time.Second

@@ -11,17 +11,17 @@ import (
 // chainBodies keeps the encoded contracts of the last few whole chains.
 // Every request of a tick gets the same contracts (the market caches the
 // chain per tick, and one slice of it is shared), and they are almost all
-// of the answer: megabytes of JSON for SPX. Encoding them once per tick, not
-// once per request, is what lets twenty clients polling SPX cost the
-// sandbox one encoding a second and a few kilobytes each, instead of a
-// chain-sized buffer each in flight.
+// of the answer. Encoding them once per tick, not once per request, is
+// what lets twenty clients polling SPX cost the sandbox one encoding a
+// second and a head and tail each, instead of a chain-sized buffer each
+// in flight.
 //
 // An entry is keyed by the contracts' slice itself (its first element and
 // length) and the format: a chain rebuilt after the market's cache let it
 // go is a new slice, so a stale encoding is never served. The first
 // element is held by a weak pointer, which keeps its identity even if the
-// memory is reused but does not keep the chain (megabytes for SPX) alive after
-// the market let it go. Requests that arrive while an entry is being
+// memory is reused but does not keep the chain alive after the market let
+// it go. Requests that arrive while an entry is being
 // encoded wait for it instead of encoding it again.
 //
 // The entries are weak: an encoding lives while a request is writing it

@@ -72,8 +72,8 @@ func (d *dataService) moment(w http.ResponseWriter, c *call, date string) (sim.M
 	return at, true
 }
 
-// bufPool holds response buffers. A chain of SPX is megabytes, so reusing
-// them saves most of the garbage a request makes; buffers above maxPooled
+// bufPool holds response buffers. A chain of SPX is the largest answer
+// there is, so reusing them saves most of the garbage a request makes; buffers above maxPooled
 // are left to the collector so one huge answer does not pin memory.
 type bufPool struct{ p sync.Pool }
 

@@ -20,8 +20,8 @@ import (
 
 // A key file (Config.KeyFile) keeps the token service's two signing keys
 // between starts, so that a sandbox started in every chainwatch process
-// does not make an RSA key each time (tens to hundreds of milliseconds,
-// more than the rest of its start). It holds only the keys: two PKCS #8
+// does not make an RSA key each time (a search for two large primes,
+// slower than all the rest of its start). It holds only the keys: two PKCS #8
 // "PRIVATE KEY" PEM blocks, the RSA key and the P-256 key. Each start
 // still gives them new key ids, as it has its own issuer and tokens.
 //

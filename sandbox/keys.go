@@ -42,11 +42,10 @@ func (p publicKey) Key() any                           { return p.k.key.Public()
 type keyPair struct{ rsa, ec *signingKey }
 
 // processRSA is the RSA key of the sandboxes of this process that were
-// given none (no --state, no key file yet): an RSA key takes tens to
-// hundreds of milliseconds to make, which every test that starts a
-// sandbox would pay. Each sandbox still
-// has its own key id, issuer and token records, so a token of one is
-// refused by another.
+// given none (no --state, no key file yet): making an RSA key is a search
+// for two large primes, slower than all the rest of a start, which every
+// test that starts a sandbox would pay. Each sandbox still has its own key
+// id, issuer and token records, so a token of one is refused by another.
 var processRSA = sync.OnceValue(func() *rsa.PrivateKey {
 	k, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {

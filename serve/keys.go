@@ -18,7 +18,7 @@ import (
 )
 
 // maxKeyFile bounds what is read of the host key and authorized_keys: a
-// desk's keys are a few kilobytes.
+// desk's keys are a small fraction of it.
 const maxKeyFile = 1 << 20
 
 // HostKey is the server's host key at path, made once (ed25519, 0600, in a

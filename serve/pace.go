@@ -12,9 +12,9 @@ import (
 // Each frame bubbletea draws costs a session the same whatever changed:
 // the whole view is parsed into cells again and compared with the screen,
 // line by line. A desk's sessions get their feeds together, and a refresh
-// comes as several messages a few milliseconds apart (the fetch starting,
-// its reply), with the flash fading, the tape's reply and the second's
-// tick close behind: drawn one by one, each is a frame in every session.
+// comes as several messages close together (the fetch starting, its
+// reply), with the flash fading, the tape's reply and the second's tick
+// close behind: drawn one by one, each is a frame in every session.
 // Held this long, they are drawn as one; a trader's own input is drawn at
 // once, and a quote is at most this much later on screen than in the model.
 const FrameWait = 100 * time.Millisecond

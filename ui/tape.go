@@ -532,8 +532,8 @@ var tapeLegendItems = [...]tapeLegendItem{
 
 // tapeLegend is the legend line: each code in the tone its trades are
 // drawn in, with its meaning, as many as fit (the sides first). It is
-// drawn every frame: a few microseconds, and a pure renderer keeps no
-// cache between frames.
+// drawn every frame, a line of spans, as a pure renderer keeps no cache
+// between frames.
 func tapeLegend(blockSize int64, width int, st *theme.Styles) string {
 	l := newPaneLine(width, theme.Span{})
 	muted := st.Span(theme.ToneMuted, theme.ShadeNone)

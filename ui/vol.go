@@ -40,8 +40,8 @@ type VolData struct {
 	Missing      []api.EarningsEvent
 	BackfillDays int
 	Message      string // instead of everything: loading, no such symbol
-	// Charts, when set, keeps the drawn charts between frames: a chart
-	// costs a few megabytes of canvas to draw, and most frames of the
+	// Charts, when set, keeps the drawn charts between frames: a chart's
+	// canvas is the dearest thing the page draws, and most frames of the
 	// page only move a countdown.
 	Charts *VolCharts
 }

@@ -33,7 +33,7 @@ type Config struct {
 	// scan would evict what the next one needs.
 	CacheEntries int
 	// ChainContracts bounds the contracts held by cached chains, whatever
-	// their number (an api.OptionData each: SPX's 20,000 take megabytes);
+	// their number (an api.OptionData each, and SPX has 20,000);
 	// default 50,000: the live and the delayed SPX chain and a spare. A
 	// chain is priced once per tick, and a tick that has passed is asked
 	// for again only by a delayed client, 15 minutes later.

@@ -91,8 +91,8 @@ const parallelChunk = 4096
 // AppendChain appends the option-and-underlying-quotes response: the
 // underlying's fields, then options, an array of contracts (XML: root symbol,
 // options/option). It is written by hand, without reflection, because an SPX
-// chain is 20,000 contracts, megabytes of JSON, and must encode in a few
-// milliseconds (BenchmarkAppendChainJSON, BenchmarkStdlibChainJSON).
+// chain is 20,000 contracts, encoded at every tick (BenchmarkAppendChainJSON
+// against BenchmarkStdlibChainJSON; docs/performance.md has the figures).
 // A chain of several parallelChunks is encoded on up to GOMAXPROCS cores;
 // the bytes are the same as a serial encoding's.
 //
@@ -279,8 +279,8 @@ func AppendChainHead(b []byte, f api.Format, u *api.Underlying) []byte {
 // written one after the other. A chain of several parallelChunks is
 // encoded on up to GOMAXPROCS cores, each into memory of its own, and
 // the parts are not joined: a whole chain's encoding is fresh memory,
-// whose first touch costs as much as the encoding, and so each core
-// touches its own part, and none is copied again.
+// whose first touch is much of the work, and so each core touches its
+// own part, and none is copied again.
 func EncodeContracts(f api.Format, options []api.OptionData) [][]byte {
 	n := min(len(options), sampleContracts)
 	parts := [][]byte{encodeOptions(nil, f, options[:n])}

@@ -4,7 +4,7 @@
 // spec give them), content negotiation, and the scanner's request bodies.
 //
 // The encoders are hand-written appenders rather than encoding/json and
-// encoding/xml: an SPX chain is 20,000 contracts (megabytes of JSON), built
+// encoding/xml: an SPX chain is 20,000 contracts, built
 // and encoded at every tick on two cores (BenchmarkChainBuildAndEncode), of
 // which reflection would take most. Each type's field list is written once,
 // for both formats (see enc), so the two cannot drift apart; a round-trip
