@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"chainwatch/api"
-	"chainwatch/config"
 	"chainwatch/sandbox"
 )
 
@@ -94,7 +93,7 @@ func credentialsText(s *sandbox.Server) string {
 // writeCredentials writes the four lines to path, 0600 whatever the umask,
 // replacing the file whole.
 func writeCredentials(path string, s *sandbox.Server) error {
-	if err := config.WriteFileAtomic(path, []byte(credentialsText(s))); err != nil {
+	if err := api.WriteFileAtomic(path, []byte(credentialsText(s))); err != nil {
 		return fmt.Errorf("--print-credentials: %w", err)
 	}
 	return nil

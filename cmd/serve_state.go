@@ -46,7 +46,7 @@ func (d *desk) admit(u serve.User) error {
 	data, _, err := api.ReadRegularFile(path, 4<<10)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return config.WriteFileAtomic(path, []byte(u.Fingerprint+"\n"))
+		return api.WriteFileAtomic(path, []byte(u.Fingerprint+"\n"))
 	case err != nil:
 		return err
 	}

@@ -14,7 +14,6 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"chainwatch/api"
-	"chainwatch/config"
 )
 
 // maxKeyFile bounds what is read of the host key and authorized_keys: a
@@ -53,7 +52,7 @@ func newHostKey(path string) ([]byte, error) {
 		return nil, err
 	}
 	data := pem.EncodeToMemory(block)
-	return data, config.WriteFileAtomic(path, data) // 0600 from its first byte
+	return data, api.WriteFileAtomic(path, data) // 0600 from its first byte
 }
 
 // User is who a session is: the authorized key's name (its comment up to

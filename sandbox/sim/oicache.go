@@ -123,23 +123,8 @@ func (c *oiCache) store(sym string, date api.Date, oi []int64) {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
 	b = binary.BigEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
-	if os.MkdirAll(c.dir, 0o700) != nil {
-		return
-	}
-	c.pruned.Do(c.prune)
-	f, err := os.CreateTemp(c.dir, ".oi-*")
-	if err != nil {
-		return
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), c.path(sym, date))
-	}
-	if err != nil {
-		_ = os.Remove(f.Name())
+	if api.WriteFileAtomic(c.path(sym, date), b) == nil {
+		c.pruned.Do(c.prune)
 	}
 }
 
