@@ -64,7 +64,7 @@ func BenchmarkOptionTradesDaySPX(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		td := priceTrades(bk, generate(bk))
-		td.priceTo(len(td.px))
+		td.priceFor(len(td.px), Expiries{})
 	}
 }
 

@@ -85,20 +85,18 @@ func (td *tradeDay) chainAggs(n int, x Expiries, row func(ci int) int, aggs []ag
 			bounds[i] = priceBounds{p, p}
 		}
 	})
+	// A row's first and last trades are priced, and so is every one that
+	// can be its high or low; the others count only in volume.
 	for i, r := range rows {
 		if r < 0 {
 			continue
 		}
-		a, b := &aggs[r], bounds[i]
-		if a.count == 0 { // its first trade, priced
-			p := dollars(int64(b.lo))
-			a.open, a.high, a.low = p, p, p
-		}
-		a.volume += int64(td.sk.trades[i].size)
-		a.count++
+		a, b, size := &aggs[r], bounds[i], td.sk.trades[i].size
 		if b.lo == b.hi {
-			p := dollars(int64(b.lo))
-			a.high, a.low, a.last = math.Max(a.high, p), math.Min(a.low, p), p
+			a.add(size, b.lo)
+		} else {
+			a.volume += int64(size)
+			a.count++
 		}
 	}
 }

@@ -62,7 +62,7 @@ func TestDayDrawnAsRead(t *testing.T) {
 	}
 	fresh := priceTrades(b, generate(b))
 	m2 := later.upTo(api.NewTimeOfDay(11, 0, 0, 0))
-	fresh.priceTo(m2)
+	fresh.priceFor(m2, Expiries{})
 	for i := range m2 {
 		if later.trade(i) != fresh.trade(i) {
 			t.Fatalf("trade %d differs from the whole day's", i)

@@ -8,9 +8,6 @@ import "chainwatch/sandbox/par"
 // priceChunk is how many trades one core prices at a time.
 const priceChunk = 4096
 
-// priceTo prices every trade before n.
-func (td *tradeDay) priceTo(n int) { td.priceFor(n, Expiries{}) }
-
 // priceFor prices the trades before n of the series whose expiry x keeps,
 // those not yet priced, in chunks on every core: a trade's prices depend
 // on its own second alone, so which trades are priced first changes none.
