@@ -137,25 +137,11 @@ func appendOptions(b []byte, f api.Format, options []api.OptionData, per int) []
 // appendParallel is appendOptions on w goroutines (apart, so that the
 // serial path does not pay for the closures' heap-allocated state).
 func appendParallel(b []byte, f api.Format, options []api.OptionData, per, w int) []byte {
-	start, chunk := len(b), (len(options)+w-1)/w
-	bounds := func(i int) (lo, hi, size int) {
-		lo, hi = i*chunk, min((i+1)*chunk, len(options))
-		return lo, hi, (hi - lo) * per
-	}
-	parts := make([][]byte, w)
-	encode := func(i int) {
-		lo, hi, size := bounds(i)
-		off := start + lo*per
-		parts[i] = encodeOptions(b[off:off:off+size], f, options[lo:hi])
-	}
-	var wg sync.WaitGroup
-	for i := 1; i < w; i++ {
-		wg.Go(func() { encode(i) })
-	}
-	encode(0)
-	wg.Wait()
+	start := len(b)
+	region := func(lo, hi int) []byte { return b[start+lo*per : start+lo*per : start+hi*per] }
+	parts := encodeChunks(f, options, w, region)
 	for i, p := range parts {
-		if _, _, size := bounds(i); len(p) > size {
+		if lo, hi := chunkOf(len(options), w, i); len(p) > (hi-lo)*per {
 			out := slices.Clip(b[:start]) // append copies it to a new array
 			for _, p := range parts {
 				out = append(out, p...)
@@ -168,6 +154,30 @@ func appendParallel(b []byte, f api.Format, options []api.OptionData, per, w int
 		b = append(b, p...)
 	}
 	return b
+}
+
+// encodeChunks encodes options in w chunks (chunkOf) on w goroutines, the
+// caller's among them, chunk i appended to into(lo, hi) for its contracts
+// lo to hi-1.
+func encodeChunks(f api.Format, options []api.OptionData, w int, into func(lo, hi int) []byte) [][]byte {
+	parts := make([][]byte, w)
+	encode := func(i int) {
+		lo, hi := chunkOf(len(options), w, i)
+		parts[i] = encodeOptions(into(lo, hi), f, options[lo:hi])
+	}
+	var wg sync.WaitGroup
+	for i := 1; i < w; i++ {
+		wg.Go(func() { encode(i) })
+	}
+	encode(0)
+	wg.Wait()
+	return parts
+}
+
+// chunkOf is the span of chunk i of n contracts cut in w.
+func chunkOf(n, w, i int) (lo, hi int) {
+	chunk := (n + w - 1) / w
+	return min(i*chunk, n), min((i+1)*chunk, n)
 }
 
 // encodeOptions appends the contracts one after the other.
@@ -288,19 +298,9 @@ func EncodeContracts(f api.Format, options []api.OptionData) [][]byte {
 		per := len(parts[0]) / n
 		per += per/8 + 16
 		w := max(min(runtime.GOMAXPROCS(0), len(rest)/parallelChunk), 1)
-		chunk := (len(rest) + w - 1) / w
-		more := make([][]byte, w)
-		encode := func(i int) {
-			lo, hi := i*chunk, min((i+1)*chunk, len(rest))
-			more[i] = encodeOptions(make([]byte, 0, (hi-lo)*per), f, rest[lo:hi])
-		}
-		var wg sync.WaitGroup
-		for i := 1; i < w; i++ {
-			wg.Go(func() { encode(i) })
-		}
-		encode(0)
-		wg.Wait()
-		parts = append(parts, more...)
+		parts = append(parts, encodeChunks(f, rest, w, func(lo, hi int) []byte {
+			return make([]byte, 0, (hi-lo)*per)
+		})...)
 	}
 	last := &parts[len(parts)-1]
 	e := newEnc(*last, f)
