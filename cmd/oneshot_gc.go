@@ -26,7 +26,8 @@ var oneShot struct {
 // live until it prints, so the collections made while its heap grows
 // from nothing to its working size, one at each doubling, are CPU spent
 // for nothing. The limit bounds it: the lower of oneShotLimit and a limit
-// already set (the embedded sandbox sets its own). GOGC or GOMEMLIMIT in
+// already set by other work in the process (the command's own embedded
+// sandbox sets none: serviceFlags.oneShot). GOGC or GOMEMLIMIT in
 // the environment is the user's choice and wins. Never for a served
 // command: serve's process is shared by the desk.
 func oneShotGC(getenv func(string) string) (restore func()) {

@@ -196,11 +196,15 @@ func TestAlertsTestOnARecordedDay(t *testing.T) {
 	}
 }
 
-// recordedAnswers counts the answers recorded under env's data folder,
-// read while a command may still be writing.
+// recordedAnswers counts the answers recorded where a command run with
+// env records, read while a command may still be writing.
 func recordedAnswers(t *testing.T, env map[string]string) int {
 	t.Helper()
-	days, err := record.List(filepath.Join(env["XDG_DATA_HOME"], "chainwatch", config.RecordDirName))
+	dir, err := config.RecordDir(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	days, err := record.List(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

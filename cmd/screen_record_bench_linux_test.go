@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"chainwatch/record"
 	"chainwatch/sandbox"
 )
 
@@ -43,7 +43,7 @@ func BenchmarkScreenRecordSPY(b *testing.B) {
 		without += screenCPU(b, service, "", "--no-record")
 		rec := filepath.Join(b.TempDir(), "record")
 		with += screenCPU(b, service, rec)
-		if kept = dirBytes(rec); kept == 0 {
+		if kept = recordedBytes(b, rec); kept == 0 {
 			b.Fatal("the screen with the recorder recorded nothing")
 		}
 	}
@@ -76,16 +76,16 @@ func screenCPU(b *testing.B, service []string, rec string, args ...string) float
 	return float64(cpu) / float64(time.Millisecond) / wall.Seconds()
 }
 
-// dirBytes is the size of the files under dir.
-func dirBytes(dir string) int64 {
+// recordedBytes is the size of the recording under dir, as record list
+// says it.
+func recordedBytes(b *testing.B, dir string) int64 {
+	days, err := record.List(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
 	var n int64
-	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if info, err := d.Info(); err == nil {
-				n += info.Size()
-			}
-		}
-		return nil
-	})
+	for _, d := range days {
+		n += d.Bytes
+	}
 	return n
 }

@@ -42,7 +42,7 @@ func (d *Day) body(m meta) ([]byte, error) {
 func (d *Day) load(hash uint64, size int) ([]byte, error) {
 	var path []uint64 // hash, its base, ... up to one that is kept or whole
 	var body []byte
-	for h := hash; body == nil; {
+	for h := hash; ; {
 		if err, ok := d.bad[h]; ok {
 			return nil, d.fail(path, err)
 		}
@@ -105,14 +105,12 @@ func (d *Day) keep(hash uint64, body []byte) {
 		return
 	}
 	d.cache = append(d.cache, readBody{hash, body})
-	for n := len(d.cache); n > 1; n-- {
-		total := 0
-		for _, c := range d.cache {
-			total += len(c.body)
-		}
-		if n <= cacheBodies && total <= cacheBytes {
-			break
-		}
+	total := 0
+	for _, c := range d.cache {
+		total += len(c.body)
+	}
+	for len(d.cache) > 1 && (len(d.cache) > cacheBodies || total > cacheBytes) {
+		total -= len(d.cache[0].body)
 		d.cache[0] = readBody{}
 		d.cache = d.cache[1:]
 	}

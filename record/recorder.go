@@ -24,7 +24,9 @@ import (
 const DefaultMaxBytes = 2 << 30
 
 // queueLen bounds the answers waiting to be written; a full queue makes
-// the fetch that adds one wait, so no answer is dropped.
+// the fetch that adds one wait, so no answer is dropped, and cuts short
+// the writeBehind of the answer first in line, so that the wait is one
+// answer's writing, not writeBehind.
 const queueLen = 64
 
 // writeBehind is how long an answer waits, from its arrival, before the
@@ -32,9 +34,9 @@ const queueLen = 64
 // are its largest (a whole chain, SPX's the dearest to compress) and
 // arrive as the screen decodes them and draws its first frame on the same
 // few cores; written at once, the recording would delay that frame for
-// nothing. Waiting costs memory
-// only: the body, which the client does not copy, is held that much
-// longer. Nothing is lost: Close writes what waits at once.
+// nothing. Waiting costs memory only: the body, which the client does
+// not copy, is held that much longer. Nothing is lost: Close writes what
+// waits at once.
 const writeBehind = time.Second
 
 // Recorder appends every answer handed to it (api.Recorder) to the day's
@@ -52,6 +54,7 @@ type Recorder struct {
 
 	queue   chan waiting
 	closing chan struct{} // closed by Close: what waits is written at once
+	full    chan struct{} // Record found the queue full: write the next at once
 	done    chan struct{}
 
 	mu     sync.Mutex // guards closed and the sending on queue
@@ -113,7 +116,8 @@ func Open(dir string, opts ...Option) (*Recorder, error) {
 		return nil, err
 	}
 	r := &Recorder{dir: dir, maxBytes: DefaultMaxBytes, keyEvery: keyEvery, open: createSegment, enc: enc,
-		behind: writeBehind, queue: make(chan waiting, queueLen), closing: make(chan struct{}), done: make(chan struct{})}
+		behind: writeBehind, queue: make(chan waiting, queueLen), closing: make(chan struct{}), full: make(chan struct{}, 1),
+		done: make(chan struct{})}
 	for _, o := range opts {
 		o(r)
 	}
@@ -128,7 +132,16 @@ func (r *Recorder) Record(a api.Answer) {
 	if r.closed || r.notice.Load() != nil {
 		return
 	}
-	r.queue <- waiting{a, time.Now()}
+	w := waiting{a, time.Now()}
+	select {
+	case r.queue <- w:
+	default:
+		select {
+		case r.full <- struct{}{}:
+		default:
+		}
+		r.queue <- w
+	}
 }
 
 // Notice says why recording stopped ("" while it goes on).
@@ -168,7 +181,8 @@ func (r *Recorder) loop() {
 	}
 }
 
-// waitFor returns writeBehind after arrived, or at once when closing.
+// waitFor returns writeBehind after arrived, or at once when closing or
+// when a fetch waits on the full queue.
 func (r *Recorder) waitFor(arrived time.Time) {
 	d := r.behind - time.Since(arrived)
 	if d <= 0 {
@@ -179,6 +193,7 @@ func (r *Recorder) waitFor(arrived time.Time) {
 	select {
 	case <-t.C:
 	case <-r.closing:
+	case <-r.full:
 	}
 }
 

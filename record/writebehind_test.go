@@ -2,6 +2,7 @@ package record_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -78,5 +79,40 @@ func TestWriteBehindWritesWithoutClose(t *testing.T) {
 			t.Fatalf("no answer on disk after 10 s: %+v, %v", days, err)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestFullQueueCutsWriteBehindShort: a burst of answers past the queue's
+// length (a backfill, a scan) waits on the writing of the answers before
+// it, never on writeBehind: with an hour's delay, every answer is handed
+// over within the test's bound and written at Close.
+func TestFullQueueCutsWriteBehindShort(t *testing.T) {
+	dir := t.TempDir()
+	rec, err := record.Open(dir, record.WithWriteBehind(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No deferred Close: were the fix undone, it would wait on a Record
+	// that waits an hour, and the test would hang instead of failing.
+	const n = 300
+	handed := make(chan struct{})
+	go func() {
+		defer close(handed)
+		for i := range n {
+			rec.Record(api.Answer{Key: fmt.Sprintf("application/json GET /v1/x?i=%d", i), Status: 200,
+				Body: fmt.Appendf(nil, `{"i":%d}`, i), At: modeltest.Now})
+		}
+	}()
+	select {
+	case <-handed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a burst of answers waited on writeBehind")
+	}
+	if err := rec.Close(); err != nil || rec.Notice() != "" {
+		t.Fatalf("close: %v, notice %q", err, rec.Notice())
+	}
+	days, err := record.List(dir)
+	if err != nil || len(days) != 1 || days[0].Answers != n || len(days[0].Problems) != 0 {
+		t.Fatalf("list %+v: %v", days, err)
 	}
 }
