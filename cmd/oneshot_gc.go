@@ -22,14 +22,14 @@ var oneShot struct {
 
 // oneShotGC runs a one-shot headless command (chain, quotes, gex, ...
 // without --watch) with the collector off below a soft memory limit. It
-// is short-lived and nearly everything it allocates is
-// live until it prints, so the collections made while its heap grows
-// from nothing to its working size, one at each doubling, are CPU spent
-// for nothing. The limit bounds it: the lower of oneShotLimit and a limit
-// already set by other work in the process (the command's own embedded
-// sandbox sets none: serviceFlags.oneShot). GOGC or GOMEMLIMIT in
-// the environment is the user's choice and wins. Never for a served
-// command: serve's process is shared by the desk.
+// is short-lived and nearly everything it allocates is live until it
+// prints, so the collections made while its heap grows from nothing to
+// its working size, one at each doubling, are CPU spent for nothing. The
+// limit bounds it: the lower of oneShotLimit and a limit already set by
+// other work in the process (the command's own embedded sandbox sets
+// none: serviceFlags.oneShot). GOGC or GOMEMLIMIT in the environment is
+// the user's choice and wins. Never for a served command: serve's process
+// is shared by the desk.
 func oneShotGC(getenv func(string) string) (restore func()) {
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 		return func() {}
