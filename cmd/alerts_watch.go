@@ -183,8 +183,7 @@ func (o *AlertsOptions) connect(fc config.File, mode api.Mode) (*api.Client, *se
 		closeRecorder(rec, o.ErrOut)
 		return closeSession()
 	}
-	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(o.Now)}
-	client, err := api.NewClient(append(opts, withRecorder(rec)...)...)
+	client, err := api.NewClient(append(sess.clientOptions(mode, o.Now), withRecorder(rec)...)...)
 	if err != nil {
 		sess.close()
 		return nil, nil, err

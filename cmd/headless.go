@@ -331,8 +331,7 @@ func (h *headless) connect(fc config.File, mode api.Mode) (client *api.Client, s
 		closeHistory(store, h.ErrOut)
 		sess.close()
 	}
-	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(h.Now)}
-	opts = append(opts, withRecorder(rec)...)
+	opts := append(sess.clientOptions(mode, h.Now), withRecorder(rec)...)
 	client, err = api.NewClient(append(opts, withHistory(store)...)...)
 	if err != nil {
 		done()

@@ -131,7 +131,7 @@ func historyBackfillRun(o *HistoryBackfillOptions) error {
 	// What it buys is recorded too, as every other command's answers.
 	rec := openRecorder(o.Getenv, o.NoRecord, fc.Record, sess, o.ErrOut)
 	defer closeRecorder(rec, o.ErrOut)
-	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(mode), api.WithClock(o.Now), api.WithHistory(store)}
+	opts := append(sess.clientOptions(mode, o.Now), api.WithHistory(store))
 	client, err := api.NewClient(append(opts, withRecorder(rec)...)...)
 	if err != nil {
 		return err

@@ -365,8 +365,7 @@ func openWatchConn(o *WatchOptions, set watchSettings, sandboxClocked bool) (*wa
 	conn.closers = append(conn.closers, func() { closeHistory(store, o.ErrOut) })
 	rec := openRecorder(o.Getenv, o.Flags.noRecord, set.record, sess, o.ErrOut)
 	conn.closers = append(conn.closers, func() { closeRecorder(rec, o.ErrOut) })
-	opts := []api.Option{api.WithBaseURL(sess.baseURL), api.WithTokenSource(sess.tokens), api.WithMode(set.mode), api.WithClock(o.Now)}
-	opts = append(opts, withRecorders(rec, o.Recorder)...)
+	opts := append(sess.clientOptions(set.mode, o.Now), withRecorders(rec, o.Recorder)...)
 	client, err := api.NewClient(append(opts, withHistory(store)...)...)
 	if err != nil {
 		conn.close()

@@ -54,6 +54,13 @@ type session struct {
 	close   func() error
 }
 
+// clientOptions are what every client of the session is made with: the
+// service, the token source, the data mode, and the clock that says what
+// "today" is until the service's first answer does.
+func (s *session) clientOptions(mode api.Mode, now func() time.Time) []api.Option {
+	return []api.Option{api.WithBaseURL(s.baseURL), api.WithTokenSource(s.tokens), api.WithMode(mode), api.WithClock(now)}
+}
+
 // serviceFlags are the connection settings from flags; empty means unset.
 type serviceFlags struct {
 	authURL, baseURL, clientID, tokenFile string
