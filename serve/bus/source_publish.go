@@ -63,7 +63,7 @@ func (s *Source) publishAnswer(mode api.Mode, a api.Answer) error {
 	if len(parts) > maxParts {
 		return fmt.Errorf("%s answer of %d bytes: too large to relay", a.Endpoint, len(a.Body))
 	}
-	sym := symbolOf(a)
+	sym := symbolOf(a.Query)
 	m := manifest{Key: a.Key, Endpoint: a.Endpoint, Symbol: sym, Status: a.Status, At: a.At, Cost: a.Cost,
 		ID: nuid.Next(), Parts: len(parts),
 		Subject: subjAnswer + "." + string(mode) + "." + token(a.Endpoint.String()) + "." + token(sym) + "." + keyHash(a.Key)}
@@ -95,7 +95,7 @@ func (s *Source) publishPage(mode api.Mode, a api.Answer) error {
 	if len(body) > s.o.ChunkSize {
 		return fmt.Errorf("a tape page of %d bytes compressed: too large to relay", len(body))
 	}
-	m := manifest{Key: a.Key, Family: a.Family, Endpoint: a.Endpoint, Symbol: symbolOf(a), Status: a.Status, At: a.At, Cost: a.Cost}
+	m := manifest{Key: a.Key, Family: a.Family, Endpoint: a.Endpoint, Symbol: symbolOf(a.Query), Status: a.Status, At: a.At, Cost: a.Cost}
 	msg := nats.NewMsg(subjTape + "." + string(mode) + "." + token(m.Symbol))
 	hm, _ := json.Marshal(m)
 	msg.Header.Set(hdrManifest, string(hm))
@@ -115,7 +115,7 @@ func (s *Source) putFail(mode api.Mode, m manifest) error {
 	}
 	ctx, stop := context.WithTimeout(s.ctx, 10*time.Second)
 	defer stop()
-	_, err := kv.Put(ctx, failKVKey(m.Endpoint, m.Symbol), encodeJSON(m))
+	_, err := kv.Put(ctx, failKey(m.Endpoint.String(), m.Symbol), encodeJSON(m))
 	return err
 }
 
