@@ -246,7 +246,7 @@ func (b *deskBus) openHostConn(o *WatchOptions, set watchSettings) (*watchConn, 
 	ctx, stop := context.WithTimeout(context.Background(), 5*time.Second)
 	defer stop()
 	badge := sourceBus
-	if _, src, ok := b.host.Source(ctx); ok && src != "" {
+	if src := b.host.Badge(ctx); src != "" {
 		badge = src
 	}
 	o.Now = b.host.Now

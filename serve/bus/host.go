@@ -113,20 +113,20 @@ func (h *Host) Now() time.Time {
 	return time.Now().Add(h.offset)
 }
 
-// Source waits for the source's heartbeat, at most until ctx ends: its
-// name and its screens' badge; false when none came.
-func (h *Host) Source(ctx context.Context) (name, badge string, ok bool) {
+// Badge waits for the source's heartbeat, at most until ctx ends: the
+// badge of its screens, which the host's show; "" when none came.
+func (h *Host) Badge(ctx context.Context) string {
 	for {
 		h.mu.Lock()
-		li, heard, ch := h.source, !h.beatAt.IsZero(), h.changed
+		badge, heard, ch := h.source.Badge, !h.beatAt.IsZero(), h.changed
 		h.mu.Unlock()
 		if heard {
-			return li.Host, li.Badge, true
+			return badge
 		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return "", "", false
+			return ""
 		}
 	}
 }
