@@ -51,6 +51,12 @@ const (
 	UsageCommand = "command"
 )
 
+// whole reports whether r is a record at all: an event (start or end),
+// an id and a time; Append refuses, and Month skips, any other.
+func (r UsageRecord) whole() bool {
+	return (r.Event == UsageStart || r.Event == UsageEnd) && r.ID != "" && !r.At.IsZero()
+}
+
 // UsageSink takes the ledger's records: the file ledger on the host that
 // keeps it, a relay over the bus on the others.
 type UsageSink interface{ Append(UsageRecord) error }
@@ -94,7 +100,7 @@ func (l *UsageLedger) path(ym string) string { return filepath.Join(l.dir, ym+".
 // was cut off (a crash mid-write) gets a newline first, so that the cut
 // line alone is lost, not r with it.
 func (l *UsageLedger) Append(r UsageRecord) error {
-	if r.At.IsZero() || r.ID == "" || (r.Event != UsageStart && r.Event != UsageEnd) {
+	if !r.whole() {
 		return fmt.Errorf("usage ledger: a record needs an event (start or end), an id and a time; got %q, %q, %v", r.Event, r.ID, r.At)
 	}
 	line, err := json.Marshal(r)
@@ -218,8 +224,7 @@ func readUsage(r io.Reader) (recs []UsageRecord, bad []int, err error) {
 		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
 			var rec UsageRecord
 			switch {
-			case long, json.Unmarshal(trimmed, &rec) != nil,
-				rec.Event != UsageStart && rec.Event != UsageEnd, rec.ID == "", rec.At.IsZero():
+			case long, json.Unmarshal(trimmed, &rec) != nil, !rec.whole():
 				bad = append(bad, n)
 			default:
 				recs = append(recs, rec)
