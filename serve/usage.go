@@ -73,7 +73,7 @@ func NewUsageID() string {
 const usageLockWait = 5 * time.Second
 
 // maxUsageLine is the longest line read as a record; one the desk writes
-// is a few hundred bytes, so a longer one is damage.
+// is a handful of short fields, far below it, so a longer one is damage.
 const maxUsageLine = 64 << 10
 
 // UsageLedger is the file ledger: one file a month under dir

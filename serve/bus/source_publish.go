@@ -88,8 +88,9 @@ func (s *Source) publishAnswer(mode api.Mode, a api.Answer) error {
 	return err
 }
 
-// publishPage puts a tape page on the tape stream, whole: a page is at
-// most a few thousand trades, far below a message's limit.
+// publishPage puts a tape page on the tape stream in one message, not in
+// parts: a page is one request's trades, which the service's page size
+// bounds; one that compresses past a message's room is refused.
 func (s *Source) publishPage(mode api.Mode, a api.Answer) error {
 	body := s.codec.compress(a.Body)
 	if len(body) > s.o.ChunkSize {

@@ -104,8 +104,9 @@ func answerKVKey(key string) string { return "a." + keyHash(key) }
 // last element of a request key's path) and symbol.
 func failKey(endpoint, symbol string) string { return "f." + token(endpoint) + "." + token(symbol) }
 
-// codec compresses bodies (zstd: chains compress several times over) and
-// is safe for concurrent use.
+// codec compresses bodies (zstd: a chain's JSON repeats its names and
+// strikes; BenchmarkFanoutSPX measures what a host receives) and is safe
+// for concurrent use.
 type codec struct {
 	enc *zstd.Encoder
 	dec *zstd.Decoder
