@@ -232,7 +232,7 @@ func withoutCredentials(w *WatchOptions, fc config.File) (bool, error) {
 // defaultBusName is the machine's name and the SSH port: two serves on
 // one machine are two hosts.
 func defaultBusName(listen string) string {
-	name, _ := os.Hostname()
+	name := hostName()
 	if _, port, err := net.SplitHostPort(listen); err == nil {
 		name += "-" + port
 	}
