@@ -232,7 +232,7 @@ func withoutCredentials(w *WatchOptions, fc config.File) (bool, error) {
 // defaultBusName is the machine's name and the SSH port: two serves on
 // one machine are two hosts.
 func defaultBusName(listen string) string {
-	name, _ := os.Hostname()
+	name := hostName()
 	if _, port, err := net.SplitHostPort(listen); err == nil {
 		name += "-" + port
 	}
@@ -246,7 +246,7 @@ func (b *deskBus) openHostConn(o *WatchOptions, set watchSettings) (*watchConn, 
 	ctx, stop := context.WithTimeout(context.Background(), 5*time.Second)
 	defer stop()
 	badge := sourceBus
-	if _, src, ok := b.host.Source(ctx); ok && src != "" {
+	if src := b.host.Badge(ctx); src != "" {
 		badge = src
 	}
 	o.Now = b.host.Now

@@ -51,6 +51,12 @@ const (
 	UsageCommand = "command"
 )
 
+// whole reports whether r is a record at all: an event (start or end),
+// an id and a time; Append refuses, and Month skips, any other.
+func (r UsageRecord) whole() bool {
+	return (r.Event == UsageStart || r.Event == UsageEnd) && r.ID != "" && !r.At.IsZero()
+}
+
 // UsageSink takes the ledger's records: the file ledger on the host that
 // keeps it, a relay over the bus on the others.
 type UsageSink interface{ Append(UsageRecord) error }
@@ -67,7 +73,7 @@ func NewUsageID() string {
 const usageLockWait = 5 * time.Second
 
 // maxUsageLine is the longest line read as a record; one the desk writes
-// is a few hundred bytes, so a longer one is damage.
+// is a handful of short fields, far below it, so a longer one is damage.
 const maxUsageLine = 64 << 10
 
 // UsageLedger is the file ledger: one file a month under dir
@@ -94,7 +100,7 @@ func (l *UsageLedger) path(ym string) string { return filepath.Join(l.dir, ym+".
 // was cut off (a crash mid-write) gets a newline first, so that the cut
 // line alone is lost, not r with it.
 func (l *UsageLedger) Append(r UsageRecord) error {
-	if r.At.IsZero() || r.ID == "" || (r.Event != UsageStart && r.Event != UsageEnd) {
+	if !r.whole() {
 		return fmt.Errorf("usage ledger: a record needs an event (start or end), an id and a time; got %q, %q, %v", r.Event, r.ID, r.At)
 	}
 	line, err := json.Marshal(r)
@@ -218,8 +224,7 @@ func readUsage(r io.Reader) (recs []UsageRecord, bad []int, err error) {
 		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
 			var rec UsageRecord
 			switch {
-			case long, json.Unmarshal(trimmed, &rec) != nil,
-				rec.Event != UsageStart && rec.Event != UsageEnd, rec.ID == "", rec.At.IsZero():
+			case long, json.Unmarshal(trimmed, &rec) != nil, !rec.whole():
 				bad = append(bad, n)
 			default:
 				recs = append(recs, rec)

@@ -41,8 +41,8 @@ type Host struct {
 	mu       sync.Mutex
 	answers  map[api.Mode]map[string]held      // by request key: the latest
 	pages    map[api.Mode]map[string][]held    // by family: the tape's pages, oldest first
-	fails    map[api.Mode]map[string]manifest  // by failKVKey: the source's latest failure
-	okAt     map[api.Mode]map[string]time.Time // by failKVKey: the latest answer's time
+	fails    map[api.Mode]map[string]manifest  // by failKey: the source's latest failure
+	okAt     map[api.Mode]map[string]time.Time // by failKey: the latest answer's time
 	changed  chan struct{}                     // closed and replaced when anything arrives
 	beatAt   time.Time                         // when the source's heartbeat was last heard
 	source   lockInfo
@@ -113,20 +113,20 @@ func (h *Host) Now() time.Time {
 	return time.Now().Add(h.offset)
 }
 
-// Source waits for the source's heartbeat, at most until ctx ends: its
-// name and its screens' badge; false when none came.
-func (h *Host) Source(ctx context.Context) (name, badge string, ok bool) {
+// Badge waits for the source's heartbeat, at most until ctx ends: the
+// badge of its screens, which the host's show; "" when none came.
+func (h *Host) Badge(ctx context.Context) string {
 	for {
 		h.mu.Lock()
-		li, heard, ch := h.source, !h.beatAt.IsZero(), h.changed
+		badge, heard, ch := h.source.Badge, !h.beatAt.IsZero(), h.changed
 		h.mu.Unlock()
 		if heard {
-			return li.Host, li.Badge, true
+			return badge
 		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return "", "", false
+			return ""
 		}
 	}
 }
@@ -203,7 +203,7 @@ func (h *Host) mirror(m api.Mode) error {
 		}
 		h.mu.Lock()
 		h.answers[m][man.Key] = held{answerOf(man, m, body), man.Symbol, time.Now()}
-		if fk := failKVKey(man.Endpoint, man.Symbol); man.At.After(h.okAt[m][fk]) {
+		if fk := failKey(man.Endpoint.String(), man.Symbol); man.At.After(h.okAt[m][fk]) {
 			h.okAt[m][fk] = man.At
 		}
 		h.pruneLocked(m)

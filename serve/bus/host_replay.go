@@ -65,14 +65,8 @@ func (h *Host) failedBefore(mode api.Mode, keys []string) (string, bool) {
 	}
 	p, rawq, _ := strings.Cut(f[2], "?")
 	q, _ := url.ParseQuery(rawq)
-	sym := ""
-	for _, k := range []string{"symbol", "symbols", "root"} {
-		if sym = q.Get(k); sym != "" {
-			break
-		}
-	}
-	ep := token(path.Base(p))
-	for _, k := range []string{"f." + ep + "." + token(sym), "f." + ep + "._"} {
+	ep := path.Base(p)
+	for _, k := range []string{failKey(ep, symbolOf(q)), failKey(ep, "")} {
 		if fail, ok := h.fails[mode][k]; ok && fail.At.After(h.okAt[mode][k]) {
 			return fail.Err, true
 		}
@@ -167,7 +161,7 @@ func (h *Host) downLocked() string {
 // failedSince is the source's failure of a's endpoint and symbol newer
 // than a, if any.
 func (h *Host) failedSince(mode api.Mode, a held) (string, bool) {
-	for _, k := range []string{failKVKey(a.Endpoint, a.symbol), failKVKey(a.Endpoint, "")} {
+	for _, k := range []string{failKey(a.Endpoint.String(), a.symbol), failKey(a.Endpoint.String(), "")} {
 		if f, ok := h.fails[mode][k]; ok && f.At.After(a.At) {
 			return f.Err, true
 		}

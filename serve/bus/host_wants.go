@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"chainwatch/api"
@@ -33,21 +34,21 @@ func (h *Host) Attach(mon *feed.Monitor) {
 	}()
 }
 
-// sendWants publishes ws by mode, with att, when they changed, or
-// always; false when nothing was sent.
+// sendWants publishes ws (Monitor.Wants: no job among them) by mode,
+// with att, when they changed, or always; false when nothing was sent.
 func (h *Host) sendWants(ws []feed.Want, att feed.Attention, always bool) bool {
 	by := map[api.Mode][]feed.Want{}
 	for _, w := range ws {
-		if w.Feed == feed.FeedJob || !slices.Contains(h.o.Modes, w.Query.Mode) {
-			continue
+		if slices.Contains(h.o.Modes, w.Query.Mode) {
+			by[w.Query.Mode] = append(by[w.Query.Mode], w)
 		}
-		w.Job = nil
-		by[w.Query.Mode] = append(by[w.Query.Mode], w)
 	}
 	sent := false
 	for _, m := range h.o.Modes {
 		list := by[m]
-		slices.SortFunc(list, func(a, b feed.Want) int { return compareKeys(a.Key(), b.Key()) })
+		// The monitor's order is a map's: sorted, unchanged wants are
+		// the same message.
+		slices.SortFunc(list, func(a, b feed.Want) int { return strings.Compare(fmt.Sprint(a.Key()), fmt.Sprint(b.Key())) })
 		data, err := json.Marshal(wantsMsg{Attention: att, Wants: list})
 		if err != nil {
 			continue
@@ -63,15 +64,4 @@ func (h *Host) sendWants(ws []feed.Want, att feed.Attention, always bool) bool {
 		}
 	}
 	return sent
-}
-
-func compareKeys(a, b feed.Key) int {
-	x, y := fmt.Sprint(a), fmt.Sprint(b)
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
 }

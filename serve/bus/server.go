@@ -3,7 +3,6 @@ package bus
 import (
 	"crypto/rand"
 	"crypto/tls"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -57,7 +56,7 @@ func StartServer(o ServerOptions) (*Server, error) {
 	}
 	s := &Server{}
 	if len(o.Users) > 0 {
-		s.sourceUser, s.sourcePass = "chainwatch-source", randomSecret()
+		s.sourceUser, s.sourcePass = "chainwatch-source", rand.Text()
 		opts.Users = append(opts.Users, &server.User{Username: s.sourceUser, Password: s.sourcePass})
 		for _, u := range o.Users {
 			perm := u.permissions()
@@ -104,12 +103,6 @@ func (s *Server) SourceOptions() []nats.Option {
 func (s *Server) Close() {
 	s.ns.Shutdown()
 	s.ns.WaitForShutdown()
-}
-
-func randomSecret() string {
-	b := make([]byte, 24)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24)
-	return hex.EncodeToString(b)
 }
 
 // CheckExposed refuses a bus on an address other machines reach without

@@ -210,9 +210,9 @@ func (s *Source) bucket(m api.Mode) jetstream.KeyValue {
 
 // Record publishes a: the api.Recorder the source's client hands every
 // answer to. It never blocks the request: past a full queue the answer is
-// dropped (the next one of the feed replaces it anyway) and counted.
+// dropped (the next one of the feed replaces it anyway) and counted. The
+// body is kept as it is (api.Recorder: the client never writes into it).
 func (s *Source) Record(a api.Answer) {
-	a.Body = append([]byte(nil), a.Body...)
 	s.enqueue(item{answer: &a, mode: a.Mode})
 }
 

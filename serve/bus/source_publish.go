@@ -63,7 +63,7 @@ func (s *Source) publishAnswer(mode api.Mode, a api.Answer) error {
 	if len(parts) > maxParts {
 		return fmt.Errorf("%s answer of %d bytes: too large to relay", a.Endpoint, len(a.Body))
 	}
-	sym := symbolOf(a)
+	sym := symbolOf(a.Query)
 	m := manifest{Key: a.Key, Endpoint: a.Endpoint, Symbol: sym, Status: a.Status, At: a.At, Cost: a.Cost,
 		ID: nuid.Next(), Parts: len(parts),
 		Subject: subjAnswer + "." + string(mode) + "." + token(a.Endpoint.String()) + "." + token(sym) + "." + keyHash(a.Key)}
@@ -88,14 +88,15 @@ func (s *Source) publishAnswer(mode api.Mode, a api.Answer) error {
 	return err
 }
 
-// publishPage puts a tape page on the tape stream, whole: a page is at
-// most a few thousand trades, far below a message's limit.
+// publishPage puts a tape page on the tape stream in one message, not in
+// parts: a page is one request's trades, which the service's page size
+// bounds; one that compresses past a message's room is refused.
 func (s *Source) publishPage(mode api.Mode, a api.Answer) error {
 	body := s.codec.compress(a.Body)
 	if len(body) > s.o.ChunkSize {
 		return fmt.Errorf("a tape page of %d bytes compressed: too large to relay", len(body))
 	}
-	m := manifest{Key: a.Key, Family: a.Family, Endpoint: a.Endpoint, Symbol: symbolOf(a), Status: a.Status, At: a.At, Cost: a.Cost}
+	m := manifest{Key: a.Key, Family: a.Family, Endpoint: a.Endpoint, Symbol: symbolOf(a.Query), Status: a.Status, At: a.At, Cost: a.Cost}
 	msg := nats.NewMsg(subjTape + "." + string(mode) + "." + token(m.Symbol))
 	hm, _ := json.Marshal(m)
 	msg.Header.Set(hdrManifest, string(hm))
@@ -115,7 +116,7 @@ func (s *Source) putFail(mode api.Mode, m manifest) error {
 	}
 	ctx, stop := context.WithTimeout(s.ctx, 10*time.Second)
 	defer stop()
-	_, err := kv.Put(ctx, failKVKey(m.Endpoint, m.Symbol), encodeJSON(m))
+	_, err := kv.Put(ctx, failKey(m.Endpoint.String(), m.Symbol), encodeJSON(m))
 	return err
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"net/url"
 	"strings"
 	"time"
 
@@ -69,10 +70,11 @@ func keyHash(key string) string {
 	return fmt.Sprintf("%016x", h.Sum64())
 }
 
-// symbolOf is the symbol an answer is about, for its subject.
-func symbolOf(a api.Answer) string {
+// symbolOf is the symbol a request's query is about, for its subject
+// and its failures' key.
+func symbolOf(q url.Values) string {
 	for _, k := range []string{"symbol", "symbols", "root"} {
-		if v := a.Query.Get(k); v != "" {
+		if v := q.Get(k); v != "" {
 			return v
 		}
 	}
@@ -97,12 +99,14 @@ type manifest struct {
 }
 
 func answerKVKey(key string) string { return "a." + keyHash(key) }
-func failKVKey(e api.Endpoint, symbol string) string {
-	return "f." + token(e.String()) + "." + token(symbol)
-}
 
-// codec compresses bodies (zstd: chains compress several times over) and
-// is safe for concurrent use.
+// failKey is a failure's key by its endpoint's name (api.Endpoint's, the
+// last element of a request key's path) and symbol.
+func failKey(endpoint, symbol string) string { return "f." + token(endpoint) + "." + token(symbol) }
+
+// codec compresses bodies (zstd: a chain's JSON repeats its names and
+// strikes; BenchmarkFanoutSPX measures what a host receives) and is safe
+// for concurrent use.
 type codec struct {
 	enc *zstd.Encoder
 	dec *zstd.Decoder
