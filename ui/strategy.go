@@ -58,9 +58,12 @@ func StrategyPage(d *StrategyData, w, h int, st *theme.Styles) []string {
 	}
 	put(theme.ToneBold, d.Title)
 	if d.Message != "" {
+		// Whole words, centred, on as many lines as it takes.
+		msg := wrapWords(text.Clean(d.Message), w)
+		top := max((h-len(msg))/2, len(out))
 		for len(out) < h {
-			if len(out) == h/2 {
-				out = append(out, centeredMessage(Cut(text.Clean(d.Message), w), w, st))
+			if i := len(out) - top; i >= 0 && i < len(msg) {
+				out = append(out, centeredMessage(Cut(msg[i], w), w, st))
 				continue
 			}
 			out = append(out, paneBlank(w))
