@@ -27,7 +27,8 @@ type Note struct {
 	Tone Tone
 }
 
-// line is n styled and cut to w cells with "…".
+// line is n styled and cut to w cells with "…" at the end of a word (a
+// note is a sentence).
 func (n Note) line(w int, st *theme.Styles) string {
 	if n.Text == "" {
 		return ""
@@ -41,7 +42,7 @@ func (n Note) line(w int, st *theme.Styles) string {
 	case ToneError:
 		style = st.Error
 	}
-	return Cut(style.Render(n.Text), w)
+	return style.Render(CutWords(n.Text, w))
 }
 
 // ScanEdit is the edit screen of the scanner: the rows, the form of the

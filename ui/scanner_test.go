@@ -198,3 +198,17 @@ func TestCompletions(t *testing.T) {
 		t.Errorf("no items or no room: no lines")
 	}
 }
+
+// TestScanNoteCutAtAWord: a note too long for the modal (the message line
+// at 80 columns) ends at a word, not "or load a saved scan with c…".
+func TestScanNoteCutAtAWord(t *testing.T) {
+	st := theme.New(theme.Dark(), false)
+	msg := "nothing to run: type a formula, e.g. iv30 > 40, or load a saved scan with ctrl+l"
+	for _, tone := range []Tone{ToneValue, ToneError} {
+		got := ansi.Strip(Note{Text: msg, Tone: tone}.line(76, st))
+		head, cut := strings.CutSuffix(got, "…")
+		if !cut || ansi.StringWidth(got) > 76 || !strings.HasPrefix(msg, head) || msg[len(head)] != ' ' {
+			t.Errorf("tone %d: %q", tone, got)
+		}
+	}
+}
