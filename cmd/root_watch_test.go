@@ -133,7 +133,7 @@ func TestWatchFlagErrors(t *testing.T) {
 		{[]string{"--date", "2026-11-21"}, "--date: 2026-11-21 is in the future (today is 2026-11-20, Eastern)"},
 		{[]string{"--date", "2026-11-15"}, "--date: 2026-11-15 is a Sunday, not a trading day; try Fri 2026-11-13"},
 		{[]string{"--date", "2025-12-25"}, "--date: 2025-12-25 is Christmas Day, not a trading day; try Wed 2025-12-24"},
-		{[]string{"--date", "2026-02-30"}, `--date: "2026-02-30" is not a date: use yyyy-mm-dd`},
+		{[]string{"--date", "2026-02-30"}, `--date: "2026-02-30" is not a date; use yyyy-mm-dd`},
 		{[]string{"--date", "11/18/2026"}, `--date: "11/18/2026" is not a date`},
 		{[]string{"SPY X"}, `symbol "SPY X": a blank is not part of a symbol`},
 		{[]string{"ABCDEFGHIJK"}, `symbol "ABCDEFGHIJK": 11 characters; a symbol has at most 10`},

@@ -84,7 +84,7 @@ func ParseDate(s string, now time.Time) (api.Date, error) {
 	d, err := api.ParseDate(s)
 	switch {
 	case err != nil:
-		return 0, fmt.Errorf("%s is not a date: use yyyy-mm-dd, e.g. %s", text.Quote(s), today)
+		return 0, fmt.Errorf("%s is not a date; use yyyy-mm-dd, e.g. %s", text.Quote(s), today)
 	case d > today:
 		return 0, fmt.Errorf("%s is in the future (today is %s, Eastern)", d, today)
 	case d < api.EarliestDate:

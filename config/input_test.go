@@ -61,7 +61,7 @@ func TestParseDate(t *testing.T) {
 		{"2002-12-31", friday, 0, "before the service's option data, which starts on 2003-01-01"},
 		// The day before is refused (before the data): the day after is named.
 		{"2003-01-01", friday, 0, "2003-01-01 is New Year's Day, not a trading day, and the service's data starts on 2003-01-01; the first trading day is Thu 2003-01-02"},
-		{"11/18/2026", friday, 0, `"11/18/2026" is not a date: use yyyy-mm-dd, e.g. 2026-11-20`},
+		{"11/18/2026", friday, 0, `"11/18/2026" is not a date; use yyyy-mm-dd, e.g. 2026-11-20`},
 	}
 	for _, c := range cases {
 		got, err := ParseDate(c.in, c.now)

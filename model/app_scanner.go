@@ -6,8 +6,8 @@ import (
 	"chainwatch/ui"
 )
 
-// openScanner shows the scanner modal over the watch screen, which keeps
-// polling underneath.
+// openScanner shows the scanner modal over the watch screen; only the
+// feed of the header above it is polled underneath (wants).
 func (a *App) openScanner() tea.Cmd {
 	r := a.scannerRect()
 	a.scan.SetSize(r.W, r.H)

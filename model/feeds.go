@@ -7,12 +7,16 @@ import (
 	"chainwatch/model/prompt"
 )
 
-// wants are every page's feeds, hidden where the stack does not show
-// them (common.Wants), and whether the trader is looking.
+// wants are every page's feeds, hidden where the stack or the scanner
+// modal does not show them (common.Wants), and whether one is looking.
 func (a *App) wants() (feed.Attention, []feed.Want) {
 	now := a.sh.Now()
 	sight := common.Sight{Mode: a.q.Mode, Historical: a.q.Historical(now)}
-	ws := common.Wants(a.stack, a.built[:], sight, prompt.Known(a.known()))
+	var veil common.Veil // the modal leaves the header and the status bar
+	if a.overlay == a.scan {
+		veil = common.Veil{On: true, Keep: a.top().Status(now).Shown}
+	}
+	ws := common.Wants(a.stack, a.built[:], sight, prompt.Known(a.known()), veil)
 	return feed.Attention{Focused: a.scr.focused, Idle: now.Sub(a.scr.lastInput) > config.IdleAfter}, ws
 }
 

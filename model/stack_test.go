@@ -139,3 +139,36 @@ func TestTapeGreeksOnlyWithTheTape(t *testing.T) {
 		t.Fatal("back on the ladder: the greeks are not polled again")
 	}
 }
+
+// TestScannerModalHidesTheTape: the scanner modal covers the ladder, the
+// tape and the calendar, leaving the header and the status bar: the chain
+// they show is still polled, the tape and its greeks are not; esc brings
+// them back. Over the watchlist its quotes stay (its title's age).
+func TestScannerModalHidesTheTape(t *testing.T) {
+	r, _ := offlineRig(t)
+	loadRig(t, r, testNow)
+	a := r.a
+	a.Update(runeKey('i')) // the tape's greeks wanted too
+	if !a.polled(feed.FeedTape) || !a.polled(feed.FeedTapeGreeks) {
+		t.Fatal("the ladder: the tape or its greeks are not polled")
+	}
+	a.Update(runeKey('S'))
+	if a.overlay != a.scan {
+		t.Fatal("S did not open the scanner")
+	}
+	if a.polled(feed.FeedTape) || a.polled(feed.FeedTapeGreeks) || a.polled(feed.FeedCalendar) {
+		t.Fatal("under the scanner modal: the tape, its greeks or the calendar are polled")
+	}
+	if !a.polled(feed.FeedChain) {
+		t.Fatal("under the scanner modal: the header's chain is not polled")
+	}
+	a.Update(keyEsc())
+	if a.overlay != nil || !a.polled(feed.FeedTape) || !a.polled(feed.FeedTapeGreeks) {
+		t.Fatalf("esc: overlay %v, tape polled %v", a.overlay, a.polled(feed.FeedTape))
+	}
+	a.Update(runeKey('W'))
+	a.Update(runeKey('S'))
+	if a.overlay != a.scan || !a.polled(feed.FeedQuotes) || a.polled(feed.FeedChain) {
+		t.Fatalf("the scanner over the watchlist: quotes polled %v, chain polled %v", a.polled(feed.FeedQuotes), a.polled(feed.FeedChain))
+	}
+}

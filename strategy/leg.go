@@ -181,6 +181,16 @@ func (s *Strategy) CheckDates(today api.Date) error {
 	return nil
 }
 
+// expired is the first expiry of an option leg before today, if any.
+func (s *Strategy) expired(today api.Date) (api.Date, bool) {
+	for i := range s.Legs {
+		if l := &s.Legs[i]; l.Option() && l.Expiry < today {
+			return l.Expiry, true
+		}
+	}
+	return 0, false
+}
+
 // spanMargin widens a Span's strikes either side, so that the chain's
 // carry (carry.go) has call/put pairs nearer the money than far legs.
 const spanMargin = 0.05

@@ -122,7 +122,8 @@ type Marked struct {
 }
 
 // Mark marks each position on the chains by symbol (closed ones are
-// their realized P&L, marked or not).
+// their realized P&L, marked or not; an open one with a leg expired
+// before now's day is not marked: "expired Nov24").
 func Mark(ps []Position, chains map[string]*api.SymbolWithOptions, now time.Time) []Marked {
 	out := make([]Marked, len(ps))
 	idx := make(map[string]map[string]*api.OptionData, len(chains))
@@ -138,6 +139,11 @@ func Mark(ps []Position, chains map[string]*api.SymbolWithOptions, now time.Time
 		if !p.Open() {
 			v := p.Realized()
 			out[i] = Marked{SinceOpen: v, OK: true}
+			continue
+		}
+		if d, ok := p.Strategy.expired(api.Today(now)); ok {
+			// The chain lists it no more: "not listed" would blame the leg.
+			out[i].Err = "expired " + d.Time(time.UTC).Format("Jan02")
 			continue
 		}
 		ch := chains[p.Strategy.Symbol]

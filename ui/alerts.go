@@ -124,7 +124,9 @@ func alertRuleLine(r *AlertRow, cursor bool, width int, st *theme.Styles) string
 	}
 	l.put(st.Span(tone, shade), mark)
 	nameW := min(max(width/3, 20), 44)
-	l.put(st.Span(theme.ToneBold, shade), padRight(ansi.Truncate(text.Clean(r.Name), nameW, "…"), nameW)+"  ")
+	// Fit, not padRight: a name is not ASCII ("≥"), and a cut in bytes
+	// would split a rune.
+	l.put(st.Span(theme.ToneBold, shade), Fit(Cut(text.Clean(r.Name), nameW), nameW)+"  ")
 	stTone := theme.ToneMuted
 	switch {
 	case r.Problem != "":
@@ -137,7 +139,7 @@ func alertRuleLine(r *AlertRow, cursor bool, width int, st *theme.Styles) string
 		state = r.Problem
 	}
 	if r.Last != "" {
-		l.put(st.Span(theme.ToneText, shade), padRight(r.Last, 10)+" ")
+		l.put(st.Span(theme.ToneText, shade), Fit(Cut(text.Clean(r.Last), 10), 10)+" ")
 	}
 	// The state is a sentence ("fired 10:41:03; re-arms past the
 	// margin"): cut at a word, the cost kept beside it where it fits.

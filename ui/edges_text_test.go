@@ -5,7 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"chainwatch/tas"
+	"chainwatch/theme"
 )
 
 // TestCutKeepingTailAndAtItems: a cut message keeps its last clause (the
@@ -56,5 +59,25 @@ func TestContractCostLineKeepsItsPoint(t *testing.T) {
 	last := pxPlain(lines[len(lines)-1:])
 	if !strings.Contains(last, "Cost 34 pts a refresh · paused until 09:30 ET (in 13h20m) · quote 4 · …") {
 		t.Errorf("cost line at 80: %q", last)
+	}
+}
+
+// TestPromptRefusalKeepsWhatToType: at 80 columns the date prompt's
+// refusal (config.ParseDate's) keeps what to type, its head cut at a
+// word: not "use yyyy-mm-dd, e.g. 2026-11-…". A refusal of one clause is
+// cut at a word too.
+func TestPromptRefusalKeepsWhatToType(t *testing.T) {
+	st := theme.New(theme.Dark(), false)
+	label, value := "date (yyyy-mm-dd, empty for today)", "2026-13-45"
+	line := ansi.Strip(Prompt(label, value, nil, 0, `"2026-13-45" is not a date; use yyyy-mm-dd, e.g. 2026-11-24`, 80, st))
+	if paneWidth(line) != 80 || !strings.Contains(line, "…; use yyyy-mm-dd, e.g. 2026-11-24") {
+		t.Errorf("the refusal: %q", line)
+	}
+	msg := "no such symbol: ZZZZ (there is no symbol of that name on the service)"
+	line = ansi.Strip(Prompt("symbol", "ZZZZ", nil, 0, msg, 60, st))
+	_, after, _ := strings.Cut(line, "⚠ ")
+	head, cut := strings.CutSuffix(strings.TrimRight(after, " "), "…")
+	if !cut || !strings.HasPrefix(msg, head) || msg[len(head)] != ' ' {
+		t.Errorf("one clause cut: %q", line)
 	}
 }

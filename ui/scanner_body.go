@@ -27,7 +27,8 @@ type Note struct {
 	Tone Tone
 }
 
-// line is n styled and cut to w cells with "…".
+// line is n styled and cut to w cells with "…" at the end of a word (a
+// note is a sentence).
 func (n Note) line(w int, st *theme.Styles) string {
 	if n.Text == "" {
 		return ""
@@ -41,7 +42,7 @@ func (n Note) line(w int, st *theme.Styles) string {
 	case ToneError:
 		style = st.Error
 	}
-	return Cut(style.Render(n.Text), w)
+	return style.Render(CutWords(n.Text, w))
 }
 
 // ScanEdit is the edit screen of the scanner: the rows, the form of the
@@ -183,8 +184,8 @@ const (
 )
 
 // ColumnWidths is each column's natural width, the widest of its title
-// and of cell(row, column) over the rows, capped; column 0 is the symbol,
-// never cut, and column 1 the company.
+// and of cell(row, column) over the rows; column 0 is the symbol and
+// column 1 the company.
 func ColumnWidths(titles []string, rows int, cell func(row, col int) string) []int {
 	widths := make([]int, len(titles))
 	for j, title := range titles {
@@ -192,6 +193,20 @@ func ColumnWidths(titles []string, rows int, cell func(row, col int) string) []i
 		for i := range rows {
 			width = max(width, ansi.StringWidth(cell(i, j)))
 		}
+		widths[j] = max(width, 1)
+	}
+	return widths
+}
+
+// FitColumnWidths is the drawn widths of columns of natural widths in w
+// cells: each capped (the symbol never), then the room w leaves, one
+// blank between columns, given back to the capped ones in column order up
+// to their natural width. The caps keep one long name from taking the
+// table from the other columns, not a wide screen from showing it whole.
+func FitColumnWidths(natural []int, w int) []int {
+	widths := make([]int, len(natural))
+	room := w - (len(natural) - 1)
+	for j, n := range natural {
 		limit := maxColumnWidth
 		switch j {
 		case 0:
@@ -199,7 +214,16 @@ func ColumnWidths(titles []string, rows int, cell func(row, col int) string) []i
 		case 1:
 			limit = maxCompanyWidth
 		}
-		widths[j] = max(min(width, limit), 1)
+		widths[j] = min(n, limit)
+		room -= widths[j]
+	}
+	for j := range widths {
+		if room <= 0 {
+			break
+		}
+		grow := min(natural[j]-widths[j], room)
+		widths[j] += grow
+		room -= grow
 	}
 	return widths
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -196,5 +197,40 @@ func TestCompletions(t *testing.T) {
 	}
 	if len(Completions(nil, 80, 5, pxColor)) != 0 || len(Completions(scCompletions(), 80, 0, pxColor)) != 0 {
 		t.Errorf("no items or no room: no lines")
+	}
+}
+
+// TestScanNoteCutAtAWord: a note too long for the modal (the message line
+// at 80 columns) ends at a word, not "or load a saved scan with c…".
+func TestScanNoteCutAtAWord(t *testing.T) {
+	st := theme.New(theme.Dark(), false)
+	msg := "nothing to run: type a formula, e.g. iv30 > 40, or load a saved scan with ctrl+l"
+	for _, tone := range []Tone{ToneValue, ToneError} {
+		got := ansi.Strip(Note{Text: msg, Tone: tone}.line(76, st))
+		head, cut := strings.CutSuffix(got, "…")
+		if !cut || ansi.StringWidth(got) > 76 || !strings.HasPrefix(msg, head) || msg[len(head)] != ' ' {
+			t.Errorf("tone %d: %q", tone, got)
+		}
+	}
+}
+
+// TestFitColumnWidths: a long company name is cut to its cap only when
+// the table does not fit; the room a wide screen leaves goes back to it
+// (and then to a capped formula column), never past its natural width.
+func TestFitColumnWidths(t *testing.T) {
+	natural := []int{4, 52, 5, 30} // symbol, company, a number, a long header
+	for _, c := range []struct {
+		w    int
+		want []int
+	}{
+		{40, []int{4, maxCompanyWidth, 5, maxColumnWidth}}, // narrow: the caps, scrolling
+		{60, []int{4, maxCompanyWidth + 2, 5, maxColumnWidth}},
+		{90, []int{4, 52, 5, maxColumnWidth + 8}}, // the company whole, the rest to the header
+		{160, natural},
+	} {
+		got := FitColumnWidths(natural, c.w)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%d cells: %v, want %v", c.w, got, c.want)
+		}
 	}
 }

@@ -58,22 +58,26 @@ func StrategyPage(d *StrategyData, w, h int, st *theme.Styles) []string {
 	}
 	put(theme.ToneBold, d.Title)
 	if d.Message != "" {
+		// Whole words, centred, on as many lines as it takes.
+		msg := wrapWords(text.Clean(d.Message), w)
+		top := max((h-len(msg))/2, len(out))
 		for len(out) < h {
-			if len(out) == h/2 {
-				out = append(out, centeredMessage(Cut(text.Clean(d.Message), w), w, st))
+			if i := len(out) - top; i >= 0 && i < len(msg) {
+				out = append(out, centeredMessage(Cut(msg[i], w), w, st))
 				continue
 			}
 			out = append(out, paneBlank(w))
 		}
 		return out
 	}
-	put(theme.ToneMuted, strategyLegHead)
+	legW := legColumnsIn(w)
+	put(theme.ToneMuted, strategyLegHead[:legW])
 	for i := range d.Legs {
 		tone := theme.ToneText
 		if d.Legs[i].Selected {
 			tone = theme.ToneAccent
 		}
-		put(tone, legLine(&d.Legs[i]))
+		put(tone, legLine(&d.Legs[i])[:legW])
 	}
 	f := &d.Fig
 	net := "Net " + strategy.NetText(f.NetMid) + " at mid, " + strategy.NetText(f.NetNatural) + " natural"
@@ -84,15 +88,17 @@ func StrategyPage(d *StrategyData, w, h int, st *theme.Styles) []string {
 	pop := "PoP " + strategy.PctText(f.PoP) + " (" + f.PoPBasis() + ")"
 	if w >= 120 {
 		put(theme.ToneText, net+"   "+greeks)
-		put(theme.ToneText, risk+"  "+pop)
+		put(theme.ToneText, CutWords(risk+"  "+pop, w))
 	} else {
-		// Narrow: a figure is never cut off the line's end.
-		put(theme.ToneText, net+"   "+pop)
+		// Narrow: a figure is never cut off the line's end; the PoP's
+		// basis, last, is cut at a word.
+		put(theme.ToneText, CutWords(net+"   "+pop, w))
 		put(theme.ToneText, greeks)
 		put(theme.ToneText, risk)
 	}
-	put(theme.ToneMuted, "Risk graph: ─ expiry "+f.Expiry.String()+"  "+string(glyphToday)+" today  "+string(glyphAtDate)+" "+d.DateLabel+
-		"  "+string(glyphSpot)+" spot  "+string(glyphStrike)+" strikes  "+string(glyphBreakeven)+" breakevens")
+	put(theme.ToneMuted, CutAtItems([]string{"Risk graph: ─ expiry " + f.Expiry.String(), string(glyphToday) + " today",
+		string(glyphAtDate) + " " + d.DateLabel, string(glyphSpot) + " spot", string(glyphStrike) + " strikes",
+		string(glyphBreakeven) + " breakevens"}, "  ", w))
 	if rest := h - len(out); rest >= 5 {
 		c := riskChart(d, w, rest)
 		out = append(out, c.draw(st)...)
@@ -101,6 +107,22 @@ func StrategyPage(d *StrategyData, w, h int, st *theme.Styles) []string {
 		out = append(out, paneBlank(w))
 	}
 	return out[:h]
+}
+
+// legColumns are the widths of legLine's columns; legColumnsIn is how
+// much of the line (ASCII: bytes are cells) the whole columns that fit in
+// w take, so that a narrow page drops Vega, not half of it.
+var legColumns = [...]int{24, 9, 9, 9, 7, 9, 8, 8}
+
+func legColumnsIn(w int) int {
+	n := 0
+	for _, c := range legColumns {
+		if n+c > w {
+			break
+		}
+		n += c
+	}
+	return n
 }
 
 // strategyLegHead is the legs' heading, in legLine's columns.

@@ -107,3 +107,28 @@ func TestPositionsPageFits(t *testing.T) {
 		}
 	}
 }
+
+// TestStrategyPageCutsNoFigure: at every width from 60 columns the
+// page's text lines (title to the graph's legend) hold whole words and
+// figures, a line cut ending in "…": not the legs' "Vega" as "V" and
+// "0.", nor "drift r-q 4", nor "breakeve" (the 80-column page).
+func TestStrategyPageCutsNoFigure(t *testing.T) {
+	st := theme.New(theme.Dark(), false)
+	d := condorData(t)
+	whole := map[string]bool{}
+	for _, l := range StrategyPage(d, 400, 60, st)[:10] {
+		for _, w := range strings.Fields(ansi.Strip(l)) {
+			whole[w] = true
+		}
+	}
+	for w := 60; w <= 200; w++ {
+		lines := StrategyPage(d, w, 30, st)
+		for i, l := range lines[:10] {
+			for _, word := range strings.Fields(ansi.Strip(l)) {
+				if !whole[word] && !strings.HasSuffix(word, "…") {
+					t.Errorf("%d columns, line %d: %q cut in %q", w, i, word, ansi.Strip(l))
+				}
+			}
+		}
+	}
+}

@@ -492,22 +492,32 @@ func tapeTitle(v *TapeView, note string, width int, st *theme.Styles) string {
 			l.put(st.Span(theme.ToneMuted, shade), " resumes")
 		}
 	}
-	if v.Session != "" {
-		l.put(st.Span(theme.ToneMuted, shade), " · ")
-		l.put(st.Span(theme.ToneAccent, shade), v.Session)
-	}
-	if v.Filter != "" {
-		l.put(st.Span(theme.ToneMuted, shade), " · ")
-		l.put(st.Span(theme.ToneText, shade), text.Clean(v.Filter))
-	}
-	if note != "" {
-		l.put(st.Span(theme.ToneMuted, shade), " · ")
-		l.put(st.Span(theme.ToneWarn, shade), text.Clean(note))
-	}
-	l.put(st.Span(theme.ToneMuted, shade), " · ")
+	// Each item whole, else cut at a word with "…"; the held count, the
+	// least of them, goes first when they do not all fit.
+	filter, note := text.Clean(v.Filter), text.Clean(note)
 	var tmp [20]byte
-	l.putASCII(st.Span(theme.ToneText, shade), strconv.AppendInt(tmp[:0], int64(v.Held), 10))
-	l.put(st.Span(theme.ToneMuted, shade), " held")
+	held := strconv.AppendInt(tmp[:0], int64(v.Held), 10)
+	need := len(" · ") + len(held) + len(" held")
+	for _, s := range [...]string{v.Session, filter, note} {
+		if s != "" {
+			need += len(" · ") + paneWidth(s)
+		}
+	}
+	showHeld := need <= l.room()
+	item := func(tone theme.Tone, s string) {
+		if s != "" && l.room() >= len(" · ")+4 { // no stub of a word
+			l.put(st.Span(theme.ToneMuted, shade), " · ")
+			l.put(st.Span(tone, shade), CutWords(s, l.room()))
+		}
+	}
+	item(theme.ToneAccent, v.Session)
+	item(theme.ToneText, filter)
+	item(theme.ToneWarn, note)
+	if showHeld {
+		l.put(st.Span(theme.ToneMuted, shade), " · ")
+		l.putASCII(st.Span(theme.ToneText, shade), held)
+		l.put(st.Span(theme.ToneMuted, shade), " held")
+	}
 	return l.line()
 }
 

@@ -4,7 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"chainwatch/theme"
 )
 
 // pxGreeksTrades is pxTrades with the greeks columns on: the first prints
@@ -120,5 +123,31 @@ func TestTapeQuoteIV(t *testing.T) {
 	}
 	if got := tapeIVLegend(v.Trades[3:7]); got != "IV ~ quote's, - none" {
 		t.Errorf("quotes and none: %q", got)
+	}
+}
+
+// TestTapeTitleCutsAtWords: a title too long for the pane loses its held
+// count first, then ends at a word with "…": not "IV needs a wider tap"
+// (the 80-column screen's tape with i pressed and a filter).
+func TestTapeTitleCutsAtWords(t *testing.T) {
+	st := theme.New(theme.Dark(), false)
+	full := map[string]bool{}
+	for _, w := range strings.Fields("▸ Time & Sales · Fri Nov 20 · puts SPY261124C00699000 ≥50 · IV needs a wider tape · 3839 held") {
+		full[w] = true
+	}
+	for w := 14; w <= 120; w++ { // from the name alone
+		v := &TapeView{Held: 3839, Filter: "puts SPY261124C00699000 ≥50", Session: "Fri Nov 20", Focused: true, Greeks: true}
+		title := ansi.Strip(Tape(v, w, 6, st)[0])
+		if ansi.StringWidth(title) != w {
+			t.Fatalf("%d columns: the title is %d wide", w, ansi.StringWidth(title))
+		}
+		for _, word := range strings.Fields(title) {
+			if !full[word] && !strings.HasSuffix(word, "…") {
+				t.Errorf("%d columns: %q cut mid-word in %q", w, word, title)
+			}
+		}
+		if strings.Contains(title, "held") && strings.Contains(title, "IV") && !strings.Contains(title, "IV needs a wider tape") {
+			t.Errorf("%d columns: the count kept, the note cut: %q", w, title)
+		}
 	}
 }

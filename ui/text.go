@@ -76,21 +76,22 @@ func cutWords(s string, w int) string {
 
 // CutKeepingTail is s in at most w cells, its last clause (after the last
 // "; ") kept whole where it fits and the head cut with "…" instead: a
-// message's last clause is its point, the day to try or the fix.
+// message's last clause is its point, the day to try or the fix. Either
+// is cut at a word's end (CutWords), as every sentence is.
 func CutKeepingTail(s string, w int) string {
 	if paneWidth(s) <= w {
 		return s
 	}
 	i := strings.LastIndex(s, "; ")
 	if i < 0 {
-		return Cut(s, w)
+		return CutWords(s, w)
 	}
 	head, tail := s[:i], s[i:]
 	room := w - paneWidth(tail) - 1
 	if room < 8 {
-		return Cut(s, w)
+		return CutWords(s, w)
 	}
-	return ansi.Truncate(head, room, "") + "…" + tail
+	return cutWords(head, room) + "…" + tail
 }
 
 // CutAtItems is items joined by sep in at most w cells: whole items from

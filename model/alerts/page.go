@@ -296,10 +296,11 @@ func (p *Page) Covers() bool { return true }
 // Wants: the engine wants its own feed; the page none.
 func (p *Page) Wants(common.Sight) []feed.Want { return nil }
 
-// Status: the page counts nothing down; the hint is its keys.
+// Status: the page counts nothing down; the hint is its keys and, as on
+// every page, the help key, which the bar keeps when the rest goes.
 func (p *Page) Status(time.Time) common.Status {
 	var hint []string
-	for _, b := range p.keys.ShortHelp() {
+	for _, b := range append(p.keys.ShortHelp(), p.sh.Keys.Help) {
 		hint = append(hint, b.Help().Key+" "+b.Help().Desc)
 	}
 	return common.Status{Shown: feed.FeedChain, Title: "chainwatch · alerts", Hint: strings.Join(hint, "  ")}

@@ -22,8 +22,9 @@ func Shown(stack []PageID, pages []Page) (on, shown [NumPages]bool) {
 // page that does not show has its feeds hidden (kept by the monitor, with
 // when they were last fetched, not polled), whatever it says; a feed two
 // pages want is one, shown if either shows it; the chain of a symbol not
-// among known is probed first.
-func Wants(stack []PageID, pages []Page, sight Sight, known []string) []feed.Want {
+// among known is probed first. An overlay that hides the top page's body
+// (veil) hides every page's feed but the one still on screen.
+func Wants(stack []PageID, pages []Page, sight Sight, known []string, veil Veil) []feed.Want {
 	on, shown := Shown(stack, pages)
 	ws := make([]feed.Want, 0, 12)
 	add := func(w feed.Want) {
@@ -45,7 +46,7 @@ func Wants(stack []PageID, pages []Page, sight Sight, known []string) []feed.Wan
 	for id, p := range pages {
 		sight.OnStack = on[id]
 		for _, w := range p.Wants(sight) {
-			w.Hidden = w.Hidden || !shown[id]
+			w.Hidden = w.Hidden || !shown[id] || veil.On && w.Feed != veil.Keep
 			add(w)
 		}
 		if b, ok := p.(Background); ok {
@@ -55,4 +56,14 @@ func Wants(stack []PageID, pages []Page, sight Sight, known []string) []feed.Wan
 		}
 	}
 	return ws
+}
+
+// Veil is an overlay that covers the top page but for its header and the
+// status bar (the scanner modal): On, and Keep, the feed those show (the
+// top page's Status().Shown: the watch screen's chain, the watchlist's
+// quotes). The pages' other feeds are hidden while it is open; the
+// Background wants are not the pages' and stay.
+type Veil struct {
+	On   bool
+	Keep feed.Feed
 }

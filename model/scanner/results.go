@@ -1,6 +1,7 @@
 package scanner
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -25,12 +26,13 @@ import (
 // under the table itself (the filter being typed, the page), so that View
 // is exactly w x h whatever the table does.
 type scanResults struct {
-	st     *theme.Styles
-	keys   keymap.ScannerKeys
-	tbl    table.Model
-	cols   []scan.Column
-	widths []int // each column's drawn width (ui.ColumnWidths)
-	n      int   // rows in all
+	st      *theme.Styles
+	keys    keymap.ScannerKeys
+	tbl     table.Model
+	cols    []scan.Column
+	natural []int // each column's widest text (ui.ColumnWidths)
+	widths  []int // each column's drawn width at w (ui.FitColumnWidths)
+	n       int   // rows in all
 
 	// sortCol is the index into cols of the column sorted on, or -1 for
 	// the scan's own order (the service's, as returned); desc flips it.
@@ -56,20 +58,10 @@ func newScanResults(sh *common.Common, out scan.Outcome) *scanResults {
 	for j, c := range r.cols {
 		titles[j] = c.Title
 	}
-	r.widths = ui.ColumnWidths(titles, len(rows), func(i, j int) string { return rows[i][j].Text })
+	r.natural = ui.ColumnWidths(titles, len(rows), func(i, j int) string { return rows[i][j].Text })
+	r.widths = ui.FitColumnWidths(r.natural, r.w)
 
 	st := r.st
-	tcols := make([]table.Column, len(r.cols))
-	for i, c := range r.cols {
-		align := lipgloss.Left
-		if c.Kind == scan.KindNumber {
-			align = lipgloss.Right
-		}
-		tcols[i] = table.NewColumn(c.Key, c.Title, r.widths[i]).
-			WithStyle(lipgloss.NewStyle().Align(align)).
-			WithFiltered(c.Kind == scan.KindText).
-			WithSortFunc(r.less)
-	}
 	trows := make([]table.Row, len(rows))
 	for i, cells := range rows {
 		data := table.RowData{srOrder: i}
@@ -83,7 +75,7 @@ func newScanResults(sh *common.Common, out scan.Outcome) *scanResults {
 	border := table.Border{Top: " ", Left: " ", Right: " ", Bottom: "─", TopRight: " ", TopLeft: " ",
 		BottomRight: " ", BottomLeft: " ", TopJunction: " ", LeftJunction: " ", RightJunction: " ",
 		BottomJunction: " ", InnerJunction: "─", InnerDivider: " "}
-	r.tbl = table.New(tcols).WithRows(trows).
+	r.tbl = table.New(r.tableColumns()).WithRows(trows).
 		Border(border).WithOuterBorder(false).
 		WithBaseStyle(st.ScanCell).HeaderStyle(st.ScanHeader).HighlightStyle(st.ScanSelected).
 		WithMissingDataIndicatorStyled(table.NewStyledCell("—", st.Muted)).
@@ -103,7 +95,28 @@ func newScanResults(sh *common.Common, out scan.Outcome) *scanResults {
 // Columns wider than w scroll sideways with Symbol frozen on the left.
 func (r *scanResults) SetSize(w, h int) {
 	r.w, r.h = max(w, 0), max(h, 0)
+	if widths := ui.FitColumnWidths(r.natural, r.w); !slices.Equal(widths, r.widths) {
+		r.widths = widths
+		r.tbl = r.tbl.WithColumns(r.tableColumns())
+	}
 	r.tbl = r.tbl.WithPageSize(max(r.h-3, 1)).WithMaxTotalWidth(max(r.w, 1))
+}
+
+// tableColumns are the table's columns at their drawn widths: text to
+// the left and filtered, numbers to the right, each sorted by less.
+func (r *scanResults) tableColumns() []table.Column {
+	tcols := make([]table.Column, len(r.cols))
+	for i, c := range r.cols {
+		align := lipgloss.Left
+		if c.Kind == scan.KindNumber {
+			align = lipgloss.Right
+		}
+		tcols[i] = table.NewColumn(c.Key, c.Title, r.widths[i]).
+			WithStyle(lipgloss.NewStyle().Align(align)).
+			WithFiltered(c.Kind == scan.KindText).
+			WithSortFunc(r.less)
+	}
+	return tcols
 }
 
 // Update answers a key of the results state, except Back when no filter

@@ -301,10 +301,15 @@ func TestScanResultsSizes(t *testing.T) {
 	if !strings.Contains(body, "Symbol") || !strings.Contains(body, "TSLA") {
 		t.Errorf("scrolling sideways lost the symbol column:\n%s", body)
 	}
-	// A long company name is cut with an ellipsis, not wrapped.
-	r = srNew(t, out, 120, 40, true)
+	// A long company name is cut with an ellipsis, not wrapped, where the
+	// table does not fit; where it does, it is whole.
+	r = srNew(t, out, 80, 40, true)
 	if body := ansi.Strip(strings.Join(r.View(), "\n")); !strings.Contains(body, "Long Company Name Long Comp…") {
-		t.Errorf("long company not cut with …:\n%s", body)
+		t.Errorf("long company not cut with … at 80:\n%s", body)
+	}
+	r = srNew(t, out, 120, 40, true)
+	if body := ansi.Strip(strings.Join(r.View(), "\n")); !strings.Contains(body, strings.Repeat("Long Company Name ", 3)) {
+		t.Errorf("long company cut at 120:\n%s", body)
 	}
 }
 
